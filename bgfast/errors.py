@@ -1,0 +1,53 @@
+"""The exceptions bgfast raises.
+
+Every error caused by bad input is a :class:`ValueError` subclass as well as a
+:class:`BgfastError`, so callers may catch either.  Messages quote the bad input
+with ``repr`` and name the context.
+"""
+
+
+class BgfastError(Exception):
+    """Base class of every bgfast error."""
+
+
+class InvalidPositionError(BgfastError, ValueError):
+    """A Position ID, XGID or board that does not describe a legal position.
+
+    Raised for a malformed ID (wrong length, characters outside the Base64
+    alphabet, too many checkers encoded) and for impossible boards: more than
+    15 checkers a side, negative counts, or a point held by both sides.
+    """
+
+
+class InvalidDiceError(BgfastError, ValueError):
+    """Dice that are not two integers from 1 to 6 (or text that does not parse as such)."""
+
+
+class InvalidMoveError(BgfastError, ValueError):
+    """Move notation that does not parse (e.g. ``'24/x'``)."""
+
+
+class IllegalMoveError(BgfastError, ValueError):
+    """A move that parses but is not a legal play for this position and dice."""
+
+
+class IllegalCubeActionError(BgfastError, ValueError):
+    """A cube action the rules forbid: doubling in the Crawford game, doubling a
+    cube owned by the opponent, doubling past the maximum cube value, or a take
+    or pass with no double offered."""
+
+
+class InvalidMatchIdError(BgfastError, ValueError):
+    """A gnubg Match ID or XGID match field that does not parse."""
+
+
+class InvalidSpecError(BgfastError, ValueError):
+    """A tournament spec (TOML) that is malformed; the message names the key path."""
+
+
+class UnknownBotError(BgfastError, ValueError):
+    """A bot name that :func:`bgfast.bots.get_bot` does not know, or bad bot options."""
+
+
+class InvalidRolloutError(BgfastError, ValueError):
+    """Rollout arguments that cannot be honoured (zero trials, a finished position...)."""
