@@ -1,0 +1,39 @@
+# cython: language_level=3
+"""C declarations of the board: gnubg's two-sided count convention.
+
+``side[0]`` is the opponent, ``side[1]`` the side on roll; each array is from its
+own side's view: index 0..23 = that side's points 1..24, index 24 = its bar.
+Borne-off checkers are not stored (15 - sum).
+"""
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+
+cdef enum:
+    NUM_POINTS = 24
+    BAR = 24
+    BOARD_SIZE = 25
+    NUM_CHECKERS = 15
+    ID_LENGTH = 14
+    KEY_BYTES = 10
+
+# Error codes of decode_position_id / check_board (0 = valid).
+cdef enum BoardError:
+    BOARD_OK = 0
+    ERR_ID_LENGTH = 1
+    ERR_ID_CHAR = 2
+    ERR_ID_TOO_MANY_CHECKERS = 3
+    ERR_TOO_MANY_CHECKERS = 4
+    ERR_POINT_SHARED = 5
+
+ctypedef struct Board:
+    uint8_t side[2][25]
+    uint8_t pad[6]          # always zero: the struct hashes as 7 machine words
+
+cdef uint64_t board_hash(const Board* b) noexcept nogil
+cdef bint board_equal(const Board* a, const Board* b) noexcept nogil
+cdef void board_swap(Board* dst, const Board* src) noexcept nogil
+cdef int board_checkers(const Board* b, int side) noexcept nogil
+cdef int board_pips(const Board* b, int side) noexcept nogil
+cdef int check_board(const Board* b) noexcept nogil
+cdef void encode_position_id(const Board* b, char* out) noexcept nogil
+cdef int decode_position_id(const char* s, Py_ssize_t n, Board* b) noexcept nogil
+cdef bint board_from_bytes(const unsigned char* data, Board* b) noexcept nogil

@@ -1,0 +1,299 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, embedsignature=True, initializedcheck=False
+"""Move generation: every distinct position a legal play of a roll reaches.
+
+Rules, as GNU Backgammon plays them: a checker on the bar enters first (die d
+enters on the mover's point 25-d); a point the opponent holds with two or more
+checkers is blocked; landing on a single opposing checker hits it to the bar;
+bearing off needs every checker in the home board and uses the exact die, or a
+larger die from the highest occupied point only; the mover plays as many dice
+as possible and, when only one die of a non-double can be played, the larger
+one if it can.  When nothing can be played the single result is the unchanged
+position (a play with no steps).
+
+Legality for a die is computed for all points at once from bit masks in the
+mover's coordinates (bit i = the mover's point i+1, bit 24 = the bar):
+``occupied & ~(blocked << d)`` are the points a checker can leave with die d
+without landing on a block.  The blocked mask cannot change during a play (a
+hit only removes a blot), so it is computed once per generation.  Distinct
+results are kept in a fixed open-addressing hash table with generation stamps,
+so nothing is allocated or cleared per call.
+"""
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+cimport numpy as cnp
+import numpy as np
+
+from bgfast._core.board cimport Board, BOARD_SIZE, BAR, board_hash, board_equal, board_from_bytes, encode_position_id, ID_LENGTH
+from bgfast._core.movegen cimport MoveGen, Child, MAX_CHILDREN, TABLE_SIZE
+
+cnp.import_array()
+
+DEF HOME_MASK = 0x3F
+
+
+cdef MoveGen* movegen_new() noexcept nogil:
+    cdef MoveGen* g = <MoveGen*> malloc(sizeof(MoveGen))
+    if g != NULL:
+        memset(g.slot_stamp, 0, sizeof(g.slot_stamp))
+        g.stamp = 0
+        g.n = 0
+    return g
+
+
+cdef void movegen_free(MoveGen* g) noexcept nogil:
+    free(g)
+
+
+cdef inline void _reset(MoveGen* g, int dice_used) noexcept nogil:
+    g.n = 0
+    g.dice_used = dice_used
+    g.stamp += 1
+    if g.stamp == 0:          # wrapped: wipe the table once every 2**32 resets
+        memset(g.slot_stamp, 0, sizeof(g.slot_stamp))
+        g.stamp = 1
+
+
+cdef inline void _record(MoveGen* g, const Board* b, int depth) noexcept nogil:
+    cdef uint64_t h
+    cdef uint32_t slot
+    cdef int k
+    cdef Child* c
+    if depth < g.dice_used:
+        return
+    if depth > g.dice_used:
+        _reset(g, depth)
+    h = board_hash(b)
+    slot = <uint32_t> (h & (TABLE_SIZE - 1))
+    while g.slot_stamp[slot] == g.stamp:
+        k = g.slot_index[slot]
+        if g.hashes[k] == h and board_equal(&g.items[k].board, b):
+            return
+        slot = (slot + 1) & (TABLE_SIZE - 1)
+    if g.n == MAX_CHILDREN:
+        g.overflow = 1
+        return
+    k = g.n
+    g.n += 1
+    g.slot_stamp[slot] = g.stamp
+    g.slot_index[slot] = <uint16_t> k
+    g.hashes[k] = h
+    c = &g.items[k]
+    memcpy(&c.board, b, sizeof(Board))
+    memcpy(c.src, g.path_src, 4)
+    memcpy(c.dst, g.path_dst, 4)
+    c.hit = g.path_hit
+    c.nsteps = <uint8_t> depth
+
+
+cdef inline uint32_t _occupied(const uint8_t* me) noexcept nogil:
+    cdef uint32_t m = 0
+    cdef int i
+    for i in range(BOARD_SIZE):
+        if me[i]:
+            m |= (<uint32_t> 1) << i
+    return m
+
+
+cdef inline uint32_t _sources(uint32_t occ, uint32_t blocked, int d) noexcept nogil:
+    """Mask of the mover's points a checker can legally leave with die ``d``."""
+    cdef uint32_t movable, top
+    cdef int highest
+    if occ >> BAR:                                     # on the bar: enter first
+        return (<uint32_t> 1 << BAR) if not (blocked >> (BAR - d)) & 1 else 0
+    movable = occ & ~(blocked << d) & ~((<uint32_t> 1 << d) - 1)
+    if occ & ~(<uint32_t> HOME_MASK):                  # not all home: no bearing off
+        return movable
+    movable |= occ & ((<uint32_t> 1) << (d - 1))       # exact bear-off
+    top = occ & ~(((<uint32_t> 1) << d) - 1)           # checkers on point d or higher
+    if top == 0 and occ:
+        highest = 31 - __builtin_clz(occ)
+        movable |= (<uint32_t> 1) << highest           # larger die from the highest point
+    return movable
+
+
+cdef extern from *:
+    int __builtin_clz(unsigned int) nogil
+    int __builtin_ctz(unsigned int) nogil
+
+
+cdef void _search(MoveGen* g, const Board* b, uint32_t occ, int depth, int max_src) noexcept nogil:
+    cdef int d, s, t
+    cdef uint32_t srcs
+    cdef Board nb
+    cdef uint8_t* me
+    cdef uint8_t* opp
+    cdef uint32_t nocc
+    cdef bint any_move = False
+    if depth == g.ndice:
+        _record(g, b, depth)
+        return
+    d = g.die_seq[depth]
+    srcs = _sources(occ, g.blocked, d)
+    if g.doubles:
+        srcs &= ((<uint32_t> 2) << max_src) - 1        # doubles: non-increasing sources
+    while srcs:
+        s = __builtin_ctz(srcs)
+        srcs &= srcs - 1
+        any_move = True
+        memcpy(&nb, b, sizeof(Board))
+        me = nb.side[1]
+        opp = nb.side[0]
+        nocc = occ
+        me[s] -= 1
+        if me[s] == 0:
+            nocc &= ~((<uint32_t> 1) << s)
+        t = s - d
+        g.path_src[depth] = <uint8_t> (s + 1)
+        g.path_hit &= ~(1 << depth)
+        if t < 0:
+            g.path_dst[depth] = 0
+        else:
+            g.path_dst[depth] = <uint8_t> (t + 1)
+            if opp[23 - t] == 1:
+                opp[23 - t] = 0
+                opp[BAR] += 1
+                g.path_hit |= (1 << depth)
+            me[t] += 1
+            nocc |= (<uint32_t> 1) << t
+        _search(g, &nb, nocc, depth + 1, s)
+    if not any_move:
+        # Higher-die rule: a lone smaller die only counts when the larger cannot be played.
+        if depth == 1 and not g.doubles and g.hi_die_playable and g.die_seq[0] < g.die_seq[1]:
+            return
+        _record(g, b, depth)
+
+
+cdef int generate(MoveGen* g, const Board* b, int d1, int d2) noexcept nogil:
+    """Fill ``g.items[0:g.n]`` with the distinct results of playing (d1, d2) in ``b``.
+
+    ``b.side[1]`` moves.  Returns the number of children (at least 1).
+    """
+    cdef int i, hi, lo
+    cdef uint32_t occ = _occupied(b.side[1])
+    cdef uint32_t blocked = 0
+    for i in range(24):
+        if b.side[0][23 - i] >= 2:
+            blocked |= (<uint32_t> 1) << i
+    g.blocked = blocked
+    g.overflow = 0
+    g.path_hit = 0
+    _reset(g, 0)
+    if d1 == d2:
+        g.doubles = 1
+        g.ndice = 4
+        for i in range(4):
+            g.die_seq[i] = d1
+        _search(g, b, occ, 0, BAR)
+    else:
+        hi = d1 if d1 > d2 else d2
+        lo = d2 if d1 > d2 else d1
+        g.doubles = 0
+        g.ndice = 2
+        g.hi_die_playable = 0
+        g.die_seq[0] = hi
+        g.die_seq[1] = lo
+        _search(g, b, occ, 0, BAR)
+        g.hi_die_playable = g.dice_used >= 1
+        g.die_seq[0] = lo
+        g.die_seq[1] = hi
+        _search(g, b, occ, 0, BAR)
+    return g.n
+
+
+# ---------------------------------------------------------------- Python entry points
+
+cdef class Generator:
+    """A reusable move-generation buffer for calls from Python.
+
+    :meth:`children` returns the results of one roll as packed bytes: for each
+    child 50 board bytes (gnubg order, mover's frame) and 10 step bytes
+    (4 sources, 4 destinations in notation points, the hit mask, the number of
+    steps).
+    """
+    cdef MoveGen* g
+
+    def __cinit__(self):
+        self.g = movegen_new()
+        if self.g == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        movegen_free(self.g)
+
+    def children(self, const unsigned char[::1] board, int d1, int d2):
+        """Return (boards: bytes of n*50, steps: bytes of n*10) for dice (d1, d2)."""
+        cdef Board b
+        cdef int i, n
+        cdef Child* c
+        cdef bytearray boards, steps
+        cdef unsigned char* pb
+        cdef unsigned char* ps
+        board_from_bytes(&board[0], &b)
+        with nogil:
+            n = generate(self.g, &b, d1, d2)
+        if self.g.overflow:
+            raise RuntimeError("more than %d distinct plays" % MAX_CHILDREN)
+        boards = bytearray(n * 50)
+        steps = bytearray(n * 10)
+        pb = boards
+        ps = steps
+        for i in range(n):
+            c = &self.g.items[i]
+            memcpy(pb + 50 * i, c.board.side[0], 25)
+            memcpy(pb + 50 * i + 25, c.board.side[1], 25)
+            memcpy(ps + 10 * i, c.src, 4)
+            memcpy(ps + 10 * i + 4, c.dst, 4)
+            ps[10 * i + 8] = c.hit
+            ps[10 * i + 9] = c.nsteps
+        return bytes(boards), bytes(steps)
+
+    def count(self, const unsigned char[::1] board, int d1, int d2):
+        """The number of distinct results of (d1, d2) (1 when nothing can be played)."""
+        cdef Board b
+        cdef int n
+        board_from_bytes(&board[0], &b)
+        with nogil:
+            n = generate(self.g, &b, d1, d2)
+        return n
+
+    def child_ids(self, const unsigned char[::1] board, int d1, int d2):
+        """The gnubg Position IDs of the distinct results, in generation order."""
+        cdef Board b
+        cdef int i, n
+        cdef char out[16]
+        board_from_bytes(&board[0], &b)
+        with nogil:
+            n = generate(self.g, &b, d1, d2)
+        result = []
+        for i in range(n):
+            encode_position_id(&self.g.items[i].board, out)
+            result.append(out[:ID_LENGTH].decode("ascii"))
+        return result
+
+
+def count_batch(const unsigned char[:, ::1] boards, const long[:, ::1] dice):
+    """Generate for every (board, roll) pair in C and return the child counts.
+
+    :param boards: uint8 array of shape (N, 50): opponent's 25 counts, then the mover's.
+    :param dice: int64 array of shape (M, 2): the rolls; each board is played with each roll.
+    :returns: int32 array of shape (N, M): distinct results per generation (1 = no legal play).
+    """
+    cdef Py_ssize_t n = boards.shape[0], m = dice.shape[0], i, j
+    cdef cnp.ndarray[cnp.int32_t, ndim=2] out = np.empty((n, m), dtype=np.int32)
+    cdef int[:, ::1] view = out
+    cdef Board b
+    cdef MoveGen* g = movegen_new()
+    cdef int overflow = 0
+    if g == NULL:
+        raise MemoryError()
+    with nogil:
+        for i in range(n):
+            board_from_bytes(&boards[i, 0], &b)
+            for j in range(m):
+                view[i, j] = generate(g, &b, <int> dice[j, 0], <int> dice[j, 1])
+                overflow |= g.overflow
+    movegen_free(g)
+    if overflow:
+        raise RuntimeError("more than %d distinct plays" % MAX_CHILDREN)
+    return out
