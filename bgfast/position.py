@@ -1,0 +1,550 @@
+"""Positions and moves: the :class:`Position` and :class:`Move` value types.
+
+Board convention (gnubg's; written down here once).  A position is a pair of
+count arrays ``board = (side0, side1)``, each of 25 non-negative integers from
+its own side's point of view:
+
+* ``side1`` is the player on roll, ``side0`` the opponent;
+* index ``i`` (0..23) is the number of that side's checkers on its own point
+  ``i + 1`` (point 1 is the ace point of its home board, point 24 the farthest);
+* index 24 is that side's bar; borne-off checkers are ``15 - sum(side)``;
+* ``side1[i]`` and ``side0[23 - i]`` are the same physical point.
+
+Move notation uses the mover's point numbers, with ``bar`` = 25 and ``off`` = 0
+(``CheckerMove(src=25, dst=22, hit=True)`` is ``bar/22*``); the core's index is
+``point - 1``.  A :class:`Move`'s resulting position stays in the mover's frame;
+:meth:`Position.swap_sides` hands the turn over.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Iterator, NamedTuple, Sequence, TypeAlias
+
+from bgfast._core import board as _board
+from bgfast._core import movegen as _movegen
+from bgfast.dice import Dice
+from bgfast.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+
+__all__ = [
+    "Point", "BAR", "OFF", "NUM_CHECKERS", "STARTING_POSITION_ID",
+    "CheckerMove", "Move", "LegalMoves", "Position", "Outcome",
+]
+
+Point: TypeAlias = int
+BAR: Point = 25
+OFF: Point = 0
+NUM_CHECKERS = 15
+STARTING_POSITION_ID = "4HPwATDgc/ABMA"
+
+_GENERATOR = _movegen.Generator()
+
+
+class CheckerMove(NamedTuple):
+    """One checker's step: from ``src`` to ``dst`` in the mover's points (bar 25, off 0)."""
+
+    src: Point
+    dst: Point
+    hit: bool = False
+
+    def __str__(self) -> str:
+        src = "bar" if self.src == BAR else str(self.src)
+        dst = "off" if self.dst == OFF else str(self.dst)
+        return f"{src}/{dst}{'*' if self.hit else ''}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended, at cube value 1.
+
+    :ivar winner: index into the board pair of the side with no checkers left
+        (1 = the side on roll in the position that was asked).
+    :ivar kind: ``"single"``, ``"gammon"`` or ``"backgammon"``.
+    :ivar points: 1, 2 or 3 (multiply by the cube value).
+    """
+
+    winner: int
+    kind: str
+    points: int
+
+
+def _check_board_bytes(raw: bytes, shown: object) -> None:
+    err = _board.check(raw)
+    if err:
+        raise InvalidPositionError(f"impossible board {shown!r}: {_board.error_text(err)}")
+
+
+class Position:
+    """A backgammon position from the view of the side on roll.  Immutable and hashable.
+
+    ``Position()`` is the starting position; ``Position(pid)`` parses a gnubg
+    Position ID (see the module docstring for the board convention).
+
+    >>> pos = Position()
+    >>> pos.id(), pos.pip_count()
+    ('4HPwATDgc/ABMA', (167, 167))
+    >>> len(pos.legal_moves(3, 1))
+    16
+    >>> str(pos.parse_move("8/5 6/5", (3, 1)))
+    '8/5 6/5'
+
+    :raises InvalidPositionError: a malformed ID.
+    """
+
+    __slots__ = ("_key", "_id", "__weakref__")
+
+    def __init__(self, id: str | None = STARTING_POSITION_ID) -> None:
+        if id is None:
+            id = STARTING_POSITION_ID
+        if not isinstance(id, str):
+            raise InvalidPositionError(f"a Position ID is a string, got {id!r}")
+        err, raw = _board.decode_id(id.strip())
+        if err:
+            raise InvalidPositionError(f"invalid Position ID {id!r}: {_board.error_text(err)}")
+        self._key: bytes = raw
+        self._id: str | None = None
+
+    @classmethod
+    def _from_key(cls, key: bytes) -> Position:
+        pos = cls.__new__(cls)
+        pos._key = key
+        pos._id = None
+        return pos
+
+    # ------------------------------------------------------------ parse / format
+
+    @classmethod
+    def from_id(cls, position_id: str) -> Position:
+        """Parse a gnubg Position ID (14 Base64 characters, the opponent encoded first).
+
+        >>> Position.from_id("4HPwATDgc/ABMA") == Position()
+        True
+
+        :raises InvalidPositionError: wrong length, a character outside Base64,
+            or an impossible board.
+        """
+        return cls(position_id)
+
+    def id(self) -> str:
+        """The gnubg Position ID (14 characters) of this position, side on roll encoded second."""
+        if self._id is None:
+            self._id = _board.encode_id(self._key)
+        return self._id
+
+    @classmethod
+    def from_board(cls, board: Sequence[Sequence[int]]) -> Position:
+        """Build a position from ``(side0, side1)`` count lists (side1 on roll).
+
+        >>> Position.from_board([[0] * 5 + [1] + [0] * 19, [2] + [0] * 24]).pip_count()
+        (6, 2)
+
+        :raises InvalidPositionError: not 2 x 25 non-negative integers, more than 15
+            checkers a side, or a point held by both sides.
+        """
+        try:
+            sides = [list(board[0]), list(board[1])]
+            if len(board) != 2 or len(sides[0]) != 25 or len(sides[1]) != 25:
+                raise ValueError
+            values = [int(v) for v in sides[0] + sides[1]]
+            if any(v != w for v, w in zip(values, sides[0] + sides[1])):
+                raise ValueError
+        except (TypeError, ValueError, IndexError):
+            raise InvalidPositionError(f"a board is two lists of 25 checker counts, got {board!r}") from None
+        if any(v < 0 for v in values):
+            raise InvalidPositionError(f"impossible board {board!r}: negative checker count")
+        if any(v > NUM_CHECKERS for v in values):
+            raise InvalidPositionError(f"impossible board {board!r}: a side has more than 15 checkers")
+        raw = bytes(values)
+        _check_board_bytes(raw, board)
+        return cls._from_key(raw)
+
+    @classmethod
+    def from_xgid(cls, xgid: str) -> Position:
+        """Parse the position of an XGID (the whole ``XGID=...`` or just its 26-character board).
+
+        The result is from the view of the XGID's player on roll.
+
+        :raises InvalidPositionError: a malformed position field.
+        """
+        from bgfast import xgid as _xgid
+
+        text = xgid.strip()
+        if text.startswith("XGID=") or ":" in text:
+            return cls.from_board(_xgid.parse_xgid(text).board)
+        return cls.from_board(_xgid.xgid_field_to_board(text))
+
+    def xgid(self) -> str:
+        """The 26-character position field of an XGID, this position's side on roll at the bottom."""
+        from bgfast import xgid as _xgid
+
+        return _xgid.board_to_xgid_field(self.board)
+
+    @property
+    def board(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """``(side0, side1)``: the opponent's and the on-roll side's 25 counts (module docstring)."""
+        k = self._key
+        return tuple(k[:25]), tuple(k[25:])
+
+    def __repr__(self) -> str:
+        return f"Position.from_id({self.id()!r})"
+
+    def __str__(self) -> str:
+        return self.diagram()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (Position._from_key, (self._key,))
+
+    # ------------------------------------------------------------ facts
+
+    def pip_count(self) -> tuple[int, int]:
+        """Pip counts ``(opponent, on roll)`` in board order: sum of checkers x point (bar = 25)."""
+        k = self._key
+        return (sum(k[i] * (i + 1) for i in range(25)), sum(k[25 + i] * (i + 1) for i in range(25)))
+
+    def checkers(self) -> tuple[int, int]:
+        """Checkers still on the board (including the bar), ``(opponent, on roll)``."""
+        return sum(self._key[:25]), sum(self._key[25:])
+
+    def swap_sides(self) -> Position:
+        """The same board with the turn handed over (the opponent now on roll)."""
+        return Position._from_key(self._key[25:] + self._key[:25])
+
+    def is_race(self) -> bool:
+        """True when no contact is left: every checker of one side has passed every checker of the other."""
+        mover, opp = self._key[25:], self._key[:25]
+        # mover's rearmost checker (highest point) vs opponent's rearmost, in the mover's numbering
+        mover_back = max((i for i in range(25) if mover[i]), default=-1)
+        opp_back = max((i for i in range(25) if opp[i]), default=-1)
+        if mover_back < 0 or opp_back < 0:
+            return True
+        return mover_back < 23 - opp_back
+
+    def is_over(self) -> bool:
+        """True when a side has borne off all its checkers."""
+        return not any(self._key[:25]) or not any(self._key[25:])
+
+    def outcome(self) -> Outcome | None:
+        """``None`` while both sides have checkers, else who won and how, at cube 1.
+
+        Gammon: the loser bore off none.  Backgammon: also a checker on the bar or
+        in the winner's home board (the loser's points 19-24).
+
+        >>> Position.from_board([[0] * 25, [1] + [0] * 24]).outcome()
+        Outcome(winner=0, kind='gammon', points=2)
+        """
+        sides = (self._key[:25], self._key[25:])
+        for winner in (0, 1):
+            if not any(sides[winner]):
+                loser = sides[1 - winner]
+                if sum(loser) < NUM_CHECKERS:
+                    return Outcome(winner, "single", 1)
+                if loser[24] or any(loser[18:24]):
+                    return Outcome(winner, "backgammon", 3)
+                return Outcome(winner, "gammon", 2)
+        return None
+
+    # ------------------------------------------------------------ moves
+
+    def children(self, d1: int, d2: int) -> list[Position]:
+        """Every distinct position a legal play of (d1, d2) reaches, in the mover's frame.
+
+        The hot-path tier: no :class:`Move` objects.  When nothing can be played the
+        only child is this position.
+
+        :raises InvalidDiceError: a die outside 1..6.
+        """
+        dice = Dice(d1, d2)
+        boards, _ = _GENERATOR.children(self._key, dice.high, dice.low)
+        return [Position._from_key(boards[i:i + 50]) for i in range(0, len(boards), 50)]
+
+    def legal_moves(self, d1: int, d2: int) -> LegalMoves:
+        """The legal plays of (d1, d2): one :class:`Move` per distinct resulting position.
+
+        >>> moves = Position().legal_moves(3, 1)
+        >>> len(moves), "8/5 6/5" in moves
+        (16, True)
+
+        :raises InvalidDiceError: a die outside 1..6.
+        """
+        return LegalMoves(self, Dice(d1, d2))
+
+    def parse_move(self, text: str, dice: Dice | tuple[int, int] | str) -> Move:
+        """Parse gnubg move notation (``24/18 13/11``, ``bar/22*``, ``6/off(2)``, ``24/20*/16``).
+
+        Intermediate points a checker only passes need not be written; a hit on an
+        intermediate point must be (``24/20*/16``).  An empty string or ``"-"``
+        is the no-play move, legal only when nothing can be played.
+
+        :raises InvalidDiceError: bad dice.
+        :raises InvalidMoveError: the text does not parse.
+        :raises IllegalMoveError: it parses but is not a legal play of these dice here.
+        """
+        dice = _as_dice(dice)
+        segments = _parse_notation(text)
+        target = self._apply_segments(segments, text)
+        for move in self.legal_moves(dice.high, dice.low):
+            if move.position == target:
+                return move
+        raise IllegalMoveError(f"no legal move {text!r} for dice {dice} in {self.id()}")
+
+    def move_notation(self, move: Move) -> str:
+        """The gnubg notation of ``move`` (same as ``str(move)``)."""
+        return str(move)
+
+    def _apply_segments(self, segments: list[tuple[list[tuple[int, bool]], int]], text: str) -> Position:
+        opp = list(self._key[:25])
+        me = list(self._key[25:])
+        for landings, count in segments:
+            for _ in range(count):
+                src = landings[0][0]
+                if me[src - 1] == 0:
+                    raise IllegalMoveError(f"no checker on {'bar' if src == BAR else src} for {text!r} in {self.id()}")
+                me[src - 1] -= 1
+                for point, _hit in landings[1:]:
+                    if point != OFF and opp[24 - point] == 1:
+                        opp[24 - point] = 0
+                        opp[24] += 1
+                dst = landings[-1][0]
+                if dst != OFF:
+                    me[dst - 1] += 1
+        return Position._from_key(bytes(opp + me))
+
+    def diagram(self) -> str:
+        """A readable ASCII board like gnubg's; ``X`` is the side on roll (moving down to 1)."""
+        return _diagram(self)
+
+
+def _as_dice(dice: Dice | tuple[int, int] | str) -> Dice:
+    if isinstance(dice, Dice):
+        return dice
+    if isinstance(dice, str):
+        return Dice.parse(dice)
+    try:
+        d1, d2 = dice
+    except (TypeError, ValueError):
+        return Dice.parse(str(dice))
+    return Dice(d1, d2)
+
+
+_TOKEN = re.compile(r"^((?:bar|\d{1,2})\*?)((?:/(?:off|\d{1,2})\*?)+)(?:\((\d)\))?$")
+
+
+def _parse_point(word: str, text: str) -> tuple[int, bool]:
+    hit = word.endswith("*")
+    word = word.rstrip("*")
+    point = BAR if word == "bar" else OFF if word == "off" else int(word)
+    if not 0 <= point <= BAR:
+        raise InvalidMoveError(f"point {word!r} out of range 1..24 in {text!r}")
+    return point, hit
+
+
+def _parse_notation(text: str) -> list[tuple[list[tuple[int, bool]], int]]:
+    """Split notation into segments: (landing points with hit flags, repeat count)."""
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"move notation is a string, got {text!r}")
+    cleaned = text.strip().lower()
+    if cleaned in ("", "-", "(no play)", "no play", "cannot move"):
+        return []
+    segments = []
+    for token in cleaned.split():
+        m = _TOKEN.match(token)
+        if not m:
+            raise InvalidMoveError(f"cannot parse {token!r} in move {text!r}")
+        words = [m.group(1)] + m.group(2).split("/")[1:]
+        landings = [_parse_point(w, text) for w in words]
+        points = [p for p, _ in landings]
+        if landings[0][0] == OFF or any(p == BAR for p in points[1:]):
+            raise InvalidMoveError(f"{token!r} in {text!r} does not move toward home")
+        if any(a <= b for a, b in zip(points, points[1:])):
+            raise InvalidMoveError(f"{token!r} in {text!r} does not move toward home")
+        if OFF in points[1:-1]:
+            raise InvalidMoveError(f"{token!r} in {text!r} goes on after bearing off")
+        count = int(m.group(3)) if m.group(3) else 1
+        if not 1 <= count <= 4:
+            raise InvalidMoveError(f"repeat count in {token!r} of {text!r} must be 1..4")
+        segments.append((landings, count))
+    return segments
+
+
+class Move:
+    """A whole turn's play: the steps and the position they reach.
+
+    ``move.position`` is the board after the play, still from the mover's view
+    (not swapped).  ``str(move)`` is gnubg notation.
+
+    >>> m = Position().parse_move("24/18 13/11", "62")
+    >>> str(m), m.checker_moves
+    ('24/18 13/11', (CheckerMove(src=24, dst=18, hit=False), CheckerMove(src=13, dst=11, hit=False)))
+    """
+
+    __slots__ = ("origin", "position", "dice", "_steps", "__dict__")
+
+    def __init__(self, origin: Position, position: Position, dice: Dice, steps: tuple[CheckerMove, ...]) -> None:
+        self.origin = origin
+        self.position = position
+        self.dice = dice
+        self._steps = steps
+
+    @property
+    def checker_moves(self) -> tuple[CheckerMove, ...]:
+        """The single-die steps, higher source first (bar = 25, off = 0, mover's numbering)."""
+        return tuple(sorted(self._steps, key=lambda s: (-s.src, -s.dst)))
+
+    def __str__(self) -> str:
+        try:
+            return self.__dict__["_text"]  # type: ignore[no-any-return]
+        except KeyError:
+            text = _format_steps(self._steps)
+            self.__dict__["_text"] = text
+            return text
+
+    def __repr__(self) -> str:
+        return f"<Move {self!s} from {self.origin.id()} with {self.dice}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and self.origin == other.origin and self.position == other.position
+
+    def __hash__(self) -> int:
+        return hash((self.origin, self.position))
+
+
+def _format_steps(steps: Sequence[CheckerMove]) -> str:
+    """gnubg notation: one checker's steps joined, identical moves counted ``(n)``."""
+    if not steps:
+        return ""
+    chains: list[list[CheckerMove]] = []
+    for step in steps:
+        for chain in chains:
+            if chain[-1].dst == step.src and chain[-1].dst != OFF:
+                chain.append(step)
+                break
+        else:
+            chains.append([step])
+    texts = []
+    for chain in chains:
+        parts = ["bar" if chain[0].src == BAR else str(chain[0].src)]
+        for i, step in enumerate(chain):
+            last = i == len(chain) - 1
+            if step.hit or last:
+                parts.append(("off" if step.dst == OFF else str(step.dst)) + ("*" if step.hit else ""))
+        texts.append(((chain[0].src, chain[-1].dst), "/".join(parts)))
+    texts.sort(key=lambda t: (-t[0][0], -t[0][1]))
+    out: list[str] = []
+    counts: list[int] = []
+    for _, text in texts:
+        if out and out[-1] == text:
+            counts[-1] += 1
+        else:
+            out.append(text)
+            counts.append(1)
+    return " ".join(t if c == 1 else f"{t}({c})" for t, c in zip(out, counts))
+
+
+class LegalMoves:
+    """A lazy view of the legal plays of one roll; :class:`Move` objects are made on demand.
+
+    Supports ``len``, iteration, ``in`` (a :class:`Move`, a :class:`Position` or
+    notation text), ``bool`` and indexing.  Never empty: when nothing can be
+    played it holds one move with no steps.
+    """
+
+    __slots__ = ("position", "dice", "_boards", "_steps", "_n")
+
+    def __init__(self, position: Position, dice: Dice) -> None:
+        self.position = position
+        self.dice = dice
+        self._boards, self._steps = _GENERATOR.children(position._key, dice.high, dice.low)
+        self._n = len(self._boards) // 50
+
+    def __len__(self) -> int:
+        return self._n
+
+    def count(self) -> int:
+        """The number of distinct legal plays (1 when nothing can be played)."""
+        return self._n
+
+    def __bool__(self) -> bool:
+        return self._n > 0
+
+    def __getitem__(self, i: int) -> Move:
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(i)
+        s = self._steps[10 * i:10 * i + 10]
+        steps = tuple(CheckerMove(s[k], s[4 + k], bool(s[8] >> k & 1)) for k in range(s[9]))
+        return Move(self.position, Position._from_key(self._boards[50 * i:50 * i + 50]), self.dice, steps)
+
+    def __iter__(self) -> Iterator[Move]:
+        for i in range(self._n):
+            yield self[i]
+
+    def positions(self) -> list[Position]:
+        """The resulting positions, in the mover's frame."""
+        b = self._boards
+        return [Position._from_key(b[i:i + 50]) for i in range(0, len(b), 50)]
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, str):
+            try:
+                self.position.parse_move(item, self.dice)
+            except (InvalidMoveError, IllegalMoveError):
+                return False
+            return True
+        if isinstance(item, Move):
+            if item.origin != self.position:
+                return False
+            item = item.position
+        if isinstance(item, Position):
+            key = item._key
+            return any(self._boards[i:i + 50] == key for i in range(0, len(self._boards), 50))
+        return False
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({self.dice}) {', '.join(str(m) or '(no play)' for m in self)}>"
+
+
+def _diagram(pos: Position) -> str:
+    opp, me = pos._key[:25], pos._key[25:]
+
+    def cell(point: int, row: int) -> str:
+        # point in the mover's numbering 1..24
+        n_me, n_opp = me[point - 1], opp[24 - point]
+        n, mark = (n_me, "X") if n_me else (n_opp, "O")
+        if n == 0 or row >= 5:
+            return "  "
+        if row == 4 and n > 5:
+            return f"{n:>2}"[-2:] if n < 10 else f"{n}"
+        return f" {mark}" if n > row else "  "
+
+    top_points = list(range(13, 19)), list(range(19, 25))
+    bottom_points = list(range(12, 6, -1)), list(range(6, 0, -1))
+    lines = [" +13-14-15-16-17-18------19-20-21-22-23-24-+"]
+    for row in range(5):
+        left = "".join(cell(p, row) + " " for p in top_points[0])
+        right = "".join(cell(p, row) + " " for p in top_points[1])
+        bar = f" O" if opp[24] > row else "  "
+        lines.append(f" |{left}|{bar} |{right}|")
+    lines.append(f" |                  |BAR|                  |   X bar {me[24]}, O bar {opp[24]}")
+    for row in reversed(range(5)):
+        left = "".join(cell(p, row) + " " for p in bottom_points[0])
+        right = "".join(cell(p, row) + " " for p in bottom_points[1])
+        bar = f" X" if me[24] > row else "  "
+        lines.append(f" |{left}|{bar} |{right}|")
+    lines.append(" +12-11-10--9--8--7-------6--5--4--3--2--1-+")
+    pips = pos.pip_count()
+    off = pos.checkers()
+    lines.append(f" X on roll: pips {pips[1]}, off {15 - off[1]}    O: pips {pips[0]}, off {15 - off[0]}")
+    lines.append(f" Position ID: {pos.id()}")
+    return "\n".join(lines)
+
+
+STARTING = Position()
+"""The standard starting position."""
