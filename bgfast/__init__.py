@@ -5,7 +5,7 @@ imported explicitly (``import bgfast.tournament``).
 
 >>> from bgfast import Position
 >>> len(Position().legal_moves(6, 5))
-4
+7
 """
 __version__ = "0.1.0"
 

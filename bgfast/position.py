@@ -236,7 +236,7 @@ class Position:
         Gammon: the loser bore off none.  Backgammon: also a checker on the bar or
         in the winner's home board (the loser's points 19-24).
 
-        >>> Position.from_board([[0] * 25, [1] + [0] * 24]).outcome()
+        >>> Position.from_board([[0] * 25, [15] + [0] * 24]).outcome()
         Outcome(winner=0, kind='gammon', points=2)
         """
         sides = (self._key[:25], self._key[25:])
