@@ -12,7 +12,7 @@ DIRECTIVES = {
     "embedsignature": True,
 }
 
-MODULES = ["board", "movegen"]
+MODULES = ["board", "movegen", "rng", "evaluators", "game"]
 
 extensions = [
     Extension(

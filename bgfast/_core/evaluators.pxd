@@ -1,0 +1,7 @@
+# cython: language_level=3
+"""C declarations of the built-in evaluators (see evaluators.pyx)."""
+from bgfast._core.board cimport Board
+
+cdef bint is_race(const Board* b) noexcept nogil
+cdef float pubeval(bint race, const Board* b) noexcept nogil
+cdef int keith_count(const Board* b, int side) noexcept nogil
