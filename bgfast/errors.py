@@ -51,3 +51,7 @@ class UnknownBotError(BgfastError, ValueError):
 
 class InvalidRolloutError(BgfastError, ValueError):
     """Rollout arguments that cannot be honoured (zero trials, a finished position...)."""
+
+
+class InvalidMetError(BgfastError, ValueError):
+    """A match equity table that is unknown or does not parse, or a lookup outside it."""

@@ -1,0 +1,644 @@
+"""Tests of bgfast.match: MatchState, the Match ID, XGID match fields, cube rules, METs."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from reference import decode_position_id, encode_position_id
+
+from bgfast.errors import (
+    IllegalCubeActionError,
+    InvalidMatchIdError,
+    InvalidMetError,
+    InvalidPositionError,
+    InvalidSpecError,
+)
+from bgfast.match import (
+    MONEY_TAKE_POINT,
+    GameState,
+    MatchEquityTable,
+    MatchState,
+    Rules,
+    risk_gain_take_point,
+)
+from bgfast.xgid import parse_xgid, xgid_field_to_board
+
+DATA = Path(__file__).parent / "data"
+MET_DIR = Path(__file__).parent.parent / "bgfast" / "data" / "met"
+START = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
+OPENING = "-b----E-C---eE---c-e----B-"
+
+
+def _match_cases() -> list[dict]:
+    with open(DATA / "ids.jsonl", encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f]
+    return [row for row in rows if row["kind"] == "match"]
+
+
+MATCH_CASES = _match_cases()
+
+
+def _state_of(case: dict) -> MatchState:
+    return MatchState(
+        length=case["match_length"],
+        score=tuple(case["score"]),
+        cube_value=case["cube_value"],
+        cube_owner=case["cube_owner"],
+        crawford=bool(case["crawford"]),
+        player_on_roll=case["player_on_roll"],
+        turn=case["turn"],
+        game_state=GameState(case["game_state"]),
+        double_offered=bool(case["double_offered"]),
+        resigned=case["resigned"],
+        dice=tuple(case["dice"]),
+        jacoby=bool(case["jacoby"]),
+    )
+
+
+def _playing(**fields) -> MatchState:
+    return MatchState(game_state=GameState.PLAYING, **fields)
+
+
+# ------------------------------------------------------------------ Match ID
+
+
+def test_there_are_one_hundred_match_id_vectors():
+    assert len(MATCH_CASES) == 100
+
+
+@pytest.mark.parametrize("case", MATCH_CASES, ids=[c["match_id"] for c in MATCH_CASES])
+def test_match_id_vector_parses_to_its_fields(case):
+    assert MatchState.from_match_id(case["match_id"]) == _state_of(case)
+
+
+@pytest.mark.parametrize("case", MATCH_CASES, ids=[c["match_id"] for c in MATCH_CASES])
+def test_match_id_vector_fields_format_to_its_id(case):
+    assert _state_of(case).match_id() == case["match_id"]
+
+
+def test_readme_example_match_id():
+    state = MatchState.from_match_id("cAkXAAAAAAAA")
+    assert state.is_money and state.cube_value == 1 and state.cube_owner == -1
+    assert state.player_on_roll == 1 and state.turn == 1 and state.dice == (6, 5)
+    assert state.game_state is GameState.PLAYING and state.jacoby
+
+
+def test_repr_rebuilds_the_state():
+    state = MatchState(length=9, score=(4, 7), cube_value=4, cube_owner=0, dice=(3, 3))
+    assert repr(state) == f"MatchState.from_match_id({state.match_id()!r})"
+    assert eval(repr(state)) == state
+
+
+def test_dice_are_stored_larger_first():
+    assert MatchState(dice=(2, 5)).dice == (5, 2)
+
+
+def _id_of_bits(bits: int) -> str:
+    """A Match ID with exactly these key bits (bit k = byte k // 8, bit k % 8)."""
+    return base64.b64encode(bits.to_bytes(9, "little")).decode("ascii")
+
+
+@pytest.mark.parametrize(
+    "match_id",
+    [
+        "",
+        "cAkXAAAAAAA",  # 11 characters
+        "cAkXAAAAAAAAA",  # 13 characters
+        "cAkXAAAAAAA=",  # padding
+        "cAkXAAAAAA!A",  # not Base64
+        _id_of_bits(2 << 4 | 1 << 8),  # cube owner 2
+        _id_of_bits(3 << 4 | 6 << 8),  # game state 6
+        _id_of_bits(3 << 4 | 1 << 8 | 7 << 15 | 1 << 18),  # a die of 7
+        _id_of_bits(3 << 4 | 1 << 8 | 3 << 15),  # one die rolled, the other 0
+        _id_of_bits(3 << 4 | 1 << 8 | 1 << 67),  # bit 67 set
+    ],
+)
+def test_malformed_match_id_raises_invalid_match_id_error(match_id):
+    with pytest.raises(InvalidMatchIdError) as info:
+        MatchState.from_match_id(match_id)
+    assert repr(match_id) in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"cube_value": 3},
+        {"cube_value": 1 << 16},
+        {"cube_owner": 2},
+        {"player_on_roll": 2},
+        {"turn": -1},
+        {"game_state": 5},
+        {"resigned": 4},
+        {"dice": (7, 1)},
+        {"dice": (3, 0)},
+        {"dice": (1, 2, 3)},
+        {"score": (1 << 15, 0)},
+        {"score": (-1, 0)},
+        {"score": 3},
+        {"length": -1},
+        {"crawford": 2},
+    ],
+)
+def test_match_state_with_a_field_out_of_range_raises_invalid_match_id_error(fields):
+    with pytest.raises(InvalidMatchIdError):
+        MatchState(**fields)
+
+
+# ------------------------------------------------------------------ XGID
+
+
+def test_xgid_of_a_gnubg_id_pair_matches_a_published_conversion():
+    # An independent converter (R package backgammoncalculator) gives
+    # 4HPwATDgc/ABMA:8IhuACAACAAE <-> XGID=...:0:0:1:53:1:2:1:3:10, and back
+    # 8IluACAACAAE (the XGID is read as a game in progress).
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:53:1:2:1:3:10"
+    assert MatchState.from_match_id("8IhuACAACAAE").xgid([START, START]) == xgid
+    assert MatchState.from_xgid(xgid).match_id() == "8IluACAACAAE"
+
+
+# XGID <-> gnubg "PositionID:MatchID" pairs published by two independent converters
+# (the R package backgammoncalculator and the Python backgammon-engine-kit), which
+# both read the XGID as gnubg does.  MatchState.from_xgid takes the game as in play.
+PUBLISHED_PAIRS = [
+    ("XGID=-BDB-------------a------e-:1:-1:-1:42:0:0:0:5:10", "ewMAAD4gAAAAAA:AQGqAAAAAAAE"),
+    ("XGID=-BDB-------------a------e-:1:1:-1:42:0:0:0:5:10", "ewMAAD4gAAAAAA:EQGqAAAAAAAE"),
+    ("XGID=-E------A-------------bdb-:1:1:1:42:0:0:0:5:10", "ewMAAD4gAAAAAA:UQmqAAAAAAAE"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:4:0:7:10", "4HPwATDgc/ABMA:cAngAEAAEAAE"),
+    ("XGID=-b----E-C---eE---c-e----B-:1:1:1:00:0:0:0:0:10", "4HPwATDgc/ABMA:UQkAAAAAAAAE"),
+    ("XGID=-b----E-C---eE---c-e----B-:1:-1:1:00:0:0:0:0:10", "4HPwATDgc/ABMA:QQkAAAAAAAAE"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:53:1:2:1:3:10", "4HPwATDgc/ABMA:8IluACAACAAE"),
+]
+
+
+@pytest.mark.parametrize("xgid, gnubg_id", PUBLISHED_PAIRS)
+def test_xgid_converts_to_the_published_gnubg_ids(xgid, gnubg_id):
+    position_id, match_id = gnubg_id.split(":")
+    assert encode_position_id(parse_xgid(xgid).board) == position_id
+    assert MatchState.from_xgid(xgid).match_id() == match_id
+
+
+@pytest.mark.parametrize("xgid, gnubg_id", PUBLISHED_PAIRS)
+def test_published_gnubg_ids_convert_to_the_xgid(xgid, gnubg_id):
+    position_id, match_id = gnubg_id.split(":")
+    assert MatchState.from_match_id(match_id).xgid(decode_position_id(position_id)) == xgid
+
+
+def test_xgid_bottom_player_is_player_one_and_top_player_is_player_zero():
+    state = MatchState.from_xgid("XGID=--A-bBBBB--BbB-----dbbc-B-:0:0:1:31:6:4:1:7:10")
+    assert state.length == 7 and state.score == (4, 6) and state.crawford
+    assert state.player_on_roll == 1 and state.turn == 1 and state.dice == (3, 1)
+    assert not state.jacoby and not state.double_offered
+
+
+def test_xgid_double_offered_names_the_doubler_in_the_turn_field():
+    # Top player (player 0) owns the cube at 2 and redoubles.
+    text = "XGID=-b----E-C---eE---c-e----B-:1:-1:-1:D:0:0:1:0:10"
+    state = MatchState.from_xgid(text)
+    assert state.double_offered and state.player_on_roll == 0 and state.turn == 1
+    assert state.cube_value == 2 and state.cube_owner == 0 and state.jacoby
+    assert state.xgid([START, START]) == text
+
+
+def test_xgid_money_rules_field_reads_jacoby_and_writes_beaver_from_rules():
+    text = "XGID=-b----E-C---eE---b-d-b--B-:0:0:1:64:0:0:3:0:10"
+    state = MatchState.from_xgid(text)
+    assert state.is_money and state.jacoby and state.dice == (6, 4)
+    board = xgid_field_to_board("-b----E-C---eE---b-d-b--B-", 1)
+    assert state.xgid(board, Rules(beaver=True, max_cube=1024)) == text
+    assert state.xgid(board).split(":")[7] == "1"
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        MatchState(),
+        MatchState(length=5, score=(3, 1), cube_value=2, cube_owner=1, player_on_roll=1, turn=1, dice=(6, 6)),
+        MatchState(length=11, score=(10, 4), crawford=True, player_on_roll=0, turn=0, dice=(2, 1)),
+        MatchState(
+            length=7, score=(2, 5), cube_value=4, cube_owner=0, player_on_roll=1, turn=0, double_offered=True
+        ),
+        MatchState(jacoby=True, cube_value=8, cube_owner=1, player_on_roll=0, turn=0),
+    ],
+)
+def test_match_state_round_trips_through_the_xgid(state):
+    board = [START, START]
+    text = state.xgid(board)
+    assert MatchState.from_xgid(text) == state
+    assert parse_xgid(text).board == board
+
+
+def test_xgid_position_side1_is_the_player_on_roll():
+    # Player 0 (top) on roll with one checker on the bar.
+    board = [[0] * 24 + [0], [0] * 24 + [1]]
+    board[0][5] = 2
+    text = MatchState(player_on_roll=0, turn=0, dice=(4, 2)).xgid(board)
+    assert text.split(":")[3] == "-1"
+    assert text[len("XGID=") :].startswith("a")  # character 0: the top player's bar
+    assert parse_xgid(text).board == board
+
+
+def test_xgid_with_a_pending_beaver_raises_invalid_match_id_error():
+    text = f"XGID={OPENING}:2:1:-1:B:0:0:3:0:10"
+    with pytest.raises(InvalidMatchIdError) as info:
+        MatchState.from_xgid(text)
+    assert repr(text) in str(info.value)
+
+
+def test_xgid_with_a_bad_position_raises_invalid_position_error():
+    with pytest.raises(InvalidPositionError):
+        MatchState.from_xgid("XGID=-b----E-C---eE---c-e----Q-:0:0:1:31:0:0:1:0:10")
+
+
+def test_xgid_of_an_impossible_board_raises_invalid_position_error():
+    with pytest.raises(InvalidPositionError):
+        MatchState().xgid([START, [0] * 24 + [16]])
+
+
+# ------------------------------------------------------------------ Rules
+
+
+def test_default_rules():
+    rules = Rules()
+    assert (rules.crawford, rules.jacoby, rules.beaver, rules.max_cube, rules.variant) == (
+        True,
+        True,
+        False,
+        64,
+        "standard",
+    )
+
+
+@pytest.mark.parametrize(
+    "fields, key",
+    [
+        ({"max_cube": 48}, "rules.max_cube"),
+        ({"max_cube": 1}, "rules.max_cube"),
+        ({"max_cube": 1 << 16}, "rules.max_cube"),
+        ({"max_cube": True}, "rules.max_cube"),
+        ({"crawford": 1}, "rules.crawford"),
+        ({"jacoby": "yes"}, "rules.jacoby"),
+        ({"beaver": None}, "rules.beaver"),
+        ({"variant": "acey-deucey"}, "rules.variant"),
+    ],
+)
+def test_invalid_rules_raise_invalid_spec_error_naming_the_key(fields, key):
+    with pytest.raises(InvalidSpecError) as info:
+        Rules(**fields)
+    assert key in str(info.value)
+
+
+# ------------------------------------------------------------------ score and Crawford
+
+
+def test_away_counts_points_still_needed():
+    state = MatchState(length=7, score=(6, 2))
+    assert state.away(0) == 1 and state.away(1) == 5
+
+
+def test_away_in_money_play_is_an_error():
+    with pytest.raises(ValueError):
+        MatchState().away(0)
+
+
+def test_away_of_a_third_player_is_an_error():
+    with pytest.raises(ValueError):
+        MatchState(length=5).away(2)
+
+
+def test_crawford_game_follows_the_first_game_that_reaches_match_point():
+    rules = Rules()
+    state = _playing(length=5, score=(2, 3))
+    crawford = state.after_game(1, 1, rules)
+    assert crawford.score == (2, 4) and crawford.crawford and crawford.is_crawford_game
+    post = dataclasses.replace(crawford, game_state=GameState.PLAYING).after_game(0, 1, rules)
+    assert post.score == (3, 4) and not post.crawford and post.is_post_crawford
+
+
+def test_no_crawford_game_when_the_rule_is_off():
+    state = _playing(length=5, score=(2, 3))
+    assert not state.after_game(1, 1, Rules(crawford=False)).crawford
+
+
+def test_winning_the_match_ends_it():
+    end = _playing(length=5, score=(4, 3), cube_value=2, cube_owner=1).after_game(1, 4, Rules())
+    assert end.game_state is GameState.OVER and end.score == (4, 7) and end.cube_value == 1
+
+
+def test_after_game_refuses_zero_points():
+    with pytest.raises(ValueError):
+        _playing(length=5).after_game(0, 0, Rules())
+
+
+def test_jacoby_rule_counts_gammons_single_with_a_centred_cube_in_money_play():
+    assert MatchState(jacoby=True).game_value(2) == 1
+    assert MatchState(jacoby=True, cube_value=2, cube_owner=0).game_value(2) == 4
+    assert MatchState(length=7, jacoby=False).game_value(3) == 3
+
+
+def test_game_value_refuses_a_multiplier_of_four():
+    with pytest.raises(ValueError):
+        MatchState().game_value(4)
+
+
+# ------------------------------------------------------------------ cube actions
+
+
+def test_player_on_roll_can_double_a_centred_cube():
+    state = _playing(length=7, score=(1, 1))
+    assert state.can_double(0, Rules())
+    offered = state.double(0, Rules())
+    assert offered.double_offered and offered.turn == 1 and offered.cube_value == 1
+
+
+def test_take_doubles_the_cube_and_gives_it_to_the_taker():
+    taken = _playing(length=7).double(0, Rules()).take()
+    assert (taken.cube_value, taken.cube_owner, taken.turn, taken.double_offered) == (2, 1, 0, False)
+    redoubled = dataclasses.replace(taken, player_on_roll=1, turn=1).double(1, Rules()).take()
+    assert (redoubled.cube_value, redoubled.cube_owner) == (4, 0)
+
+
+def test_pass_gives_the_doubler_the_cube_value():
+    state = _playing(length=7, score=(3, 3), cube_value=2, cube_owner=1, player_on_roll=1, turn=1)
+    after = state.double(1, Rules()).drop(Rules())
+    assert after.score == (3, 5) and after.cube_value == 1 and after.game_state is GameState.NONE
+
+
+def test_doubling_in_crawford_game_is_illegal():
+    state = _playing(length=7, score=(6, 3), crawford=True, player_on_roll=1, turn=1)
+    assert not state.can_double(1, Rules())
+    with pytest.raises(IllegalCubeActionError, match="Crawford"):
+        state.double(1, Rules())
+
+
+def test_doubling_a_cube_the_opponent_owns_is_illegal():
+    state = _playing(length=7, cube_value=2, cube_owner=1)
+    assert not state.can_double(0, Rules())
+    with pytest.raises(IllegalCubeActionError, match="owns the cube"):
+        state.double(0, Rules())
+
+
+def test_doubling_past_the_maximum_cube_is_illegal():
+    state = _playing(cube_value=64, cube_owner=0)
+    assert not state.can_double(0, Rules())
+    with pytest.raises(IllegalCubeActionError, match="maximum"):
+        state.double(0, Rules())
+    assert state.can_double(0, Rules(max_cube=128))
+
+
+def test_doubling_after_rolling_is_illegal():
+    state = _playing(dice=(3, 1))
+    with pytest.raises(IllegalCubeActionError, match="before rolling"):
+        state.double(0, Rules())
+
+
+def test_doubling_out_of_turn_is_illegal():
+    with pytest.raises(IllegalCubeActionError, match="before rolling"):
+        _playing(player_on_roll=0).double(1, Rules())
+
+
+def test_doubling_twice_is_illegal():
+    offered = _playing().double(0, Rules())
+    with pytest.raises(IllegalCubeActionError, match="already offered"):
+        offered.double(0, Rules())
+
+
+def test_doubling_between_games_is_illegal():
+    with pytest.raises(IllegalCubeActionError, match="no game"):
+        MatchState(game_state=GameState.NONE).double(0, Rules())
+
+
+def test_take_without_a_double_is_illegal():
+    with pytest.raises(IllegalCubeActionError, match="no double"):
+        _playing().take()
+
+
+def test_pass_without_a_double_is_illegal():
+    with pytest.raises(IllegalCubeActionError, match="no double"):
+        _playing().drop(Rules())
+
+
+def test_beaver_quadruples_the_cube_for_the_taker():
+    rules = Rules(beaver=True)
+    beavered = _playing(cube_value=2, cube_owner=0).double(0, rules).beaver(rules)
+    assert (beavered.cube_value, beavered.cube_owner, beavered.turn) == (8, 1, 0)
+
+
+def test_beaver_without_the_beaver_rule_is_illegal():
+    offered = _playing().double(0, Rules())
+    with pytest.raises(IllegalCubeActionError, match="beaver"):
+        offered.beaver(Rules())
+
+
+def test_beaver_in_match_play_is_illegal():
+    rules = Rules(beaver=True)
+    with pytest.raises(IllegalCubeActionError, match="money"):
+        _playing(length=7).double(0, rules).beaver(rules)
+
+
+def test_beaver_past_the_maximum_cube_is_illegal():
+    rules = Rules(beaver=True, max_cube=64)
+    with pytest.raises(IllegalCubeActionError, match="maximum"):
+        _playing(cube_value=32, cube_owner=0).double(0, rules).beaver(rules)
+
+
+def test_beaver_without_a_double_is_illegal():
+    with pytest.raises(IllegalCubeActionError, match="no double"):
+        _playing().beaver(Rules(beaver=True))
+
+
+def test_cube_actions_refuse_a_third_player():
+    with pytest.raises(ValueError):
+        _playing().can_double(2, Rules())
+    with pytest.raises(ValueError):
+        _playing().double(-1, Rules())
+
+
+def test_cube_is_never_dead_in_money_play():
+    assert not MatchState(cube_value=64, cube_owner=0).is_cube_dead(0)
+
+
+def test_cube_is_dead_in_a_one_point_match():
+    state = _playing(length=1)
+    assert state.is_cube_dead(0) and state.is_cube_dead(1)
+
+
+def test_cube_is_dead_in_the_crawford_game():
+    assert _playing(length=7, score=(6, 2), crawford=True).is_cube_dead(1)
+
+
+def test_cube_is_dead_for_the_leader_after_the_crawford_game():
+    state = _playing(length=7, score=(6, 2))
+    assert state.is_cube_dead(0) and not state.is_cube_dead(1)
+
+
+def test_cube_is_dead_for_an_owner_who_wins_the_match_with_the_current_cube():
+    # 2-away owning a 2-cube: a redouble only raises what the opponent wins.
+    state = _playing(length=7, score=(5, 1), cube_value=2, cube_owner=0)
+    assert state.is_cube_dead(0) and not state.is_cube_dead(1)
+    both = _playing(length=5, score=(3, 3), cube_value=2, cube_owner=1)
+    assert both.is_cube_dead(0) and both.is_cube_dead(1)
+
+
+# ------------------------------------------------------------------ match equity tables
+
+
+@pytest.mark.parametrize("name", ["Kazaross-XG2", "Rockwell-Kazaross", "woolsey"])
+def test_shipped_tables_keep_their_copyright_notice(name):
+    text = (MET_DIR / f"{name}.xml").read_text(encoding="utf-8")
+    assert "Copyright (C)" in text and "notice and this notice are preserved" in text
+    assert "Copyright (C)" in MatchEquityTable.load(name).notice
+
+
+def test_available_tables():
+    assert MatchEquityTable.available() == ["Kazaross-XG2", "Rockwell-Kazaross", "woolsey"]
+
+
+def test_default_table_is_kazaross_xg2_with_its_description_and_notice():
+    met = MatchEquityTable.load()
+    assert met.name == "Kazaross-XG2" and met.max_length == 25
+    assert met.title == "Kazaross XG2 25 point MET"
+    assert met.source.startswith("Generated using XG rollouts to 9pts")
+    assert "Copyright (C) 2011 Neil Kazaross" in met.notice
+    assert "copyright\nnotice and this notice are preserved" in met.notice
+    assert MatchEquityTable.load("kazaross-xg2") is met
+
+
+@pytest.mark.parametrize("name", ["Kazaross-XG2", "Rockwell-Kazaross", "woolsey"])
+def test_table_values_match_the_xml(name):
+    met = MatchEquityTable.load(name)
+    root = ET.parse(MET_DIR / f"{name}.xml").getroot()
+    rows = [[float(me.text) for me in row.findall("me")] for row in root.find("pre-crawford-table")]
+    post = [float(me.text) for me in root.find("post-crawford-table").find("row").findall("me")]
+    assert met.max_length == len(rows)
+    for i, row in enumerate(rows):
+        for j, value in enumerate(row):
+            assert met.equity(i + 1, j + 1) == value
+    for j, value in enumerate(post):
+        assert met.post_crawford(j + 1) == value
+
+
+def test_kazaross_spot_values():
+    met = MatchEquityTable.load("Kazaross-XG2")
+    assert met.equity(1, 1) == 0.5
+    assert met.equity(1, 2) == 0.67736  # the Crawford game, leader 1-away vs 2-away
+    assert met.equity(2, 4) == 0.66870
+    assert met.equity(4, 2) == 0.33130
+    assert met.equity(25, 25) == 0.5
+    assert met.post_crawford(2) == 0.48803
+    assert met.post_crawford(25) == 0.001230
+
+
+def test_woolsey_spot_values():
+    met = MatchEquityTable.load("woolsey")
+    assert met.max_length == 15
+    assert met.equity(2, 4) == 0.68 and met.equity(4, 2) == 0.32
+    assert met.post_crawford(3) == 0.30
+
+
+@pytest.mark.parametrize("name", ["Kazaross-XG2", "Rockwell-Kazaross", "woolsey"])
+def test_table_is_consistent_from_both_sides(name):
+    met = MatchEquityTable.load(name)
+    for a in range(1, met.max_length + 1):
+        for b in range(1, met.max_length + 1):
+            assert met.equity(a, b) + met.equity(b, a) == pytest.approx(1.0, abs=1e-9)
+
+
+def test_match_won_or_lost_has_equity_one_or_zero():
+    met = MatchEquityTable.load()
+    assert met.equity(0, 5) == 1.0 and met.equity(5, 0) == 0.0 and met.post_crawford(0) == 1.0
+
+
+def test_money_take_point_is_a_quarter():
+    assert MONEY_TAKE_POINT == 0.25
+    assert risk_gain_take_point(-1.0, 2.0, -2.0) == 0.25
+    assert MatchState(jacoby=True).take_point(1) == 0.25
+
+
+def test_take_point_of_four_away_trailer_doubled_by_two_away_leader():
+    met = MatchEquityTable.load("Kazaross-XG2")
+    # Pass: 4-away vs 1-away, the Crawford game next: 1 - 0.81436.  Take: win -> 2-away
+    # vs 2-away (0.5), lose -> match lost.
+    expected = (1 - 0.81436 - 0.0) / (0.5 - 0.0)
+    assert met.take_point(4, 2) == pytest.approx(expected)
+    assert met.take_point(4, 2) == pytest.approx(0.37128)
+    assert MatchState(length=7, score=(5, 3)).take_point(1, met) == pytest.approx(0.37128)
+
+
+def test_take_point_of_two_away_leader_doubled_by_four_away_trailer():
+    met = MatchEquityTable.load("Kazaross-XG2")
+    # Pass: 2-away vs 3-away (0.59947).  Take: win -> match, lose -> 2-away vs 2-away.
+    assert met.take_point(2, 4) == pytest.approx((0.59947 - 0.5) / (1.0 - 0.5))
+
+
+def test_take_point_post_crawford_uses_the_post_crawford_row():
+    met = MatchEquityTable.load("Kazaross-XG2")
+    # Leader 1-away takes the trailer's (4-away) double.
+    passed = 1 - met.post_crawford(3)
+    lose = 1 - met.post_crawford(2)
+    assert met.take_point(1, 4) == pytest.approx((passed - lose) / (1.0 - lose))
+
+
+def test_take_point_with_a_dead_cube_for_the_taker():
+    met = MatchEquityTable.load("Kazaross-XG2")
+    # Taker 2-away, cube already at 2: taking at 4 wins the match, passing leaves 2-away vs 2-away.
+    assert met.take_point(2, 4, cube_value=2) == pytest.approx((0.5 - 0.0) / (1.0 - 0.0))
+
+
+def test_emg_and_mwc_conversions_are_inverse():
+    met = MatchEquityTable.load()
+    for emg in (-1.0, -0.4, 0.0, 0.25, 1.0):
+        mwc = met.emg_to_mwc(emg, 5, 3, cube_value=2)
+        assert met.mwc_to_emg(mwc, 5, 3, cube_value=2) == pytest.approx(emg)
+    assert met.emg_to_mwc(1.0, 5, 3, 2) == met.equity(3, 3)
+    assert met.emg_to_mwc(-1.0, 5, 3, 2) == pytest.approx(1 - met.equity(1, 5))
+
+
+def test_unknown_table_name_raises_invalid_met_error():
+    with pytest.raises(InvalidMetError, match="'no-such-table'"):
+        MatchEquityTable.load("no-such-table")
+
+
+def test_missing_met_file_raises_invalid_met_error(tmp_path):
+    with pytest.raises(InvalidMetError):
+        MatchEquityTable.load(tmp_path / "missing.xml")
+
+
+def test_malformed_met_file_raises_invalid_met_error(tmp_path):
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<met><pre-crawford-table><row><me>x</me></row></pre-crawford-table></met>")
+    with pytest.raises(InvalidMetError):
+        MatchEquityTable.load(bad)
+    notxml = tmp_path / "notxml.xml"
+    notxml.write_text("this is not xml <")
+    with pytest.raises(InvalidMetError):
+        MatchEquityTable.load(notxml)
+
+
+def test_met_file_loads_by_path(tmp_path):
+    copy = tmp_path / "mine.xml"
+    copy.write_bytes((MET_DIR / "woolsey.xml").read_bytes())
+    met = MatchEquityTable.load(copy)
+    assert met.name == "mine" and met.equity(2, 4) == 0.68
+
+
+def test_non_square_table_raises_invalid_met_error():
+    with pytest.raises(InvalidMetError):
+        MatchEquityTable("toy", [[0.5, 0.6]], [0.5])
+
+
+@pytest.mark.parametrize("away, opp_away", [(26, 1), (1, 26), (-1, 3), (0, 0), (1.5, 2)])
+def test_lookup_outside_the_table_raises_invalid_met_error(away, opp_away):
+    with pytest.raises(InvalidMetError):
+        MatchEquityTable.load().equity(away, opp_away)
+
+
+def test_take_point_at_a_finished_score_raises_invalid_met_error():
+    with pytest.raises(InvalidMetError):
+        MatchEquityTable.load().take_point(0, 3)
+    with pytest.raises(InvalidMetError):
+        MatchEquityTable.load().take_point(3, 3, cube_value=0)

@@ -1,0 +1,259 @@
+"""Tests of bgfast.xgid: the XGID position field and the whole XGID."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bgfast.errors import InvalidMatchIdError, InvalidPositionError
+from bgfast.xgid import (
+    STARTING_XGID,
+    XgidRecord,
+    board_to_xgid_field,
+    format_xgid,
+    parse_xgid,
+    xgid_field_to_board,
+)
+
+DATA = Path(__file__).parent / "data"
+START = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
+OPENING_FIELD = "-b----E-C---eE---c-e----B-"
+
+
+def _position_boards() -> list[list[list[int]]]:
+    with open(DATA / "ids.jsonl", encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f]
+    return [row["board"] for row in rows if row["kind"] == "position"]
+
+
+def _mirror(field: str) -> str:
+    """The same position seen from the other side: reverse and swap the letter case."""
+    return field[::-1].swapcase()
+
+
+# ----------------------------------------------------------------- position field
+
+
+def test_opening_xgid_field_is_the_starting_position_for_both_sides():
+    assert xgid_field_to_board(OPENING_FIELD) == [START, START]
+    assert xgid_field_to_board(OPENING_FIELD, turn=-1) == [START, START]
+    assert board_to_xgid_field([START, START]) == OPENING_FIELD
+
+
+def test_turn_one_puts_the_bottom_player_on_roll_as_side1():
+    # Bottom player: 2 on the bar, 3 on its 1-point; top player: 1 on its bar and 4 on its 1-point.
+    field = "aC----------------------dB"
+    side0, side1 = xgid_field_to_board(field, turn=1)
+    assert side1[24] == 2 and side1[0] == 3 and sum(side1) == 5
+    assert side0[24] == 1 and side0[0] == 4 and sum(side0) == 5
+
+
+def test_turn_minus_one_puts_the_top_player_on_roll_as_side1():
+    field = "aC----------------------dB"
+    assert xgid_field_to_board(field, turn=-1) == xgid_field_to_board(field, turn=1)[::-1]
+
+
+def test_top_player_points_are_numbered_from_the_other_side():
+    # A single top checker on the bottom player's 3-point is on the top player's 22-point.
+    field = "---a----------------------"
+    side0, _ = xgid_field_to_board(field)
+    assert side0[21] == 1 and sum(side0) == 1
+
+
+def test_real_xgid_from_a_forum_post_decodes_to_fifteen_checkers_a_side():
+    # "XGID=--A-bBBBB--BbB-----dbbc-B-:0:0:1:31:6:4:1:7:10", a 7-point match at 6-4, Crawford.
+    side0, side1 = xgid_field_to_board("--A-bBBBB--BbB-----dbbc-B-")
+    assert sum(side0) == 15 and sum(side1) == 15
+    assert side1[1] == 1 and side1[4:8] == [2, 2, 2, 2]
+    assert side1[10] == 2 and side1[12] == 2 and side1[23] == 2
+    # Top's checkers on bottom points 4, 12 and 19..22 are top's own points 21, 13 and 6..3.
+    assert side0[20] == 2 and side0[12] == 2
+    assert side0[5] == 4 and side0[4] == 2 and side0[3] == 2 and side0[2] == 3
+
+
+@pytest.mark.parametrize("turn", [1, -1])
+def test_every_position_vector_board_round_trips_through_the_xgid_field(turn):
+    for board in _position_boards():
+        field = board_to_xgid_field(board, turn)
+        assert len(field) == 26
+        assert xgid_field_to_board(field, turn) == board, field
+
+
+def test_the_two_turns_write_mirrored_fields():
+    for board in _position_boards()[:50]:
+        assert board_to_xgid_field(board, -1) == _mirror(board_to_xgid_field(board, 1))
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        "-b----E-C---eE---c-e----B",  # 25 characters
+        "-b----E-C---eE---c-e----B--",  # 27 characters
+        "-b----E-C---eE---c-e----Q-",  # Q is outside A-O
+        "-b----E-C---eE---c-e----P-",  # P = 16 checkers on a point
+        "-b----E-C---eE---c-e----1-",
+        "Ab----E-C---eE---c-e----A-",  # a bottom checker on the top player's bar
+        "-b----E-C---eE---c-e----Aa",  # a top checker on the bottom player's bar
+        "-b----E-C---eE---c-e----C-",  # 16 bottom checkers
+        "-c----E-C---eE---c-e----B-",  # 16 top checkers
+    ],
+)
+def test_malformed_position_field_raises_invalid_position_error(field):
+    with pytest.raises(InvalidPositionError) as info:
+        xgid_field_to_board(field)
+    assert repr(field) in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        [START, START[:24]],  # 24 entries
+        [START],  # one side
+        [START, [0] * 24 + [16]],  # 16 checkers
+        [START, [-1] + [0] * 24],  # negative count
+        [[1] + [0] * 24, [0] * 23 + [1, 0]],  # both on the same point
+        "not a board",
+    ],
+)
+def test_impossible_board_raises_invalid_position_error(board):
+    with pytest.raises(InvalidPositionError):
+        board_to_xgid_field(board)
+
+
+def test_turn_other_than_plus_or_minus_one_is_refused():
+    with pytest.raises(ValueError):
+        board_to_xgid_field([START, START], turn=0)
+    with pytest.raises(ValueError):
+        xgid_field_to_board(OPENING_FIELD, turn=2)
+
+
+# ----------------------------------------------------------------- whole XGID
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        STARTING_XGID,
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:53:1:2:1:3:10",
+        "XGID=--A-bBBBB--BbB-----dbbc-B-:0:0:1:31:6:4:1:7:10",
+        "XGID=-b----E-C---eE---b-d-b--B-:0:0:1:46:0:0:3:0:10",
+        "XGID=-b----E-C---eE---c-e----B-:1:-1:-1:D:0:0:1:0:10",
+        "XGID=aC----B-------------b---dB:0:0:1:31:0:0:1:0:10",
+        "XGID=---BBBBAAA---Ac-bbccbAA-A-:1:1:-1:63:4:3:0:5:8",
+        "XGID=-b----E-C---eE---c-e----B-:2:1:-1:B:0:0:3:0:10",
+        "XGID=-b----E-C---eE---c-e----B-:3:-1:1:R:0:0:2:0:6",
+    ],
+)
+def test_xgid_round_trips_through_parse_and_format(text):
+    assert format_xgid(parse_xgid(text)) == text
+
+
+def test_opening_xgid_fields():
+    rec = parse_xgid(STARTING_XGID)
+    assert str(rec) == STARTING_XGID
+    assert rec == XgidRecord(OPENING_FIELD)
+    assert (rec.cube_value, rec.cube_position, rec.turn, rec.dice) == (1, 0, 1, "00")
+    assert (rec.score_bottom, rec.score_top, rec.match_length, rec.max_cube) == (0, 0, 0, 1024)
+    assert rec.board == [START, START]
+
+
+def test_xgid_without_prefix_and_with_whitespace_parses():
+    assert parse_xgid("  " + STARTING_XGID[len("XGID=") :] + "\n") == parse_xgid(STARTING_XGID)
+
+
+def test_match_xgid_rules_field_is_the_crawford_flag():
+    rec = parse_xgid("XGID=--A-bBBBB--BbB-----dbbc-B-:0:0:1:31:6:4:1:7:10")
+    assert rec.is_match and rec.crawford and not rec.jacoby and not rec.beaver
+    assert (rec.score_bottom, rec.score_top) == (6, 4)
+
+
+def test_money_xgid_rules_field_holds_jacoby_and_beaver_bits():
+    flags = {
+        r: (
+            parse_xgid(f"XGID={OPENING_FIELD}:0:0:1:00:0:0:{r}:0:10").jacoby,
+            parse_xgid(f"XGID={OPENING_FIELD}:0:0:1:00:0:0:{r}:0:10").beaver,
+        )
+        for r in range(4)
+    }
+    assert flags == {0: (False, False), 1: (True, False), 2: (False, True), 3: (True, True)}
+
+
+def test_board_of_a_top_player_turn_is_from_the_top_players_view():
+    rec = parse_xgid("XGID=aC----B-------------b---dB:0:0:-1:31:0:0:1:0:10")
+    side0, side1 = rec.board
+    assert side1[24] == 1 and side1[0] == 4  # top player: 1 on the bar, 4 on its ace point
+    assert side0[24] == 2
+
+
+def test_format_writes_every_field_in_order():
+    rec = XgidRecord(
+        OPENING_FIELD,
+        cube_log2=2,
+        cube_position=-1,
+        turn=-1,
+        dice="62",
+        score_bottom=3,
+        score_top=1,
+        rules=0,
+        match_length=9,
+        max_cube_log2=6,
+    )
+    assert format_xgid(rec) == "XGID=-b----E-C---eE---c-e----B-:2:-1:-1:62:3:1:0:9:6"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "XGID=-b----E-C---eE---c-e----B:0:0:1:31:0:0:1:0:10",
+        "XGID=-b----E-C---eE---c-e----Q-:0:0:1:31:0:0:1:0:10",
+        "XGID=Ab----E-C---eE---c-e----A-:0:0:1:31:0:0:1:0:10",
+    ],
+)
+def test_bad_position_field_in_an_xgid_raises_invalid_position_error(text):
+    with pytest.raises(InvalidPositionError) as info:
+        parse_xgid(text)
+    assert repr(text) in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "4HPwATDgc/ABMA:cAkAAAAAAAAA",
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:1:0",  # nine fields
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:1:0:10:1",  # eleven fields
+        "XGID=-b----E-C---eE---c-e----B-:x:0:1:31:0:0:1:0:10",  # not a number
+        "XGID=-b----E-C---eE---c-e----B-:16:0:1:31:0:0:1:0:10",  # cube 2**16
+        "XGID=-b----E-C---eE---c-e----B-:-1:0:1:31:0:0:1:0:10",  # negative cube
+        "XGID=-b----E-C---eE---c-e----B-:0:2:1:31:0:0:1:0:10",  # cube position 2
+        "XGID=-b----E-C---eE---c-e----B-:0:0:0:31:0:0:1:0:10",  # turn 0
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:71:0:0:1:0:10",  # a die of 7
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:30:0:0:1:0:10",  # one die 0
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:X:0:0:1:0:10",  # unknown dice code
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:-1:0:1:0:10",  # negative score
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:2:7:10",  # rules 2 in a match
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:4:0:10",  # rules 4 in money
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:1: 7:10",  # space in a number
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:1:7\n:10",  # newline in a number
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:D\n:0:0:1:7:10",  # newline after the dice
+    ],
+)
+def test_bad_match_field_in_an_xgid_raises_invalid_match_id_error(text):
+    with pytest.raises(InvalidMatchIdError) as info:
+        parse_xgid(text)
+    assert repr(text) in str(info.value)
+
+
+def test_xgid_that_is_not_a_string_raises_invalid_match_id_error():
+    with pytest.raises(InvalidMatchIdError):
+        parse_xgid(None)  # type: ignore[arg-type]
+
+
+def test_record_built_with_a_bad_field_raises_invalid_match_id_error():
+    with pytest.raises(InvalidMatchIdError):
+        XgidRecord(OPENING_FIELD, dice="7")
+    with pytest.raises(InvalidPositionError):
+        XgidRecord("-" * 25)
