@@ -798,19 +798,19 @@ class MatchEquityTable:
         """The chance that the player ``away`` from victory wins the match (pre-Crawford).
 
         ``away`` 0 means the match is won (1.0), ``opp_away`` 0 that it is
-        lost (0.0).  With one player 1-away this is the Crawford game.
+        lost (0.0); ``away`` is looked at first, so ``equity(0, 0)`` is 1.0,
+        which lets a caller fill a whole ``(n+1) x (n+1)`` array.  With one
+        player 1-away this is the Crawford game.
 
         >>> met = MatchEquityTable.load()
         >>> met.equity(1, 2), met.equity(4, 4), met.equity(0, 3)
         (0.67736, 0.5, 1.0)
 
-        :raises InvalidMetError: a negative or non-integer away, both 0, or
-            beyond :attr:`max_length`.
+        :raises InvalidMetError: a negative or non-integer away, or beyond
+            :attr:`max_length`.
         """
         self._check_away("away", away)
         self._check_away("opp_away", opp_away)
-        if away == 0 and opp_away == 0:
-            raise InvalidMetError("away and opp_away cannot both be 0: only one player wins")
         if away == 0:
             return 1.0
         if opp_away == 0:

@@ -551,6 +551,7 @@ def test_table_is_consistent_from_both_sides(name):
 def test_match_won_or_lost_has_equity_one_or_zero():
     met = MatchEquityTable.load()
     assert met.equity(0, 5) == 1.0 and met.equity(5, 0) == 0.0 and met.post_crawford(0) == 1.0
+    assert met.equity(0, 0) == 1.0  # away is looked at first
 
 
 def test_money_take_point_is_a_quarter():
@@ -631,7 +632,7 @@ def test_non_square_table_raises_invalid_met_error():
         MatchEquityTable("toy", [[0.5, 0.6]], [0.5])
 
 
-@pytest.mark.parametrize("away, opp_away", [(26, 1), (1, 26), (-1, 3), (0, 0), (1.5, 2)])
+@pytest.mark.parametrize("away, opp_away", [(26, 1), (1, 26), (-1, 3), (1.5, 2), (True, 2)])
 def test_lookup_outside_the_table_raises_invalid_met_error(away, opp_away):
     with pytest.raises(InvalidMetError):
         MatchEquityTable.load().equity(away, opp_away)
