@@ -29,7 +29,7 @@ from bgfast.errors import IllegalMoveError, InvalidMoveError, InvalidPositionErr
 
 __all__ = [
     "Point", "BAR", "OFF", "NUM_CHECKERS", "STARTING_POSITION_ID",
-    "CheckerMove", "Move", "LegalMoves", "Position", "Outcome",
+    "CheckerMove", "Move", "LegalMoves", "Position", "Outcome", "VARIANTS", "starting_position",
 ]
 
 Point: TypeAlias = int
@@ -548,3 +548,41 @@ def _diagram(pos: Position) -> str:
 
 STARTING = Position()
 """The standard starting position."""
+
+
+def _load_variants() -> dict[str, tuple[str, tuple[int, ...]]]:
+    import importlib.resources
+
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+
+    text = importlib.resources.files("bgfast").joinpath("data/variants.toml").read_text("utf-8")
+    variants = {}
+    for name, entry in tomllib.loads(text).items():
+        counts = [0] * 25
+        for point, n in entry["points"].items():
+            counts[int(point) - 1] = n
+        variants[name] = (entry["description"], tuple(counts))
+    return variants
+
+
+VARIANTS: dict[str, tuple[str, tuple[int, ...]]] = _load_variants()
+"""Starting positions by variant name: ``(description, one side's 25 counts)``
+(``bgfast/data/variants.toml``)."""
+
+
+def starting_position(variant: str = "standard") -> Position:
+    """The starting position of a variant: ``standard``, ``nackgammon`` or ``hypergammon``.
+
+    >>> starting_position("hypergammon").pip_count()
+    (69, 69)
+
+    :raises InvalidPositionError: an unknown variant.
+    """
+    try:
+        counts = VARIANTS[variant][1]
+    except KeyError:
+        raise InvalidPositionError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}") from None
+    return Position.from_board([counts, counts])

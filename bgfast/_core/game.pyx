@@ -314,6 +314,10 @@ cdef class MatchRunner:
         rng_seed(&self.m.players[0].rng, k, index, 1)
         rng_seed(&self.m.players[1].rng, k, index, 2)
 
+    def reseed(self, seed, unsigned long long index):
+        """Seed the dice and both players' streams for item ``index`` of run ``seed``."""
+        self._seed(seed, index)
+
     def play(self, seed, unsigned long long index):
         """Play match ``index`` of run ``seed``; return its summary.
 
@@ -358,3 +362,38 @@ cdef class MatchRunner:
             out.append((bool(gl.crawford), gl.cube, doubles, gl.points, gl.winner,
                         KIND_NAMES[gl.kind], (gl.score_after[0], gl.score_after[1]), gl.plies))
         return out
+
+    # -- single decisions, so that the built-in bots answer the same from Python
+
+    cdef void _set_scene(self, int player, int score0, int score1):
+        self.m.score[0] = score0
+        self.m.score[1] = score1
+
+    def choose(self, const unsigned char[::1] board, int d1, int d2, int player,
+               int score0=0, int score1=0, int cube=1, int owner=-1, bint crawford=False):
+        """The 50-byte board ``player`` (on roll, side 1 of ``board``) plays to with (d1, d2)."""
+        cdef Board b
+        cdef int idx
+        board_from_bytes(&board[0], &b)
+        self._set_scene(player, score0, score1)
+        generate(self.m.gen, &b, d1, d2)
+        idx = choose_play(self.m, player, &b, d1, d2, cube, owner, crawford)
+        return _board_bytes(&self.m.gen.items[idx].board)
+
+    def offer(self, const unsigned char[::1] board, int player, int score0=0, int score1=0,
+              int cube=1, int owner=-1, bint crawford=False):
+        """Whether ``player`` (on roll, side 1 of ``board``) doubles; False when the cube is unavailable."""
+        cdef Board b
+        board_from_bytes(&board[0], &b)
+        self._set_scene(player, score0, score1)
+        if not may_double(self.m, player, cube, owner, crawford):
+            return False
+        return bool(offer_double(self.m, player, &b, cube, owner, crawford))
+
+    def respond(self, const unsigned char[::1] board, int player, int score0=0, int score1=0,
+                int cube=1, int owner=-1, bint crawford=False):
+        """``player``'s answer (0 pass, 1 take, 2 beaver) to a double; the doubler is side 1 of ``board``."""
+        cdef Board b
+        board_from_bytes(&board[0], &b)
+        self._set_scene(player, score0, score1)
+        return respond_double(self.m, player, &b, cube, owner, crawford)

@@ -1,0 +1,62 @@
+"""Bots: the :class:`Bot` interface and the registry of built-in bots.
+
+>>> from bgfast.bots import get_bot
+>>> get_bot("pubeval", cube="never")
+<PubevalBot 'pubeval'>
+>>> sorted(available_bots())[:2]
+['gnubg', 'heuristic']
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from bgfast.bots.base import Bot, CoreBot, CubeResponse
+from bgfast.bots.builtin import PubevalBot, RandomBot
+from bgfast.errors import UnknownBotError
+
+__all__ = ["Bot", "CoreBot", "CubeResponse", "get_bot", "register_bot", "available_bots"]
+
+_REGISTRY: dict[str, Callable[..., Bot]] = {}
+
+
+def register_bot(name: str, factory: Callable[..., Bot]) -> None:
+    """Make ``factory(**options)`` available as ``get_bot(name, **options)``."""
+    _REGISTRY[name] = factory
+
+
+def available_bots() -> list[str]:
+    """The names :func:`get_bot` knows."""
+    return list(_REGISTRY)
+
+
+def get_bot(name: str, **options: object) -> Bot:
+    """Build the bot registered as ``name`` with its options.
+
+    :raises UnknownBotError: an unknown name, or options the bot does not take.
+    """
+    try:
+        factory = _REGISTRY[name]
+    except (KeyError, TypeError):
+        raise UnknownBotError(f"unknown bot {name!r}; known bots: {', '.join(sorted(_REGISTRY))}") from None
+    try:
+        return factory(**options)
+    except TypeError as exc:
+        raise UnknownBotError(f"bad options {options!r} for bot {name!r}: {exc}") from None
+
+
+def _heuristic(**options: object) -> Bot:
+    from bgfast.bots.heuristic import HeuristicBot
+
+    return HeuristicBot(**options)  # type: ignore[arg-type]
+
+
+def _gnubg(**options: object) -> Bot:
+    from bgfast.bots.gnubg import GnubgBot
+
+    return GnubgBot(**options)  # type: ignore[arg-type]
+
+
+register_bot("random", RandomBot)
+register_bot("pubeval", PubevalBot)
+register_bot("heuristic", _heuristic)
+register_bot("gnubg", _gnubg)

@@ -1,0 +1,145 @@
+"""The bot interface: what every player, built-in or yours, answers.
+
+A bot chooses a checker play for (position, dice, match state), decides
+whether to double before rolling, and answers a double.  Positions are from
+the view of the side asked (on roll, or being doubled: see each method).
+Built-in bots also describe a C fast path (:meth:`Bot.core_config`) that the
+game loop uses without calling back into Python.
+"""
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING, ClassVar
+
+from bgfast._core import game as _game
+from bgfast.dice import Dice
+from bgfast.match import MatchState
+from bgfast.position import Move, Position
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+__all__ = ["Bot", "CoreBot", "CubeResponse", "PLAY_KINDS", "CUBE_KINDS"]
+
+PLAY_KINDS: dict[str, int] = {"random": 0, "pubeval": 1, "heuristic": 2, "python": 3}
+"""Checker-play kinds of the C game loop."""
+
+CUBE_KINDS: dict[str, int] = {"never": 0, "keith": 1, "janowski": 2, "met": 3, "python": 4}
+"""Cube-policy kinds of the C game loop."""
+
+
+class CubeResponse(enum.IntEnum):
+    """The answer to a double."""
+
+    PASS = 0
+    """Decline: the doubler wins the current cube value."""
+    TAKE = 1
+    """Accept: the cube doubles and the taker owns it."""
+    BEAVER = 2
+    """Take and redouble at once, keeping the cube (money play with beavers on)."""
+
+
+class Bot:
+    """Base class of bots; a subclass overrides the methods it needs.
+
+    Any object with these three methods can play: the game loop calls them
+    through a slower path with the same rules as the built-in bots.
+
+    :cvar name: the name the bot is known by.
+    """
+
+    name: ClassVar[str] = "bot"
+
+    def choose_move(self, position: Position, dice: Dice, match: MatchState) -> Move | Position:
+        """The play for ``dice`` in ``position`` (side on roll moves); a :class:`Move`
+        from ``position.legal_moves(...)`` or the resulting :class:`Position` (mover's frame)."""
+        raise NotImplementedError
+
+    def should_double(self, position: Position, match: MatchState) -> bool:
+        """Whether to double before rolling; ``position`` has this bot on roll.
+
+        Only asked when the cube is available to the bot and not dead.  Default: never.
+        """
+        return False
+
+    def accept_double(self, position: Position, match: MatchState) -> CubeResponse:
+        """Answer a double; ``position`` has the *doubler* on roll.  Default: take."""
+        return CubeResponse.TAKE
+
+    def core_config(self) -> tuple[int, int, float] | None:
+        """``(play kind, cube kind, cube efficiency)`` of a C fast path, or None (Python only)."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+class CoreBot(Bot):
+    """A bot whose decisions are made by the C core; the Python methods ask the same kernel.
+
+    :param cube: the cube policy name (one of :attr:`cube_policies`).
+    """
+
+    play_kind: ClassVar[str] = "random"
+    cube_policies: ClassVar[tuple[str, ...]] = ("never",)
+    default_cube: ClassVar[str] = "never"
+
+    def __init__(self, cube: str | None = None, cube_efficiency: float = 0.68, seed: int = 0) -> None:
+        from bgfast.errors import UnknownBotError
+
+        cube = self.default_cube if cube is None else cube
+        if cube not in self.cube_policies:
+            raise UnknownBotError(
+                f"bot {self.name!r} has no cube policy {cube!r}; choose from {', '.join(self.cube_policies)}"
+            )
+        if not isinstance(cube_efficiency, (int, float)) or not 0.0 <= cube_efficiency <= 1.0:
+            raise UnknownBotError(f"cube_efficiency must be a number from 0 to 1, got {cube_efficiency!r}")
+        self.cube = cube
+        self.cube_efficiency = float(cube_efficiency)
+        self._seed = seed
+        self._calls = 0
+        self._runner: object | None = None
+
+    def options(self) -> Mapping[str, object]:
+        """The options that rebuild this bot with :func:`bgfast.bots.get_bot`."""
+        return {"cube": self.cube, "cube_efficiency": self.cube_efficiency}
+
+    def core_config(self) -> tuple[int, int, float]:
+        return (PLAY_KINDS[self.play_kind], CUBE_KINDS[self.cube], self.cube_efficiency)
+
+    def _kernel(self, match: MatchState) -> _game.MatchRunner:
+        from bgfast.game import make_runner
+
+        key = (match.length, match.jacoby)
+        if self._runner is None or self._runner[0] != key:  # type: ignore[index]
+            self._runner = (key, make_runner(self, self, length=match.length,
+                                             jacoby=match.jacoby))
+        return self._runner[1]  # type: ignore[index]
+
+    @staticmethod
+    def _scene(match: MatchState, player: int) -> dict[str, int]:
+        return {"score0": match.score[0], "score1": match.score[1], "cube": match.cube_value,
+                "owner": match.cube_owner, "crawford": match.crawford}
+
+    def choose_move(self, position: Position, dice: Dice, match: MatchState | None = None) -> Move:
+        match = match or MatchState()
+        runner = self._kernel(match)
+        if self.play_kind == "random":
+            runner.reseed(self._seed, self._calls)
+            self._calls += 1
+        board = runner.choose(position._key, dice.high, dice.low, match.player_on_roll,
+                              **self._scene(match, match.player_on_roll))
+        target = Position._from_key(board)
+        for move in position.legal_moves(dice.high, dice.low):
+            if move.position == target:
+                return move
+        raise AssertionError("the core chose a play that legal_moves does not list")
+
+    def should_double(self, position: Position, match: MatchState) -> bool:
+        runner = self._kernel(match)
+        return bool(runner.offer(position._key, match.player_on_roll, **self._scene(match, match.player_on_roll)))
+
+    def accept_double(self, position: Position, match: MatchState) -> CubeResponse:
+        runner = self._kernel(match)
+        taker = 1 - match.player_on_roll
+        return CubeResponse(runner.respond(position._key, taker, **self._scene(match, taker)))

@@ -1,0 +1,45 @@
+"""The built-in bots whose every decision runs in the C core.
+
+Strength figures are measured with ``bgfast`` itself (cubeless money games,
+paired dice, seed 1) and quoted with one standard error.
+"""
+from __future__ import annotations
+
+from typing import ClassVar
+
+from bgfast.bots.base import CoreBot
+
+__all__ = ["RandomBot", "PubevalBot"]
+
+
+class RandomBot(CoreBot):
+    """Plays uniformly at random among the distinct legal resulting positions.
+
+    Never doubles, always takes.  Its random choices come from the player's own
+    seeded stream, separate from the dice, so paired matches keep the same dice.
+
+    Strength: about -1.9 points per game against ``pubeval`` (see the bots tests).
+    """
+
+    name: ClassVar[str] = "random"
+    play_kind: ClassVar[str] = "random"
+    cube_policies: ClassVar[tuple[str, ...]] = ("never",)
+    default_cube: ClassVar[str] = "never"
+
+
+class PubevalBot(CoreBot):
+    """Tesauro's public evaluation function, the field's standard yardstick.
+
+    Checker play: the play whose resulting position has the highest pubeval
+    score (G. Tesauro, ``pubeval.c``, 1993, with its published race and
+    contact weights).  Cube (``cube="keith"``, the default): in races, doubles
+    and takes by the Keith count (double when the on-roll count x 8/7 exceeds
+    the opponent's by at most 4, redouble at most 3; take when the doubler's
+    adjusted count exceeds the taker's by at least 2); in contact never doubles
+    and always takes.  ``cube="never"`` plays cubeless.
+    """
+
+    name: ClassVar[str] = "pubeval"
+    play_kind: ClassVar[str] = "pubeval"
+    cube_policies: ClassVar[tuple[str, ...]] = ("never", "keith")
+    default_cube: ClassVar[str] = "keith"
