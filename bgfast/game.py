@@ -8,7 +8,21 @@ swapped.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from typing import NamedTuple, Sequence
+
+from bgfast._core import game as _game
+from bgfast.dice import Dice
+from bgfast.errors import IllegalMoveError, InvalidSpecError
+from bgfast.match import MatchEquityTable, MatchState, Rules
+from bgfast.position import VARIANTS, Move, Position
+
+PLAY_PYTHON = 3
+CUBE_PYTHON = 4
+CUBE_MET = 3
+MAX_MATCH_LENGTH = 64
+"""The longest match the core plays (the match equity tables reach 64 at most)."""
 
 
 @dataclass(frozen=True)
@@ -80,3 +94,170 @@ class MatchRecord:
     def cube_actions(self) -> int:
         """Doubles offered in the whole match."""
         return sum(len(g.doubles) for g in self.games)
+
+
+# ---------------------------------------------------------------------- playing
+
+def _met_arrays(met: MatchEquityTable, size: int = 64) -> tuple[list[list[float]], list[float]]:
+    n = min(size, met.max_length + 1)
+    pre = [[met.equity(a, b) for b in range(n)] for a in range(n)]
+    post = [met.post_crawford(a) if a >= 1 else 1.0 for a in range(n)]
+    return pre, post
+
+
+class _PythonAdapter:
+    """Turns the core's callbacks (bytes and tuples) into calls on a Python bot."""
+
+    def __init__(self, bot: object) -> None:
+        self.bot = bot
+
+    @staticmethod
+    def _match(state: tuple, *, doubled: bool = False) -> MatchState:
+        player, length, s0, s1, cube, owner, crawford, jacoby, _beaver, _max = state
+        on_roll = 1 - player if doubled else player
+        return MatchState(length=length, score=(s0, s1), cube_value=cube, cube_owner=owner,
+                          crawford=crawford, player_on_roll=on_roll, turn=player,
+                          double_offered=doubled, jacoby=jacoby and length == 0)
+
+    def choose_play(self, board: bytes, d1: int, d2: int, state: tuple) -> bytes:
+        pos = Position._from_key(board)
+        dice = Dice(d1, d2)
+        match = dataclasses.replace(self._match(state), dice=(dice.high, dice.low))
+        choice = self.bot.choose_move(pos, dice, match)  # type: ignore[attr-defined]
+        if isinstance(choice, Move):
+            return choice.position._key
+        if isinstance(choice, Position):
+            return choice._key
+        if isinstance(choice, str):
+            return pos.parse_move(choice, dice).position._key
+        raise TypeError(f"choose_move must return a Move, a Position or notation, got {choice!r}")
+
+    def illegal_play(self, board: bytes, d1: int, d2: int, result: bytes) -> int:
+        raise IllegalMoveError(
+            f"bot {self.bot!r} played to {Position._from_key(result).id()}, not a legal play "
+            f"of {Dice(d1, d2)} in {Position._from_key(board).id()}"
+        )
+
+    def should_double(self, board: bytes, state: tuple) -> bool:
+        method = getattr(self.bot, "should_double", None)
+        return bool(method(Position._from_key(board), self._match(state))) if method else False
+
+    def accept_double(self, board: bytes, state: tuple) -> int:
+        method = getattr(self.bot, "accept_double", None)
+        if method is None:
+            return 1
+        answer = method(Position._from_key(board), self._match(state, doubled=True))
+        if isinstance(answer, bool):
+            return int(answer)
+        return int(answer)
+
+
+def make_runner(bot0: object, bot1: object, *, length: int = 0, rules: Rules | None = None,
+                jacoby: bool | None = None, met: MatchEquityTable | None = None) -> _game.MatchRunner:
+    """The C match runner for two bots (built-in bots use their fast path)."""
+    rules = rules or Rules()
+    players = []
+    uses_met = False
+    for bot in (bot0, bot1):
+        config = bot.core_config() if hasattr(bot, "core_config") else None
+        if config is None:
+            players.append((PLAY_PYTHON, CUBE_PYTHON, 0.0, _PythonAdapter(bot)))
+        else:
+            players.append((*config, None))
+            uses_met |= config[1] == CUBE_MET
+    table = None
+    if uses_met and length > 0:
+        table = _met_arrays(met or MatchEquityTable.load())
+    use_jacoby = rules.jacoby if jacoby is None else jacoby
+    runner_rules = (length, int(rules.crawford), int(use_jacoby and length == 0), int(rules.beaver),
+                    rules.max_cube)
+    return _game.MatchRunner(runner_rules, VARIANTS[rules.variant][1], players, table)
+
+
+class MatchPlayer:
+    """Plays matches of one pairing under fixed rules, reusing the C runner.
+
+    >>> from bgfast.bots import get_bot
+    >>> player = MatchPlayer(get_bot("pubeval"), get_bot("random"), length=3)
+    >>> record = player.record(seed=1, index=0)
+    >>> record.winner, max(record.score) >= 3
+    (0, True)
+
+    :param bot0: the bot in seat 0; :param bot1: the bot in seat 1.
+    :param length: match length, 0 = one money game.
+    :raises InvalidSpecError: a negative or too long match length.
+    """
+
+    def __init__(self, bot0: object, bot1: object, *, length: int = 0, rules: Rules | None = None,
+                 met: MatchEquityTable | None = None) -> None:
+        if isinstance(length, bool) or not isinstance(length, int) or not 0 <= length <= MAX_MATCH_LENGTH:
+            raise InvalidSpecError(f"match length must be 0 (money) to {MAX_MATCH_LENGTH}, got {length!r}")
+        self.length = length
+        self.rules = rules or Rules()
+        self._runner = make_runner(bot0, bot1, length=length, rules=self.rules, met=met)
+
+    def play(self, seed: int, index: int) -> MatchSummary:
+        """Play match ``index`` of run ``seed`` and return its summary (fast)."""
+        return MatchSummary(*self._runner.play(seed, index))
+
+    def record(self, seed: int = 0, index: int = 0, *, dice: Sequence[int] | None = None) -> MatchRecord:
+        """Play match ``index`` of run ``seed`` and return the full record, game by game.
+
+        :param dice: scripted dice, rolled before the seeded stream takes over:
+            a flat sequence of dice 1..6.  Each game opens with one die for
+            player 0 then one for player 1 (ties re-rolled the same way); every
+            later roll takes two.  :attr:`dice_left` tells how many went unused.
+        :raises InvalidDiceError: a scripted die outside 1..6.
+        """
+        if dice is not None:
+            for d in dice:
+                Dice(d, d)
+            self._runner.script(list(dice))
+        else:
+            self._runner.script([])
+        summary = self.play(seed, index)
+        games = tuple(
+            GameRecord(number=i + 1, crawford=crawford, cube=cube,
+                       doubles=tuple(CubeAction(by, resp != 0, resp == 2) for by, resp in doubles),
+                       points=points, winner=winner, kind=kind, score_after=score_after, plies=plies)
+            for i, (crawford, cube, doubles, points, winner, kind, score_after, plies)
+            in enumerate(self._runner.games())
+        )
+        return MatchRecord(self.length, seed, index, (summary.score0, summary.score1), summary.winner, games)
+
+
+    @property
+    def dice_left(self) -> int:
+        """Scripted dice of the last :meth:`record` call that were never rolled."""
+        return int(self._runner.script_left())
+
+
+class MatchSummary(NamedTuple):
+    """The numbers a tournament stores for one match (seat 0 and seat 1)."""
+
+    score0: int
+    score1: int
+    winner: int
+    games: int
+    gammons0: int
+    gammons1: int
+    backgammons0: int
+    backgammons1: int
+    doubles: int
+    plies: int
+
+
+def play_match(bot0: object, bot1: object, *, length: int = 0, rules: Rules | None = None,
+               seed: int = 0, index: int = 0, met: MatchEquityTable | None = None,
+               dice: Sequence[int] | None = None) -> MatchRecord:
+    """Play one match (length 0: one money game) and return its record.
+
+    The dice are those of item ``index`` of run ``seed``, so the same arguments
+    replay the same match.
+
+    >>> from bgfast.bots import get_bot
+    >>> a = play_match(get_bot("pubeval"), get_bot("pubeval"), length=5, seed=3)
+    >>> a == play_match(get_bot("pubeval"), get_bot("pubeval"), length=5, seed=3)
+    True
+    """
+    return MatchPlayer(bot0, bot1, length=length, rules=rules, met=met).record(seed, index, dice=dice)

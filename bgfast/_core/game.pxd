@@ -10,6 +10,7 @@ cdef enum:
     MAX_GAMES = 256           # a match to N points lasts at most 2N - 1 games
     MAX_DOUBLES = 16
     MET_SIZE = 64
+    MAX_SCRIPT = 1024         # scripted dice (tests, stratified rollouts)
 
 cdef enum PlayKind:
     PLAY_RANDOM = 0
@@ -62,12 +63,24 @@ ctypedef struct GameLog:
     int kind
     int score_after[2]
     int plies
+    int truncated             # 1: stopped after max_plies; ``final`` holds the position
+    int final_turn            # the player on roll (side 1) in ``final``
+    Board final
 
 ctypedef struct MatchLog:
     int ngames
     int score[2]
     int winner
     GameLog games[MAX_GAMES]
+
+# Where a game starts when it does not start with the opening roll (rollouts).
+ctypedef struct GameStart:
+    Board board               # side 1 = ``turn``, on roll
+    int turn
+    int cube
+    int owner                 # -1 centred, else the owning player
+    int d1, d2                # dice to play first without a cube action (0, 0 = roll as usual)
+    int max_plies             # stop after this many plies (0 = play to the end)
 
 ctypedef struct MatchCtx:
     Rules rules
@@ -77,6 +90,10 @@ ctypedef struct MatchCtx:
     int score[2]
     double met[MET_SIZE][MET_SIZE]   # met[a][b]: P(win match) at a-away, b-away (pre-Crawford)
     double met_post[MET_SIZE]        # post-Crawford: trailer a-away vs leader 1-away
+    int script[MAX_SCRIPT]           # dice rolled before the stream is used
+    int script_len
+    int script_pos
 
-cdef int play_game(MatchCtx* m, int crawford, GameLog* log) except -1 nogil
+cdef int next_die(MatchCtx* m) noexcept nogil
+cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* log) except -1 nogil
 cdef int play_match(MatchCtx* m, MatchLog* out) except -1 nogil

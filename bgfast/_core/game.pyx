@@ -25,7 +25,7 @@ from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate
 from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
 from bgfast._core.evaluators cimport is_race, pubeval, keith_count
 from bgfast._core.game cimport (
-    Player, Rules, GameLog, MatchLog, MatchCtx, MAX_GAMES, MAX_DOUBLES, MET_SIZE,
+    Player, Rules, GameLog, MatchLog, MatchCtx, GameStart, MAX_GAMES, MAX_DOUBLES, MET_SIZE, MAX_SCRIPT,
     PLAY_RANDOM, PLAY_PUBEVAL, PLAY_HEURISTIC, PLAY_PYTHON,
     CUBE_NEVER, CUBE_KEITH, CUBE_JANOWSKI, CUBE_MET, CUBE_PYTHON,
     RESPONSE_PASS, RESPONSE_TAKE, RESPONSE_BEAVER,
@@ -150,25 +150,51 @@ cdef int respond_double(MatchCtx* m, int player, const Board* b, int cube, int o
 
 # ---------------------------------------------------------------- the loop
 
-cdef int play_game(MatchCtx* m, int crawford, GameLog* log) except -1 nogil:
+cdef int next_die(MatchCtx* m) noexcept nogil:
+    """The next die: from the script while it lasts, then from the match's stream."""
+    if m.script_pos < m.script_len:
+        m.script_pos += 1
+        return m.script[m.script_pos - 1]
+    return rng_die(&m.dice)
+
+
+cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* log) except -1 nogil:
+    """Play one game to its end into ``log``; from the opening roll when ``start`` is NULL."""
     cdef Board b, swapped
-    cdef int a, c, d1, d2, turn, idx, answer, loser_checkers, i
-    cdef int cube = 1, owner = -1, plies = 0
-    cdef bint first = True
+    cdef int a, c, d1, d2, turn, idx, answer, i
+    cdef int cube = 1, owner = -1, plies = 0, max_plies = 0
+    cdef bint skip_cube = True
     cdef const uint8_t* loser
     memset(log, 0, sizeof(GameLog))
     log.crawford = crawford
-    memcpy(&b, &m.rules.start, sizeof(Board))
+    if start == NULL:
+        memcpy(&b, &m.rules.start, sizeof(Board))
+        while True:
+            a = next_die(m)
+            c = next_die(m)
+            if a != c:
+                break
+        turn = 0 if a > c else 1
+        d1 = a
+        d2 = c
+    else:
+        memcpy(&b, &start.board, sizeof(Board))
+        turn = start.turn
+        cube = start.cube
+        owner = start.owner
+        d1 = start.d1
+        d2 = start.d2
+        skip_cube = d1 != 0
+        max_plies = start.max_plies
     while True:
-        a = rng_die(&m.dice)
-        c = rng_die(&m.dice)
-        if a != c:
-            break
-    turn = 0 if a > c else 1
-    d1 = a
-    d2 = c
-    while True:
-        if not first:
+        if max_plies and plies >= max_plies:
+            log.truncated = 1
+            log.final_turn = turn
+            memcpy(&log.final, &b, sizeof(Board))
+            log.cube = cube
+            log.plies = plies
+            return 0
+        if not skip_cube:
             if may_double(m, turn, cube, owner, crawford) and offer_double(m, turn, &b, cube, owner, crawford):
                 board_swap(&swapped, &b)
                 answer = respond_double(m, 1 - turn, &swapped, cube, owner, crawford)
@@ -188,9 +214,9 @@ cdef int play_game(MatchCtx* m, int crawford, GameLog* log) except -1 nogil:
                     return 0
                 cube *= 4 if answer == RESPONSE_BEAVER else 2
                 owner = 1 - turn
-            d1 = rng_die(&m.dice)
-            d2 = rng_die(&m.dice)
-        first = False
+            d1 = next_die(m)
+            d2 = next_die(m)
+        skip_cube = False
         generate(m.gen, &b, d1, d2)
         idx = choose_play(m, turn, &b, d1, d2, cube, owner, crawford)
         memcpy(&b, &m.gen.items[idx].board, sizeof(Board))
@@ -233,7 +259,7 @@ cdef int play_match(MatchCtx* m, MatchLog* out) except -1 nogil:
             with gil:
                 raise RuntimeError("match exceeded %d games" % MAX_GAMES)
         log = &out.games[out.ngames]
-        play_game(m, crawford, log)
+        play_game(m, crawford, NULL, log)
         out.ngames += 1
         m.score[log.winner] += log.points
         log.score_after[0] = m.score[0]
@@ -317,6 +343,54 @@ cdef class MatchRunner:
     def reseed(self, seed, unsigned long long index):
         """Seed the dice and both players' streams for item ``index`` of run ``seed``."""
         self._seed(seed, index)
+
+    def script(self, dice):
+        """Roll these dice (a flat sequence of 1..6) before the stream, in the next match or game.
+
+        :returns: nothing; :meth:`script_left` tells how many were not used.
+        """
+        cdef int i, n = len(dice)
+        if n > MAX_SCRIPT:
+            raise ValueError("at most %d scripted dice" % MAX_SCRIPT)
+        for i in range(n):
+            if not 1 <= dice[i] <= 6:
+                raise ValueError("a die is 1..6, got %r" % (dice[i],))
+            self.m.script[i] = dice[i]
+        self.m.script_len = n
+        self.m.script_pos = 0
+
+    def script_left(self):
+        """Scripted dice not yet rolled."""
+        return self.m.script_len - self.m.script_pos
+
+    def play_from(self, const unsigned char[::1] board, int turn, int cube=1, int owner=-1,
+                  int d1=0, int d2=0, int max_plies=0, int score0=0, int score1=0,
+                  bint crawford=False):
+        """Play one game from ``board`` (``turn`` on roll, side 1) with the current streams.
+
+        :returns: ``(winner, kind, points, cube, plies, truncated, final_board, final_turn)``;
+            ``final_board`` (50 bytes, ``final_turn`` on roll) only when truncated, else None.
+        """
+        cdef GameStart st
+        cdef GameLog* gl = &self.log.games[0]
+        board_from_bytes(&board[0], &st.board)
+        st.turn = turn
+        st.cube = cube
+        st.owner = owner
+        st.d1 = d1
+        st.d2 = d2
+        st.max_plies = max_plies
+        self.m.score[0] = score0
+        self.m.score[1] = score1
+        if self.m.players[0].py == NULL and self.m.players[1].py == NULL:
+            with nogil:
+                play_game(self.m, crawford, &st, gl)
+        else:
+            play_game(self.m, crawford, &st, gl)
+        self.log.ngames = 1
+        final = _board_bytes(&gl.final) if gl.truncated else None
+        return (gl.winner, KIND_NAMES[gl.kind], gl.points, gl.cube, gl.plies, bool(gl.truncated),
+                final, gl.final_turn)
 
     def play(self, seed, unsigned long long index):
         """Play match ``index`` of run ``seed``; return its summary.
