@@ -1,0 +1,241 @@
+"""Speed measurements behind ``bgfast bench``: the code that times, apart from the CLI.
+
+:func:`movegen` times move generation on the wildbg benchmark positions (1000 contact
+and 1000 race positions, shipped in ``bgfast/data/wildbg``) over all 21 distinct rolls,
+three ways, in one run:
+
+* **batch** -- :func:`bgfast._core.movegen.count_batch`: every (position, roll) generated
+  in C, no Python object per generation;
+* **api** -- ``len(pos.legal_moves(d1, d2))`` called from Python, positions pre-parsed;
+* **gnubg_nn** -- ``gnubg_nn.moves(board, d1, d2)`` from the ``gnubg-nn`` package (GNU
+  Backgammon's generator), on the same positions and rolls, when it is installed.
+
+A *generation* is one (position, roll) pair; its *results* are the distinct legal
+plays (resulting positions).  bgfast counts a roll with no legal play as one result
+(the unchanged position); gnubg counts it as none.  Before timing, the counts of every
+generation are checked against each other, allowing for that difference.  Each figure
+is the best of ``repeat`` timed passes, with the garbage collector off (as ``timeit``).
+"""
+from __future__ import annotations
+
+import gc
+import platform
+import time
+from importlib import resources
+from typing import Any, Callable
+
+import numpy as np
+
+from bgfast import __version__
+from bgfast._core.movegen import count_batch
+from bgfast.dice import ALL_21
+from bgfast.position import STARTING, Position
+
+__all__ = ["WILDBG_SETS", "load_wildbg_set", "movegen", "movegen_report"]
+
+WILDBG_SETS = ("contact", "race")
+"""The two position sets of the wildbg benchmark, in the order they are measured."""
+
+_ROLLS = np.array([(d.high, d.low) for d in ALL_21], dtype=np.int64)
+_OPENING_ROLL = np.array([(3, 1)], dtype=np.int64)
+_OPENING_REPEATS = 20_000
+
+
+def load_wildbg_set(name: str, limit: int | None = None) -> list[str]:
+    """The Position IDs of one wildbg set (``"contact"`` or ``"race"``), the first ``limit`` if given.
+
+    :raises ValueError: an unknown set name.
+    """
+    if name not in WILDBG_SETS:
+        raise ValueError(f"unknown position set {name!r}; choose from {', '.join(WILDBG_SETS)}")
+    text = resources.files("bgfast").joinpath(f"data/wildbg/{name}.csv").read_text(encoding="ascii")
+    ids = text.split()
+    return ids[:limit] if limit is not None else ids
+
+
+def _best_of(repeat: int, run: Callable[[], Any]) -> float:
+    """The shortest wall time of ``repeat`` calls of ``run``, in seconds (one untimed warm-up)."""
+    run()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        best = float("inf")
+        for _ in range(repeat):
+            start = time.perf_counter()
+            run()
+            best = min(best, time.perf_counter() - start)
+    finally:
+        if enabled:
+            gc.enable()
+    return best
+
+
+def _boards_array(positions: list[Position]) -> np.ndarray:
+    return np.frombuffer(b"".join(p._key for p in positions), dtype=np.uint8).reshape(-1, 50).copy()
+
+
+def _api_pass(positions: list[Position], rolls: list[tuple[int, int]]) -> int:
+    total = 0
+    for pos in positions:
+        for d1, d2 in rolls:
+            total += len(pos.legal_moves(d1, d2))
+    return total
+
+
+def _gnubg_pass(moves: Callable[..., Any], boards: list[list[list[int]]], rolls: list[tuple[int, int]]) -> int:
+    total = 0
+    for board in boards:
+        for d1, d2 in rolls:
+            total += len(moves(board, d1, d2))
+    return total
+
+
+def _rates(seconds: float, generations: int, results: int) -> tuple[float, float, float]:
+    """(µs per generation, generations per second, plays per second)."""
+    return seconds / generations * 1e6, generations / seconds, results / seconds
+
+
+def _check_gnubg(moves: Callable[..., Any], boards: list[list[list[int]]], counts: np.ndarray,
+                 ids: list[str], rolls: list[tuple[int, int]]) -> int:
+    """gnubg_nn's count of every generation, checked against ours; returns gnubg's total."""
+    total = 0
+    for i, board in enumerate(boards):
+        for j, (d1, d2) in enumerate(rolls):
+            theirs, ours = len(moves(board, d1, d2)), int(counts[i, j])
+            if theirs != ours and not (theirs == 0 and ours == 1):
+                raise RuntimeError(f"gnubg_nn gives {theirs} plays and bgfast {ours} for {ids[i]} {d1}{d2}")
+            total += theirs
+    return total
+
+
+def movegen(*, repeat: int = 3, positions: int | None = None, peers: bool = True) -> dict[str, Any]:
+    """Time move generation on the wildbg sets; the figures as a JSON-ready dict.
+
+    :param repeat: timed passes per figure (the best counts).
+    :param positions: use only the first ``positions`` of each set (default: all 1000).
+    :param peers: also time ``gnubg_nn.moves`` when the package is importable.
+    :raises ValueError: ``repeat`` or ``positions`` below 1.
+    :raises RuntimeError: the engines disagree on some generation's number of plays.
+    """
+    if repeat < 1:
+        raise ValueError(f"repeat must be at least 1, got {repeat!r}")
+    if positions is not None and positions < 1:
+        raise ValueError(f"positions must be at least 1, got {positions!r}")
+    ids = {name: load_wildbg_set(name, positions) for name in WILDBG_SETS}
+    all_ids = [pid for name in WILDBG_SETS for pid in ids[name]]
+    parsed = [Position(pid) for pid in all_ids]
+    boards = _boards_array(parsed)
+    rolls = [(int(a), int(b)) for a, b in _ROLLS]
+    generations = len(parsed) * len(rolls)
+
+    counts = count_batch(boards, _ROLLS)
+    results = int(counts.sum())
+    api_results = _api_pass(parsed, rolls)
+    if api_results != results:
+        raise RuntimeError(f"legal_moves gives {api_results} plays in all, count_batch {results}")
+    doubles = _ROLLS[:, 0] == _ROLLS[:, 1]
+    sets, start = {}, 0
+    for name in WILDBG_SETS:
+        block = counts[start:start + len(ids[name])]
+        start += len(ids[name])
+        sets[name] = {
+            "positions": len(ids[name]),
+            "results_doubles": int(block[:, doubles].sum()),
+            "results_non_doubles": int(block[:, ~doubles].sum()),
+        }
+
+    batch_s = _best_of(repeat, lambda: count_batch(boards, _ROLLS))
+    api_s = _best_of(repeat, lambda: _api_pass(parsed, rolls))
+    out: dict[str, Any] = {
+        "bgfast_version": __version__,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "corpus": "wildbg contact+race",
+        "sets": sets,
+        "positions": len(parsed),
+        "rolls": len(rolls),
+        "generations": generations,
+        "results": results,
+        "repeat": repeat,
+    }
+    for tier, seconds in (("batch", batch_s), ("api", api_s)):
+        us, gps, pps = _rates(seconds, generations, results)
+        out[f"{tier}_us_per_generation"] = us
+        out[f"{tier}_generations_per_s"] = gps
+        out[f"{tier}_plays_per_s"] = pps
+
+    gnubg = _import_gnubg_nn() if peers else None
+    start_board = _boards_array([STARTING])
+    opening = {
+        "results": len(STARTING.legal_moves(3, 1)),
+        "batch_us": _best_of(repeat, lambda: count_batch(np.repeat(start_board, _OPENING_REPEATS, axis=0),
+                                                         _OPENING_ROLL)) / _OPENING_REPEATS * 1e6,
+        "api_us": _best_of(repeat, lambda: _api_pass([STARTING] * _OPENING_REPEATS, [(3, 1)]))
+        / _OPENING_REPEATS * 1e6,
+        "gnubg_nn_us": None,
+    }
+    out.update(gnubg_nn_version=None, gnubg_nn_results=None, gnubg_nn_us_per_generation=None,
+               gnubg_nn_generations_per_s=None, gnubg_nn_plays_per_s=None,
+               batch_vs_gnubg_nn=None, api_vs_gnubg_nn=None)
+    if gnubg is not None:
+        moves, version = gnubg
+        lists = [[list(side) for side in pos.board] for pos in parsed]
+        gnubg_results = _check_gnubg(moves, lists, counts, all_ids, rolls)
+        gnubg_s = _best_of(repeat, lambda: _gnubg_pass(moves, lists, rolls))
+        us, gps, pps = _rates(gnubg_s, generations, gnubg_results)
+        out.update(gnubg_nn_version=version, gnubg_nn_results=gnubg_results, gnubg_nn_us_per_generation=us,
+                   gnubg_nn_generations_per_s=gps, gnubg_nn_plays_per_s=pps,
+                   batch_vs_gnubg_nn=gnubg_s / batch_s, api_vs_gnubg_nn=gnubg_s / api_s)
+        start_lists = [[list(side) for side in STARTING.board]] * _OPENING_REPEATS
+        opening["gnubg_nn_us"] = _best_of(repeat, lambda: _gnubg_pass(moves, start_lists, [(3, 1)])) \
+            / _OPENING_REPEATS * 1e6
+    out["opening_31"] = opening
+    return out
+
+
+def _import_gnubg_nn() -> tuple[Callable[..., Any], str] | None:
+    """``(gnubg_nn.moves, version)``, or None when gnubg-nn is not installed."""
+    try:
+        import gnubg_nn
+    except ImportError:
+        return None
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        ver = version("gnubg-nn")
+    except PackageNotFoundError:
+        ver = "unknown"
+    return gnubg_nn.moves, ver
+
+
+def _si(x: float) -> str:
+    for scale, unit in ((1e9, " G"), (1e6, " M"), (1e3, " k")):
+        if x >= scale:
+            return f"{x / scale:.2f}{unit}"
+    return f"{x:.0f} "
+
+
+def movegen_report(r: dict[str, Any]) -> str:
+    """The figures of :func:`movegen` as a short text table."""
+    lines = [
+        f"move generation: {r['corpus']}, {r['positions']} positions x {r['rolls']} rolls = "
+        f"{r['generations']:,} generations, {r['results']:,} plays (best of {r['repeat']})",
+        f"{'':22}{'us/generation':>14}{'generations/s':>15}{'plays/s':>12}{'vs gnubg_nn':>13}",
+    ]
+    rows = [("batch (count_batch, C)", "batch"), ("api (legal_moves)", "api")]
+    if r["gnubg_nn_version"] is not None:
+        rows.append((f"gnubg_nn {r['gnubg_nn_version']}", "gnubg_nn"))
+    for label, key in rows:
+        ratio = r.get(f"{key}_vs_gnubg_nn") if key != "gnubg_nn" else 1.0
+        lines.append(
+            f"{label:<22}{r[f'{key}_us_per_generation']:>14.3f}{_si(r[f'{key}_generations_per_s']):>15}"
+            f"{_si(r[f'{key}_plays_per_s']):>12}{'' if ratio is None else f'{ratio:.2f}x':>13}"
+        )
+    if r["gnubg_nn_version"] is None:
+        lines.append("gnubg_nn: not installed (pip install 'bgfast[gnubg]' to compare)")
+    o = r["opening_31"]
+    opening = f"opening position, 3-1 ({o['results']} plays): batch {o['batch_us']:.3f} us, api {o['api_us']:.3f} us"
+    if o["gnubg_nn_us"] is not None:
+        opening += f", gnubg_nn {o['gnubg_nn_us']:.3f} us"
+    lines.append(opening)
+    return "\n".join(lines)

@@ -1,0 +1,199 @@
+"""The ``bgfast`` command line, run in-process through ``bgfast.cli.main``.
+
+Help texts, error lines and the main outputs are compared exactly with the files in
+tests/snapshots/cli/.  After an intended change, refresh them with
+``UPDATE_SNAPSHOTS=1 pytest tests/test_cli.py`` and review the diff.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bgfast import STARTING, Position
+from bgfast.cli import main
+
+SNAPSHOTS = Path(__file__).parent / "snapshots" / "cli"
+UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
+DANCE_ID = "5nZGYABfDwAAAg"  # 4-3 cannot be played
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_snapshot(name: str, text: str) -> None:
+    path = SNAPSHOTS / name
+    if UPDATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return
+    assert path.exists(), f"no snapshot {path}; run with UPDATE_SNAPSHOTS=1 to write it"
+    assert text == path.read_text(encoding="utf-8")
+
+
+@pytest.fixture(autouse=True)
+def _fixed_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    # argparse wraps help text to the terminal width; snapshots are taken at 80 columns
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+# ---------------------------------------------------------------- moves
+
+
+def test_moves_lists_every_play_with_its_resulting_position_id(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "moves", "4HPwATDgc/ABMA", "31")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert len(lines) == 16
+    plays = {line.rsplit(None, 1)[0].strip(): line.rsplit(None, 1)[1] for line in lines}
+    assert plays["8/5 6/5"] == STARTING.parse_move("8/5 6/5", "31").position.id()
+    assert set(plays.values()) == {m.position.id() for m in STARTING.legal_moves(3, 1)}
+    assert_snapshot("moves_opening_31.txt", out)
+
+
+def test_moves_accepts_dice_written_3_dash_1(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "moves", "4HPwATDgc/ABMA", "3-1") == run(capsys, "moves", "4HPwATDgc/ABMA", "13")
+
+
+def test_moves_json_is_a_list_of_moves_and_resulting_position_ids(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "moves", "4HPwATDgc/ABMA", "3-1", "--json")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert isinstance(data, list) and len(data) == 16
+    assert all(set(item) == {"move", "position_id"} for item in data)
+    for item in data:  # the resulting position is in the mover's view: parse_move gives it back
+        assert STARTING.parse_move(item["move"], "31").position.id() == item["position_id"]
+    assert {"move": "24/23 24/21", "position_id": "4HPwATDgc/ABEg"} in data
+    assert_snapshot("moves_opening_31.json", out)
+
+
+def test_moves_prints_one_empty_play_when_nothing_can_be_played(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", DANCE_ID, "43")
+    assert (code, out) == (0, f"(no play)  {DANCE_ID}\n")
+    code, out, _ = run(capsys, "moves", DANCE_ID, "43", "--json")
+    assert json.loads(out) == [{"move": "", "position_id": DANCE_ID}]
+
+
+def test_moves_of_a_double_use_repeat_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "moves", "4HPwATDgc/ABMA", "33")
+    plays = [line.rsplit(None, 1)[0].strip() for line in out.splitlines()]
+    assert "8/5(2) 6/3(2)" in plays and "24/21(2) 13/10(2)" in plays
+
+
+# ---------------------------------------------------------------- show
+
+
+def test_show_draws_the_board_with_its_position_id(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "show", "4HPkQSDgc/ABMA")
+    assert (code, err) == (0, "")
+    assert out == Position("4HPkQSDgc/ABMA").diagram() + "\n"
+    assert "Position ID: 4HPkQSDgc/ABMA" in out
+    assert_snapshot("show_4HPkQSDgc_ABMA.txt", out)
+
+
+# ---------------------------------------------------------------- errors: one line on stderr, status 2
+
+
+@pytest.mark.parametrize(
+    ("name", "argv"),
+    [
+        ("error_bad_position_id", ["moves", "4HPwATDgc/AB!A", "31"]),
+        ("error_short_position_id", ["show", "xx"]),
+        ("error_impossible_position_id", ["show", "//////////////"]),
+        ("error_bad_dice", ["moves", "4HPwATDgc/ABMA", "71"]),
+        ("error_one_die", ["moves", "4HPwATDgc/ABMA", "3"]),
+        ("error_unknown_command", ["frobnicate"]),
+        ("error_no_command", []),
+        ("error_missing_dice", ["moves", "4HPwATDgc/ABMA"]),
+        ("error_unknown_option", ["moves", "4HPwATDgc/ABMA", "31", "--bogus"]),
+        ("error_bench_without_what", ["bench"]),
+        ("error_bench_bad_repeat", ["bench", "movegen", "--repeat", "x"]),
+        ("error_bench_zero_repeat", ["bench", "movegen", "--repeat", "0"]),
+    ],
+)
+def test_bad_input_prints_one_error_line_and_exits_with_status_2(
+    capsys: pytest.CaptureFixture[str], name: str, argv: list[str]
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("bgfast: error: ") and err.endswith("\n") and err.count("\n") == 1
+    assert_snapshot(f"{name}.txt", err)
+
+
+def test_the_error_line_quotes_the_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "'4HPwATDgc/AB!A'" in run(capsys, "moves", "4HPwATDgc/AB!A", "31")[2]
+    assert "'71'" in run(capsys, "moves", "4HPwATDgc/ABMA", "71")[2]
+    assert "'frobnicate'" in run(capsys, "frobnicate")[2]
+
+
+# ---------------------------------------------------------------- help
+
+
+@pytest.mark.parametrize(
+    ("name", "argv"),
+    [
+        ("help", ["--help"]),
+        ("help_moves", ["moves", "--help"]),
+        ("help_show", ["show", "--help"]),
+        ("help_bench", ["bench", "--help"]),
+        ("help_bench_movegen", ["bench", "movegen", "--help"]),
+    ],
+)
+def test_help_text_matches_its_snapshot(capsys: pytest.CaptureFixture[str], name: str, argv: list[str]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert (code, err) == (0, "")
+    assert_snapshot(f"{name}.txt", out)
+
+
+def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    import bgfast
+
+    code, out, _ = run(capsys, "--version")
+    assert (code, out) == (0, f"bgfast {bgfast.__version__}\n")
+
+
+# ---------------------------------------------------------------- bench
+
+
+def test_bench_movegen_json_reports_the_figures_on_a_small_corpus(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "bench", "movegen", "--json", "--repeat", "1", "--positions", "20")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    for key in ("batch_us_per_generation", "api_us_per_generation", "generations", "results",
+                "batch_plays_per_s", "gnubg_nn_us_per_generation", "batch_vs_gnubg_nn", "opening_31"):
+        assert key in data
+    assert data["generations"] == 40 * 21
+    assert data["batch_us_per_generation"] > 0 and data["api_us_per_generation"] > 0
+    assert data["opening_31"]["results"] == 16
+
+
+def test_bench_movegen_text_names_each_tier(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "bench", "movegen", "--repeat", "1", "--positions", "10", "--no-peers")
+    assert code == 0
+    assert "batch" in out and "api" in out and "opening position, 3-1 (16 plays)" in out
+    assert "us/generation" in out
+
+
+# ---------------------------------------------------------------- as a program
+
+
+def test_python_dash_m_bgfast_runs_the_command() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "bgfast", "moves", "4HPwATDgc/ABMA", "65"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert [line.split()[0] for line in proc.stdout.splitlines()].count("24/13") == 1
+    bad = subprocess.run([sys.executable, "-m", "bgfast", "show", "nope"], capture_output=True, text=True,
+                         timeout=120, check=False)
+    assert bad.returncode == 2 and bad.stderr.startswith("bgfast: error: ") and bad.stdout == ""
