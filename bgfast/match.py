@@ -40,6 +40,7 @@ from bgfast.errors import (
     InvalidMetError,
     InvalidSpecError,
 )
+from bgfast.position import VARIANTS as _POSITION_VARIANTS
 from bgfast.xgid import XgidRecord, board_to_xgid_field, format_xgid, parse_xgid
 
 __all__ = [
@@ -53,8 +54,8 @@ __all__ = [
     "risk_gain_take_point",
 ]
 
-VARIANTS = ("standard", "nackgammon", "hypergammon")
-"""The starting positions bgfast knows."""
+VARIANTS = tuple(_POSITION_VARIANTS)
+"""The starting positions bgfast knows (``bgfast/data/variants.toml``)."""
 
 DEFAULT_MET = "Kazaross-XG2"
 """The match equity table used when none is named."""
