@@ -1,32 +1,9 @@
-"""Shared test data: the gnubg vectors and the wildbg position sets in tests/data/.
-
-The files are the project's own copies of ``../shared/vectors`` (see its README for
-the conventions: ``board = [side0, side1]``, side1 on roll, an empty ``results`` list
-when nothing can be played).
-"""
+"""Session fixtures with the test vectors of tests/data/ (readers in tests/vectors.py)."""
 from __future__ import annotations
-
-import json
-from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).parent / "data"
-
-WILDBG_TOTALS = {
-    # set: (sum over the 6 doubles, sum over the 15 non-doubles); a no-play counts as one
-    "contact": (218_356, 185_957),
-    "race": (140_720, 122_570),
-}
-
-
-def read_jsonl(name: str) -> list[dict]:
-    with open(DATA / name, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
-def read_ids(name: str) -> list[str]:
-    return (DATA / name).read_text(encoding="ascii").split()
+from vectors import WILDBG_TOTALS, read_ids, read_jsonl
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from bgfast import ALL_21, STARTING, Position
 from bgfast._core.movegen import Generator, count_batch
-from conftest import WILDBG_TOTALS
+from vectors import WILDBG_TOTALS
 from reference import children as reference_children
 from reference import encode_position_id
 from strategies import ALL_21_ROLLS, legal_boards
