@@ -29,7 +29,12 @@ ctypedef struct Board:
     uint8_t pad[6]          # always zero: the struct hashes as 7 machine words
 
 cdef uint64_t board_hash(const Board* b) noexcept nogil
-cdef bint board_equal(const Board* a, const Board* b) noexcept nogil
+cdef inline bint board_equal(const Board* a, const Board* b) noexcept nogil:
+    cdef const uint64_t* x = <const uint64_t*> a
+    cdef const uint64_t* y = <const uint64_t*> b
+    return (x[0] == y[0] and x[1] == y[1] and x[2] == y[2] and x[3] == y[3]
+            and x[4] == y[4] and x[5] == y[5] and x[6] == y[6])
+
 cdef void board_swap(Board* dst, const Board* src) noexcept nogil
 cdef int board_checkers(const Board* b, int side) noexcept nogil
 cdef int board_pips(const Board* b, int side) noexcept nogil

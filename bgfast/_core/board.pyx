@@ -32,13 +32,6 @@ cdef uint64_t board_hash(const Board* b) noexcept nogil:
     return _mix(h)
 
 
-cdef bint board_equal(const Board* a, const Board* b) noexcept nogil:
-    cdef const uint64_t* x = <const uint64_t*> a
-    cdef const uint64_t* y = <const uint64_t*> b
-    return (x[0] == y[0] and x[1] == y[1] and x[2] == y[2] and x[3] == y[3]
-            and x[4] == y[4] and x[5] == y[5] and x[6] == y[6])
-
-
 cdef void board_swap(Board* dst, const Board* src) noexcept nogil:
     cdef Board tmp
     memcpy(tmp.side[0], src.side[1], BOARD_SIZE)

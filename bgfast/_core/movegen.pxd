@@ -5,7 +5,8 @@ from bgfast._core.board cimport Board
 
 cdef enum:
     MAX_CHILDREN = 4096       # distinct results of one roll; the known maximum is far lower
-    TABLE_SIZE = 16384        # open-addressing dedupe table, a power of two > 2 * MAX_CHILDREN
+    TABLE_SIZE = 8192         # open-addressing dedupe table, a power of two >= 2 * MAX_CHILDREN
+    SLOT_BITS = 13            # a slot holds (stamp << SLOT_BITS) | (child index + 1)
     MAX_STEPS = 4
 
 # One distinct resulting position, in the mover's frame (not swapped), with one
@@ -23,17 +24,21 @@ ctypedef struct MoveGen:
     int dice_used             # dice played by every child (0..4)
     int overflow              # 1 if more than MAX_CHILDREN distinct results existed
     uint32_t blocked          # mover coordinates: points the opponent holds with 2+
+    Board cur                 # the board being searched, changed and restored in place
+    uint64_t cur_hash         # Zobrist hash of ``cur``, kept up to date move by move
     int die_seq[4]
     int ndice
     int doubles
     int hi_die_playable       # non-doubles: the higher die alone can be played
-    uint32_t stamp            # generation stamp of the dedupe table
+    int pass2                 # non-doubles: searching the smaller die first
+    uint32_t hi_sources       # non-doubles: points the higher die can leave in the starting position
+    uint8_t start_counts[25]  # the mover's counts in the starting position
+    uint32_t stamp            # generation stamp of the dedupe table (19 bits)
     uint8_t path_src[4]
     uint8_t path_dst[4]
     uint8_t path_hit
     uint64_t hashes[MAX_CHILDREN]
-    uint32_t slot_stamp[TABLE_SIZE]
-    uint16_t slot_index[TABLE_SIZE]
+    uint32_t slots[TABLE_SIZE]
     Child items[MAX_CHILDREN]
 
 cdef MoveGen* movegen_new() noexcept nogil

@@ -24,8 +24,8 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t
 cimport numpy as cnp
 import numpy as np
 
-from bgfast._core.board cimport Board, BOARD_SIZE, BAR, board_hash, board_equal, board_from_bytes, encode_position_id, ID_LENGTH
-from bgfast._core.movegen cimport MoveGen, Child, MAX_CHILDREN, TABLE_SIZE
+from bgfast._core.board cimport Board, BOARD_SIZE, BAR, board_equal, board_from_bytes, encode_position_id, ID_LENGTH
+from bgfast._core.movegen cimport MoveGen, Child, MAX_CHILDREN, TABLE_SIZE, SLOT_BITS
 
 cnp.import_array()
 
@@ -35,7 +35,7 @@ DEF HOME_MASK = 0x3F
 cdef MoveGen* movegen_new() noexcept nogil:
     cdef MoveGen* g = <MoveGen*> malloc(sizeof(MoveGen))
     if g != NULL:
-        memset(g.slot_stamp, 0, sizeof(g.slot_stamp))
+        memset(g.slots, 0, sizeof(g.slots))
         g.stamp = 0
         g.n = 0
     return g
@@ -49,37 +49,69 @@ cdef inline void _reset(MoveGen* g, int dice_used) noexcept nogil:
     g.n = 0
     g.dice_used = dice_used
     g.stamp += 1
-    if g.stamp == 0:          # wrapped: wipe the table once every 2**32 resets
-        memset(g.slot_stamp, 0, sizeof(g.slot_stamp))
+    if g.stamp >> (32 - SLOT_BITS):   # wrapped: wipe the table once every 2**19 resets
+        memset(g.slots, 0, sizeof(g.slots))
         g.stamp = 1
 
 
-cdef inline void _record(MoveGen* g, const Board* b, int depth) noexcept nogil:
-    cdef uint64_t h
-    cdef uint32_t slot
+# Zobrist keys: ZOBRIST[side][index][count], zero for count 0 so empty points cost nothing.
+cdef uint64_t ZOBRIST[2][25][16]
+
+
+cdef void _init_zobrist() noexcept nogil:
+    cdef uint64_t x = 0x243F6A8885A308D3ULL, z
+    cdef int side, i, c
+    for side in range(2):
+        for i in range(25):
+            ZOBRIST[side][i][0] = 0
+            for c in range(1, 16):
+                x += 0x9E3779B97F4A7C15ULL
+                z = x
+                z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+                z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+                ZOBRIST[side][i][c] = z ^ (z >> 31)
+
+
+_init_zobrist()
+
+
+cdef inline uint64_t _zobrist(const Board* b) noexcept nogil:
+    cdef uint64_t h = 0
+    cdef int side, i
+    for side in range(2):
+        for i in range(25):
+            h ^= ZOBRIST[side][i][b.side[side][i]]
+    return h
+
+
+cdef inline void _record(MoveGen* g, int depth) noexcept nogil:
+    cdef uint64_t h = g.cur_hash
+    cdef uint32_t slot, entry
+    cdef uint32_t stamp
     cdef int k
     cdef Child* c
     if depth < g.dice_used:
         return
     if depth > g.dice_used:
         _reset(g, depth)
-    h = board_hash(b)
+    stamp = g.stamp << SLOT_BITS
     slot = <uint32_t> (h & (TABLE_SIZE - 1))
-    while g.slot_stamp[slot] == g.stamp:
-        k = g.slot_index[slot]
-        if g.hashes[k] == h and board_equal(&g.items[k].board, b):
+    entry = g.slots[slot]
+    while (entry & ~((1u << SLOT_BITS) - 1)) == stamp:
+        k = <int> (entry & ((1u << SLOT_BITS) - 1)) - 1
+        if g.hashes[k] == h and board_equal(&g.items[k].board, &g.cur):
             return
         slot = (slot + 1) & (TABLE_SIZE - 1)
+        entry = g.slots[slot]
     if g.n == MAX_CHILDREN:
         g.overflow = 1
         return
     k = g.n
     g.n += 1
-    g.slot_stamp[slot] = g.stamp
-    g.slot_index[slot] = <uint16_t> k
+    g.slots[slot] = stamp | <uint32_t> (k + 1)
     g.hashes[k] = h
     c = &g.items[k]
-    memcpy(&c.board, b, sizeof(Board))
+    memcpy(&c.board, &g.cur, sizeof(Board))
     memcpy(c.src, g.path_src, 4)
     memcpy(c.dst, g.path_dst, 4)
     c.hit = g.path_hit
@@ -95,73 +127,107 @@ cdef inline uint32_t _occupied(const uint8_t* me) noexcept nogil:
     return m
 
 
+cdef extern from *:
+    int __builtin_clz(unsigned int) nogil
+    int __builtin_ctz(unsigned int) nogil
+
+
 cdef inline uint32_t _sources(uint32_t occ, uint32_t blocked, int d) noexcept nogil:
     """Mask of the mover's points a checker can legally leave with die ``d``."""
-    cdef uint32_t movable, top
-    cdef int highest
+    cdef uint32_t movable
     if occ >> BAR:                                     # on the bar: enter first
         return (<uint32_t> 1 << BAR) if not (blocked >> (BAR - d)) & 1 else 0
     movable = occ & ~(blocked << d) & ~((<uint32_t> 1 << d) - 1)
     if occ & ~(<uint32_t> HOME_MASK):                  # not all home: no bearing off
         return movable
     movable |= occ & ((<uint32_t> 1) << (d - 1))       # exact bear-off
-    top = occ & ~(((<uint32_t> 1) << d) - 1)           # checkers on point d or higher
-    if top == 0 and occ:
-        highest = 31 - __builtin_clz(occ)
-        movable |= (<uint32_t> 1) << highest           # larger die from the highest point
+    if (occ >> d) == 0 and occ:                        # nothing on point d+1 or higher:
+        movable |= (<uint32_t> 1) << (31 - __builtin_clz(occ))   # larger die from the highest point
     return movable
 
 
-cdef extern from *:
-    int __builtin_clz(unsigned int) nogil
-    int __builtin_ctz(unsigned int) nogil
+cdef inline uint32_t _reversible(MoveGen* g, uint32_t srcs) noexcept nogil:
+    """Second pass (smaller die first), second step with the larger die: the sources
+    whose play the first pass already reached in the other order.
+
+    Step one moved a checker s1 -> t1 with the smaller die.  A larger-die step
+    from s2 != t1 gives the same position as (s2 with the larger die, then s1
+    with the smaller) whenever that order is legal: s2 could play the larger
+    die at the start and s1 still has a checker after it.  Blocks never change
+    during a play and the larger step only moves checkers nearer home, so
+    nothing else can make that order illegal.
+    """
+    cdef int s1 = g.path_src[0] - 1
+    cdef int t1 = g.path_dst[0] - 1          # -1: borne off
+    cdef uint32_t rev = srcs & g.hi_sources
+    if t1 >= 0:
+        rev &= ~((<uint32_t> 1) << t1)      # continuing the same checker is new
+    if g.start_counts[s1] < 2:
+        rev &= ~((<uint32_t> 1) << s1)      # s1's only checker cannot move twice
+    return rev
 
 
-cdef void _search(MoveGen* g, const Board* b, uint32_t occ, int depth, int max_src) noexcept nogil:
-    cdef int d, s, t
+cdef void _search(MoveGen* g, uint32_t occ, int depth, int max_src) noexcept nogil:
+    cdef int d, s, t, n
     cdef uint32_t srcs
-    cdef Board nb
-    cdef uint8_t* me
-    cdef uint8_t* opp
+    cdef uint8_t* me = g.cur.side[1]
+    cdef uint8_t* opp = g.cur.side[0]
+    cdef uint64_t saved_hash
     cdef uint32_t nocc
-    cdef bint any_move = False
+    cdef bint hit
     if depth == g.ndice:
-        _record(g, b, depth)
+        _record(g, depth)
         return
     d = g.die_seq[depth]
     srcs = _sources(occ, g.blocked, d)
     if g.doubles:
         srcs &= ((<uint32_t> 2) << max_src) - 1        # doubles: non-increasing sources
-    while srcs:
-        s = __builtin_ctz(srcs)
-        srcs &= srcs - 1
-        any_move = True
-        memcpy(&nb, b, sizeof(Board))
-        me = nb.side[1]
-        opp = nb.side[0]
-        nocc = occ
-        me[s] -= 1
-        if me[s] == 0:
-            nocc &= ~((<uint32_t> 1) << s)
-        t = s - d
-        g.path_src[depth] = <uint8_t> (s + 1)
-        g.path_hit &= ~(1 << depth)
-        if t < 0:
-            g.path_dst[depth] = 0
-        else:
-            g.path_dst[depth] = <uint8_t> (t + 1)
-            if opp[23 - t] == 1:
-                opp[23 - t] = 0
-                opp[BAR] += 1
-                g.path_hit |= (1 << depth)
-            me[t] += 1
-            nocc |= (<uint32_t> 1) << t
-        _search(g, &nb, nocc, depth + 1, s)
-    if not any_move:
+    if srcs == 0:
         # Higher-die rule: a lone smaller die only counts when the larger cannot be played.
         if depth == 1 and not g.doubles and g.hi_die_playable and g.die_seq[0] < g.die_seq[1]:
             return
-        _record(g, b, depth)
+        _record(g, depth)
+        return
+    saved_hash = g.cur_hash
+    if g.pass2 and depth == 1:
+        srcs &= ~_reversible(g, srcs)
+    while srcs:
+        s = __builtin_ctz(srcs)
+        srcs &= srcs - 1
+        t = s - d
+        # make the step
+        n = me[s]
+        g.cur_hash ^= ZOBRIST[1][s][n] ^ ZOBRIST[1][s][n - 1]
+        me[s] = <uint8_t> (n - 1)
+        nocc = occ if n > 1 else occ & ~((<uint32_t> 1) << s)
+        g.path_src[depth] = <uint8_t> (s + 1)
+        hit = False
+        if t < 0:
+            g.path_dst[depth] = 0
+            g.path_hit &= ~(1 << depth)
+        else:
+            g.path_dst[depth] = <uint8_t> (t + 1)
+            if opp[23 - t] == 1:
+                hit = True
+                opp[23 - t] = 0
+                g.cur_hash ^= ZOBRIST[0][23 - t][1] ^ ZOBRIST[0][BAR][opp[BAR]] ^ ZOBRIST[0][BAR][opp[BAR] + 1]
+                opp[BAR] += 1
+                g.path_hit |= (1 << depth)
+            else:
+                g.path_hit &= ~(1 << depth)
+            n = me[t]
+            g.cur_hash ^= ZOBRIST[1][t][n] ^ ZOBRIST[1][t][n + 1]
+            me[t] = <uint8_t> (n + 1)
+            nocc |= (<uint32_t> 1) << t
+        _search(g, nocc, depth + 1, s)
+        # unmake it
+        if t >= 0:
+            me[t] -= 1
+            if hit:
+                opp[BAR] -= 1
+                opp[23 - t] = 1
+        me[s] += 1
+        g.cur_hash = saved_hash
 
 
 cdef int generate(MoveGen* g, const Board* b, int d1, int d2) noexcept nogil:
@@ -175,29 +241,38 @@ cdef int generate(MoveGen* g, const Board* b, int d1, int d2) noexcept nogil:
     for i in range(24):
         if b.side[0][23 - i] >= 2:
             blocked |= (<uint32_t> 1) << i
+    memcpy(&g.cur, b, sizeof(Board))
+    memset(g.cur.pad, 0, sizeof(g.cur.pad))
+    g.cur_hash = _zobrist(&g.cur)
     g.blocked = blocked
     g.overflow = 0
     g.path_hit = 0
     _reset(g, 0)
     if d1 == d2:
         g.doubles = 1
+        g.pass2 = 0
         g.ndice = 4
         for i in range(4):
             g.die_seq[i] = d1
-        _search(g, b, occ, 0, BAR)
+        _search(g, occ, 0, BAR)
     else:
         hi = d1 if d1 > d2 else d2
         lo = d2 if d1 > d2 else d1
         g.doubles = 0
+        g.pass2 = 0
         g.ndice = 2
         g.hi_die_playable = 0
         g.die_seq[0] = hi
         g.die_seq[1] = lo
-        _search(g, b, occ, 0, BAR)
+        _search(g, occ, 0, BAR)
         g.hi_die_playable = g.dice_used >= 1
+        g.hi_sources = _sources(occ, blocked, hi)
+        memcpy(g.start_counts, b.side[1], 25)
         g.die_seq[0] = lo
         g.die_seq[1] = hi
-        _search(g, b, occ, 0, BAR)
+        g.pass2 = 1
+        _search(g, occ, 0, BAR)
+        g.pass2 = 0
     return g.n
 
 
