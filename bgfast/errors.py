@@ -55,3 +55,22 @@ class InvalidRolloutError(BgfastError, ValueError):
 
 class InvalidMetError(BgfastError, ValueError):
     """A match equity table that is unknown or does not parse, or a lookup outside it."""
+
+
+class WorkerFailedError(BgfastError, RuntimeError):
+    """A tournament chunk whose play raised, or a worker process that died.
+
+    Finished chunks are saved; re-running the same spec resumes.
+
+    :ivar chunk: the chunk that failed (or one of those in flight when a worker died).
+    :ivar trace: the worker's traceback, when there is one.
+    """
+
+    def __init__(self, message: str, *, chunk: int | None = None, trace: str = "") -> None:
+        super().__init__(message)
+        self.chunk = chunk
+        self.trace = trace
+
+
+class MissingExtraError(BgfastError, ImportError):
+    """An optional dependency that a feature needs is not installed (the message names the extra)."""
