@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import bgfast
 from bgfast import STARTING, Position
 from bgfast.cli import main
 
@@ -156,8 +157,6 @@ def test_help_text_matches_its_snapshot(capsys: pytest.CaptureFixture[str], name
 
 
 def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
-    import bgfast
-
     code, out, _ = run(capsys, "--version")
     assert (code, out) == (0, f"bgfast {bgfast.__version__}\n")
 
@@ -187,13 +186,16 @@ def test_bench_movegen_text_names_each_tier(capsys: pytest.CaptureFixture[str]) 
 # ---------------------------------------------------------------- as a program
 
 
-def test_python_dash_m_bgfast_runs_the_command() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "bgfast", "moves", "4HPwATDgc/ABMA", "65"],
-        capture_output=True, text=True, timeout=120, check=False,
-    )
+def test_python_dash_m_bgfast_runs_the_command(tmp_path: Path) -> None:
+    # run outside the source tree, with the bgfast that the tests import (installed or built in place)
+    env = {**os.environ, "PYTHONPATH": str(Path(bgfast.__file__).resolve().parents[1])}
+
+    def bgfast_cmd(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "bgfast", *argv], capture_output=True, text=True,
+                              timeout=120, check=False, cwd=tmp_path, env=env)
+
+    proc = bgfast_cmd("moves", "4HPwATDgc/ABMA", "65")
     assert proc.returncode == 0, proc.stderr
     assert [line.split()[0] for line in proc.stdout.splitlines()].count("24/13") == 1
-    bad = subprocess.run([sys.executable, "-m", "bgfast", "show", "nope"], capture_output=True, text=True,
-                         timeout=120, check=False)
+    bad = bgfast_cmd("show", "nope")
     assert bad.returncode == 2 and bad.stderr.startswith("bgfast: error: ") and bad.stdout == ""
