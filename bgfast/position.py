@@ -38,7 +38,6 @@ OFF: Point = 0
 NUM_CHECKERS = 15
 STARTING_POSITION_ID = "4HPwATDgc/ABMA"
 
-_GENERATOR = _movegen.Generator()
 
 
 class CheckerMove(NamedTuple):
@@ -260,9 +259,7 @@ class Position:
 
         :raises InvalidDiceError: a die outside 1..6.
         """
-        dice = Dice(d1, d2)
-        boards, _ = _GENERATOR.children(self._key, dice.high, dice.low)
-        return [Position._from_key(boards[i:i + 50]) for i in range(0, len(boards), 50)]
+        return self.legal_moves(d1, d2).positions()
 
     def legal_moves(self, d1: int, d2: int) -> LegalMoves:
         """The legal plays of (d1, d2): one :class:`Move` per distinct resulting position.
@@ -273,7 +270,9 @@ class Position:
 
         :raises InvalidDiceError: a die outside 1..6.
         """
-        return LegalMoves(self, Dice(d1, d2))
+        if d1.__class__ is not int or d2.__class__ is not int or not (0 < d1 < 7 and 0 < d2 < 7):
+            d1, d2 = Dice(d1, d2)  # raises InvalidDiceError, or accepts e.g. numpy integers
+        return LegalMoves(self, d1, d2)
 
     def parse_move(self, text: str, dice: Dice | tuple[int, int] | str) -> Move:
         """Parse gnubg move notation (``24/18 13/11``, ``bar/22*``, ``6/off(2)``, ``24/20*/16``).
@@ -447,64 +446,61 @@ def _format_steps(steps: Sequence[CheckerMove]) -> str:
     return " ".join(t if c == 1 else f"{t}({c})" for t, c in zip(out, counts))
 
 
-class LegalMoves:
+class LegalMoves(_movegen.ChildList):
     """A lazy view of the legal plays of one roll; :class:`Move` objects are made on demand.
 
     Supports ``len``, iteration, ``in`` (a :class:`Move`, a :class:`Position` or
     notation text), ``bool`` and indexing.  Never empty: when nothing can be
-    played it holds one move with no steps.
+    played it holds one move with no steps.  The plays are generated in C when
+    the view is made and kept in C memory.
     """
 
-    __slots__ = ("position", "dice", "_boards", "_steps", "_n")
+    __slots__ = ()
 
-    def __init__(self, position: Position, dice: Dice) -> None:
-        self.position = position
-        self.dice = dice
-        self._boards, self._steps = _GENERATOR.children(position._key, dice.high, dice.low)
-        self._n = len(self._boards) // 50
+    @property
+    def position(self) -> Position:
+        """The position the plays start from."""
+        return self.origin  # type: ignore[no-any-return]
 
-    def __len__(self) -> int:
-        return self._n
+    @property
+    def dice(self) -> Dice:
+        """The roll played."""
+        return Dice(self.high, self.low)
 
     def count(self) -> int:
         """The number of distinct legal plays (1 when nothing can be played)."""
-        return self._n
+        return self.n
 
     def __bool__(self) -> bool:
-        return self._n > 0
+        return self.n > 0
 
     def __getitem__(self, i: int) -> Move:
         if i < 0:
-            i += self._n
-        if not 0 <= i < self._n:
-            raise IndexError(i)
-        s = self._steps[10 * i:10 * i + 10]
-        steps = tuple(CheckerMove(s[k], s[4 + k], bool(s[8] >> k & 1)) for k in range(s[9]))
-        return Move(self.position, Position._from_key(self._boards[50 * i:50 * i + 50]), self.dice, steps)
+            i += self.n
+        steps = tuple(CheckerMove(src, dst, hit) for src, dst, hit in self.steps(i))
+        return Move(self.origin, Position._from_key(self.board(i)), self.dice, steps)
 
     def __iter__(self) -> Iterator[Move]:
-        for i in range(self._n):
+        for i in range(self.n):
             yield self[i]
 
     def positions(self) -> list[Position]:
         """The resulting positions, in the mover's frame."""
-        b = self._boards
-        return [Position._from_key(b[i:i + 50]) for i in range(0, len(b), 50)]
+        return [Position._from_key(self.board(i)) for i in range(self.n)]
 
     def __contains__(self, item: object) -> bool:
         if isinstance(item, str):
             try:
-                self.position.parse_move(item, self.dice)
+                self.origin.parse_move(item, self.dice)
             except (InvalidMoveError, IllegalMoveError):
                 return False
             return True
         if isinstance(item, Move):
-            if item.origin != self.position:
+            if item.origin != self.origin:
                 return False
             item = item.position
         if isinstance(item, Position):
-            key = item._key
-            return any(self._boards[i:i + 50] == key for i in range(0, len(self._boards), 50))
+            return self.find(item._key) >= 0
         return False
 
     def __repr__(self) -> str:
