@@ -1,0 +1,36 @@
+"""Tournaments: many bot-against-bot matches, in parallel, resumable, with ratings.
+
+>>> from bgfast.tournament import TournamentSpec, run_tournament, load_standings
+>>> spec = TournamentSpec.from_toml("tournaments/quick.toml")  # doctest: +SKIP
+>>> standings = run_tournament(spec, workers=2)                # doctest: +SKIP
+>>> print(standings.text())                                    # doctest: +SKIP
+
+The modules: :mod:`~bgfast.tournament.spec` (the TOML spec),
+:mod:`~bgfast.tournament.schedule` (who plays match ``i`` with which dice),
+:mod:`~bgfast.tournament.worker` (playing chunks; process and Dask backends),
+:mod:`~bgfast.tournament.store` (the SQLite results file),
+:mod:`~bgfast.tournament.stats`, :mod:`~bgfast.tournament.ratings` and
+:mod:`~bgfast.tournament.sprt` (pure statistics), :mod:`~bgfast.tournament.report`
+(standings, JSON, CSV, plot, progress reporters).
+"""
+from bgfast.tournament.report import (
+    ProgressReporter,
+    QuietReporter,
+    Reporter,
+    Standings,
+    get_reporter,
+    load_standings,
+    plot_ratings,
+    write_matches_csv,
+)
+from bgfast.tournament.runner import run_tournament
+from bgfast.tournament.schedule import Gauntlet, Pairing, RoundRobin, Scheduler, scheduler
+from bgfast.tournament.spec import PlayerSpec, SprtOptions, TournamentSpec
+from bgfast.tournament.sprt import Sprt, SprtStatus
+from bgfast.tournament.stats import Stats
+
+__all__ = [
+    "run_tournament", "TournamentSpec", "PlayerSpec", "SprtOptions", "Scheduler", "RoundRobin", "Gauntlet",
+    "Pairing", "scheduler", "Stats", "Sprt", "SprtStatus", "Standings", "load_standings", "write_matches_csv",
+    "plot_ratings", "Reporter", "ProgressReporter", "QuietReporter", "get_reporter",
+]

@@ -1,0 +1,187 @@
+"""The run loop: feed chunks to a backend, save each finished one, stop on SPRT, report.
+
+Only this (parent) process writes the results file; workers only play.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from bgfast.tournament.report import QuietReporter, Reporter, Standings, standings_from_store
+from bgfast.tournament.schedule import chunk_range
+from bgfast.tournament.spec import TournamentSpec
+from bgfast.tournament.sprt import Sprt, SprtStatus
+from bgfast.tournament.store import RunInfo, Store, default_db_path
+from bgfast.tournament.worker import BACKENDS, ChunkResult, run_chunks
+
+__all__ = ["run_tournament"]
+
+log = logging.getLogger("bgfast.tournament")
+
+
+def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = None, *,
+                   workers: int | None = None, backend: str = "process", scheduler: str | None = None,
+                   reporter: Reporter | None = None, append: bool = False) -> Standings:
+    """Play a tournament into a results file, resuming it if the file already holds part of it.
+
+    Work goes out in chunks of matches; each chunk is a pure function of (spec,
+    chunk index), so the results are the same for any number of workers and either
+    backend.  Each finished chunk is saved in one transaction by this process, so
+    an interruption (Ctrl-C, ``kill -9``, a crashed worker) loses only the chunks
+    being played, and re-running the same call plays just the rest.
+
+    >>> import tempfile, os
+    >>> spec = TournamentSpec.from_dict({"name": "doc", "match_length": 3, "matches_per_pairing": 20,
+    ...     "players": [{"name": "pubeval", "bot": "pubeval"}, {"name": "random", "bot": "random"}]})
+    >>> db = os.path.join(tempfile.mkdtemp(), "doc.sqlite")
+    >>> standings = run_tournament(spec, db, workers=1)
+    >>> standings.matches_played, standings.players[0].name
+    (20, 'pubeval')
+    >>> run_tournament(spec, db, workers=1).matches_played  # already complete: nothing to play
+    20
+
+    :param spec: a spec, or the path of its TOML file.
+    :param db: the results file (default ``results/<spec name>.sqlite``); a log
+        file with the same name and ``.log`` is written beside it.
+    :param workers: processes to play in (default: all cores); with dask and no
+        ``scheduler``, the size of the local cluster.
+    :param backend: ``"process"`` (a multiprocessing pool) or ``"dask"``.
+    :param scheduler: a Dask scheduler address such as ``tcp://host:8786``.
+    :param reporter: told of progress (default: nothing shown).
+    :param append: allow adding this spec's matches to a file that holds another spec.
+    :returns: the standings over every match in the file.
+    :raises InvalidSpecError: a bad spec, or a file that holds another spec (without ``append``).
+    :raises WorkerFailedError: a chunk raised or a worker died; finished chunks are saved.
+    :raises MissingExtraError: the dask backend without dask.distributed installed.
+    """
+    if not isinstance(spec, TournamentSpec):
+        spec = TournamentSpec.from_toml(spec)
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+    if scheduler is not None and backend != "dask":
+        raise ValueError("a scheduler address is only for the dask backend")
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a whole number of at least 1, got {workers!r}")
+    reporter = reporter or QuietReporter()
+    path = Path(db) if db is not None else default_db_path(spec)
+    store = Store(path)
+    handler = None
+    started = False
+    try:
+        run = store.begin_run(spec, append=append)
+        handler = _start_log(path.with_suffix(".log"), multiprocess=backend == "process")
+        done = sum(len(chunk_range(spec, c)) for c in run.finished)
+        log.info("%s %s (spec %s) in %s: %d of %d matches saved, %s backend, %d workers",
+                 "resuming" if run.resumed else "starting", spec.name, spec.hash, path, done,
+                 spec.total_matches(), backend, workers)
+        reporter.on_start(spec, spec.total_matches(), done)
+        started = True
+        sprt = _SprtState(spec, store, run) if spec.sprt is not None else None
+        todo = [] if sprt is not None and sprt.decided else \
+            (c for c in range(spec.chunk_count()) if c not in run.finished)
+        remaining = spec.chunk_count() - len(run.finished)
+        if remaining and todo != []:
+            results = run_chunks(spec, todo, workers=min(workers, remaining), backend=backend, address=scheduler)
+            try:
+                for result in results:
+                    store.write_chunk(run, result)
+                    done += len(result.rows)
+                    reporter.on_chunk_end(len(result.rows), done)
+                    if sprt is not None and sprt.add(result):
+                        break
+            except BaseException as exc:
+                log.error("stopped: %s", exc)
+                raise
+            finally:
+                results.close()  # type: ignore[attr-defined]
+        if sprt is not None:
+            sprt.save()
+        standings = standings_from_store(store)
+        log.info("%s: %d matches saved", "finished" if done == spec.total_matches() else "stopped", done)
+        reporter.on_finish(standings)
+        started = False
+        return standings
+    finally:
+        if started:  # interrupted: close the progress display with what is saved
+            try:
+                reporter.on_finish(standings_from_store(store))
+            except Exception:  # noqa: BLE001 - never mask the original error
+                pass
+        store.close()
+        if handler is not None:
+            _stop_log(handler)
+
+
+class _SprtState:
+    """The SPRT over the longest run of finished chunks 0, 1, 2, ... so that the
+    decision (and the match count it is taken at) does not depend on timing."""
+
+    def __init__(self, spec: TournamentSpec, store: Store, run: RunInfo) -> None:
+        assert spec.sprt is not None
+        self.spec, self.store, self.run = spec, store, run
+        self.test = Sprt(spec.sprt.elo0, spec.sprt.elo1, spec.sprt.alpha, spec.sprt.beta)
+        names = [p.name for p in spec.players]
+        self.tested = names.index(spec.challenger) if spec.challenger else 0
+        self.pending = store.score_counts_by_chunk(run.run, run.player_ids[self.tested], paired=spec.paired_dice)
+        self.counts: Counter[float] = Counter()
+        self.next_chunk = 0
+        self.matches = 0
+        self.status = SprtStatus.CONTINUE
+        saved = next(r for r in store.runs() if r["run"] == run.run)
+        self.decided = saved["sprt_status"] in ("H0", "H1")
+        if not self.decided:
+            self._advance()
+
+    def add(self, result: ChunkResult) -> bool:
+        """Count a saved chunk; True when the test has decided (stop playing)."""
+        scale = 2 if self.spec.paired_dice else 1
+        wins: Counter[int] = Counter()
+        for row in result.rows:
+            seat0, seat1, winner = row[4], row[5], row[8]
+            wins[row[3]] += int((seat0, seat1)[winner] == self.tested)
+        self.pending[result.chunk] = dict(Counter(w / scale for w in wins.values()))
+        return self._advance()
+
+    def _advance(self) -> bool:
+        while self.next_chunk in self.pending and not self.decided:
+            self.counts.update(self.pending.pop(self.next_chunk))
+            self.matches += len(chunk_range(self.spec, self.next_chunk))
+            self.next_chunk += 1
+            self.status = self.test.status(self.counts)
+            if self.status is not SprtStatus.CONTINUE:
+                self.decided = True
+                self.save()
+                log.info("SPRT: %s accepted after %d matches", self.status.value, self.matches)
+        return self.decided
+
+    def save(self) -> None:
+        if self.matches or self.decided:
+            saved = next(r for r in self.store.runs() if r["run"] == self.run.run)
+            if saved["sprt_status"] in ("H0", "H1"):
+                return
+            self.store.set_sprt(self.run, self.status.value, self.matches, self.test.llr(self.counts))
+
+
+def _start_log(path: Path, *, multiprocess: bool) -> logging.Handler:
+    """Log the run (and, through multiprocessing-logging, its workers) to ``path``."""
+    file_handler = logging.FileHandler(path, encoding="utf-8")
+    file_handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(levelname)s %(message)s"))
+    handler: logging.Handler = file_handler
+    if multiprocess:
+        from multiprocessing_logging import MultiProcessingHandler
+
+        handler = MultiProcessingHandler("bgfast-log", sub_handler=file_handler)
+    log.addHandler(handler)
+    if log.level == logging.NOTSET or log.level > logging.INFO:
+        log.setLevel(logging.INFO)
+    return handler
+
+
+def _stop_log(handler: Any) -> None:
+    log.removeHandler(handler)
+    handler.close()

@@ -1,0 +1,377 @@
+"""The tournament spec: a tree of frozen dataclasses read from TOML and written back.
+
+A spec names the players (a bot and its options each), the format (round robin
+or gauntlet), the match length(s), the number of matches per pairing, the seed
+and the rules.  Everything is checked when the spec is loaded, before any match
+is played; a problem raises :class:`~bgfast.errors.InvalidSpecError` whose
+message starts with the key path, e.g. ``players[2].bot: unknown bot 'pubevl'``.
+
+>>> spec = TournamentSpec.from_dict({
+...     "name": "demo", "match_length": 3, "matches_per_pairing": 10,
+...     "players": [{"name": "pubeval", "bot": "pubeval"}, {"name": "random", "bot": "random"}]})
+>>> spec.match_length, spec.format, spec.rules.crawford
+((3,), 'round-robin', True)
+>>> TournamentSpec.from_toml_string(spec.to_toml()) == spec
+True
+>>> TournamentSpec.from_dict({**spec.to_dict(), "matches_per_pairing": 0})
+Traceback (most recent call last):
+...
+bgfast.errors.InvalidSpecError: matches_per_pairing: must be a whole number of at least 1, got 0
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bgfast.errors import InvalidSpecError
+from bgfast.match import Rules
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+__all__ = ["TournamentSpec", "PlayerSpec", "SprtOptions", "FORMATS", "MAX_MATCH_LENGTH"]
+
+FORMATS = ("round-robin", "gauntlet")
+"""The tournament formats: every pair of players, or one challenger against each of the others."""
+
+MAX_MATCH_LENGTH = 64
+"""The longest match length a spec may ask for (the match equity tables end there)."""
+
+_NAME = re.compile(r"[A-Za-z0-9_.+-]+")
+
+
+def _fail(path: str, problem: str) -> InvalidSpecError:
+    return InvalidSpecError(f"{path}: {problem}")
+
+
+def _check_keys(table: Mapping[str, Any], path: str, required: tuple[str, ...], optional: tuple[str, ...]) -> None:
+    prefix = f"{path}." if path else ""
+    for key in table:
+        if key not in required and key not in optional:
+            known = ", ".join(required + optional)
+            raise _fail(f"{prefix}{key}", f"unknown key (known keys: {known})")
+    for key in required:
+        if key not in table:
+            raise _fail(f"{prefix}{key}", "missing (this key is required)")
+
+
+def _int(value: Any, path: str, low: int, high: int | None = None, what: str = "a whole number") -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
+        raise _fail(path, f"must be {what} {bound}, got {value!r}")
+    return value
+
+
+def _bool(value: Any, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(path, f"must be true or false, got {value!r}")
+    return value
+
+
+def _str(value: Any, path: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _fail(path, f"must be a non-empty string, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """One player: a display name and the bot that plays for it.
+
+    >>> PlayerSpec("pub", "pubeval", cube="never").build()
+    <PubevalBot 'pubeval'>
+    """
+
+    name: str
+    """The name in reports; unique within the tournament."""
+    bot: str
+    """A name known to :func:`bgfast.bots.get_bot`."""
+    cube: str | None = None
+    """The cube policy, for bots that take one (``None``: the bot's default)."""
+    options: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    """Other keyword options passed to the bot (e.g. ``ply`` for gnubg)."""
+
+    def bot_options(self) -> dict[str, Any]:
+        """The keyword arguments given to :func:`~bgfast.bots.get_bot`."""
+        options = dict(self.options)
+        if self.cube is not None:
+            options["cube"] = self.cube
+        return options
+
+    def build(self) -> object:
+        """A new bot for this player.
+
+        :raises UnknownBotError: the bot is unknown or refuses the options.
+        """
+        from bgfast.bots import get_bot
+
+        return get_bot(self.bot, **self.bot_options())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The TOML table of this player."""
+        out: dict[str, Any] = {"name": self.name, "bot": self.bot}
+        if self.cube is not None:
+            out["cube"] = self.cube
+        if self.options:
+            out["options"] = dict(self.options)
+        return out
+
+
+@dataclass(frozen=True)
+class SprtOptions:
+    """The ``[sprt]`` section: stop a two-player run once the test decides.
+
+    H0: the first player's (the challenger's) Elo advantage is ``elo0``; H1: it is ``elo1``.
+    """
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    """The chance of accepting H1 when H0 holds."""
+    beta: float = 0.05
+    """The chance of accepting H0 when H1 holds."""
+
+
+@dataclass(frozen=True)
+class TournamentSpec:
+    """A whole tournament.  Build it with :meth:`from_toml` (or :meth:`from_dict`),
+    which checks every value; the constructor itself checks nothing.
+
+    The pair (:attr:`seed`, match index) fixes each match's dice, so a spec plays
+    the same matches whatever the number of workers.
+    """
+
+    name: str
+    """The tournament's name; the default results file is ``results/<name>.sqlite``."""
+    players: tuple[PlayerSpec, ...]
+    match_length: tuple[int, ...]
+    """Match lengths in points, 0 = a money game; each pairing plays every length."""
+    matches_per_pairing: int
+    """Matches per pairing and per match length."""
+    seed: int = 1
+    format: str = "round-robin"
+    challenger: str | None = None
+    """The player who meets every other one, in a gauntlet."""
+    paired_dice: bool = True
+    """Each two consecutive matches of a pairing replay the same dice with the seats swapped."""
+    rules: Rules = field(default_factory=Rules)
+    sprt: SprtOptions | None = None
+    chunk_size: int = 0
+    """Matches per unit of work (0 = chosen from the spec; :meth:`from_dict` fills it in)."""
+
+    # ------------------------------------------------------------ reading
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> TournamentSpec:
+        """Read and check a spec file.
+
+        :raises InvalidSpecError: the file cannot be read, is not TOML, or any value is wrong.
+        """
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InvalidSpecError(f"cannot read tournament spec {str(path)!r}: {exc.strerror or exc}") from None
+        return cls.from_toml_string(text, source=str(path))
+
+    @classmethod
+    def from_toml_string(cls, text: str, *, source: str = "<spec>") -> TournamentSpec:
+        """Parse and check a spec given as TOML text.
+
+        :raises InvalidSpecError: the text is not TOML or any value is wrong.
+        """
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise InvalidSpecError(f"{source}: not valid TOML: {exc}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TournamentSpec:
+        """Check a spec given as the dict TOML parses to.
+
+        :raises InvalidSpecError: an unknown key, a missing key, an unknown bot
+            or a bad value; the message starts with the key path.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidSpecError(f"a tournament spec must be a table, got {type(data).__name__}")
+        _check_keys(data, "", ("name", "match_length", "matches_per_pairing", "players"),
+                    ("seed", "format", "challenger", "paired_dice", "rules", "sprt", "chunk_size"))
+        name = _str(data["name"], "name")
+        if not _NAME.fullmatch(name):
+            raise _fail("name", f"must use only letters, digits and . _ + - (it names the results file), got {name!r}")
+        seed = _int(data.get("seed", 1), "seed", 0, 2**63 - 1)
+        fmt = data.get("format", "round-robin")
+        if fmt not in FORMATS:
+            raise _fail("format", f"must be one of {', '.join(FORMATS)}, got {fmt!r}")
+        lengths_raw = data["match_length"]
+        lengths_list = lengths_raw if isinstance(lengths_raw, list) else [lengths_raw]
+        if not lengths_list:
+            raise _fail("match_length", "must be a length or a non-empty list of lengths")
+        lengths = tuple(
+            _int(v, "match_length" if not isinstance(lengths_raw, list) else f"match_length[{i}]",
+                 0, MAX_MATCH_LENGTH, "a match length (0 = money)")
+            for i, v in enumerate(lengths_list)
+        )
+        if len(set(lengths)) != len(lengths):
+            raise _fail("match_length", f"lists a length twice: {list(lengths)}")
+        paired = _bool(data.get("paired_dice", True), "paired_dice")
+        per_pairing = _int(data["matches_per_pairing"], "matches_per_pairing", 1)
+        if paired and per_pairing % 2:
+            raise _fail("matches_per_pairing", f"must be even with paired_dice = true, got {per_pairing}")
+        players = cls._players(data["players"])
+        names = [p.name for p in players]
+        challenger = data.get("challenger")
+        if fmt == "gauntlet":
+            if challenger is None:
+                raise _fail("challenger", "missing (a gauntlet needs the name of its challenger)")
+            if challenger not in names:
+                raise _fail("challenger", f"is not a player's name: {challenger!r} (players: {', '.join(names)})")
+        elif challenger is not None:
+            raise _fail("challenger", 'is only for format = "gauntlet"')
+        rules = cls._rules(data.get("rules", {}))
+        sprt = cls._sprt(data["sprt"], len(players)) if "sprt" in data else None
+        spec = cls(name=name, players=players, match_length=lengths, matches_per_pairing=per_pairing,
+                   seed=seed, format=fmt, challenger=challenger, paired_dice=paired, rules=rules, sprt=sprt)
+        if "chunk_size" in data:
+            chunk = _int(data["chunk_size"], "chunk_size", 1)
+            if paired and chunk % 2:
+                raise _fail("chunk_size", f"must be even with paired_dice = true, got {chunk}")
+        else:
+            chunk = spec._default_chunk_size()
+        return dataclasses.replace(spec, chunk_size=chunk)
+
+    @staticmethod
+    def _players(raw: Any) -> tuple[PlayerSpec, ...]:
+        from bgfast.bots import available_bots
+        from bgfast.errors import UnknownBotError
+
+        if not isinstance(raw, list) or len(raw) < 2:
+            raise _fail("players", "must list at least two players ([[players]] tables)")
+        players = []
+        seen: set[str] = set()
+        for i, table in enumerate(raw):
+            path = f"players[{i}]"
+            if not isinstance(table, Mapping):
+                raise _fail(path, "must be a table with name and bot")
+            _check_keys(table, path, ("name", "bot"), ("cube", "options"))
+            name = _str(table["name"], f"{path}.name")
+            if name in seen:
+                raise _fail(f"{path}.name", f"{name!r} is used by another player")
+            seen.add(name)
+            bot = _str(table["bot"], f"{path}.bot")
+            if bot not in available_bots():
+                raise _fail(f"{path}.bot", f"unknown bot {bot!r} (known bots: {', '.join(sorted(available_bots()))})")
+            cube = table.get("cube")
+            if cube is not None:
+                cube = _str(cube, f"{path}.cube")
+            options = table.get("options", {})
+            if not isinstance(options, Mapping):
+                raise _fail(f"{path}.options", f"must be a table of bot options, got {options!r}")
+            if "cube" in options:
+                raise _fail(f"{path}.options.cube", f"set the cube policy with {path}.cube")
+            player = PlayerSpec(name, bot, cube, dict(options))
+            try:
+                player.build()
+            except UnknownBotError as exc:
+                key = "cube" if cube is not None and "cube" in str(exc) else "options"
+                raise _fail(f"{path}.{key}", str(exc)) from None
+            except ImportError as exc:
+                raise _fail(f"{path}.bot", f"bot {bot!r} cannot be loaded: {exc}") from None
+            players.append(player)
+        return tuple(players)
+
+    @staticmethod
+    def _rules(raw: Any) -> Rules:
+        if not isinstance(raw, Mapping):
+            raise _fail("rules", f"must be a table, got {raw!r}")
+        names = tuple(f.name for f in dataclasses.fields(Rules))
+        _check_keys(raw, "rules", (), names)
+        return Rules(**raw)
+
+    @staticmethod
+    def _sprt(raw: Any, n_players: int) -> SprtOptions:
+        if not isinstance(raw, Mapping):
+            raise _fail("sprt", f"must be a table, got {raw!r}")
+        _check_keys(raw, "sprt", ("elo0", "elo1"), ("alpha", "beta"))
+        values: dict[str, float] = {}
+        for key in ("elo0", "elo1", "alpha", "beta"):
+            if key not in raw:
+                continue
+            value = raw[key]
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise _fail(f"sprt.{key}", f"must be a number, got {value!r}")
+            if key in ("alpha", "beta") and not 0.0 < value < 0.5:
+                raise _fail(f"sprt.{key}", f"must be between 0 and 0.5, got {value!r}")
+            values[key] = float(value)
+        if values["elo1"] <= values["elo0"]:
+            raise _fail("sprt.elo1", f"must be greater than elo0 ({values['elo0']:g}), got {values['elo1']:g}")
+        if n_players != 2:
+            raise _fail("sprt", f"needs exactly two players (a two-player gauntlet), got {n_players}")
+        return SprtOptions(**values)
+
+    def _default_chunk_size(self) -> int:
+        # about 1000 points of play per chunk, and at least ~100 chunks for small runs
+        points = max(1, round(sum(max(1, n) for n in self.match_length) / len(self.match_length)))
+        size = max(2, min(1000 // points, math.ceil(self.total_matches() / 100)))
+        return size + (size % 2 if self.paired_dice else 0)
+
+    # ------------------------------------------------------------ writing
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spec as the dict :meth:`from_dict` reads (every default written out)."""
+        out: dict[str, Any] = {
+            "name": self.name,
+            "seed": self.seed,
+            "format": self.format,
+        }
+        if self.challenger is not None:
+            out["challenger"] = self.challenger
+        out["match_length"] = self.match_length[0] if len(self.match_length) == 1 else list(self.match_length)
+        out["matches_per_pairing"] = self.matches_per_pairing
+        out["paired_dice"] = self.paired_dice
+        out["chunk_size"] = self.chunk_size
+        out["rules"] = dataclasses.asdict(self.rules)
+        if self.sprt is not None:
+            out["sprt"] = dataclasses.asdict(self.sprt)
+        out["players"] = [p.to_dict() for p in self.players]
+        return out
+
+    def to_toml(self) -> str:
+        """The spec as TOML text that :meth:`from_toml_string` reads back to an equal spec."""
+        import tomli_w
+
+        return tomli_w.dumps(self.to_dict())
+
+    @property
+    def hash(self) -> str:
+        """A fingerprint of everything that decides the matches played (hex, 16 digits)."""
+        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    # ------------------------------------------------------------ sizes
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """The pairings as indices into :attr:`players`, in schedule order."""
+        n = len(self.players)
+        if self.format == "gauntlet":
+            c = [p.name for p in self.players].index(self.challenger)  # type: ignore[arg-type]
+            return [(c, j) for j in range(n) if j != c]
+        return [(i, j) for i in range(n) for j in range(i + 1, n)]
+
+    def total_matches(self) -> int:
+        """Matches in the whole tournament."""
+        return len(self.pairs()) * len(self.match_length) * self.matches_per_pairing
+
+    def chunk_count(self) -> int:
+        """Units of work the tournament is split into."""
+        return -(-self.total_matches() // self.chunk_size)

@@ -1,0 +1,349 @@
+"""The results store: one SQLite file per tournament, written by the parent process only.
+
+Layout (``PRAGMA user_version = 1``):
+
+- ``runs``: one row per spec played into the file (its TOML, its hash, sizes, SPRT outcome);
+- ``players``: every player name with its bot and options (a name means one bot in a file);
+- ``matches``: one row per match, keyed by (run, idx): the seats (``player0`` sits in
+  seat 0), length, seed and dice index, final score, winner seat, games, gammons,
+  backgammons, doubles (cube actions) and plies;
+- ``chunks``: one row per finished chunk.
+
+A chunk's match rows and its ``chunks`` row are written in one transaction, so a
+chunk is either wholly in the file or not at all: a crash (even ``kill -9``)
+loses only unfinished chunks, and a resumed run skips the chunks listed in
+``chunks``, so no match is ever counted twice.  The file is in WAL mode with
+``synchronous = NORMAL``: a committed chunk survives the death of the process;
+only a power cut may lose the last few commits, never corrupt the file.
+
+>>> import tempfile, os
+>>> from bgfast.tournament.spec import TournamentSpec
+>>> spec = TournamentSpec.from_dict({"name": "x", "match_length": 1, "matches_per_pairing": 2,
+...     "players": [{"name": "a", "bot": "random"}, {"name": "b", "bot": "random"}]})
+>>> path = os.path.join(tempfile.mkdtemp(), "x.sqlite")
+>>> with Store(path) as store:
+...     run = store.begin_run(spec)
+...     run.finished
+set()
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bgfast.errors import InvalidSpecError
+from bgfast.tournament.spec import TournamentSpec
+from bgfast.tournament.worker import ChunkResult
+
+__all__ = ["Store", "RunInfo", "SCHEMA_VERSION", "open_results"]
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    run INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    spec_hash TEXT NOT NULL UNIQUE,
+    spec TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    total_matches INTEGER NOT NULL,
+    chunk_size INTEGER NOT NULL,
+    chunks INTEGER NOT NULL,
+    created TEXT NOT NULL,
+    sprt_status TEXT,
+    sprt_matches INTEGER,
+    sprt_llr REAL
+);
+CREATE TABLE IF NOT EXISTS players (
+    player INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    bot TEXT NOT NULL,
+    options TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    run INTEGER NOT NULL,
+    chunk INTEGER NOT NULL,
+    matches INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    worker TEXT NOT NULL,
+    finished TEXT NOT NULL,
+    PRIMARY KEY (run, chunk)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS matches (
+    run INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    chunk INTEGER NOT NULL,
+    pairing INTEGER NOT NULL,
+    length INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    dice_index INTEGER NOT NULL,
+    player0 INTEGER NOT NULL,
+    player1 INTEGER NOT NULL,
+    score0 INTEGER NOT NULL,
+    score1 INTEGER NOT NULL,
+    winner INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    gammons0 INTEGER NOT NULL,
+    gammons1 INTEGER NOT NULL,
+    backgammons0 INTEGER NOT NULL,
+    backgammons1 INTEGER NOT NULL,
+    doubles INTEGER NOT NULL,
+    plies INTEGER NOT NULL,
+    PRIMARY KEY (run, idx)
+) WITHOUT ROWID;
+"""
+
+_INSERT_MATCH = f"INSERT INTO matches VALUES ({', '.join('?' * 19)})"
+
+
+@dataclass
+class RunInfo:
+    """A run being played: its id in the file, the file's id of each spec player, finished chunks."""
+
+    run: int
+    spec: TournamentSpec
+    player_ids: list[int]
+    finished: set[int] = field(default_factory=set)
+    resumed: bool = False
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+class Store:
+    """A results file.  Open it with ``Store(path)`` (created if missing) and close it,
+    or use it as a context manager.
+
+    :param readonly: only read (an error if the file does not exist).
+    :raises InvalidSpecError: the file is not a bgfast results file, or is missing when ``readonly``.
+    """
+
+    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
+        self.path = Path(path)
+        if readonly and not self.path.is_file():
+            raise InvalidSpecError(f"no results file {str(self.path)!r}")
+        if not readonly:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute("PRAGMA synchronous = NORMAL")
+            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.DatabaseError as exc:
+            raise InvalidSpecError(f"{str(self.path)!r} is not a bgfast results file: {exc}") from None
+        if version == 0 and not tables and not readonly:
+            self._conn.executescript(_SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
+        elif version != SCHEMA_VERSION:
+            self._conn.close()
+            raise InvalidSpecError(f"{str(self.path)!r} is not a bgfast results file (schema {version})")
+        self._lock: Any = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the file (and release the writer's lock)."""
+        self._conn.close()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    # ------------------------------------------------------------ writing
+
+    def _take_writer_lock(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX
+            return
+        lock = open(f"{self.path}.lock", "w")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.close()
+            raise InvalidSpecError(f"another bgfast tournament is writing to {str(self.path)!r}") from None
+        self._lock = lock
+
+    def begin_run(self, spec: TournamentSpec, *, append: bool = False) -> RunInfo:
+        """Register ``spec`` in the file, or find it there to resume it.
+
+        :param append: allow a spec other than the one(s) already in the file.
+        :raises InvalidSpecError: the file holds another spec and ``append`` is false; an
+            added spec reuses a seed of the file (its matches would repeat) or gives a
+            player's name to another bot; another process is writing the file.
+        """
+        self._take_writer_lock()
+        conn = self._conn
+        row = conn.execute("SELECT run FROM runs WHERE spec_hash = ?", (spec.hash,)).fetchone()
+        if row is not None:
+            run = row[0]
+            ids = [self._player_id(p.name) for p in spec.players]
+            finished = {c for (c,) in conn.execute("SELECT chunk FROM chunks WHERE run = ?", (run,))}
+            return RunInfo(run, spec, ids, finished, resumed=True)
+        others = conn.execute("SELECT name, spec_hash, seed FROM runs ORDER BY run").fetchall()
+        if others and not append:
+            name, digest, _ = others[0]
+            raise InvalidSpecError(
+                f"{str(self.path)!r} holds another tournament ({name!r}, spec {digest}); use another --db, "
+                "or --append to add this spec's matches to it")
+        for name, _, seed in others:
+            if seed == spec.seed:
+                raise InvalidSpecError(
+                    f"seed: {spec.seed} is already used by run {name!r} in {str(self.path)!r}; "
+                    "an added spec needs another seed, or its matches would repeat")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            ids = []
+            for i, player in enumerate(spec.players):
+                options = json.dumps(player.bot_options(), sort_keys=True)
+                found = conn.execute("SELECT player, bot, options FROM players WHERE name = ?",
+                                     (player.name,)).fetchone()
+                if found is None:
+                    cur = conn.execute("INSERT INTO players (name, bot, options) VALUES (?, ?, ?)",
+                                       (player.name, player.bot, options))
+                    ids.append(int(cur.lastrowid))  # type: ignore[arg-type]
+                elif (found[1], found[2]) != (player.bot, options):
+                    raise InvalidSpecError(
+                        f"players[{i}].name: {player.name!r} is bot {found[1]!r} with options {found[2]} in "
+                        f"{str(self.path)!r}; give this player another name")
+                else:
+                    ids.append(int(found[0]))
+            cur = conn.execute(
+                "INSERT INTO runs (name, spec_hash, spec, seed, total_matches, chunk_size, chunks, created) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (spec.name, spec.hash, spec.to_toml(), spec.seed, spec.total_matches(), spec.chunk_size,
+                 spec.chunk_count(), _now()))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return RunInfo(int(cur.lastrowid), spec, ids)  # type: ignore[arg-type]
+
+    def write_chunk(self, run: RunInfo, result: ChunkResult) -> None:
+        """Write a finished chunk's matches and mark it finished, in one transaction."""
+        ids = run.player_ids
+        seed = run.spec.seed
+        chunk = result.chunk
+        rows = ((run.run, r[0], chunk, r[1], r[2], seed, r[3], ids[r[4]], ids[r[5]], *r[6:])
+                for r in result.rows)
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.executemany(_INSERT_MATCH, rows)
+            conn.execute("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?)",
+                         (run.run, chunk, len(result.rows), result.seconds, result.worker, _now()))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        run.finished.add(chunk)
+
+    def set_sprt(self, run: RunInfo, status: str, matches: int, llr: float) -> None:
+        """Record the SPRT decision of ``run``."""
+        with self._transaction():
+            self._conn.execute("UPDATE runs SET sprt_status = ?, sprt_matches = ?, sprt_llr = ? WHERE run = ?",
+                               (status, matches, llr, run.run))
+
+    def _transaction(self) -> Any:
+        store = self
+
+        class _T:
+            def __enter__(self) -> None:
+                store._conn.execute("BEGIN IMMEDIATE")
+
+            def __exit__(self, kind: object, *rest: object) -> None:
+                store._conn.execute("ROLLBACK" if kind else "COMMIT")
+
+        return _T()
+
+    def _player_id(self, name: str) -> int:
+        return int(self._conn.execute("SELECT player FROM players WHERE name = ?", (name,)).fetchone()[0])
+
+    # ------------------------------------------------------------ reading
+
+    def runs(self) -> list[dict[str, Any]]:
+        """The runs in the file, oldest first, with how far each got."""
+        out = []
+        for row in self._conn.execute(
+                "SELECT r.run, r.name, r.spec_hash, r.spec, r.total_matches, r.sprt_status, r.sprt_matches, "
+                "r.sprt_llr, (SELECT COALESCE(SUM(matches), 0) FROM chunks c WHERE c.run = r.run) "
+                "FROM runs r ORDER BY r.run"):
+            out.append(dict(zip(("run", "name", "spec_hash", "spec", "total_matches", "sprt_status",
+                                 "sprt_matches", "sprt_llr", "matches_played"), row)))
+        return out
+
+    def player_names(self) -> dict[int, str]:
+        """Player id -> name, in the order players were first added."""
+        return dict(self._conn.execute("SELECT player, name FROM players ORDER BY player"))
+
+    def seat_totals(self) -> list[tuple[int, ...]]:
+        """Sums over all matches, grouped by (player0, player1): the numbers reports are built from.
+
+        Each row: player0, player1, matches, seat-0 wins, games, net points (seat 0),
+        net points squared, games squared, net points x games, gammons0, gammons1,
+        backgammons0, backgammons1, doubles.
+        """
+        return self._conn.execute(
+            "SELECT player0, player1, COUNT(*), SUM(winner = 0), SUM(games), SUM(score0 - score1), "
+            "SUM((score0 - score1) * (score0 - score1)), SUM(games * games), SUM((score0 - score1) * games), "
+            "SUM(gammons0), SUM(gammons1), SUM(backgammons0), SUM(backgammons1), SUM(doubles) "
+            "FROM matches GROUP BY player0, player1 ORDER BY player0, player1").fetchall()
+
+    def score_counts_by_chunk(self, run: int, player: int, *, paired: bool) -> dict[int, dict[float, int]]:
+        """For SPRT: per finished chunk of ``run``, how many times ``player`` scored 0, 0.5
+        or 1 over a pair of matches on the same dice (``paired``), or 0 or 1 in a match."""
+        scale = 2 if paired else 1
+        out: dict[int, dict[float, int]] = {}
+        for chunk, w, n in self._conn.execute(
+                "SELECT chunk, w, COUNT(*) FROM (SELECT chunk, SUM((winner = 0 AND player0 = ?) OR "
+                "(winner = 1 AND player1 = ?)) AS w FROM matches WHERE run = ? GROUP BY chunk, dice_index) "
+                "GROUP BY chunk, w", (player, player, run)):
+            out.setdefault(chunk, {})[w / scale] = n
+        return out
+
+    def iter_matches(self) -> Iterator[tuple[Any, ...]]:
+        """Every match, run by run in index order: run name, idx, player0 name, player1 name,
+        length, seed, dice_index, score0, score1, winner seat, games, gammons0, gammons1,
+        backgammons0, backgammons1, doubles, plies.  Streams: memory does not grow with the file."""
+        cur = self._conn.execute(
+            "SELECT r.name, m.idx, p0.name, p1.name, m.length, m.seed, m.dice_index, m.score0, m.score1, "
+            "m.winner, m.games, m.gammons0, m.gammons1, m.backgammons0, m.backgammons1, m.doubles, m.plies "
+            "FROM matches m JOIN runs r ON r.run = m.run JOIN players p0 ON p0.player = m.player0 "
+            "JOIN players p1 ON p1.player = m.player1 ORDER BY m.run, m.idx")
+        while True:
+            rows = cur.fetchmany(4096)
+            if not rows:
+                return
+            yield from rows
+
+
+def open_results(path: str | Path) -> Store:
+    """Open an existing results file for reading.
+
+    :raises InvalidSpecError: no such file, or not a bgfast results file.
+    """
+    return Store(path, readonly=True)
+
+
+def default_db_path(spec: TournamentSpec) -> Path:
+    """``results/<spec name>.sqlite``, relative to the working directory."""
+    return Path("results") / f"{spec.name}.sqlite"
+
+
+def remove_results(path: str | Path) -> None:
+    """Delete a results file and its WAL, shared-memory and lock files (tests and tools)."""
+    for suffix in ("", "-wal", "-shm", ".lock"):
+        try:
+            os.remove(f"{path}{suffix}")
+        except FileNotFoundError:
+            pass

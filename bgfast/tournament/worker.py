@@ -1,0 +1,293 @@
+"""Playing chunks: the code that runs in worker processes (or on Dask workers), and the backends.
+
+:func:`play_chunk` is a pure function of (spec, chunk): it builds each player's
+bot once per process, keeps one :class:`~bgfast.game.MatchPlayer` per
+(seat 0, seat 1, length), and returns one row of integers per match.  The
+backends feed chunks to a ``multiprocessing`` pool or a Dask cluster and yield
+the finished chunks as they come, keeping only a bounded number in flight.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from bgfast.errors import WorkerFailedError
+from bgfast.tournament.schedule import chunk_range, scheduler
+from bgfast.tournament.spec import TournamentSpec
+
+__all__ = ["ChunkResult", "ChunkError", "ROW_FIELDS", "play_chunk", "run_chunks", "BACKENDS"]
+
+log = logging.getLogger("bgfast.tournament")
+
+ROW_FIELDS = ("idx", "pairing", "length", "dice_index", "seat0", "seat1", "score0", "score1", "winner",
+              "games", "gammons0", "gammons1", "backgammons0", "backgammons1", "doubles", "plies")
+"""The integers of one match row; ``seat0``/``seat1`` index ``spec.players``, ``winner`` is the seat."""
+
+BACKENDS = ("process", "dask")
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    """A finished chunk: its rows (see :data:`ROW_FIELDS`) and how long it took."""
+
+    chunk: int
+    rows: list[tuple[int, ...]]
+    seconds: float
+    worker: str
+
+
+class ChunkError(Exception):
+    """A chunk whose play raised; carries the chunk number and the worker's traceback."""
+
+    def __init__(self, chunk: int, message: str, trace: str = "") -> None:
+        super().__init__(chunk, message, trace)
+        self.chunk = chunk
+        self.message = message
+        self.trace = trace
+
+    def __str__(self) -> str:
+        return f"chunk {self.chunk}: {self.message}"
+
+
+class _Players:
+    """The bots of one spec in this process, and a MatchPlayer per (seat 0, seat 1, length)."""
+
+    def __init__(self, spec: TournamentSpec) -> None:
+        from bgfast.game import MatchPlayer
+
+        self._make = MatchPlayer
+        self.spec = spec
+        self.schedule = scheduler(spec)
+        self.bots = [p.build() for p in spec.players]
+        self.match_players: dict[tuple[int, int, int], Any] = {}
+
+    def get(self, a: int, b: int, length: int) -> Any:
+        key = (a, b, length)
+        player = self.match_players.get(key)
+        if player is None:
+            player = self._make(self.bots[a], self.bots[b], length=length, rules=self.spec.rules)
+            self.match_players[key] = player
+        return player
+
+
+_CACHE: dict[str, _Players] = {}
+
+
+def _players_for(spec: TournamentSpec) -> _Players:
+    key = spec.hash
+    players = _CACHE.get(key)
+    if players is None:
+        _CACHE.clear()
+        players = _CACHE[key] = _Players(spec)
+    return players
+
+
+def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
+    """Play every match of ``chunk`` and return their rows.
+
+    The same (spec, chunk) gives the same rows in any process.
+
+    >>> from bgfast.tournament.spec import TournamentSpec
+    >>> spec = TournamentSpec.from_dict({"name": "x", "match_length": 3, "matches_per_pairing": 4,
+    ...     "chunk_size": 2, "players": [{"name": "a", "bot": "pubeval"}, {"name": "b", "bot": "random"}]})
+    >>> result = play_chunk(spec, 1)
+    >>> [row[:6] for row in result.rows]  # idx, pairing, length, dice index, seat 0, seat 1
+    [(2, 0, 3, 1, 0, 1), (3, 0, 3, 1, 1, 0)]
+    >>> result.rows == play_chunk(spec, 1).rows
+    True
+
+    :raises ChunkError: playing a match raised; the error names the chunk.
+    """
+    start = time.perf_counter()
+    try:
+        players = _players_for(spec)
+        seed = spec.seed
+        rows = []
+        for p in players.schedule.pairings(*_bounds(chunk_range(spec, chunk))):
+            s = players.get(p.seat_a, p.seat_b, p.length).play(seed, p.dice_index)
+            rows.append((p.match_index, p.pairing, p.length, p.dice_index, p.seat_a, p.seat_b, *s))
+    except Exception as exc:  # noqa: BLE001 - reported to the parent with the chunk
+        raise ChunkError(chunk, f"{type(exc).__name__}: {' '.join(str(exc).split())}",
+                         traceback.format_exc()) from None
+    seconds = time.perf_counter() - start
+    log.debug("chunk %d: %d matches in %.3f s (pid %d)", chunk, len(rows), seconds, os.getpid())
+    return ChunkResult(chunk, rows, seconds, f"pid {os.getpid()}")
+
+
+def _bounds(r: range) -> tuple[int, int]:
+    return r.start, r.stop
+
+
+# ---------------------------------------------------------------- process backend
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Make this worker end when the parent dies (even by kill -9)."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(1, signal.SIGKILL) == 0:  # PR_SET_PDEATHSIG
+                if os.getppid() != parent:  # the parent died before prctl
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):  # pragma: no cover
+            pass
+
+    def watch() -> None:  # pragma: no cover - portable fallback
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="bgfast-parent-watch", daemon=True).start()
+
+
+def _init_process(spec: TournamentSpec, parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
+    _exit_with_parent(parent)
+    try:
+        _players_for(spec)  # build the bots once, before the first chunk
+    except Exception:  # noqa: BLE001 - the first chunk reports it with its number
+        _CACHE.clear()
+
+
+def _run_process(spec: TournamentSpec, chunks: Iterable[int], workers: int) -> Iterator[ChunkResult]:
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    executor = ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                                   initializer=_init_process, initargs=(spec, os.getpid()))
+    pending: dict[Any, int] = {}
+    todo = iter(chunks)
+    window = 2 * workers + 2
+    clean = False
+    try:
+        while True:
+            while len(pending) < window:
+                chunk = next(todo, None)
+                if chunk is None:
+                    break
+                pending[executor.submit(play_chunk, spec, chunk)] = chunk
+            if not pending:
+                break
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=pending.__getitem__):
+                chunk = pending.pop(future)
+                try:
+                    yield future.result()
+                except ChunkError as exc:
+                    raise WorkerFailedError(
+                        f"a worker failed on chunk {exc.chunk}: {exc.message}; finished chunks are saved, "
+                        "fix the cause and re-run to resume", chunk=exc.chunk, trace=exc.trace) from None
+                except BrokenProcessPool:
+                    lost = sorted([chunk, *pending.values()])
+                    raise WorkerFailedError(
+                        f"a worker process died while chunks {_ranges(lost)} were being played; "
+                        "finished chunks are saved, re-run to resume", chunk=chunk) from None
+        clean = True
+    finally:
+        if clean:
+            executor.shutdown(wait=True)
+        else:
+            _kill(executor)
+
+
+def _kill(executor: Any) -> None:
+    """Stop a process pool at once: cancel what waits, end what runs."""
+    processes = list(getattr(executor, "_processes", {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(5)
+
+
+def _ranges(chunks: list[int]) -> str:
+    parts: list[str] = []
+    for c in chunks:
+        if parts and parts[-1].split("-")[-1] == str(c - 1):
+            parts[-1] = f"{parts[-1].split('-')[0]}-{c}"
+        else:
+            parts.append(str(c))
+    return ", ".join(parts)
+
+
+# ---------------------------------------------------------------- dask backend
+
+
+def _run_dask(spec: TournamentSpec, chunks: Iterable[int], workers: int,
+              address: str | None) -> Iterator[ChunkResult]:
+    try:
+        from distributed import Client, LocalCluster, wait
+    except ImportError:
+        from bgfast.errors import MissingExtraError
+
+        raise MissingExtraError(
+            "the dask backend needs dask.distributed: pip install 'bgfast[dask]'") from None
+
+    cluster = None
+    if address is None:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    else:
+        client = Client(address)
+    pending: dict[Any, int] = {}
+    try:
+        n_workers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
+        window = 2 * n_workers + 2
+        remote_spec = client.scatter(spec, broadcast=True)
+        todo = iter(chunks)
+        while True:
+            while len(pending) < window:
+                chunk = next(todo, None)
+                if chunk is None:
+                    break
+                pending[client.submit(play_chunk, remote_spec, chunk, pure=False)] = chunk
+            if not pending:
+                break
+            done, _ = wait(list(pending), return_when="FIRST_COMPLETED")
+            for future in sorted(done, key=pending.__getitem__):
+                chunk = pending.pop(future)
+                try:
+                    yield future.result()
+                except ChunkError as exc:
+                    raise WorkerFailedError(
+                        f"a worker failed on chunk {exc.chunk}: {exc.message}; finished chunks are saved, "
+                        "fix the cause and re-run to resume", chunk=exc.chunk, trace=exc.trace) from None
+    finally:
+        for future in pending:
+            future.cancel()
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def run_chunks(spec: TournamentSpec, chunks: Iterable[int], *, workers: int, backend: str = "process",
+               address: str | None = None) -> Iterator[ChunkResult]:
+    """Play ``chunks`` on ``backend`` and yield each finished chunk, in completion order.
+
+    Closing the iterator (or an exception in the consumer) stops the workers.
+
+    :raises WorkerFailedError: a chunk raised (the error names it) or a worker died.
+    """
+    if backend == "process":
+        if address is not None:
+            raise ValueError("--scheduler is only for the dask backend")
+        return _run_process(spec, chunks, workers)
+    if backend == "dask":
+        return _run_dask(spec, chunks, workers, address)
+    raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
