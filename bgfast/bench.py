@@ -15,6 +15,10 @@ plays (resulting positions).  bgfast counts a roll with no legal play as one res
 (the unchanged position); gnubg counts it as none.  Before timing, the counts of every
 generation are checked against each other, allowing for that difference.  Each figure
 is the best of ``repeat`` timed passes, with the garbage collector off (as ``timeit``).
+
+:func:`games` times self-play: cubeless money games per second on one core through
+the C game loop, beside a plain Python loop over ``gnubg_nn.pub_best_move`` that plays
+the same games on the same dice (:func:`pub_best_move_game`).
 """
 from __future__ import annotations
 
@@ -31,7 +35,7 @@ from bgfast._core.movegen import count_batch
 from bgfast.dice import ALL_21
 from bgfast.position import STARTING, Position
 
-__all__ = ["WILDBG_SETS", "load_wildbg_set", "movegen", "movegen_report"]
+__all__ = ["WILDBG_SETS", "load_wildbg_set", "movegen", "movegen_report", "games", "games_report", "pub_best_move_game"]
 
 WILDBG_SETS = ("contact", "race")
 """The two position sets of the wildbg benchmark, in the order they are measured."""
@@ -238,4 +242,170 @@ def movegen_report(r: dict[str, Any]) -> str:
     if o["gnubg_nn_us"] is not None:
         opening += f", gnubg_nn {o['gnubg_nn_us']:.3f} us"
     lines.append(opening)
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- games
+
+_GAMES_SEED = 1
+_PEER = "gnubg_nn.pub_best_move"
+
+
+def _selfplay_player(bot: str) -> Any:
+    """A :class:`~bgfast.game.MatchPlayer` of ``bot`` against itself, cubeless money games."""
+    from bgfast.bots import get_bot
+    from bgfast.bots.spec import parse_bot_spec
+    from bgfast.game import MatchPlayer
+    from bgfast.match import Rules
+
+    name, options = parse_bot_spec(bot)
+    options.setdefault("cube", "never")
+    return MatchPlayer(get_bot(name, **options), get_bot(name, **options), length=0, rules=Rules(jacoby=False))
+
+
+def _selfplay_pass(player: Any, seed: int, games: int) -> list[tuple[int, int]]:
+    """(winner, plies) of games 0..games-1 of run ``seed``."""
+    play = player.play
+    out = []
+    for index in range(games):
+        summary = play(seed, index)
+        out.append((summary.winner, summary.plies))
+    return out
+
+
+def pub_best_move_game(pub_best_move: Callable[..., Any], die: Callable[[], int],
+                       start: tuple[int, ...]) -> tuple[int, int]:
+    """One cubeless game of ``gnubg_nn.pub_best_move`` against itself, in plain Python.
+
+    The rules are bgfast's: each side rolls one die (player 0 first), ties are rolled
+    again, the higher die plays both; the game ends when the side that has just moved
+    has no checker left.  ``die()`` gives the dice (bgfast's stream of the game).
+
+    gnubg_nn's board is bgfast's: ``[opponent, on roll]``, 25 counts each from its own
+    side (index 24 the bar).  ``pub_best_move(board, d1, d2)`` returns the play as a flat
+    list of single-die steps ``[from, to, from, to, ...]`` in the mover's 0-based
+    indexes, 24 = the bar and -1 = borne off; an empty list when nothing can be played.
+
+    :returns: ``(winner, plies)``: the player (0 or 1) who bore off first, checker plays made.
+    """
+    while True:
+        a, b = die(), die()
+        if a != b:
+            break
+    turn, d1, d2 = (0 if a > b else 1), a, b
+    opp, me = list(start), list(start)
+    plies = 0
+    while True:
+        steps = pub_best_move([opp, me], d1, d2)
+        for k in range(0, len(steps), 2):
+            src, dst = steps[k], steps[k + 1]
+            me[src] -= 1
+            if dst >= 0:
+                me[dst] += 1
+                if opp[23 - dst] == 1:
+                    opp[23 - dst] = 0
+                    opp[24] += 1
+        plies += 1
+        if not any(me):
+            return turn, plies
+        opp, me = me, opp
+        turn = 1 - turn
+        d1, d2 = die(), die()
+
+
+def _peer_pass(pub_best_move: Callable[..., Any], seed: int, games: int) -> list[tuple[int, int]]:
+    from bgfast._core.rng import Stream
+    from bgfast.position import VARIANTS
+
+    start = VARIANTS["standard"][1]
+    return [pub_best_move_game(pub_best_move, Stream(seed, index, 0).die, start) for index in range(games)]
+
+
+def games(bot: str = "pubeval", *, games: int = 1000, seed: int = _GAMES_SEED, repeat: int = 1,
+          peers: bool = True) -> dict[str, Any]:
+    """Time self-play: cubeless money games per second on one core; the figures as a JSON-ready dict.
+
+    ``bot`` plays itself through :class:`~bgfast.game.MatchPlayer` (the C loop; a
+    Python bot goes through its callbacks), with the cube left in the middle
+    (``cube=never`` unless the spec says otherwise) and no Jacoby rule: games
+    ``0 .. games-1`` of run ``seed``.  With ``peers``, when gnubg-nn is installed, the
+    same number of games is played by a plain Python loop over
+    :func:`pub_best_move_game` on the same dice streams; for ``bot="pubeval"`` both
+    sides play the same evaluator, so the games should be identical, and
+    ``gnubg_nn_identical_games`` counts those that are (same winner and length;
+    None for other bots).
+
+    :param bot: a bot spec (``NAME[:KEY=VALUE,...]``, see :mod:`bgfast.bots.spec`).
+    :param games: games per timed pass; :param repeat: timed passes (the best counts).
+    :raises ValueError: ``games`` or ``repeat`` below 1, a negative seed.
+    :raises UnknownBotError: an unknown bot or bad options.
+    """
+    from bgfast.bots.spec import parse_bot_spec
+
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be at least 1, got {games!r}")
+    if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
+        raise ValueError(f"repeat must be at least 1, got {repeat!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    player = _selfplay_player(bot)
+    results = _selfplay_pass(player, seed, games)
+    seconds = _best_of(repeat, lambda: _selfplay_pass(player, seed, games))
+    plies = sum(p for _, p in results)
+    out: dict[str, Any] = {
+        "bot": bot,
+        "games": games,
+        "games_per_s": games / seconds,
+        "plies_per_game": plies / games,
+        "us_per_ply": seconds / plies * 1e6,
+        "seed": seed,
+        "repeat": repeat,
+        "bgfast_version": __version__,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "peer": _PEER,
+        "gnubg_nn_version": None,
+        "gnubg_nn_games_per_s": None,
+        "gnubg_nn_plies_per_game": None,
+        "gnubg_nn_identical_games": None,
+        "vs_gnubg_nn": None,
+    }
+    gnubg = _import_gnubg_nn() if peers else None
+    if gnubg is not None:
+        import gnubg_nn
+
+        version = gnubg[1]
+        peer_results = _peer_pass(gnubg_nn.pub_best_move, seed, games)
+        peer_s = _best_of(repeat, lambda: _peer_pass(gnubg_nn.pub_best_move, seed, games))
+        out.update(
+            gnubg_nn_version=version,
+            gnubg_nn_games_per_s=games / peer_s,
+            gnubg_nn_plies_per_game=sum(p for _, p in peer_results) / games,
+            gnubg_nn_identical_games=(sum(a == b for a, b in zip(results, peer_results))
+                                      if parse_bot_spec(bot)[0] == "pubeval" else None),
+            vs_gnubg_nn=peer_s / seconds,
+        )
+    return out
+
+
+def games_report(r: dict[str, Any]) -> str:
+    """The figures of :func:`games` as a short text table."""
+    lines = [
+        f"self-play, cubeless money games: {r['games']:,} games of run seed {r['seed']} "
+        f"(best of {r['repeat']}), one core",
+        f"{'':34}{'games/s':>10}{'plies/game':>12}{'us/ply':>9}{'vs gnubg_nn':>13}",
+    ]
+    ratio = r["vs_gnubg_nn"]
+    lines.append(f"{'bgfast ' + r['bot']:<34}{r['games_per_s']:>10,.0f}{r['plies_per_game']:>12.1f}"
+                 f"{r['us_per_ply']:>9.2f}{'' if ratio is None else f'{ratio:.2f}x':>13}")
+    if r["gnubg_nn_version"] is None:
+        lines.append("gnubg_nn: not installed (pip install 'bgfast[gnubg]' to compare)")
+    else:
+        peer_us = 1e6 / (r["gnubg_nn_games_per_s"] * r["gnubg_nn_plies_per_game"])
+        lines.append(f"{'gnubg_nn ' + r['gnubg_nn_version'] + ' pub_best_move loop':<34}"
+                     f"{r['gnubg_nn_games_per_s']:>10,.0f}{r['gnubg_nn_plies_per_game']:>12.1f}"
+                     f"{peer_us:>9.2f}{'1.00x':>13}")
+        if r["gnubg_nn_identical_games"] is not None:
+            lines.append(f"same games (winner and plies) in both loops: "
+                         f"{r['gnubg_nn_identical_games']:,} of {r['games']:,}")
     return "\n".join(lines)

@@ -89,6 +89,66 @@ def _cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- play
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def _add_play(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play one match between two bots and print its log",
+        description="Play one match (or, with --length 0, one money game) between two bots, "
+        "player 0 first, and print it game by game: Crawford game, doubles with take or pass, "
+        "winner, kind of win, points, score after.  The dice are those of match INDEX of run SEED, "
+        "so the same arguments print the same match, byte for byte.",
+        epilog="A bot is NAME or NAME:KEY=VALUE,... with the options of the bot, e.g. random, "
+        "pubeval (doubles in races by the Keith count) or pubeval:cube=never (cubeless).",
+    )
+    p.add_argument("--player", action="append", required=True, metavar="BOT",
+                   help="a bot, given twice: player 0, then player 1")
+    p.add_argument("--length", type=_non_negative, default=7, metavar="N",
+                   help="match length in points, 0 = one money game (default 7)")
+    p.add_argument("--seed", type=_non_negative, default=0, help="run seed of the dice (default 0)")
+    p.add_argument("--index", type=_non_negative, default=0, metavar="N",
+                   help="match index within the run (default 0)")
+    p.add_argument("--json", action="store_true", help="print the match as one line of JSON")
+    rules = p.add_argument_group("rules")
+    rules.add_argument("--crawford", action=argparse.BooleanOptionalAction, default=True,
+                       help="Crawford rule in match play (default on)")
+    rules.add_argument("--jacoby", action=argparse.BooleanOptionalAction, default=True,
+                       help="Jacoby rule in money play (default on)")
+    rules.add_argument("--beaver", action=argparse.BooleanOptionalAction, default=False,
+                       help="beavers in money play (default off)")
+    rules.add_argument("--max-cube", type=int, default=64, metavar="N", help="highest cube value (default 64)")
+    rules.add_argument("--variant", default="standard", help="starting position: standard, nackgammon, hypergammon")
+    p.set_defaults(func=_cmd_play)
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from bgfast.bots.spec import bot_from_spec
+    from bgfast.game import play_match
+    from bgfast.match import Rules
+    from bgfast.matchlog import match_json, match_text
+
+    if len(args.player) != 2:
+        raise ValueError(f"give --player twice (player 0, then player 1), got {args.player!r}")
+    rules = Rules(crawford=args.crawford, jacoby=args.jacoby, beaver=args.beaver,
+                  max_cube=args.max_cube, variant=args.variant)
+    bots = [bot_from_spec(spec) for spec in args.player]
+    record = play_match(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed, index=args.index)
+    print(match_json(record, args.player) if args.json else match_text(record, args.player))
+    return 0
+
+
 # ---------------------------------------------------------------- bench
 
 
@@ -108,6 +168,20 @@ def _add_bench(sub: argparse._SubParsersAction) -> None:
                     help="use only the first N positions of each set (default: all)")
     mg.add_argument("--no-peers", dest="peers", action="store_false", help="do not time gnubg_nn")
     mg.set_defaults(func=_cmd_bench_movegen)
+    gm = what.add_parser(
+        "games",
+        help="self-play games per second on one core (cubeless money games)",
+        description="Time self-play of a bot against itself: cubeless money games per second on one "
+        "core through the C game loop, and, when gnubg-nn is installed, a plain Python loop over "
+        "gnubg_nn.pub_best_move playing the same games by the same rules, with the ratio.",
+    )
+    gm.add_argument("--bot", default="pubeval", metavar="BOT", help="the bot, NAME[:KEY=VALUE,...] (default pubeval)")
+    gm.add_argument("--games", type=int, default=1000, metavar="N", help="games per timed pass (default 1000)")
+    gm.add_argument("--repeat", type=int, default=1, metavar="N", help="timed passes, best kept (default 1)")
+    gm.add_argument("--seed", type=_non_negative, default=1, help="run seed of the dice (default 1)")
+    gm.add_argument("--no-peers", dest="peers", action="store_false", help="do not time gnubg_nn")
+    gm.add_argument("--json", action="store_true", help="print the figures as JSON")
+    gm.set_defaults(func=_cmd_bench_games)
 
 
 def _cmd_bench_movegen(args: argparse.Namespace) -> int:
@@ -118,9 +192,17 @@ def _cmd_bench_movegen(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_bench_games(args: argparse.Namespace) -> int:
+    from bgfast import bench
+
+    result = bench.games(args.bot, games=args.games, seed=args.seed, repeat=args.repeat, peers=args.peers)
+    print(json.dumps(result, indent=2) if args.json else bench.games_report(result))
+    return 0
+
+
 # ---------------------------------------------------------------- the command
 
-COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_moves, _add_show, _add_bench]
+COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_moves, _add_show, _add_play, _add_bench]
 """The subcommands, in the order ``bgfast --help`` lists them."""
 
 
