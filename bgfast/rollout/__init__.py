@@ -1,0 +1,18 @@
+"""Rollouts: what a position is worth, and which play is best, by playing it out.
+
+>>> from bgfast.rollout import rollout
+>>> result = rollout("4HPwATDgc/ABMA", trials=72, seed=3)
+>>> len(result.probabilities), result.trials
+(5, 72)
+
+Every number is from the view of the side on roll in the position given,
+before any dice.  :func:`rollout` is the entry point; :class:`RolloutResult`
+and :class:`PlayResult` what it returns (estimates with standard errors and
+95% intervals); :mod:`bgfast.rollout.engine` describes the trials and the
+variance reduction, :mod:`bgfast.rollout.stats` the standard errors.
+"""
+from bgfast.rollout.engine import CHECK_EVERY, MIN_STRATIFIED_TRIALS, Evaluator, parse_position, rollout
+from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
+
+__all__ = ["rollout", "parse_position", "Evaluator", "RolloutResult", "PlayResult", "Estimate",
+           "CHECK_EVERY", "MIN_STRATIFIED_TRIALS"]

@@ -1,0 +1,629 @@
+"""The rollout engine: seeded trials, stratified first rolls, blocks over processes.
+
+A trial is one game played from the position to its end (or for N plies) by
+the bot on both sides, in the C game loop (:meth:`MatchRunner.play_from`).
+Trial ``i`` of a run seeded ``seed`` draws its dice and the players' random
+choices from the streams of ``(seed, i)`` only (:mod:`bgfast._core.rng`), so
+a trial is a pure function of the rollout's arguments and its index.  Trials
+are cut into blocks, the blocks are played in a :mod:`multiprocessing` pool,
+and the per-trial results are put back in trial order: the result is the
+same, bit for bit, whatever the number of workers.
+
+Variance reduction is stratified sampling of the first rolls, rotating through
+them as gnubg's quasi-random dice do: trial ``i`` first rolls
+``ALL_36[i % 36]``; when the number of trials is a multiple of 1296, its
+second roll is ``ALL_36[(i // 36) % 36]`` as well, so every block of 1296
+trials plays each (first, second) pair once.  The rolls stratified are the
+first ones rolled *after* the given dice (with ``dice``, the opponent's reply
+comes first).  See :mod:`bgfast.rollout.stats` for the estimator and its error.
+
+Per trial and per line (a position, or one play of a roll), the engine keeps
+six numbers, all from the view of the side on roll at the root: the five
+cumulative outcome probabilities (0/1 for a finished game, the evaluator's
+estimate for a truncated one) and the cubeful value (money points per
+initial cube, or the match winning chance).  That is 48 bytes a trial a line.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import multiprocessing
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any, Iterator, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+from bgfast.bots import available_bots, get_bot
+from bgfast.bots.base import CUBE_KINDS, CoreBot, CubeResponse
+from bgfast.dice import ALL_36, Dice
+from bgfast.errors import InvalidRolloutError
+from bgfast.game import MAX_MATCH_LENGTH, make_runner
+from bgfast.match import MatchEquityTable, MatchState, Rules
+from bgfast.position import Move, Position
+from bgfast.rollout.cubeful import cubeless_equity, dead_cube_mwc, flip, janowski_money
+from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
+from bgfast.rollout.stats import estimate_columns, variance_strata
+
+__all__ = ["rollout", "Evaluator", "parse_position", "CHECK_EVERY", "MIN_STRATIFIED_TRIALS"]
+
+CHECK_EVERY = 1296
+"""With a target standard error, the error is checked after multiples of this many trials."""
+
+MIN_STRATIFIED_TRIALS = 72
+"""Fewer trials than this (two per first roll) are sampled plainly."""
+
+_GNUBG_BEAROFF2 = 1          # gnubg_nn.classify: the two-sided (exact) bear-off database
+_KINDS = {"single": 0, "gammon": 1, "backgammon": 2}
+_SCRIPT1 = tuple([a, b] for a, b in ALL_36)
+_SCRIPT2 = tuple([*ALL_36[i % 36], *ALL_36[i // 36]] for i in range(1296))
+
+
+@runtime_checkable
+class Evaluator(Protocol):
+    """What truncation needs: probabilities for a position, side on roll's view.
+
+    ``evaluate(position)`` returns ``(win, win_gammon, win_backgammon,
+    lose_gammon, lose_backgammon)`` (cumulative, as gnubg) for the side on roll
+    in ``position``: an object with those five attributes or a 5-sequence.
+    """
+
+    def evaluate(self, position: Position) -> Any: ...
+
+
+# ---------------------------------------------------------------- the work
+
+
+class _Cubeless:
+    """A bot's checker play without its cube: never doubles, always takes."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.name = getattr(bot, "name", "bot")
+
+    def core_config(self) -> tuple[int, int, float] | None:
+        config = self.bot.core_config() if hasattr(self.bot, "core_config") else None
+        return None if config is None else (config[0], CUBE_KINDS["never"], config[2])
+
+    def choose_move(self, position: Position, dice: Dice, match: MatchState) -> Any:
+        return self.bot.choose_move(position, dice, match)
+
+    def should_double(self, position: Position, match: MatchState) -> bool:
+        return False
+
+    def accept_double(self, position: Position, match: MatchState) -> CubeResponse:
+        return CubeResponse.TAKE
+
+
+def _bot_ref(bot: Any) -> Any:
+    """What a worker rebuilds a bot from: (name, options) for a registered built-in, else the bot."""
+    if isinstance(bot, CoreBot) and bot.name in available_bots():
+        return ("registered", bot.name, dict(bot.options()))
+    return bot
+
+
+def _from_ref(ref: Any) -> Any:
+    if isinstance(ref, tuple) and ref and ref[0] == "registered":
+        return get_bot(ref[1], **ref[2])
+    return ref
+
+
+@dataclass(frozen=True)
+class _Line:
+    """One thing rolled out: a board with ``turn`` on roll, maybe dice to play first."""
+
+    board: bytes
+    turn: int
+    d1: int = 0
+    d2: int = 0
+    fixed: tuple[float, ...] | None = None   # the six numbers when the game is already over
+
+
+@dataclass(frozen=True)
+class _Task:
+    """Everything a worker needs; a trial is a pure function of this and its index."""
+
+    lines: tuple[_Line, ...]
+    root: int
+    seed: int
+    scripted_rolls: int
+    bot: Any
+    evaluator: Any
+    cubeful: bool
+    truncate: int
+    exact_bearoff: bool
+    match: MatchState
+    rules: Rules
+    met: MatchEquityTable | None
+    cube_efficiency: float
+
+
+def _as_probabilities(p: Any, source: Any) -> tuple[float, float, float, float, float]:
+    names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+    try:
+        values = tuple(float(getattr(p, n)) for n in names) if hasattr(p, "win") else tuple(float(x) for x in p)
+    except (TypeError, ValueError):
+        values = ()
+    if len(values) != 5 or not all(0.0 <= v <= 1.0 for v in values):
+        raise InvalidRolloutError(f"evaluator {source!r} returned {p!r}, not five probabilities from 0 to 1")
+    return values  # type: ignore[return-value]
+
+
+class _Worker:
+    """Plays the trials of one task (in the parent or in a pool process)."""
+
+    def __init__(self, task: _Task) -> None:
+        self.task = task
+        m = task.match
+        bot = _from_ref(task.bot)
+        rules = dataclasses.replace(task.rules, jacoby=m.jacoby)
+        shim = _Cubeless(bot)
+        self.cubeless = make_runner(shim, shim, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
+        config = bot.core_config() if hasattr(bot, "core_config") else None
+        never = config is not None and config[1] == CUBE_KINDS["never"]
+        self.cubeful = None
+        if task.cubeful and not never:
+            self.cubeful = make_runner(bot, bot, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
+        self.evaluator = _from_ref(task.evaluator)
+        self.gnubg = None
+        if task.exact_bearoff:
+            import gnubg_nn
+
+            self.gnubg = gnubg_nn
+        self.scripts: Sequence[list[int]] = ((),) if not task.scripted_rolls else (  # type: ignore[assignment]
+            _SCRIPT1 if task.scripted_rolls == 1 else _SCRIPT2)
+        if m.length:
+            self.away = (m.length - m.score[task.root], m.length - m.score[1 - task.root])
+
+    # -- one trial
+
+    def _play(self, runner: Any, line: _Line, i: int) -> tuple:
+        t, m = self.task, self.task.match
+        runner.reseed(t.seed, i)
+        runner.script(self.scripts[i % len(self.scripts)])
+        return runner.play_from(line.board, line.turn, m.cube_value, m.cube_owner, line.d1, line.d2,
+                                t.truncate, m.score[0], m.score[1], m.crawford)
+
+    def evaluate(self, board: bytes) -> tuple[float, float, float, float, float]:
+        """Probabilities of the side on roll in ``board`` (database when exact, else the evaluator)."""
+        if self.gnubg is not None:
+            gboard = [list(board[:25]), list(board[25:])]
+            if self.gnubg.classify(gboard) == _GNUBG_BEAROFF2:
+                return tuple(float(x) for x in self.gnubg.probabilities(gboard, 0))  # type: ignore[return-value]
+        return _as_probabilities(self.evaluator.evaluate(Position._from_key(board)), self.evaluator)
+
+    def _cubeless_row(self, res: tuple) -> tuple[float, float, float, float, float]:
+        winner, kind, _points, _cube, _plies, truncated, final, final_turn = res
+        if truncated:
+            p = self.evaluate(final)
+            return p if final_turn == self.task.root else flip(p)
+        k = _KINDS[kind]
+        if winner == self.task.root:
+            return (1.0, float(k >= 1), float(k >= 2), 0.0, 0.0)
+        return (0.0, 0.0, 0.0, float(k >= 1), float(k >= 2))
+
+    def _mwc_after(self, won: bool, points: int) -> float:
+        a, b = self.away
+        post = a == 1 or b == 1
+        return self.task.met.mwc(a - points, b, post) if won else self.task.met.mwc(a, b - points, post)  # type: ignore[union-attr]
+
+    def _cubeful_value(self, res: tuple, runner: Any, row: tuple[float, ...] | None) -> float:
+        t, m = self.task, self.task.match
+        winner, _kind, points, cube, _plies, truncated, final, final_turn = res
+        if not truncated:
+            if m.length == 0:
+                return (points if winner == t.root else -points) / m.cube_value
+            return self._mwc_after(winner == t.root, points)
+        owner = m.cube_owner
+        for by, response in runner.games()[0][2]:
+            if response:
+                owner = 1 - by
+        if row is not None:      # the cubeless row of the same game: root's view
+            p_root = row
+        else:
+            p = self.evaluate(final)
+            p_root = p if final_turn == t.root else flip(p)
+        if m.length == 0:
+            p_on_roll = p_root if final_turn == t.root else flip(p_root)
+            relative = -1 if owner == -1 else (0 if owner == final_turn else 1)
+            value = janowski_money(p_on_roll, relative, t.cube_efficiency, jacoby=m.jacoby) * cube / m.cube_value
+            return value if final_turn == t.root else -value
+        return dead_cube_mwc(p_root, t.met, self.away[0], self.away[1], cube)  # type: ignore[arg-type]
+
+    def run(self, start: int, stop: int) -> np.ndarray:
+        """The six numbers of trials ``start..stop-1``: shape ``(lines, stop - start, 6)``."""
+        t = self.task
+        out = np.zeros((len(t.lines), stop - start, 6))
+        for j, line in enumerate(t.lines):
+            if line.fixed is not None:
+                out[j, :] = line.fixed
+                continue
+            for k, i in enumerate(range(start, stop)):
+                res = self._play(self.cubeless, line, i)
+                row = self._cubeless_row(res)
+                out[j, k, :5] = row
+                if t.cubeful:
+                    if self.cubeful is None:
+                        out[j, k, 5] = self._cubeful_value(res, self.cubeless, row)
+                    else:
+                        out[j, k, 5] = self._cubeful_value(self._play(self.cubeful, line, i), self.cubeful, None)
+        return out
+
+
+_WORKER: _Worker | None = None
+
+
+def _init_worker(task: _Task) -> None:
+    global _WORKER
+    _WORKER = _Worker(task)
+
+
+def _run_block(bounds: tuple[int, int]) -> np.ndarray:
+    assert _WORKER is not None
+    return _WORKER.run(*bounds)
+
+
+# ---------------------------------------------------------------- checking the input
+
+
+def parse_position(position: Position | str) -> tuple[Position, MatchState | None]:
+    """A position and, when the text carries one, its match state.
+
+    Accepts a :class:`Position`, a gnubg Position ID, ``PositionID:MatchID``
+    (gnubg's combined form), or an XGID.
+
+    >>> pos, match = parse_position("4HPwATDgc/ABMA:MAEgASAAIAAE")
+    >>> pos == Position(), match.length
+    (True, 9)
+
+    :raises InvalidPositionError: a malformed ID.
+    :raises InvalidMatchIdError: a malformed Match ID or XGID match field.
+    :raises InvalidRolloutError: neither a Position nor text.
+    """
+    if isinstance(position, Position):
+        return position, None
+    if not isinstance(position, str):
+        raise InvalidRolloutError(f"a position is a Position, a Position ID or an XGID, got {position!r}")
+    text = position.strip()
+    if text.startswith("XGID=") or text.count(":") >= 4:
+        return Position.from_xgid(text), MatchState.from_xgid(text)
+    if ":" in text:
+        pid, mid = text.split(":", 1)
+        return Position.from_id(pid), MatchState.from_match_id(mid)
+    return Position.from_id(text), None
+
+
+def _count(name: str, value: object, *, low: int = 1, none: bool = False) -> int | None:
+    if value is None and none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        what = "a positive integer" if low == 1 else f"an integer from {low}"
+        raise InvalidRolloutError(f"{name} must be {what}, got {value!r}")
+    return int(value)
+
+
+def _outcome_row(pos: Position, root_wins: bool, match: MatchState, met: MatchEquityTable | None,
+                 root: int, cubeful: bool) -> tuple[float, ...]:
+    """The six numbers of a game already over (the given play bore off the last checker)."""
+    outcome = pos.outcome()
+    assert outcome is not None
+    k = _KINDS[outcome.kind]
+    row = [1.0, float(k >= 1), float(k >= 2), 0.0, 0.0] if root_wins else [0.0, 0.0, 0.0, float(k >= 1), float(k >= 2)]
+    points = match.game_value(k + 1)
+    value = 0.0
+    if cubeful:
+        if match.length == 0:
+            value = (points if root_wins else -points) / match.cube_value
+        else:
+            a, b = match.length - match.score[root], match.length - match.score[1 - root]
+            post = a == 1 or b == 1
+            value = met.mwc(a - points, b, post) if root_wins else met.mwc(a, b - points, post)  # type: ignore[union-attr]
+    return (*row, value)
+
+
+def _block_size(workers: int) -> int:
+    """Trials per block: a divisor of :data:`CHECK_EVERY`, about four blocks per worker and round."""
+    k = next(d for d in range(4 * workers, CHECK_EVERY + 1) if CHECK_EVERY % d == 0)
+    return CHECK_EVERY // k
+
+
+def _next_check(n: int) -> int:
+    """The next trial count at which a target error is checked (1296, 2592, ... then ~10% steps)."""
+    return n + CHECK_EVERY * max(1, n // (10 * CHECK_EVERY))
+
+
+# ---------------------------------------------------------------- the rollout
+
+
+def rollout(
+    position: Position | str,
+    *,
+    dice: Dice | str | tuple[int, int] | None = None,
+    play: Move | str | None = None,
+    plays: bool = False,
+    bot: Any = "pubeval",
+    evaluator: Any = None,
+    match: MatchState | None = None,
+    rules: Rules | None = None,
+    met: MatchEquityTable | str | None = None,
+    cubeful: bool = False,
+    trials: int = 1296,
+    seed: int = 0,
+    workers: int = 1,
+    truncate: int | None = None,
+    exact_bearoff: bool = False,
+    target_se: float | None = None,
+    variance_reduction: bool = True,
+    progress: bool | None = False,
+) -> RolloutResult:
+    """Roll a position out: play it to the end ``trials`` times with ``bot`` on both sides.
+
+    Every number of the result is from the view of the side on roll in
+    ``position``, before any dice: with ``dice`` that side plays the roll
+    first (``play``, or the bot's choice in every trial), then the game goes
+    on with the opponent to roll; the result is still that side's.
+
+    >>> result = rollout("4HPwATDgc/ABMA", trials=144, seed=1)
+    >>> result.trials, result.strata, round(result.win.value, 3)
+    (144, 36, 0.528)
+    >>> low, high = result.equity.interval
+    >>> low < result.equity.value < high
+    True
+
+    Variance reduction (on unless ``variance_reduction=False``) stratifies
+    the first roll over the 36 dice combinations, and the first two rolls
+    over 1296 when ``trials`` is a multiple of 1296 (fewer than 72 trials are
+    sampled plainly).  The standard errors are those of the stratified
+    estimator: ``SE**2 = sum_h w_h**2 s_h**2 / n_h`` over the strata h, with
+    ``w_h = 1/36`` (or ``1/1296``) the chance of the stratum's rolls, ``n_h``
+    its trials and ``s_h**2`` the variance *within* it; with 1296 strata but
+    fewer than two trials in each, over the 36 first-roll strata (which can
+    only overstate the error).  Without variance reduction: ``s / sqrt(n)``.
+    The 95% intervals are ``estimate ± 1.96 SE``.
+
+    :param position: a :class:`Position`, Position ID, ``PositionID:MatchID`` or XGID
+        (the last two also give the match state).
+    :param dice: a roll for the side on roll to play first (no cube action before it).
+    :param play: with ``dice``, the play to roll out (notation or a :class:`Move`).
+    :param plays: with ``dice``, roll out every distinct play with the same dice
+        (common random numbers); the result is the best play's, its
+        :attr:`~RolloutResult.plays` all of them ranked with their differences.
+    :param bot: a bot name or object; it plays both sides, and with ``cubeful``
+        its cube policy makes the cube actions.
+    :param evaluator: what finishes truncated trials (default: the bot); see :class:`Evaluator`.
+    :param match: score and cube (default: money, cube centred, the Jacoby
+        rule as in ``rules``); ``match.player_on_roll`` is the side on roll.
+    :param rules: beavers, maximum cube, variant (default :class:`Rules`).
+    :param met: the match equity table for match play (default Kazaross-XG2).
+    :param cubeful: also roll out with the cube: money points per game per
+        initial cube, or in match play the match winning chance and its EMG.
+        Cubeless numbers always come from games where nobody doubles (the same
+        dice), so a passed double never cuts them short.
+    :param trials: the number of trials, or with ``target_se`` the most.
+    :param seed: the run seed; trial ``i`` uses the streams of ``(seed, i)``.
+    :param workers: processes; the result does not depend on it.
+    :param truncate: stop each trial after this many plies (half-moves) and
+        use the evaluator's probabilities (cubeful: Janowski's formula in money
+        play with the bot's ``cube_efficiency``, a dead cube in match play).
+    :param exact_bearoff: at truncation, use GNU Backgammon's two-sided
+        bear-off database (exact) when the position is in it (needs gnubg-nn).
+    :param target_se: stop once the ranking equity's standard error (cubeful
+        when computed; with ``plays`` the largest over the plays) is at most
+        this; checked after 1296, 2592, ... trials, then every ~10%.
+    :param variance_reduction: stratify the first roll(s).
+    :param progress: show a tqdm progress bar on stderr (None: only on a terminal).
+    :raises InvalidRolloutError: zero or negative trials, workers, plies or
+        target, a finished position or match, a pending double, ``plays`` or
+        ``play`` without dice, truncation with no evaluator.
+    :raises InvalidDiceError: bad dice.  :raises IllegalMoveError, InvalidMoveError: a bad play.
+    :raises UnknownBotError: an unknown bot.
+    """
+    started = time.perf_counter()
+    pos, parsed_match = parse_position(position)
+    trials = _count("trials", trials)  # type: ignore[assignment]
+    workers = _count("workers", workers)  # type: ignore[assignment]
+    seed = _count("seed", seed, low=0)  # type: ignore[assignment]
+    truncate = _count("truncate", truncate, none=True)
+    if target_se is not None and (isinstance(target_se, bool) or not isinstance(target_se, (int, float))
+                                  or not target_se > 0):
+        raise InvalidRolloutError(f"target_se must be a positive number, got {target_se!r}")
+    if pos.is_over():
+        raise InvalidRolloutError(f"position {pos.id()!r} is already over: nothing to roll out")
+    rules = rules or Rules()
+    if not isinstance(rules, Rules):
+        raise InvalidRolloutError(f"rules must be a Rules, got {rules!r}")
+    match = match or parsed_match or MatchState(jacoby=rules.jacoby)
+    if not isinstance(match, MatchState):
+        raise InvalidRolloutError(f"match must be a MatchState, got {match!r}")
+    if match.double_offered:
+        raise InvalidRolloutError(f"a double is pending in {match!r}: roll out the position before or after it")
+    if match.length and min(match.away(0), match.away(1)) == 0:
+        raise InvalidRolloutError(f"the match {match!r} is already over: nothing to roll out")
+    if match.length > MAX_MATCH_LENGTH:
+        raise InvalidRolloutError(f"match length {match.length} is beyond the longest the game loop plays ({MAX_MATCH_LENGTH})")
+    root = match.player_on_roll
+    table = None
+    if match.length:
+        table = met if isinstance(met, MatchEquityTable) else MatchEquityTable.load(met or "Kazaross-XG2")
+        if cubeful and match.length > table.max_length:
+            raise InvalidRolloutError(f"match length {match.length} is beyond the {table.max_length}-point table {table.name!r}")
+
+    bot_obj = get_bot(bot) if isinstance(bot, str) else bot
+    if not (hasattr(bot_obj, "choose_move") or hasattr(bot_obj, "core_config")):
+        raise InvalidRolloutError(f"bot {bot!r} has neither choose_move() nor core_config(): it cannot play")
+    bot_name = str(getattr(bot_obj, "name", type(bot_obj).__name__))
+    eval_obj = bot_obj if evaluator is None else (get_bot(evaluator) if isinstance(evaluator, str) else evaluator)
+    if truncate is not None and not callable(getattr(eval_obj, "evaluate", None)):
+        raise InvalidRolloutError(
+            f"truncation after {truncate} plies needs an evaluator: {getattr(eval_obj, 'name', eval_obj)!r} "
+            "has no evaluate() giving probabilities"
+        )
+    if exact_bearoff:
+        if truncate is None:
+            raise InvalidRolloutError("exact_bearoff applies where trials are truncated: give truncate=N too")
+        try:
+            import gnubg_nn  # noqa: F401
+        except ImportError:
+            raise InvalidRolloutError("exact_bearoff needs gnubg-nn (pip install bgfast[gnubg])") from None
+
+    # what to roll out
+    roll = None
+    if dice is not None:
+        roll = dice if isinstance(dice, Dice) else Dice.parse(dice) if isinstance(dice, str) else Dice(*dice)
+    elif match.dice != (0, 0):
+        roll = Dice(*match.dice)
+    if (plays or play is not None) and roll is None:
+        raise InvalidRolloutError(f"{'plays' if plays else 'a play'} needs the dice it is a play of")
+    if plays and play is not None:
+        raise InvalidRolloutError(f"give either plays=True or play={play!r}, not both")
+    match = dataclasses.replace(match, dice=(0, 0))
+    cube_on = cubeful
+
+    def line_after(move: Move) -> _Line:
+        after = move.position
+        if after.is_over():
+            return _Line(after._key, root, fixed=_outcome_row(after, True, match, table, root, cube_on))
+        return _Line(after.swap_sides()._key, 1 - root)
+
+    moves: list[Move] = []
+    shown_play = None
+    if plays:
+        moves = sorted(pos.legal_moves(roll.high, roll.low), key=str)  # type: ignore[union-attr]
+        lines = tuple(line_after(m) for m in moves)
+    elif play is not None:
+        move = play if isinstance(play, Move) else pos.parse_move(str(play), roll)  # type: ignore[arg-type]
+        if move not in pos.legal_moves(roll.high, roll.low):  # type: ignore[union-attr]
+            raise InvalidRolloutError(f"play {str(move)!r} is not a play of {roll} in {pos.id()}")
+        shown_play = str(move)
+        lines = (line_after(move),)
+    elif roll is not None:
+        lines = (_Line(pos._key, root, roll.high, roll.low),)
+        if isinstance(bot_obj, CoreBot) and bot_obj.play_kind != "random":
+            shown_play = str(bot_obj.choose_move(pos, roll, dataclasses.replace(match, dice=(roll.high, roll.low))))
+    else:
+        lines = (_Line(pos._key, root),)
+
+    if not variance_reduction or trials < MIN_STRATIFIED_TRIALS:
+        strata, scripted = 1, 0
+    elif trials % 1296 == 0:
+        strata, scripted = 1296, 2
+    else:
+        strata, scripted = 36, 1
+    task = _Task(lines=lines, root=root, seed=seed, scripted_rolls=scripted, bot=_bot_ref(bot_obj),
+                 evaluator=_bot_ref(eval_obj) if truncate is not None else None, cubeful=cubeful,
+                 truncate=truncate or 0, exact_bearoff=exact_bearoff, match=match, rules=rules, met=table,
+                 cube_efficiency=float(getattr(bot_obj, "cube_efficiency", 0.68)))
+
+    data = _run(task, trials, workers, target_se, strata, progress)
+    n = data.shape[1]
+    return _results(pos, match, roll, shown_play, bot_name, n, seed, strata, truncate, data, moves, table,
+                    cubeful, time.perf_counter() - started)
+
+
+def _ranking_column(data: np.ndarray, cubeful: bool) -> np.ndarray:
+    """Per line and trial, the equity plays are ranked by (cubeful, or cubeless money equity)."""
+    if cubeful:
+        return data[..., 5]
+    w, wg, wbg, lg, lbg = (data[..., c] for c in range(5))
+    return 2.0 * w - 1.0 + wg - lg + wbg - lbg
+
+
+def _blocks(total: int, size: int) -> Iterator[tuple[int, int]]:
+    for start in range(0, total, size):
+        yield start, min(start + size, total)
+
+
+def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata: int,
+         progress: bool | None) -> np.ndarray:
+    """Play the trials in blocks (in a pool if ``workers`` > 1); ``(lines, n, 6)`` in trial order."""
+    from tqdm import tqdm
+
+    size = min(_block_size(workers), trials)
+    chunks: list[np.ndarray] = []
+    done = 0
+    check = _next_check(0)
+    bar = tqdm(total=trials, unit="trial", file=sys.stderr, dynamic_ncols=True, leave=False,
+               disable=None if progress is None else not progress, desc="rollout")
+
+    def reached(n: int) -> bool:
+        if target_se is None or n < min(check, trials):
+            return False
+        data = np.concatenate(chunks, axis=1)
+        values = _ranking_column(data, task.cubeful)
+        ses = [estimate_columns(values[j][:, None], variance_strata(n, strata))[1][0] for j in range(len(values))]
+        return max(ses) <= target_se
+
+    try:
+        if workers == 1:
+            worker = _Worker(task)
+            results: Iterator[np.ndarray] = (worker.run(a, b) for a, b in _blocks(trials, size))
+            pool = None
+        else:
+            pool = multiprocessing.get_context().Pool(workers, initializer=_init_worker, initargs=(task,))
+            results = pool.imap(_run_block, _blocks(trials, size))
+        try:
+            for block in results:
+                chunks.append(block)
+                done += block.shape[1]
+                bar.update(block.shape[1])
+                if target_se is not None and done >= check:
+                    if reached(done):
+                        break
+                    check = _next_check(done)
+        finally:
+            if pool is not None:
+                pool.terminate()
+                pool.join()
+    finally:
+        bar.close()
+    return np.concatenate(chunks, axis=1)
+
+
+def _estimate(values: np.ndarray, strata: int) -> list[Estimate]:
+    mean, se = estimate_columns(values, strata)
+    return [Estimate(float(m), float(s)) for m, s in zip(mean, se)]
+
+
+def _results(pos: Position, match: MatchState, roll: Dice | None, shown_play: str | None, bot: str, n: int,
+             seed: int, strata: int, truncate: int | None, data: np.ndarray, moves: list[Move],
+             table: MatchEquityTable | None, cubeful: bool, seconds: float) -> RolloutResult:
+    vstrata = variance_strata(n, strata)
+    cube0 = match.cube_value
+
+    def one(j: int, play: str | None, plays: tuple[PlayResult, ...] = ()) -> RolloutResult:
+        rows = data[j]
+        columns = np.column_stack([rows[:, :5], _ranking_column(rows[None], False)[0], rows[:, 5]])
+        est = _estimate(columns, vstrata)
+        cf = mwc = None
+        if cubeful:
+            if match.length == 0:
+                cf = est[6]
+            else:
+                a, b = match.away(match.player_on_roll), match.away(1 - match.player_on_roll)
+                mwc = est[6]
+                zero = table.mwc_to_emg(0.0, a, b, cube0)  # type: ignore[union-attr]
+                scale = table.mwc_to_emg(1.0, a, b, cube0) - zero  # type: ignore[union-attr]
+                cf = Estimate(zero + scale * mwc.value, abs(scale) * mwc.se)
+        return RolloutResult(
+            position=pos, match=match, dice=roll, play=play, bot=bot, trials=n, seed=seed, strata=strata,
+            truncate=truncate, win=est[0], win_gammon=est[1], win_backgammon=est[2], lose_gammon=est[3],
+            lose_backgammon=est[4], equity=est[5], cubeful_equity=cf, cubeful_mwc=mwc, seconds=seconds,
+            plays=plays,
+        )
+
+    if not moves:
+        return one(0, shown_play)
+    singles = [one(j, str(m)) for j, m in enumerate(moves)]
+    ranking = _ranking_column(data, cubeful)
+    best = int(np.argmax([r.ranking_equity.value for r in singles]))
+    diffs = ranking - ranking[best]
+    diff_est = _estimate(diffs.T, vstrata)
+    if cubeful and match.length:
+        a, b = match.away(match.player_on_roll), match.away(1 - match.player_on_roll)
+        scale = table.mwc_to_emg(1.0, a, b, cube0) - table.mwc_to_emg(0.0, a, b, cube0)  # type: ignore[union-attr]
+        diff_est = [Estimate(scale * e.value, abs(scale) * e.se) for e in diff_est]
+    order = sorted(range(len(moves)), key=lambda j: (-singles[j].ranking_equity.value, str(moves[j])))
+    ranked = tuple(PlayResult(move=str(moves[j]), position_id=moves[j].position.id(), result=singles[j],
+                              difference=diff_est[j]) for j in order)
+    return dataclasses.replace(singles[best], plays=ranked)

@@ -1,0 +1,171 @@
+"""What a rollout returns: estimates with standard errors and 95% intervals.
+
+Every number is from the view of the side on roll in the position rolled out,
+before any dice (also when dice or a play were given): probabilities of that
+side winning, winning a gammon, and so on, and its equity.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bgfast.dice import Dice
+from bgfast.match import MatchState
+from bgfast.position import Position
+from bgfast.rollout.stats import Z95
+
+__all__ = ["Estimate", "RolloutResult", "PlayResult"]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A rollout estimate and its standard error.
+
+    >>> e = Estimate(0.25, 0.01)
+    >>> [round(x, 4) for x in e.interval]
+    [0.2304, 0.2696]
+    >>> str(e)
+    '+0.2500 ± 0.0100'
+    """
+
+    value: float
+    """The estimate (a mean over trials)."""
+    se: float
+    """Its standard error (see :mod:`bgfast.rollout.stats` for how it is computed)."""
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% confidence interval, ``value ± 1.96 se`` (normal approximation)."""
+        return (self.value - Z95 * self.se, self.value + Z95 * self.se)
+
+    def __str__(self) -> str:
+        return f"{self.value:+.4f} ± {self.se:.4f}"
+
+
+@dataclass(frozen=True)
+class RolloutResult:
+    """The result of :func:`bgfast.rollout.rollout`.
+
+    Perspective: the side on roll in :attr:`position`, before the dice, even
+    when :attr:`dice` (and a :attr:`play`) were played first.  Probabilities
+    are cumulative as in gnubg: :attr:`win_gammon` includes backgammons.
+
+    The cubeless equity is money points per game at cube 1 (gammons 2,
+    backgammons 3, no Jacoby rule).  The cubeful equity, when asked for, is
+    in money play the points won per game in units of the initial cube; in
+    match play the match winning chance (:attr:`cubeful_mwc`) converted to
+    normalised money-game units (EMG) through the match equity table.
+    """
+
+    position: Position
+    """The position rolled out (side on roll = the perspective of every number)."""
+    match: MatchState
+    """Score and cube at the start; ``match.player_on_roll`` is the side on roll."""
+    dice: Dice | None
+    """The roll played first by the side on roll, if one was given."""
+    play: str | None
+    """That roll's play (gnubg notation) if fixed: given, or the bot's deterministic choice."""
+    bot: str
+    """The bot that played both sides."""
+    trials: int
+    """Trials played (and kept)."""
+    seed: int
+    """The run seed: trial ``i`` uses the streams of ``(seed, i)``."""
+    strata: int
+    """The sampling: 1 plain, 36 the first roll stratified, 1296 the first two rolls."""
+    truncate: int | None
+    """Trials were cut after this many plies and finished with the evaluator, or None."""
+    win: Estimate
+    win_gammon: Estimate
+    win_backgammon: Estimate
+    lose_gammon: Estimate
+    lose_backgammon: Estimate
+    equity: Estimate
+    """Cubeless equity (money points per game, cube 1)."""
+    cubeful_equity: Estimate | None = None
+    """Cubeful equity (money: points per game / initial cube; match: EMG), or None."""
+    cubeful_mwc: Estimate | None = None
+    """Match play with the cube: the match winning chance, or None."""
+    seconds: float = 0.0
+    """Wall time of the rollout."""
+    plays: tuple[PlayResult, ...] = field(default_factory=tuple)
+    """With ``plays=True``: every play of :attr:`dice`, best first."""
+
+    @property
+    def probabilities(self) -> tuple[float, float, float, float, float]:
+        """``(win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)``."""
+        return tuple(e.value for e in self._probs)  # type: ignore[return-value]
+
+    @property
+    def probabilities_se(self) -> tuple[float, float, float, float, float]:
+        """The standard errors of :attr:`probabilities`."""
+        return tuple(e.se for e in self._probs)  # type: ignore[return-value]
+
+    @property
+    def _probs(self) -> tuple[Estimate, ...]:
+        return (self.win, self.win_gammon, self.win_backgammon, self.lose_gammon, self.lose_backgammon)
+
+    @property
+    def ranking_equity(self) -> Estimate:
+        """The equity plays are ranked by: cubeful when computed, else cubeless."""
+        return self.cubeful_equity if self.cubeful_equity is not None else self.equity
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``position_id``, ``trials``, ``probabilities`` (5), their
+        ``probabilities_se``, ``equity``, ``equity_se``, ``cubeful_equity``,
+        ``cubeful_equity_se`` (None without the cube), and ``plays`` when rolled out.
+        """
+        out: dict[str, Any] = {
+            "position_id": self.position.id(),
+            "trials": self.trials,
+            "probabilities": list(self.probabilities),
+            "probabilities_se": list(self.probabilities_se),
+            "equity": self.equity.value,
+            "equity_se": self.equity.se,
+            "cubeful_equity": None if self.cubeful_equity is None else self.cubeful_equity.value,
+            "cubeful_equity_se": None if self.cubeful_equity is None else self.cubeful_equity.se,
+        }
+        if self.cubeful_mwc is not None:
+            out["cubeful_mwc"] = self.cubeful_mwc.value
+            out["cubeful_mwc_se"] = self.cubeful_mwc.se
+        out.update(dice=None if self.dice is None else str(self.dice), play=self.play, bot=self.bot,
+                   seed=self.seed, strata=self.strata, truncate=self.truncate, seconds=self.seconds)
+        if self.plays:
+            out["plays"] = [p.to_dict() for p in self.plays]
+        return out
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """One play of a roll, rolled out with the same dice as every other play.
+
+    :attr:`difference` is this play's equity minus the best play's (0 for the
+    best), with the standard error of that difference: the plays share their
+    trials' dice (common random numbers), so it is computed from the per-trial
+    differences and is usually much smaller than either play's own error.
+    """
+
+    move: str
+    """The play in gnubg notation."""
+    position_id: str
+    """The position after the play, still from the mover's view."""
+    result: RolloutResult
+    """The rollout of this play (perspective: the side that plays it)."""
+    difference: Estimate
+    """Equity (cubeful if computed, else cubeless) minus the best play's."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """``move``, ``position_id``, the result's numbers, ``difference`` and ``difference_se``."""
+        r = self.result
+        return {
+            "move": self.move,
+            "position_id": self.position_id,
+            "probabilities": list(r.probabilities),
+            "probabilities_se": list(r.probabilities_se),
+            "equity": r.equity.value,
+            "equity_se": r.equity.se,
+            "cubeful_equity": None if r.cubeful_equity is None else r.cubeful_equity.value,
+            "cubeful_equity_se": None if r.cubeful_equity is None else r.cubeful_equity.se,
+            "difference": self.difference.value,
+            "difference_se": self.difference.se,
+        }
