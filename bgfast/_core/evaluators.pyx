@@ -78,39 +78,61 @@ cdef bint is_race(const Board* b) noexcept nogil:
     return mover_back < 23 - opp_back
 
 
+# PUBEVAL_TABLE[race][point - 1][code]: the weights of one point folded into one number,
+# code = the mover's checkers there (0..15), or 16 for a lone opposing checker (a blot).
+cdef float PUBEVAL_TABLE[2][24][17]
+
+
+cdef void _fold_pubeval_weights() noexcept nogil:
+    cdef int race, point, n, base
+    cdef const float* w
+    cdef float v
+    for race in range(2):
+        w = &PUBEVAL_RACE[0] if race else &PUBEVAL_CONTACT[0]
+        for point in range(1, 25):
+            base = 5 * (24 - point)
+            for n in range(16):
+                v = 0
+                if n == 1:
+                    v = w[base + 1]
+                elif n >= 2:
+                    v = w[base + 2]
+                    if n == 3:
+                        v += w[base + 3]
+                    elif n >= 4:
+                        v += w[base + 4] * <float> (n - 3) * <float> 0.5
+                PUBEVAL_TABLE[race][point - 1][n] = v
+            PUBEVAL_TABLE[race][point - 1][16] = w[base]
+
+
+_fold_pubeval_weights()
+
+
 cdef float pubeval(bint race, const Board* b) noexcept nogil:
     """Tesauro's pubeval score of ``b`` for side 1, the side that has just moved.
 
     ``race`` is whether the position *before* the move was a race, as Tesauro specifies.
+    The per-point weights are folded into one table lookup a point.
     """
     cdef const float* w = &PUBEVAL_CONTACT[0]
-    if race:
-        w = &PUBEVAL_RACE[0]
     cdef const uint8_t* me = b.side[1]
     cdef const uint8_t* opp = b.side[0]
-    cdef int point, n, base, off = 15
+    cdef int r = 1 if race else 0
+    cdef int i, n, on_board = 0
     cdef float score = 0
-    for point in range(25):
-        off -= me[point]
-    if off == 15:
+    if race:
+        w = &PUBEVAL_RACE[0]
+    for i in range(24):
+        n = me[i]
+        on_board += n
+        if n == 0 and opp[23 - i] == 1:
+            n = 16
+        score += PUBEVAL_TABLE[r][i][n]
+    on_board += me[BAR]
+    if on_board == 0:
         return 99999999.0
-    for point in range(1, 25):
-        base = 5 * (24 - point)
-        n = me[point - 1]
-        if n == 0:
-            if opp[24 - point] == 1:
-                score += w[base]
-            continue
-        if n == 1:
-            score += w[base + 1]
-        else:
-            score += w[base + 2]
-            if n == 3:
-                score += w[base + 3]
-            elif n >= 4:
-                score += w[base + 4] * <float> (n - 3) * 0.5
-    score += w[120] * <float> opp[BAR] * 0.5
-    score += w[121] * <float> off / <float> 15.0
+    score += w[120] * <float> opp[BAR] * <float> 0.5
+    score += w[121] * <float> (15 - on_board) / <float> 15.0
     return score
 
 
