@@ -200,9 +200,94 @@ def _cmd_bench_games(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- tournament, report
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _add_tournament(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "tournament",
+        help="play a bot tournament from a TOML spec (resumable)",
+        description="Play the tournament SPEC describes, in parallel, into a SQLite results file, then "
+        "print the standings.  Re-running the same command resumes: finished chunks of matches are kept "
+        "and only the rest are played, so an interrupted run (Ctrl-C, a crash, kill -9) loses only the "
+        "chunks in progress.",
+        epilog="Example: bgfast tournament tournaments/quick.toml --workers 2.  See tournaments/*.toml "
+        "for specs; 'bgfast report DB' shows the standings again at any time.",
+    )
+    p.add_argument("spec", metavar="SPEC", help="the tournament spec (TOML)")
+    p.add_argument("--db", metavar="PATH", help="results file (default: results/<spec name>.sqlite)")
+    p.add_argument("--workers", type=_positive, metavar="N", help="worker processes (default: all cores)")
+    p.add_argument("--backend", choices=("process", "dask"), default="process",
+                   help="where chunks are played: a local process pool (default) or a Dask cluster")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--append", action="store_true",
+                   help="add this spec's matches to a results file that holds another spec")
+    p.set_defaults(func=_cmd_tournament)
+
+
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    from bgfast.tournament import TournamentSpec, get_reporter, run_tournament
+    from bgfast.tournament.store import default_db_path
+
+    spec = TournamentSpec.from_toml(args.spec)
+    db = args.db or str(default_db_path(spec))
+    try:
+        standings = run_tournament(spec, db, workers=args.workers, backend=args.backend,
+                                   scheduler=args.scheduler, append=args.append,
+                                   reporter=get_reporter("quiet" if args.quiet else "progress"))
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted; finished chunks are saved in {db}: re-run the same command to resume",
+              file=sys.stderr)
+        return 130
+    print(standings.text())
+    print(f"\nresults: {db}")
+    return 0
+
+
+def _add_report(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "report",
+        help="show the standings of a tournament results file",
+        description="Print the standings of the results file DB: per player matches, match wins, points "
+        "per game with its standard error, Elo with a 95%% interval (a maximum-likelihood fit over all "
+        "matches, mean 0), and the per-pairing table.",
+    )
+    p.add_argument("db", metavar="DB", help="a results file written by 'bgfast tournament'")
+    p.add_argument("--json", action="store_true", help="print the standings as JSON")
+    p.add_argument("--matches", metavar="FILE.csv", help="also write one CSV row per match to FILE.csv")
+    p.add_argument("--plot", metavar="FILE.png", help="also draw the ratings with their intervals (needs matplotlib)")
+    p.set_defaults(func=_cmd_report)
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from bgfast.tournament import load_standings, plot_ratings, write_matches_csv
+
+    standings = load_standings(args.db)
+    print(json.dumps(standings.to_json(), indent=2) if args.json else standings.text())
+    if args.matches:
+        rows = write_matches_csv(args.db, args.matches)
+        print(f"wrote {rows} matches to {args.matches}", file=sys.stderr)
+    if args.plot:
+        plot_ratings(standings, args.plot)
+        print(f"wrote the ratings plot to {args.plot}", file=sys.stderr)
+    return 0
+
+
 # ---------------------------------------------------------------- the command
 
-COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_moves, _add_show, _add_play, _add_bench]
+COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_moves, _add_show, _add_play, _add_tournament, _add_report, _add_bench]
 """The subcommands, in the order ``bgfast --help`` lists them."""
 
 
