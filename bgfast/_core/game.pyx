@@ -160,7 +160,7 @@ cdef int next_die(MatchCtx* m) noexcept nogil:
 
 cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* log) except -1 nogil:
     """Play one game to its end into ``log``; from the opening roll when ``start`` is NULL."""
-    cdef Board b, swapped
+    cdef Board b
     cdef int a, c, d1, d2, turn, idx, answer, i
     cdef int cube = 1, owner = -1, plies = 0, max_plies = 0
     cdef bint skip_cube = True
@@ -196,8 +196,7 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
             return 0
         if not skip_cube:
             if may_double(m, turn, cube, owner, crawford) and offer_double(m, turn, &b, cube, owner, crawford):
-                board_swap(&swapped, &b)
-                answer = respond_double(m, 1 - turn, &swapped, cube, owner, crawford)
+                answer = respond_double(m, 1 - turn, &b, cube, owner, crawford)   # doubler on roll
                 if answer == RESPONSE_BEAVER and not (m.rules.length == 0 and m.rules.beaver
                                                       and cube * 4 <= m.rules.max_cube):
                     answer = RESPONSE_TAKE

@@ -1,0 +1,259 @@
+"""Playing matches: MatchPlayer / play_match, replay from the seed, the Python-bot path,
+variants, the match records and their text/JSON log (bgfast.matchlog)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bgfast.bench import pub_best_move_game
+from bgfast._core.rng import Stream
+from bgfast.bots import CubeResponse, get_bot
+from bgfast.dice import Dice
+from bgfast.errors import IllegalMoveError, InvalidDiceError, InvalidSpecError
+from bgfast.game import MAX_MATCH_LENGTH, CubeAction, GameRecord, MatchPlayer, MatchRecord, play_match
+from bgfast.match import Rules
+from bgfast.matchlog import game_line, match_dict, match_json, match_text
+from bgfast.position import STARTING, VARIANTS, Position, starting_position
+from scripted_bots import PubevalDelegate, scripted_pair
+
+# ---------------------------------------------------------------- replay from the seed
+
+
+def test_the_same_seed_and_index_replay_the_same_match() -> None:
+    player = MatchPlayer(get_bot("pubeval"), get_bot("random"), length=7)
+    assert player.record(seed=42, index=3) == player.record(seed=42, index=3)
+    other = MatchPlayer(get_bot("pubeval"), get_bot("random"), length=7)
+    assert other.record(seed=42, index=3) == player.record(seed=42, index=3)
+    assert play_match(get_bot("pubeval"), get_bot("random"), length=7, seed=42, index=3) == \
+        player.record(seed=42, index=3)
+
+
+def test_different_seeds_or_indexes_give_different_matches() -> None:
+    player = MatchPlayer(get_bot("pubeval"), get_bot("pubeval"), length=7)
+    records = [player.record(seed=s, index=i).games for s in (1, 2) for i in range(5)]
+    assert len({r for r in records}) == len(records)
+
+
+def test_random_bots_replay_their_choices_too() -> None:
+    player = MatchPlayer(get_bot("random"), get_bot("random"), length=3)
+    assert [player.record(seed=9, index=i) for i in range(5)] == [player.record(seed=9, index=i) for i in range(5)]
+
+
+def test_the_summary_of_play_agrees_with_the_record() -> None:
+    player = MatchPlayer(get_bot("pubeval"), get_bot("random"), length=5)
+    for index in range(10):
+        summary = player.play(seed=4, index=index)
+        record = player.record(seed=4, index=index)
+        assert (summary.score0, summary.score1) == record.score
+        assert summary.winner == record.winner
+        assert summary.games == len(record.games)
+        assert (summary.gammons0, summary.gammons1) == record.gammons
+        assert (summary.backgammons0, summary.backgammons1) == record.backgammons
+        assert summary.doubles == record.cube_actions
+        assert summary.plies == sum(g.plies for g in record.games)
+
+
+def test_a_python_bot_that_delegates_to_pubeval_replays_the_c_pubeval_match() -> None:
+    # the slow path (callbacks into Python) and the fast path (all in C) make the same
+    # decisions with the same dice, so the records are equal, cube actions included
+    doubles = 0
+    for index in range(3):
+        fast = MatchPlayer(get_bot("pubeval"), get_bot("pubeval"), length=7).record(seed=11, index=index)
+        slow = MatchPlayer(PubevalDelegate(), get_bot("pubeval"), length=7).record(seed=11, index=index)
+        assert slow == fast
+        doubles += fast.cube_actions
+    assert doubles > 0
+
+
+def test_the_c_loop_and_a_gnubg_nn_pub_best_move_loop_play_the_same_games() -> None:
+    gnubg_nn = pytest.importorskip("gnubg_nn")
+    player = MatchPlayer(get_bot("pubeval", cube="never"), get_bot("pubeval", cube="never"),
+                         rules=Rules(jacoby=False))
+    start = VARIANTS["standard"][1]
+    for index in range(100):
+        game = player.record(seed=3, index=index).games[0]
+        theirs = pub_best_move_game(gnubg_nn.pub_best_move, Stream(3, index, 0).die, start)
+        assert (game.winner, game.plies) == theirs, index
+
+
+# ---------------------------------------------------------------- the Python-bot path
+
+
+def test_a_python_bot_sees_positions_from_its_own_side_and_the_dice_it_rolled() -> None:
+    p0, p1, journal = scripted_pair()
+    MatchPlayer(p0, p1, length=3).record(seed=1, dice=[6, 1, 5, 5])
+    first, second = [c for c in journal if c.what == "play"][:2]
+    assert first.position == STARTING
+    assert second.position == first.result.swap_sides()
+    assert (first.match.player_on_roll, first.match.dice) == (0, (6, 1))
+    assert (second.match.player_on_roll, second.match.dice) == (1, (5, 5))
+    assert (second.match.length, second.match.score, second.match.cube_value) == (3, (0, 0), 1)
+
+
+def test_a_python_bot_is_asked_to_take_with_the_doubler_on_roll() -> None:
+    p0, p1, journal = scripted_pair(p1={"double": True})
+    MatchPlayer(p0, p1).record(seed=1, dice=[6, 1])
+    ask, answer = journal[1], journal[2]
+    assert (ask.what, answer.what, answer.seat) == ("double", "take", 0)
+    assert answer.position == ask.position
+    assert (answer.match.player_on_roll, answer.match.turn, answer.match.double_offered) == (1, 0, True)
+
+
+def test_a_python_bot_may_answer_with_a_move_or_its_notation() -> None:
+    class Notation:
+        def choose_move(self, position, dice, match):
+            return str(position.legal_moves(dice.high, dice.low)[0]) or "-"
+
+    class Moves:
+        def choose_move(self, position, dice, match):
+            return position.legal_moves(dice.high, dice.low)[0]
+
+    a = MatchPlayer(Notation(), Moves()).record(seed=2)
+    b = MatchPlayer(Moves(), Moves()).record(seed=2)
+    assert a == b
+
+
+def test_an_illegal_play_from_a_python_bot_raises_illegal_move_error() -> None:
+    class Cheat:
+        def choose_move(self, position, dice, match):
+            return position
+
+    with pytest.raises(IllegalMoveError, match="not a legal play"):
+        MatchPlayer(Cheat(), get_bot("random")).record(seed=1, dice=[6, 1])
+
+
+def test_a_cube_answer_outside_pass_take_beaver_is_an_error() -> None:
+    p0, p1, _ = scripted_pair(p0={"answers": [7]}, p1={"double": True})
+    with pytest.raises(ValueError, match="got 7"):
+        MatchPlayer(p0, p1).record(seed=1, dice=[6, 1])
+
+
+def test_a_bot_without_cube_methods_never_doubles_and_always_takes() -> None:
+    class PlayOnly:
+        def choose_move(self, position, dice, match):
+            return position.children(dice.high, dice.low)[0]
+
+    p0, _, journal = scripted_pair(p0={"double": True})
+    record = MatchPlayer(p0, PlayOnly(), rules=Rules(jacoby=False)).record(seed=1, dice=[6, 1, 3, 1, 4, 2])
+    assert record.games[0].doubles[:1] == (CubeAction(0, True),)
+    assert all(c.seat == 0 for c in journal)
+
+
+# ---------------------------------------------------------------- scripted dice and arguments
+
+
+def test_unused_scripted_dice_are_counted() -> None:
+    p0, p1, _ = scripted_pair(p1={"double": True}, p0={"answers": [CubeResponse.PASS]})
+    player = MatchPlayer(p0, p1)
+    player.record(seed=1, dice=[6, 1, 2, 2, 3])
+    assert player.dice_left == 3
+
+
+def test_a_scripted_die_outside_one_to_six_raises_invalid_dice_error() -> None:
+    with pytest.raises(InvalidDiceError):
+        MatchPlayer(get_bot("random"), get_bot("random")).record(seed=1, dice=[6, 7])
+
+
+@pytest.mark.parametrize("length", [-1, MAX_MATCH_LENGTH + 1, True, 7.0, "7"])
+def test_a_bad_match_length_raises_invalid_spec_error(length: object) -> None:
+    with pytest.raises(InvalidSpecError, match=repr(length).replace("(", r"\(").replace(".", r"\.")):
+        MatchPlayer(get_bot("random"), get_bot("random"), length=length)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- variants
+
+
+@pytest.mark.parametrize("variant", ["nackgammon", "hypergammon"])
+def test_variant_games_start_from_the_variant_and_keep_its_checker_count(variant: str) -> None:
+    checkers = sum(VARIANTS[variant][1])
+    p0, p1, journal = scripted_pair(p1={"play": "worst"})
+    player = MatchPlayer(p0, p1, length=5, rules=Rules(variant=variant))
+    record = player.record(seed=6)
+    assert max(record.score) >= 5
+    plays = [c for c in journal if c.what == "play"]
+    assert plays[0].position == starting_position(variant)
+    for call in plays:
+        for side in call.position.board:
+            assert sum(side) <= checkers
+        assert sum(call.position.board[1]) + sum(call.result.board[1]) > 0
+
+
+def test_hypergammon_has_three_checkers_a_side_and_scores_gammons() -> None:
+    player = MatchPlayer(get_bot("pubeval", cube="never"), get_bot("random"), rules=Rules(variant="hypergammon"))
+    assert player._runner.checkers == 3
+    kinds = {player.record(seed=7, index=i).games[0].kind for i in range(40)}
+    assert {"single", "gammon"} <= kinds
+
+
+# ---------------------------------------------------------------- records and the log
+
+GAMMON = GameRecord(number=1, crawford=False, cube=2, doubles=(CubeAction(1, True),), points=4, winner=0,
+                    kind="gammon", score_after=(4, 0), plies=50)
+PASSED = GameRecord(number=2, crawford=False, cube=2, doubles=(CubeAction(0, True), CubeAction(1, False)),
+                    points=2, winner=0, kind="pass", score_after=(6, 0), plies=12)
+CRAWFORD = GameRecord(number=3, crawford=True, cube=1, doubles=(), points=3, winner=1, kind="backgammon",
+                      score_after=(6, 3), plies=70)
+RECORD = MatchRecord(length=7, seed=42, index=5, score=(8, 3), winner=0, games=(
+    GAMMON, PASSED, CRAWFORD,
+    GameRecord(4, False, 1, (), 2, 0, "gammon", (8, 3), 40),
+))
+
+
+def test_a_match_record_counts_gammons_backgammons_and_cube_actions() -> None:
+    assert (RECORD.gammons, RECORD.backgammons, RECORD.cube_actions) == ((2, 0), (0, 1), 3)
+
+
+def test_the_match_log_has_one_line_per_game_in_words() -> None:
+    assert match_text(RECORD, ["pubeval", "random"]).splitlines() == [
+        "7-point match, seed 42, index 5: pubeval (player 0) vs random (player 1)",
+        "Game 1: random doubles to 2, pubeval takes. pubeval wins a gammon, 4 points. Score 4-0.",
+        "Game 2: pubeval doubles to 2, random takes; random redoubles to 4, pubeval passes. "
+        "pubeval wins 2 points. Score 6-0.",
+        "Game 3 (Crawford): random wins a backgammon, 3 points. Score 6-3.",
+        "Game 4: pubeval wins a gammon, 2 points. Score 8-3.",
+        "pubeval wins the match 8-3.",
+    ]
+
+
+def test_the_match_log_names_a_beaver() -> None:
+    game = GameRecord(1, False, 4, (CubeAction(0, True, True),), 4, 1, "single", (0, 4))
+    assert game_line(game, ["a", "b"]) == "Game 1: a doubles to 2, b beavers. b wins a single game, 4 points. Score 0-4."
+
+
+def test_the_match_log_tells_apart_two_players_with_the_same_name() -> None:
+    text = match_text(RECORD, ["pubeval", "pubeval"])
+    assert "pubeval (1) doubles to 2, pubeval (0) takes" in text
+    assert text.endswith("pubeval (0) wins the match 8-3.")
+
+
+def test_the_json_log_has_the_documented_keys_and_values() -> None:
+    data = json.loads(match_json(RECORD, ["pubeval", "random"]))
+    assert data == match_dict(RECORD, ["pubeval", "random"])
+    assert data["games"][1] == {
+        "number": 2, "crawford": False, "cube": 2, "doubles": [{"by": 0, "taken": True}, {"by": 1, "taken": False}],
+        "points": 2, "winner": 0, "kind": "pass", "score_after": [6, 0],
+    }
+    assert (data["score"], data["winner"], data["players"]) == ([8, 3], 0, ["pubeval", "random"])
+
+
+def test_the_log_of_a_money_game_says_points_not_match() -> None:
+    record = play_match(get_bot("pubeval"), get_bot("random"), seed=1)
+    assert match_text(record, ["pubeval", "random"]).splitlines()[-1].startswith("pubeval wins ")
+    assert "money game" in match_text(record, ["pubeval", "random"])
+
+
+def test_a_log_needs_two_player_names() -> None:
+    with pytest.raises(ValueError, match="two players"):
+        match_json(RECORD, ["pubeval"])
+
+
+def test_the_position_seen_by_a_bot_is_a_legal_position() -> None:
+    p0, p1, journal = scripted_pair()
+    MatchPlayer(p0, p1).record(seed=8)
+    plays = [c for c in journal if c.what == "play"]
+    assert len(plays) > 20
+    for call in plays:
+        Position.from_id(call.position.id())
+        assert call.result in call.position.children(call.dice.high, call.dice.low)
+        assert isinstance(call.dice, Dice)
