@@ -1,0 +1,223 @@
+"""The results store: one transaction per chunk, resume, crashes (kill -9), failing workers, other specs."""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import bgfast.bots as bots
+from bgfast.bots import Bot, get_bot
+from bgfast.errors import InvalidSpecError, WorkerFailedError
+from bgfast.tournament import TournamentSpec, load_standings, run_tournament
+from bgfast.tournament.store import Store
+from bgfast.tournament.worker import ChunkResult
+from tournament_helpers import (
+    alive,
+    check_db_consistent,
+    children_of,
+    csv_of,
+    small_spec,
+    small_spec_text,
+    start_cli,
+    wait_for_chunks,
+)
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses fork, /proc and SIGKILL")
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Uninterrupted one-worker runs of the specs the crash tests use, as CSV."""
+    out = {}
+    for key, kwargs in {"small": {}, "long": {"name": "long", "length": 5, "per_pairing": 600}}.items():
+        db = tmp_path_factory.mktemp("ref") / f"{key}.sqlite"
+        run_tournament(small_spec(**kwargs), db, workers=1)  # type: ignore[arg-type]
+        out[key] = csv_of(db)
+    return out
+
+
+def test_a_rerun_of_a_finished_tournament_plays_nothing_and_changes_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    spec = small_spec()
+    first = run_tournament(spec, db, workers=1)
+    csv = csv_of(db)
+    again = run_tournament(spec, db, workers=2)
+    assert again == first and csv_of(db) == csv
+    assert check_db_consistent(db) == (spec.total_matches(), spec.chunk_count())
+
+
+def test_a_chunk_is_saved_whole_or_not_at_all(tmp_path: Path) -> None:
+    # Given a store, when writing a chunk fails half way (a duplicate match row), nothing of it stays
+    spec = small_spec()
+    with Store(tmp_path / "s.sqlite") as store:
+        run = store.begin_run(spec)
+        row = (0, 0, 3, 0, 0, 1, 3, 0, 0, 1, 0, 0, 0, 0, 0, 40)
+        with pytest.raises(Exception):
+            store.write_chunk(run, ChunkResult(0, [row, row], 0.1, "test"))
+        assert run.finished == set()
+        store.write_chunk(run, ChunkResult(0, [row], 0.1, "test"))
+        with pytest.raises(Exception):  # the same chunk twice: refused, never counted twice
+            store.write_chunk(run, ChunkResult(0, [row], 0.1, "test"))
+    assert check_db_consistent(tmp_path / "s.sqlite") == (1, 1)
+
+
+def test_a_different_spec_on_an_existing_file_is_an_error_naming_the_way_out(tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    run_tournament(small_spec(), db, workers=1)
+    with pytest.raises(InvalidSpecError, match="holds another tournament.*--append"):
+        run_tournament(small_spec(per_pairing=60), db, workers=1)
+
+
+def test_append_adds_a_spec_with_another_seed_and_reports_over_both(tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    run_tournament(small_spec(), db, workers=1)
+    standings = run_tournament(small_spec(seed=2), db, workers=1, append=True)
+    assert standings.matches_played == 2 * small_spec().total_matches()
+    assert standings.tournament == "small"
+
+
+def test_an_added_spec_may_not_reuse_a_seed(tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    run_tournament(small_spec(), db, workers=1)
+    with pytest.raises(InvalidSpecError, match=r"^seed: 1 is already used"):
+        run_tournament(small_spec(per_pairing=60), db, workers=1, append=True)
+
+
+def test_an_added_spec_may_not_give_a_player_name_to_another_bot(tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    run_tournament(small_spec(), db, workers=1)
+    text = small_spec_text(seed=2).replace('bot = "random"', 'bot = "pubeval"\ncube = "never"', 1)
+    text = text.replace('name = "cubeless"\nbot = "pubeval"\ncube = "never"', 'name = "other"\nbot = "random"')
+    with pytest.raises(InvalidSpecError, match=r"^players\[1\]\.name: 'random' is bot 'random'"):
+        run_tournament(TournamentSpec.from_toml_string(text), db, workers=1, append=True)
+
+
+def test_only_one_process_writes_a_results_file(tmp_path: Path) -> None:
+    spec = small_spec()
+    with Store(tmp_path / "s.sqlite") as first:
+        first.begin_run(spec)
+        with Store(tmp_path / "s.sqlite") as second, pytest.raises(InvalidSpecError, match="another bgfast"):
+            second.begin_run(spec)
+
+
+def test_a_file_that_is_not_a_results_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "x.sqlite"
+    path.write_bytes(b"not a database" * 100)
+    with pytest.raises(InvalidSpecError, match="not a bgfast results file"):
+        load_standings(path)
+
+
+def test_kill_9_of_the_parent_mid_run_loses_only_unfinished_chunks_and_a_rerun_completes_it(
+        tmp_path: Path, reference: dict[str, str]) -> None:
+    # Given a run in a child process, when it is killed with SIGKILL after a few chunks,
+    spec_path = tmp_path / "long.toml"
+    spec_path.write_text(small_spec_text("long", length=5, per_pairing=600))
+    db = tmp_path / "long.sqlite"
+    proc = start_cli("tournament", str(spec_path), "--db", str(db), "--workers", "2", "--quiet", cwd=tmp_path)
+    try:
+        done = wait_for_chunks(db, 4, proc)
+        assert proc.poll() is None, f"the run ended before it could be killed ({done} chunks)"
+        workers = children_of(proc.pid)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+    # then the file is whole, every saved chunk complete, and the workers end with their parent
+    matches, chunks = check_db_consistent(db)
+    assert 0 < matches < 1800 and chunks >= 4
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(pid) for pid in workers)
+    # and re-running the same spec plays the rest: the results equal an uninterrupted run's
+    standings = run_tournament(TournamentSpec.from_toml(spec_path), db, workers=2)
+    assert standings.matches_played == 1800
+    assert csv_of(db) == reference["long"]
+
+
+def test_kill_9_of_a_worker_stops_the_run_with_an_error_and_a_rerun_completes_it(
+        tmp_path: Path, reference: dict[str, str]) -> None:
+    spec_path = tmp_path / "long.toml"
+    spec_path.write_text(small_spec_text("long", length=5, per_pairing=600))
+    db = tmp_path / "long.sqlite"
+    proc = start_cli("tournament", str(spec_path), "--db", str(db), "--workers", "2", "--quiet", cwd=tmp_path)
+    try:
+        wait_for_chunks(db, 3, proc)
+        workers = children_of(proc.pid)
+        assert workers, "no worker processes found"
+        os.kill(workers[0], signal.SIGKILL)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    if proc.returncode == 0:  # the killed process was not a pool worker (e.g. a helper): nothing to check
+        pytest.skip("the killed child was not a worker")
+    assert proc.returncode == 2
+    assert err.startswith("bgfast: error: a worker process died while chunks ") and "re-run to resume" in err
+    check_db_consistent(db)
+    run_tournament(TournamentSpec.from_toml(spec_path), db, workers=2)
+    assert csv_of(db) == reference["long"]
+
+
+class _Flaky(Bot):
+    """Plays like pubeval, but raises while ``fail`` is set (read in the worker after fork)."""
+
+    name = "flaky"
+    fail = False
+
+    def __init__(self) -> None:
+        self._inner = get_bot("pubeval", cube="never")
+
+    def choose_move(self, position, dice, match):  # type: ignore[no-untyped-def]
+        if _Flaky.fail:
+            raise RuntimeError("flaky bot fails on purpose")
+        return self._inner.choose_move(position, dice, match)
+
+
+@pytest.fixture
+def flaky_bot(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setitem(bots._REGISTRY, "flaky-test", _Flaky)
+    monkeypatch.setattr(_Flaky, "fail", False)
+    return _Flaky
+
+
+def test_a_worker_that_raises_is_reported_with_its_chunk_and_the_run_resumes(tmp_path: Path, flaky_bot) -> None:  # type: ignore[no-untyped-def]
+    text = small_spec_text("flaky", length=1, per_pairing=8, chunk=4).replace(
+        'name = "cubeless"\nbot = "pubeval"\ncube = "never"', 'name = "flaky"\nbot = "flaky-test"')
+    spec = TournamentSpec.from_toml_string(text)
+    db = tmp_path / "flaky.sqlite"
+    clean_db = tmp_path / "clean.sqlite"
+    run_tournament(spec, clean_db, workers=1)
+    flaky_bot.fail = True
+    with pytest.raises(WorkerFailedError) as info:
+        run_tournament(spec, db, workers=1)
+    error = info.value
+    assert error.chunk == 0 and str(error).startswith("a worker failed on chunk 0: RuntimeError: flaky bot")
+    assert "re-run to resume" in str(error) and "Traceback" in error.trace
+    assert "flaky bot fails on purpose" in (tmp_path / "flaky.log").read_text()
+    matches, _ = check_db_consistent(db)
+    assert matches == 0
+    flaky_bot.fail = False
+    assert run_tournament(spec, db, workers=1).matches_played == spec.total_matches()
+    assert csv_of(db) == csv_of(clean_db)
+
+
+def test_resume_picks_up_exactly_the_missing_chunks(tmp_path: Path, reference: dict[str, str]) -> None:
+    # Given a file where only some chunks were saved (as after a crash), a rerun fills in the rest
+    spec = small_spec()
+    db = tmp_path / "small.sqlite"
+    from bgfast.tournament.worker import play_chunk
+
+    with Store(db) as store:
+        run = store.begin_run(spec)
+        for chunk in (0, 3, 4, 9):
+            store.write_chunk(run, play_chunk(spec, chunk))
+    assert check_db_consistent(db) == (40, 4)
+    run_tournament(spec, db, workers=2)
+    assert csv_of(db) == reference["small"]
