@@ -149,6 +149,55 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- rollout
+
+
+def _add_rollout(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "rollout",
+        help="roll out a position, or every play of a roll, with a bot",
+        description="Play the position out N times with the bot on both sides and print the chances "
+        "of winning, gammons and backgammons and the equity of the side on roll (before the dice), "
+        "each with its standard error and 95%% interval.  Trial i has its own dice stream (SEED, i), "
+        "so the result does not depend on --workers.  The first roll is stratified over the 36 dice "
+        "combinations (the first two over 1296 when N is a multiple of 1296).",
+        epilog="Positions are gnubg Position IDs, PositionID:MatchID, or XGIDs (which carry the score "
+        "and cube).  A bot is NAME or NAME:KEY=VALUE,... (e.g. pubeval, pubeval:cube=never).",
+    )
+    p.add_argument("position_id", metavar="POSITION_ID", help="gnubg Position ID, PositionID:MatchID or XGID")
+    p.add_argument("--dice", metavar="DICE", help="the side on roll plays this roll first, e.g. 31")
+    p.add_argument("--plays", action="store_true", help="with --dice: roll out every play and rank them")
+    p.add_argument("--play", metavar="MOVE", help="with --dice: the play to roll out (default: the bot's)")
+    p.add_argument("--trials", type=int, default=1296, metavar="N",
+                   help="trials (default 1296); with --target-se the most")
+    p.add_argument("--bot", default="pubeval", metavar="BOT", help="the bot playing both sides (default pubeval)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument("--cubeful", action="store_true",
+                   help="also roll out with the bot's cube decisions (money: points per initial cube; "
+                   "match: MWC and EMG)")
+    p.add_argument("--truncate", type=int, metavar="N",
+                   help="stop trials after N plies and finish with the bot's evaluate()")
+    p.add_argument("--target-se", type=float, metavar="X",
+                   help="stop once the equity's standard error is at most X (checked every 1296 trials)")
+    p.add_argument("--no-variance-reduction", dest="variance_reduction", action="store_false",
+                   help="do not stratify the first rolls")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=_cmd_rollout)
+
+
+def _cmd_rollout(args: argparse.Namespace) -> int:
+    from bgfast.bots.spec import bot_from_spec
+    from bgfast.rollout import rollout
+
+    result = rollout(args.position_id, dice=args.dice, play=args.play, plays=args.plays,
+                     bot=bot_from_spec(args.bot), trials=args.trials, seed=args.seed, workers=args.workers,
+                     cubeful=args.cubeful, truncate=args.truncate, target_se=args.target_se,
+                     variance_reduction=args.variance_reduction, progress=None)
+    print(json.dumps(result.to_dict(), indent=2) if args.json else result.report())
+    return 0
+
+
 # ---------------------------------------------------------------- bench
 
 
@@ -287,7 +336,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- the command
 
-COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_moves, _add_show, _add_play, _add_tournament, _add_report, _add_bench]
+COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_moves, _add_show, _add_play, _add_rollout, _add_tournament, _add_report, _add_bench]
 """The subcommands, in the order ``bgfast --help`` lists them."""
 
 

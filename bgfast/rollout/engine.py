@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import multiprocessing
+import pickle
 import sys
 import time
 from dataclasses import dataclass
@@ -560,6 +561,12 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
             results: Iterator[np.ndarray] = (worker.run(a, b) for a, b in _blocks(trials, size))
             pool = None
         else:
+            try:
+                pickle.dumps(task)
+            except (pickle.PicklingError, AttributeError, TypeError) as exc:
+                raise InvalidRolloutError(
+                    f"bot or evaluator cannot be sent to worker processes ({exc}); use workers=1"
+                ) from None
             pool = multiprocessing.get_context().Pool(workers, initializer=_init_worker, initargs=(task,))
             results = pool.imap(_run_block, _blocks(trials, size))
         try:

@@ -6,6 +6,7 @@ side winning, winning a gammon, and so on, and its equity.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +16,13 @@ from bgfast.position import Position
 from bgfast.rollout.stats import Z95
 
 __all__ = ["Estimate", "RolloutResult", "PlayResult"]
+
+_SAMPLING = {1: "plain sampling", 36: "first roll stratified", 1296: "first two rolls stratified"}
+
+
+def _num(x: float | None) -> float | None:
+    """A JSON-safe number: NaN (the error of a single trial) becomes None."""
+    return None if x is None or math.isnan(x) else x
 
 
 @dataclass(frozen=True)
@@ -119,20 +127,64 @@ class RolloutResult:
             "position_id": self.position.id(),
             "trials": self.trials,
             "probabilities": list(self.probabilities),
-            "probabilities_se": list(self.probabilities_se),
+            "probabilities_se": [_num(x) for x in self.probabilities_se],
             "equity": self.equity.value,
-            "equity_se": self.equity.se,
+            "equity_se": _num(self.equity.se),
             "cubeful_equity": None if self.cubeful_equity is None else self.cubeful_equity.value,
-            "cubeful_equity_se": None if self.cubeful_equity is None else self.cubeful_equity.se,
+            "cubeful_equity_se": None if self.cubeful_equity is None else _num(self.cubeful_equity.se),
         }
         if self.cubeful_mwc is not None:
             out["cubeful_mwc"] = self.cubeful_mwc.value
-            out["cubeful_mwc_se"] = self.cubeful_mwc.se
+            out["cubeful_mwc_se"] = _num(self.cubeful_mwc.se)
         out.update(dice=None if self.dice is None else str(self.dice), play=self.play, bot=self.bot,
                    seed=self.seed, strata=self.strata, truncate=self.truncate, seconds=self.seconds)
         if self.plays:
             out["plays"] = [p.to_dict() for p in self.plays]
         return out
+
+    def report(self) -> str:
+        """The result as text: the setting, the five chances, the equities, and the ranked plays.
+
+        ``±`` is one standard error; the 95% intervals are printed beside the equities.
+        """
+        cube = "cubeful" if self.cubeful_equity is not None else "cubeless"
+        lines = [
+            f"rollout of {self.position.id()}: {self.match}",
+            f"{self.bot} on both sides, {self.trials} trials ({_SAMPLING.get(self.strata, self.strata)}), "
+            f"seed {self.seed}" + (f", truncated after {self.truncate} plies" if self.truncate else "")
+            + f", {self.seconds:.2f} s",
+        ]
+        if self.dice is not None:
+            lines.append(f"dice {self.dice} played first" + (f": {self.play}" if self.play else ""))
+        lines += [
+            "for the side on roll, before the dice (± = one standard error)",
+            "",
+            f"{'':12}{'win':>10}{'w gammon':>10}{'w bg':>10}{'l gammon':>10}{'l bg':>10}",
+            f"{'chance':12}" + "".join(f"{100 * v:9.2f}%" for v in self.probabilities),
+            f"{'±':12}" + "".join(f"{100 * v:9.2f}%" for v in self.probabilities_se),
+            "",
+            _equity_line("cubeless equity", self.equity),
+        ]
+        if self.cubeful_equity is not None:
+            lines.append(_equity_line("cubeful equity" + (" (EMG)" if self.cubeful_mwc else ""), self.cubeful_equity))
+        if self.cubeful_mwc is not None:
+            low, high = self.cubeful_mwc.interval
+            lines.append(f"{'match winning chance:':<28}{100 * self.cubeful_mwc.value:.2f}% ± "
+                         f"{100 * self.cubeful_mwc.se:.2f}%   95% [{100 * low:.2f}%, {100 * high:.2f}%]")
+        if self.plays:
+            width = max(len(p.move or "(no play)") for p in self.plays)
+            lines += ["", f"{len(self.plays)} plays of {self.dice}, ranked by {cube} equity "
+                          "(same dice for every play; difference to the best with its own error)",
+                      f"{'#':>3}  {'play':<{width}}  {'equity':>17}  {'difference':>17}"]
+            for i, p in enumerate(self.plays, 1):
+                diff = "" if i == 1 else str(p.difference)
+                lines.append(f"{i:>3}  {p.move or '(no play)':<{width}}  {p.result.ranking_equity!s:>17}  {diff:>17}")
+        return "\n".join(lines)
+
+
+def _equity_line(label: str, e: Estimate) -> str:
+    low, high = e.interval
+    return f"{label + ':':<28}{e!s}   95% [{low:+.4f}, {high:+.4f}]"
 
 
 @dataclass(frozen=True)
@@ -161,11 +213,11 @@ class PlayResult:
             "move": self.move,
             "position_id": self.position_id,
             "probabilities": list(r.probabilities),
-            "probabilities_se": list(r.probabilities_se),
+            "probabilities_se": [_num(x) for x in r.probabilities_se],
             "equity": r.equity.value,
-            "equity_se": r.equity.se,
+            "equity_se": _num(r.equity.se),
             "cubeful_equity": None if r.cubeful_equity is None else r.cubeful_equity.value,
-            "cubeful_equity_se": None if r.cubeful_equity is None else r.cubeful_equity.se,
+            "cubeful_equity_se": None if r.cubeful_equity is None else _num(r.cubeful_equity.se),
             "difference": self.difference.value,
-            "difference_se": self.difference.se,
+            "difference_se": _num(self.difference.se),
         }
