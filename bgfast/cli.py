@@ -158,7 +158,7 @@ def _add_rollout(sub: argparse._SubParsersAction) -> None:
         help="roll out a position, or every play of a roll, with a bot",
         description="Play the position out N times with the bot on both sides and print the chances "
         "of winning, gammons and backgammons and the equity of the side on roll (before the dice), "
-        "each with its standard error and 95%% interval.  Trial i has its own dice stream (SEED, i), "
+        "each with its standard error and 95% interval.  Trial i has its own dice stream (SEED, i), "
         "so the result does not depend on --workers.  The first roll is stratified over the 36 dice "
         "combinations (the first two over 1296 when N is a multiple of 1296).",
         epilog="Positions are gnubg Position IDs, PositionID:MatchID, or XGIDs (which carry the score "
