@@ -391,8 +391,8 @@ def games(bot: str = "pubeval", *, games: int = 1000, seed: int = _GAMES_SEED, r
 def games_report(r: dict[str, Any]) -> str:
     """The figures of :func:`games` as a short text table."""
     lines = [
-        f"self-play, cubeless money games: {r['games']:,} games of run seed {r['seed']} "
-        f"(best of {r['repeat']}), one core",
+        (f"self-play, cubeless money games: {r['games']:,} games of run seed {r['seed']} "
+         f"(best of {r['repeat']}), one core"),
         f"{'':34}{'games/s':>10}{'plies/game':>12}{'us/ply':>9}{'vs gnubg_nn':>13}",
     ]
     ratio = r["vs_gnubg_nn"]

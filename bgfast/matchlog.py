@@ -18,11 +18,12 @@ pubeval wins the match 4-0.
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from bgfast.game import GameRecord, MatchRecord
 
-__all__ = ["match_dict", "match_json", "match_text", "game_line"]
+__all__ = ["game_line", "match_dict", "match_json", "match_text"]
 
 _KIND_WORDS = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}
 

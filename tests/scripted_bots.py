@@ -7,10 +7,11 @@ what the loop asked and in which state (score, cube value and owner, Crawford fl
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from bgfast._core.evaluators import pubeval_score
+
 from bgfast.bots import CubeResponse, get_bot
 from bgfast.dice import Dice
 from bgfast.match import MatchState

@@ -4,8 +4,10 @@ from __future__ import annotations
 import random as stdlib_random
 
 import pytest
-
 from bgfast._core.evaluators import pubeval_score
+from conftest import read_ids
+from scripted_bots import scripted_pair
+
 from bgfast.bots import CubeResponse, get_bot
 from bgfast.bots.spec import bot_from_spec, parse_bot_spec
 from bgfast.dice import ALL_21, Dice
@@ -13,8 +15,6 @@ from bgfast.errors import UnknownBotError
 from bgfast.game import MatchPlayer
 from bgfast.match import MatchState, Rules
 from bgfast.position import STARTING, Position
-from conftest import read_ids
-from scripted_bots import scripted_pair
 
 MONEY = MatchState()
 OWNED = MatchState(cube_value=2, cube_owner=0)

@@ -5,17 +5,24 @@ from __future__ import annotations
 import json
 
 import pytest
+from bgfast._core.rng import Stream
+from scripted_bots import PubevalDelegate, scripted_pair
 
 from bgfast.bench import pub_best_move_game
-from bgfast._core.rng import Stream
 from bgfast.bots import CubeResponse, get_bot
 from bgfast.dice import Dice
 from bgfast.errors import IllegalMoveError, InvalidDiceError, InvalidSpecError
-from bgfast.game import MAX_MATCH_LENGTH, CubeAction, GameRecord, MatchPlayer, MatchRecord, play_match
+from bgfast.game import (
+    MAX_MATCH_LENGTH,
+    CubeAction,
+    GameRecord,
+    MatchPlayer,
+    MatchRecord,
+    play_match,
+)
 from bgfast.match import Rules
 from bgfast.matchlog import game_line, match_dict, match_json, match_text
 from bgfast.position import STARTING, VARIANTS, Position, starting_position
-from scripted_bots import PubevalDelegate, scripted_pair
 
 # ---------------------------------------------------------------- replay from the seed
 
@@ -208,8 +215,8 @@ def test_the_match_log_has_one_line_per_game_in_words() -> None:
     assert match_text(RECORD, ["pubeval", "random"]).splitlines() == [
         "7-point match, seed 42, index 5: pubeval (player 0) vs random (player 1)",
         "Game 1: random doubles to 2, pubeval takes. pubeval wins a gammon, 4 points. Score 4-0.",
-        "Game 2: pubeval doubles to 2, random takes; random redoubles to 4, pubeval passes. "
-        "pubeval wins 2 points. Score 6-0.",
+        ("Game 2: pubeval doubles to 2, random takes; random redoubles to 4, pubeval passes. "
+         "pubeval wins 2 points. Score 6-0."),
         "Game 3 (Crawford): random wins a backgammon, 3 points. Score 6-3.",
         "Game 4: pubeval wins a gammon, 2 points. Score 8-3.",
         "pubeval wins the match 8-3.",

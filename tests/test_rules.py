@@ -9,13 +9,13 @@ from the match record.
 from __future__ import annotations
 
 import pytest
+from scripted_bots import scripted_pair
 
 from bgfast.bots import CubeResponse, get_bot
 from bgfast.dice import Dice
 from bgfast.game import CubeAction, MatchPlayer
 from bgfast.match import Rules
 from bgfast.position import STARTING
-from scripted_bots import scripted_pair
 
 TAKE, PASS, BEAVER = CubeResponse.TAKE, CubeResponse.PASS, CubeResponse.BEAVER
 MULTIPLIER = {"single": 1, "gammon": 2, "backgammon": 3}

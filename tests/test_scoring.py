@@ -3,14 +3,14 @@ C game loop's result against the final position of the same game replayed in Pyt
 from __future__ import annotations
 
 import pytest
-
 from bgfast._core.evaluators import pubeval_score
 from bgfast._core.rng import Stream
+from conftest import read_jsonl
+
 from bgfast.bots import get_bot
 from bgfast.game import MatchPlayer
 from bgfast.match import Rules
 from bgfast.position import VARIANTS, Outcome, Position, starting_position
-from conftest import read_jsonl
 
 CASES = read_jsonl("scoring.jsonl")
 

@@ -18,7 +18,7 @@ import re
 from bgfast.bots import Bot, get_bot
 from bgfast.errors import UnknownBotError
 
-__all__ = ["parse_bot_spec", "bot_from_spec"]
+__all__ = ["bot_from_spec", "parse_bot_spec"]
 
 _NAME = re.compile(r"[A-Za-z_][\w.-]*\Z")
 _KEY = re.compile(r"[A-Za-z_]\w*\Z")
