@@ -276,7 +276,7 @@ class ProgressReporter:
     def on_start(self, spec: Any, total: int, done: int) -> None:
         from tqdm import tqdm
 
-        self._bar = tqdm(total=total, initial=done, unit=" matches", unit_scale=True, smoothing=0.05,
+        self._bar = tqdm(total=total, initial=done, unit=" matches", unit_scale=total >= 100_000, smoothing=0.05,
                          desc=getattr(spec, "name", "tournament"), file=self._file or sys.stderr,
                          dynamic_ncols=True)
 

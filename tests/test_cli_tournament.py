@@ -1,0 +1,128 @@
+"""``bgfast tournament`` and ``bgfast report``: thin commands over bgfast.tournament.
+
+Help texts and error lines are compared with tests/snapshots/cli/; refresh them with
+``UPDATE_SNAPSHOTS=1 pytest tests/test_cli_tournament.py`` and review the diff.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from bgfast.cli import main
+from tournament_helpers import small_spec_text
+
+SNAPSHOTS = Path(__file__).parent / "snapshots" / "cli"
+UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_snapshot(name: str, text: str) -> None:
+    path = SNAPSHOTS / name
+    if UPDATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return
+    assert path.exists(), f"no snapshot {path}; run with UPDATE_SNAPSHOTS=1 to write it"
+    assert text == path.read_text(encoding="utf-8")
+
+
+@pytest.fixture(autouse=True)
+def _fixed_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+@pytest.fixture
+def spec_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "small.toml"
+    path.write_text(small_spec_text(per_pairing=10, chunk=4))
+    return path
+
+
+@pytest.mark.parametrize(("name", "argv"), [
+    ("help_tournament", ["tournament", "--help"]),
+    ("help_report", ["report", "--help"]),
+])
+def test_help_text_matches_its_snapshot(capsys: pytest.CaptureFixture[str], name: str, argv: list[str]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert (code, err) == (0, "")
+    assert_snapshot(f"{name}.txt", out)
+
+
+def test_tournament_plays_the_spec_and_prints_the_standings(capsys: pytest.CaptureFixture[str],
+                                                           spec_file: Path) -> None:
+    code, out, err = run(capsys, "tournament", str(spec_file), "--workers", "2", "--quiet")
+    assert (code, err) == (0, "")
+    assert out.startswith("small: 30 matches, 3 players\n")
+    assert out.rstrip().endswith("results: results/small.sqlite")
+    assert (spec_file.parent / "results" / "small.sqlite").is_file()
+
+
+def test_tournament_shows_a_progress_bar_unless_quiet(capsys: pytest.CaptureFixture[str], spec_file: Path) -> None:
+    code, _, err = run(capsys, "tournament", str(spec_file), "--db", "a.sqlite", "--workers", "1")
+    assert code == 0 and "30/30" in err and "matches/s" in err
+
+
+def test_report_prints_the_standings_json_csv_and_plot(capsys: pytest.CaptureFixture[str], spec_file: Path) -> None:
+    run(capsys, "tournament", str(spec_file), "--db", "r.sqlite", "--workers", "1", "--quiet")
+    code, out, err = run(capsys, "report", "r.sqlite")
+    assert code == 0 and out.startswith("small: 30 matches")
+    code, out, err = run(capsys, "report", "r.sqlite", "--json", "--matches", "m.csv")
+    assert code == 0 and err == "wrote 30 matches to m.csv\n"
+    data = json.loads(out)
+    assert set(data) == {"tournament", "matches_played", "players", "pairings"}
+    assert len(Path("m.csv").read_text().splitlines()) == 31
+    pytest.importorskip("matplotlib")
+    code, _, err = run(capsys, "report", "r.sqlite", "--plot", "r.png")
+    assert code == 0 and Path("r.png").stat().st_size > 0
+
+
+def test_a_second_spec_on_the_same_file_needs_append(capsys: pytest.CaptureFixture[str], spec_file: Path) -> None:
+    run(capsys, "tournament", str(spec_file), "--db", "r.sqlite", "--workers", "1", "--quiet")
+    other = spec_file.parent / "other.toml"
+    other.write_text(small_spec_text(seed=9, per_pairing=10, chunk=4))
+    code, _, err = run(capsys, "tournament", str(other), "--db", "r.sqlite", "--workers", "1", "--quiet")
+    assert code == 2 and "--append" in err
+    code, out, _ = run(capsys, "tournament", str(other), "--db", "r.sqlite", "--workers", "1", "--quiet",
+                       "--append")
+    assert code == 0 and out.startswith("small: 60 matches")
+
+
+@pytest.mark.parametrize(("name", "argv", "spec_text"), [
+    ("error_tournament_unknown_key", ["tournament", "bad.toml"], "colour = 3\n" + small_spec_text()),
+    ("error_tournament_missing_spec", ["tournament", "missing.toml"], None),
+    ("error_tournament_zero_workers", ["tournament", "bad.toml", "--workers", "0"], small_spec_text()),
+    ("error_tournament_bad_backend", ["tournament", "bad.toml", "--backend", "mpi"], small_spec_text()),
+    ("error_tournament_scheduler_without_dask", ["tournament", "bad.toml", "--scheduler", "tcp://127.0.0.1:1"],
+     small_spec_text()),
+    ("error_report_missing_db", ["report", "missing.sqlite"], None),
+])
+def test_bad_input_prints_one_error_line_and_exits_with_status_2(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        name: str, argv: list[str], spec_text: str | None) -> None:
+    monkeypatch.chdir(tmp_path)
+    if spec_text is not None:
+        (tmp_path / "bad.toml").write_text(spec_text)
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err.startswith("bgfast: error: ") and err.count("\n") == 1
+    assert_snapshot(f"{name}.txt", err)
+
+
+def test_an_unknown_bot_in_the_spec_is_one_error_line_naming_its_key_path(
+        capsys: pytest.CaptureFixture[str], spec_file: Path) -> None:
+    spec_file.write_text(small_spec_text().replace('bot = "random"', 'bot = "pubevl"'))
+    code, out, err = run(capsys, "tournament", str(spec_file))
+    assert (code, out) == (2, "")
+    assert err.startswith("bgfast: error: players[1].bot: unknown bot 'pubevl' (known bots: ")
+    assert err.count("\n") == 1
