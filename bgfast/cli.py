@@ -310,7 +310,7 @@ def _add_report(sub: argparse._SubParsersAction) -> None:
         "report",
         help="show the standings of a tournament results file",
         description="Print the standings of the results file DB: per player matches, match wins, points "
-        "per game with its standard error, Elo with a 95%% interval (a maximum-likelihood fit over all "
+        "per game with its standard error, Elo with a 95% interval (a maximum-likelihood fit over all "
         "matches, mean 0), and the per-pairing table.",
     )
     p.add_argument("db", metavar="DB", help="a results file written by 'bgfast tournament'")
