@@ -46,7 +46,8 @@ class InvalidSpecError(BgfastError, ValueError):
 
 
 class UnknownBotError(BgfastError, ValueError):
-    """A bot name that :func:`bgfast.bots.get_bot` does not know, or bad bot options."""
+    """A bot name that :func:`bgfast.bots.get_bot` does not know, bad bot options, or a bot
+    whose optional package is not installed (the message names the extra to install)."""
 
 
 class InvalidRolloutError(BgfastError, ValueError):

@@ -1,0 +1,163 @@
+"""The ``gnubg`` bot: GNU Backgammon's net through the optional gnubg-nn package.
+
+Tests that need gnubg-nn skip when it is not installed; the import rules and the
+missing-package error are checked without it.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import bgfast
+from bgfast.bots import CubeResponse, get_bot
+from bgfast.bots.gnubg import janowski_money
+from bgfast.dice import Dice
+from bgfast.errors import UnknownBotError
+from bgfast.game import MatchPlayer, play_match
+from bgfast.history import play_match_with_history
+from bgfast.match import MatchState
+from bgfast.position import Position
+
+
+def _position(mine: dict[int, int], theirs: dict[int, int]) -> Position:
+    """Side on roll's checkers ``{point: count}`` and the opponent's, each in its own numbering."""
+    side1, side0 = [0] * 25, [0] * 25
+    for point, n in mine.items():
+        side1[point - 1] = n
+    for point, n in theirs.items():
+        side0[point - 1] = n
+    return Position.from_board((side0, side1))
+
+
+# Given a race where the side on roll bears off in two rolls and the other side needs three:
+# the side on roll wins about 99% and has no gammon chances.
+WON_RACE = _position({2: 2, 3: 2}, {4: 2, 5: 2, 6: 2})
+LOST_RACE = WON_RACE.swap_sides()
+
+
+@pytest.fixture
+def gnubg_nn():
+    return pytest.importorskip("gnubg_nn")
+
+
+# ------------------------------------------------------------------ without gnubg-nn
+
+
+def test_importing_the_bots_package_does_not_import_gnubg_nn(tmp_path: Path) -> None:
+    code = "import sys, bgfast.bots; bgfast.bots.get_bot('pubeval'); print('gnubg_nn' in sys.modules)"
+    env = {"PYTHONPATH": str(Path(bgfast.__file__).resolve().parents[1]), "PATH": ""}
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_a_missing_gnubg_nn_raises_an_error_naming_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "gnubg_nn", None)  # "import gnubg_nn" now raises ImportError
+    with pytest.raises(UnknownBotError, match=r"pip install 'bgfast\[gnubg\]'") as info:
+        get_bot("gnubg")
+    assert isinstance(info.value, ValueError)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("ply", [-1, 3, 1.5, True, "0"])
+def test_a_ply_other_than_0_1_2_is_rejected(ply: object) -> None:
+    with pytest.raises(UnknownBotError, match="ply 0, 1 or 2"):
+        get_bot("gnubg", ply=ply)
+
+
+def test_an_unknown_cube_policy_is_rejected() -> None:
+    with pytest.raises(UnknownBotError, match="no cube policy 'keith'"):
+        get_bot("gnubg", cube="keith")
+
+
+@pytest.mark.parametrize("efficiency", [-0.1, 1.5, "high"])
+def test_a_cube_efficiency_outside_0_to_1_is_rejected(efficiency: object) -> None:
+    with pytest.raises(UnknownBotError, match="cube_efficiency"):
+        get_bot("gnubg", cube_efficiency=efficiency)
+
+
+def test_janowski_puts_the_money_take_point_near_21_percent_at_cube_efficiency_068() -> None:
+    # Without gammons the taker's point is (L - 1/2) / (W + L + x/2) = 0.5 / 2.34 = 21.4%.
+    def dt(p: float) -> float:
+        return janowski_money((p, 0.0, 0.0, 0.0, 0.0), owner=0, x=0.68)[1]
+
+    assert dt(1 - 0.220) < 1.0 < dt(1 - 0.210)
+
+
+def test_janowski_with_a_dead_cube_is_the_cubeless_equity() -> None:
+    nd, dt, dp = janowski_money((0.6, 0.2, 0.0, 0.1, 0.0), owner=0, x=0.0)
+    assert nd == pytest.approx(0.6 + 0.2 - 0.4 - 0.1)
+    assert dt == pytest.approx(2 * nd) and dp == 1.0
+
+
+def test_under_the_jacoby_rule_a_centred_cube_values_no_gammons() -> None:
+    gammonish = (0.7, 0.5, 0.0, 0.0, 0.0)
+    assert janowski_money(gammonish, owner=0, jacoby=True)[0] < janowski_money(gammonish, owner=0)[0]
+
+
+# ------------------------------------------------------------------ with gnubg-nn
+
+
+def test_gnubg_nn_boards_are_opponent_first_like_ours(gnubg_nn) -> None:
+    # Given the side on roll with one checker left and the opponent with fifteen at home
+    win, win_gammon, *_ = gnubg_nn.probabilities(_position({1: 1}, {6: 15}).board, 0)
+    # Then the side on roll (board[1]) wins a gammon for sure
+    assert win == pytest.approx(1.0) and win_gammon == pytest.approx(1.0)
+    # And the Position ID of our board is gnubg's
+    assert gnubg_nn.board_from_position_id(WON_RACE.id()) == [list(s) for s in WON_RACE.board]
+
+
+def test_gnubg_plays_the_standard_opening_31(gnubg_nn) -> None:
+    move = get_bot("gnubg", ply=0).choose_move(Position(), Dice(3, 1), MatchState())
+    assert str(move) == "8/5 6/5"
+
+
+@pytest.mark.parametrize("length", [0, 5])
+def test_gnubg_plays_a_legal_game_against_pubeval(gnubg_nn, length: int) -> None:
+    history = play_match_with_history(get_bot("gnubg", ply=0), get_bot("pubeval"), length=length, seed=3)
+    assert max(history.record.score) >= max(length, 1)
+    for turns in history.games:
+        for turn in turns:
+            if turn.action == "move":
+                assert turn.move in turn.position.legal_moves(turn.dice.high, turn.dice.low)
+
+
+def test_gnubg_at_1_ply_plays_a_legal_game(gnubg_nn) -> None:
+    record = play_match(get_bot("gnubg", ply=1), get_bot("pubeval", cube="never"), length=0, seed=5)
+    assert record.games[0].plies > 0
+
+
+@pytest.mark.parametrize("match", [MatchState(), MatchState(length=7), MatchState(length=7, score=(2, 4))],
+                         ids=["money", "7-point 0-0", "7-point 2-4"])
+def test_gnubg_doubles_a_won_race_and_the_opponent_passes(gnubg_nn, match: MatchState) -> None:
+    bot = get_bot("gnubg")
+    assert bot.should_double(WON_RACE, match)
+    assert bot.accept_double(WON_RACE, match) == CubeResponse.PASS
+
+
+@pytest.mark.parametrize("match", [MatchState(), MatchState(length=7)], ids=["money", "7-point"])
+def test_gnubg_does_not_double_a_lost_race_and_takes_a_double_from_it(gnubg_nn, match: MatchState) -> None:
+    bot = get_bot("gnubg")
+    assert not bot.should_double(LOST_RACE, match)
+    assert bot.accept_double(LOST_RACE, match) == CubeResponse.TAKE
+
+
+def test_gnubg_without_a_cube_never_doubles_and_always_takes(gnubg_nn) -> None:
+    bot = get_bot("gnubg", cube="never")
+    assert not bot.should_double(WON_RACE, MatchState())
+    assert bot.accept_double(WON_RACE, MatchState()) == CubeResponse.TAKE
+
+
+@pytest.mark.slow
+def test_gnubg_beats_pubeval_by_a_wide_margin_in_cubeless_money_games(gnubg_nn) -> None:
+    # 400 games on 200 dice seeds, each played with both seatings (paired), seed 1.
+    gnubg, pubeval = get_bot("gnubg", ply=0, cube="never"), get_bot("pubeval", cube="never")
+    ahead, behind = MatchPlayer(gnubg, pubeval), MatchPlayer(pubeval, gnubg)
+    points = 0
+    for i in range(200):
+        a, b = ahead.play(1, i), behind.play(1, i)
+        points += (a.score0 - a.score1) + (b.score1 - b.score0)
+    assert points / 400 > 0.25
