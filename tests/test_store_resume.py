@@ -221,3 +221,25 @@ def test_resume_picks_up_exactly_the_missing_chunks(tmp_path: Path, reference: d
     assert check_db_consistent(db) == (40, 4)
     run_tournament(spec, db, workers=2)
     assert csv_of(db) == reference["small"]
+
+
+def test_ctrl_c_stops_the_run_keeping_finished_chunks_and_a_rerun_completes_it(
+        tmp_path: Path, reference: dict[str, str]) -> None:
+    spec_path = tmp_path / "long.toml"
+    spec_path.write_text(small_spec_text("long", length=5, per_pairing=600))
+    db = tmp_path / "long.sqlite"
+    proc = start_cli("tournament", str(spec_path), "--db", str(db), "--workers", "2", "--quiet", cwd=tmp_path)
+    try:
+        wait_for_chunks(db, 3, proc)
+        assert proc.poll() is None
+        os.kill(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert err.startswith("bgfast: interrupted; finished chunks are saved in ") and "resume" in err
+    matches, _ = check_db_consistent(db)
+    assert 0 < matches < 1800
+    run_tournament(TournamentSpec.from_toml(spec_path), db, workers=2)
+    assert csv_of(db) == reference["long"]

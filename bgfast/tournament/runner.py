@@ -95,7 +95,8 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
                     if sprt is not None and sprt.add(result):
                         break
             except BaseException as exc:
-                log.error("stopped: %s", exc)
+                log.error("stopped: %s%s", exc or type(exc).__name__,
+                          f"\n{exc.trace}" if getattr(exc, "trace", "") else "")
                 raise
             finally:
                 results.close()  # type: ignore[attr-defined]

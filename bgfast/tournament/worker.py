@@ -115,10 +115,11 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
             s = players.get(p.seat_a, p.seat_b, p.length).play(seed, p.dice_index)
             rows.append((p.match_index, p.pairing, p.length, p.dice_index, p.seat_a, p.seat_b, *s))
     except Exception as exc:  # noqa: BLE001 - reported to the parent with the chunk
+        log.exception("chunk %d failed (pid %d)", chunk, os.getpid())
         raise ChunkError(chunk, f"{type(exc).__name__}: {' '.join(str(exc).split())}",
                          traceback.format_exc()) from None
     seconds = time.perf_counter() - start
-    log.debug("chunk %d: %d matches in %.3f s (pid %d)", chunk, len(rows), seconds, os.getpid())
+    log.info("chunk %d: %d matches in %.3f s (pid %d)", chunk, len(rows), seconds, os.getpid())
     return ChunkResult(chunk, rows, seconds, f"pid {os.getpid()}")
 
 
