@@ -347,6 +347,34 @@ def test_exact_bearoff_finishes_truncated_trials_from_gnubgs_database() -> None:
     assert inside(exact, result.win, tol=1e-5)   # the database holds single precision
 
 
+def test_truncated_trials_accept_the_heuristic_bots_probabilities() -> None:
+    # Only the protocol is checked here (an object with win, win_gammon, ... attributes); how
+    # good the heuristic's estimates are is the heuristic's own tests' business.
+    try:
+        bot = get_bot("heuristic", cube="never")
+        bot.evaluate(Position())
+    except Exception as exc:  # the heuristic bot is optional here: it is built separately
+        pytest.skip(f"no heuristic evaluator: {exc}")
+    cut = rollout(Position(), bot=bot, trials=72, seed=4, truncate=6)
+    assert cut.truncate == 6 and cut.trials == 72 and 0.0 <= cut.win.value <= 1.0
+
+
+def test_an_evaluator_with_more_gammons_than_wins_is_refused() -> None:
+    class Inconsistent:
+        def evaluate(self, position: Position) -> tuple[float, ...]:
+            return (0.3, 0.5, 0.0, 0.0, 0.0)
+
+    with pytest.raises(InvalidRolloutError, match="gammons must not exceed wins"):
+        rollout(THREE_EACH, truncate=1, evaluator=Inconsistent(), trials=10)
+
+
+def test_exact_bearoff_is_refused_for_hypergammon() -> None:
+    from bgfast.match import Rules
+
+    with pytest.raises(InvalidRolloutError, match="not for hypergammon"):
+        rollout(ONE_EACH, truncate=1, evaluator=ExactBearoff(), exact_bearoff=True, rules=Rules(variant="hypergammon"))
+
+
 def test_janowski_with_a_dead_cube_is_the_cubeless_equity() -> None:
     p = (0.62, 0.2, 0.01, 0.08, 0.003)
     for owner in (-1, 0, 1):

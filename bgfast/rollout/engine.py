@@ -148,6 +148,12 @@ def _as_probabilities(p: Any, source: Any) -> tuple[float, float, float, float, 
         values = ()
     if len(values) != 5 or not all(0.0 <= v <= 1.0 for v in values):
         raise InvalidRolloutError(f"evaluator {source!r} returned {p!r}, not five probabilities from 0 to 1")
+    w, wg, wbg, lg, lbg = values
+    eps = 1e-6
+    if wg > w + eps or wbg > wg + eps or lg > 1.0 - w + eps or lbg > lg + eps:
+        raise InvalidRolloutError(
+            f"evaluator {source!r} returned {p!r}: gammons must not exceed wins (cumulative, as gnubg)"
+        )
     return values  # type: ignore[return-value]
 
 
@@ -463,6 +469,8 @@ def rollout(
     if exact_bearoff:
         if truncate is None:
             raise InvalidRolloutError("exact_bearoff applies where trials are truncated: give truncate=N too")
+        if rules.variant == "hypergammon":
+            raise InvalidRolloutError("exact_bearoff uses a 15-checker database: not for hypergammon")
         try:
             import gnubg_nn  # noqa: F401
         except ImportError:

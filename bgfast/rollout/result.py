@@ -122,6 +122,11 @@ class RolloutResult:
         """The JSON form: ``position_id``, ``trials``, ``probabilities`` (5), their
         ``probabilities_se``, ``equity``, ``equity_se``, ``cubeful_equity``,
         ``cubeful_equity_se`` (None without the cube), and ``plays`` when rolled out.
+
+        >>> from bgfast.rollout import rollout
+        >>> data = rollout("4HPwATDgc/ABMA", trials=72, seed=1).to_dict()
+        >>> data["trials"], len(data["probabilities"]), data["cubeful_equity"]
+        (72, 5, None)
         """
         out: dict[str, Any] = {
             "position_id": self.position.id(),
@@ -146,6 +151,10 @@ class RolloutResult:
         """The result as text: the setting, the five chances, the equities, and the ranked plays.
 
         ``±`` is one standard error; the 95% intervals are printed beside the equities.
+
+        >>> from bgfast.rollout import rollout
+        >>> print(rollout("4HPwATDgc/ABMA", trials=72, seed=1).report().splitlines()[0])
+        rollout of 4HPwATDgc/ABMA: money game, score 0-0 (Jacoby), cube 1 centred, player 0 on roll
         """
         cube = "cubeful" if self.cubeful_equity is not None else "cubeless"
         lines = [
