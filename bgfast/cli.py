@@ -121,6 +121,9 @@ def _add_play(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--index", type=_non_negative, default=0, metavar="N",
                    help="match index within the run (default 0)")
     p.add_argument("--json", action="store_true", help="print the match as one line of JSON")
+    p.add_argument("--mat", metavar="FILE",
+                   help="also write every roll, play and cube action to FILE in the Jellyfish .mat "
+                   "format (GNU Backgammon: import mat); plays the match through Python, more slowly")
     rules = p.add_argument_group("rules")
     rules.add_argument("--crawford", action=argparse.BooleanOptionalAction, default=True,
                        help="Crawford rule in match play (default on)")
@@ -144,7 +147,16 @@ def _cmd_play(args: argparse.Namespace) -> int:
     rules = Rules(crawford=args.crawford, jacoby=args.jacoby, beaver=args.beaver,
                   max_cube=args.max_cube, variant=args.variant)
     bots = [bot_from_spec(spec) for spec in args.player]
-    record = play_match(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed, index=args.index)
+    if args.mat:
+        from bgfast.history import play_match_with_history
+        from bgfast.matfile import write_mat
+
+        history = play_match_with_history(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
+                                          index=args.index)
+        write_mat(history, args.mat, players=args.player)
+        record = history.record
+    else:
+        record = play_match(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed, index=args.index)
     print(match_json(record, args.player) if args.json else match_text(record, args.player))
     return 0
 
