@@ -23,7 +23,7 @@ from libc.stdint cimport int8_t, uint8_t, uint64_t
 from bgfast._core.board cimport Board, BAR, board_swap, board_checkers, board_equal, board_from_bytes
 from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate
 from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
-from bgfast._core.evaluators cimport is_race, pubeval, keith_count
+from bgfast._core.evaluators cimport is_race, keith_count, pubeval_choose
 from bgfast._core.game cimport (
     Player, Rules, GameLog, MatchLog, MatchCtx, GameStart, MAX_GAMES, MAX_DOUBLES, MET_SIZE, MAX_SCRIPT,
     PLAY_RANDOM, PLAY_PUBEVAL, PLAY_HEURISTIC, PLAY_PYTHON,
@@ -60,14 +60,7 @@ cdef int choose_play(MatchCtx* m, int player, const Board* b, int d1, int d2,
     if p.play == PLAY_RANDOM:
         return rng_below(&p.rng, g.n)
     if p.play == PLAY_PUBEVAL:
-        race = is_race(b)
-        best_score = pubeval(race, &g.items[0].board)
-        for i in range(1, g.n):
-            score = pubeval(race, &g.items[i].board)
-            if score > best_score:
-                best_score = score
-                best = i
-        return best
+        return pubeval_choose(g, b)
     if p.play == PLAY_PYTHON:
         with gil:
             return _python_play(m, player, b, d1, d2, cube, owner, crawford)
