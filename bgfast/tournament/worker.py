@@ -78,16 +78,17 @@ class _Players:
         return player
 
 
-_CACHE: dict[str, _Players] = {}
+_LOCAL = threading.local()  # bots and match players are not shared between threads (Dask may run several)
 
 
 def _players_for(spec: TournamentSpec) -> _Players:
+    """This thread's players for ``spec``, built on first use and kept for the next chunks."""
+    cached: tuple[str, _Players] | None = getattr(_LOCAL, "players", None)
     key = spec.hash
-    players = _CACHE.get(key)
-    if players is None:
-        _CACHE.clear()
-        players = _CACHE[key] = _Players(spec)
-    return players
+    if cached is None or cached[0] != key:
+        _LOCAL.players = None
+        cached = _LOCAL.players = (key, _Players(spec))
+    return cached[1]
 
 
 def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
@@ -158,7 +159,7 @@ def _init_process(spec: TournamentSpec, parent: int) -> None:
     try:
         _players_for(spec)  # build the bots once, before the first chunk
     except Exception:  # noqa: BLE001 - the first chunk reports it with its number
-        _CACHE.clear()
+        _LOCAL.players = None
 
 
 def _run_process(spec: TournamentSpec, chunks: Iterable[int], workers: int) -> Iterator[ChunkResult]:
