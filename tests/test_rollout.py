@@ -208,6 +208,15 @@ def test_a_target_error_stops_at_the_same_trial_whatever_the_workers() -> None:
     assert one.equity == two.equity and one.equity.se <= 0.012
 
 
+def test_in_match_play_the_target_error_is_in_emg_not_in_match_winning_chance() -> None:
+    # At 4-away 3-away one point is worth ~12 times less in MWC than in EMG, so a target of
+    # 0.03 is met in MWC at once but in EMG only after 2592 trials.
+    match = MatchState(length=5, score=(1, 2))
+    result = rollout(Position(), cubeful=True, match=match, trials=1296 * 3, seed=3, target_se=0.03)
+    assert result.trials == 2592 and result.cubeful_equity.se <= 0.03
+    assert rollout(Position(), cubeful=True, match=match, trials=1296, seed=3).cubeful_equity.se > 0.03
+
+
 def test_an_unreachable_target_error_plays_every_trial() -> None:
     assert rollout(THREE_EACH, trials=1296, seed=4, target_se=1e-9).trials == 1296
 

@@ -524,7 +524,11 @@ def rollout(
                  truncate=truncate or 0, exact_bearoff=exact_bearoff, match=match, rules=rules, met=table,
                  cube_efficiency=float(getattr(bot_obj, "cube_efficiency", 0.68)))
 
-    data = _run(task, trials, workers, target_se, strata, progress)
+    se_scale = 1.0
+    if cubeful and match.length:   # the target is in EMG, the trials hold MWC
+        a, b = match.away(root), match.away(1 - root)
+        se_scale = abs(table.mwc_to_emg(1.0, a, b, match.cube_value) - table.mwc_to_emg(0.0, a, b, match.cube_value))  # type: ignore[union-attr]
+    data = _run(task, trials, workers, target_se, strata, progress, se_scale)
     n = data.shape[1]
     return _results(pos, match, roll, shown_play, bot_name, n, seed, strata, truncate, data, moves, table,
                     cubeful, time.perf_counter() - started)
@@ -544,54 +548,55 @@ def _blocks(total: int, size: int) -> Iterator[tuple[int, int]]:
 
 
 def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata: int,
-         progress: bool | None) -> np.ndarray:
-    """Play the trials in blocks (in a pool if ``workers`` > 1); ``(lines, n, 6)`` in trial order."""
+         progress: bool | None, se_scale: float = 1.0) -> np.ndarray:
+    """Play the trials in blocks (in a pool if ``workers`` > 1); ``(lines, n, 6)`` in trial order.
+
+    With ``target_se``, stop at the first check point where every line's ranking
+    equity has a standard error (times ``se_scale``: MWC to EMG) of at most the target.
+    """
     from tqdm import tqdm
 
     size = min(_block_size(workers), trials)
     chunks: list[np.ndarray] = []
     done = 0
     check = _next_check(0)
-    bar = tqdm(total=trials, unit="trial", file=sys.stderr, dynamic_ncols=True, leave=False,
-               disable=None if progress is None else not progress, desc="rollout")
 
     def reached(n: int) -> bool:
-        if target_se is None or n < min(check, trials):
-            return False
-        data = np.concatenate(chunks, axis=1)
-        values = _ranking_column(data, task.cubeful)
-        ses = [estimate_columns(values[j][:, None], variance_strata(n, strata))[1][0] for j in range(len(values))]
-        return max(ses) <= target_se
+        values = _ranking_column(np.concatenate(chunks, axis=1), task.cubeful)
+        vstrata = variance_strata(n, strata)
+        worst = max(estimate_columns(values[j][:, None], vstrata)[1][0] for j in range(len(values)))
+        return bool(worst * se_scale <= target_se)  # type: ignore[operator]
 
-    try:
-        if workers == 1:
-            worker = _Worker(task)
-            results: Iterator[np.ndarray] = (worker.run(a, b) for a, b in _blocks(trials, size))
-            pool = None
-        else:
-            try:
-                pickle.dumps(task)
-            except (pickle.PicklingError, AttributeError, TypeError) as exc:
-                raise InvalidRolloutError(
-                    f"bot or evaluator cannot be sent to worker processes ({exc}); use workers=1"
-                ) from None
-            pool = multiprocessing.get_context().Pool(workers, initializer=_init_worker, initargs=(task,))
-            results = pool.imap(_run_block, _blocks(trials, size))
+    pool = None
+    if workers == 1:
+        worker = _Worker(task)
+        results: Iterator[np.ndarray] = (worker.run(a, b) for a, b in _blocks(trials, size))
+    else:
         try:
-            for block in results:
-                chunks.append(block)
-                done += block.shape[1]
-                bar.update(block.shape[1])
-                if target_se is not None and done >= check:
-                    if reached(done):
-                        break
-                    check = _next_check(done)
-        finally:
-            if pool is not None:
-                pool.terminate()
-                pool.join()
+            pickle.dumps(task)
+        except (pickle.PicklingError, AttributeError, TypeError) as exc:
+            raise InvalidRolloutError(
+                f"bot or evaluator cannot be sent to worker processes ({exc}); use workers=1"
+            ) from None
+        # the pool is started before the progress bar's thread exists (fork after threads is unsafe)
+        pool = multiprocessing.get_context().Pool(workers, initializer=_init_worker, initargs=(task,))
+        results = pool.imap(_run_block, _blocks(trials, size))
+    bar = tqdm(total=trials, unit="trial", file=sys.stderr, dynamic_ncols=True, leave=False,
+               disable=None if progress is None else not progress, desc="rollout")
+    try:
+        for block in results:
+            chunks.append(block)
+            done += block.shape[1]
+            bar.update(block.shape[1])
+            if target_se is not None and done >= check and done < trials:
+                if reached(done):
+                    break
+                check = _next_check(done)
     finally:
         bar.close()
+        if pool is not None:
+            pool.terminate()
+            pool.join()
     return np.concatenate(chunks, axis=1)
 
 
