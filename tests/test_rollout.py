@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 from bgfast import Position
-from bgfast.bots import Bot, CubeResponse, get_bot
+from bgfast.bots import Bot, get_bot
 from bgfast.cli import main
-from bgfast.dice import ALL_21, Dice
+from bgfast.dice import ALL_21
 from bgfast.errors import (
     IllegalMoveError,
     InvalidDiceError,
@@ -52,7 +52,7 @@ CASH = Position.from_board([home(0, 0, 0, 0, 0, 15), home(1)])
 
 
 @cache
-def _chooser(bot: str):  # noqa: ANN202
+def _chooser(bot: str):
     player = get_bot(bot, cube="never")
     return make_runner(player, player)
 
@@ -98,7 +98,7 @@ class PythonPubeval(Bot):
     def __getstate__(self) -> dict:
         return {"_bot": None}
 
-    def choose_move(self, position, dice, match):  # noqa: ANN001, ANN201
+    def choose_move(self, position, dice, match):
         if self._bot is None:
             self._bot = get_bot("pubeval", cube="never")
         return self._bot.choose_move(position, dice, match)
@@ -362,7 +362,7 @@ def test_truncated_trials_accept_the_heuristic_bots_probabilities() -> None:
     try:
         bot = get_bot("heuristic", cube="never")
         bot.evaluate(Position())
-    except Exception as exc:  # the heuristic bot is optional here: it is built separately
+    except Exception as exc:  # noqa: BLE001 - the heuristic bot is optional here, built separately
         pytest.skip(f"no heuristic evaluator: {exc}")
     cut = rollout(Position(), bot=bot, trials=72, seed=4, truncate=6)
     assert cut.truncate == 6 and cut.trials == 72 and 0.0 <= cut.win.value <= 1.0

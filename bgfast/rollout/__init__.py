@@ -11,8 +11,22 @@ and :class:`PlayResult` what it returns (estimates with standard errors and
 95% intervals); :mod:`bgfast.rollout.engine` describes the trials and the
 variance reduction, :mod:`bgfast.rollout.stats` the standard errors.
 """
-from bgfast.rollout.engine import CHECK_EVERY, MIN_STRATIFIED_TRIALS, Evaluator, parse_position, rollout
+from bgfast.rollout.engine import (
+           CHECK_EVERY,
+           MIN_STRATIFIED_TRIALS,
+           Evaluator,
+           parse_position,
+           rollout,
+)
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
 
-__all__ = ["rollout", "parse_position", "Evaluator", "RolloutResult", "PlayResult", "Estimate",
-           "CHECK_EVERY", "MIN_STRATIFIED_TRIALS"]
+__all__ = [
+           "CHECK_EVERY",
+           "MIN_STRATIFIED_TRIALS",
+           "Estimate",
+           "Evaluator",
+           "PlayResult",
+           "RolloutResult",
+           "parse_position",
+           "rollout",
+]

@@ -18,11 +18,11 @@ backgammons), from the view of the side whose value is computed.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from bgfast.match import MatchEquityTable
 
-__all__ = ["cubeless_equity", "flip", "janowski_money", "dead_cube_mwc"]
+__all__ = ["cubeless_equity", "dead_cube_mwc", "flip", "janowski_money"]
 
 _EPS = 1e-7
 

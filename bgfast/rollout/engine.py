@@ -26,13 +26,13 @@ initial cube, or the match winning chance).  That is 48 bytes a trial a line.
 from __future__ import annotations
 
 import dataclasses
-import math
 import multiprocessing
 import pickle
 import sys
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterator, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -43,11 +43,11 @@ from bgfast.errors import InvalidRolloutError
 from bgfast.game import MAX_MATCH_LENGTH, make_runner
 from bgfast.match import MatchEquityTable, MatchState, Rules
 from bgfast.position import Move, Position
-from bgfast.rollout.cubeful import cubeless_equity, dead_cube_mwc, flip, janowski_money
+from bgfast.rollout.cubeful import dead_cube_mwc, flip, janowski_money
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
 from bgfast.rollout.stats import estimate_columns, variance_strata
 
-__all__ = ["rollout", "Evaluator", "parse_position", "CHECK_EVERY", "MIN_STRATIFIED_TRIALS"]
+__all__ = ["CHECK_EVERY", "MIN_STRATIFIED_TRIALS", "Evaluator", "parse_position", "rollout"]
 
 CHECK_EVERY = 1296
 """With a target standard error, the error is checked after multiples of this many trials."""

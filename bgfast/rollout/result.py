@@ -15,7 +15,7 @@ from bgfast.match import MatchState
 from bgfast.position import Position
 from bgfast.rollout.stats import Z95
 
-__all__ = ["Estimate", "RolloutResult", "PlayResult"]
+__all__ = ["Estimate", "PlayResult", "RolloutResult"]
 
 _SAMPLING = {1: "plain sampling", 36: "first roll stratified", 1296: "first two rolls stratified"}
 
@@ -182,8 +182,8 @@ class RolloutResult:
                          f"{100 * self.cubeful_mwc.se:.2f}%   95% [{100 * low:.2f}%, {100 * high:.2f}%]")
         if self.plays:
             width = max(len(p.move or "(no play)") for p in self.plays)
-            lines += ["", f"{len(self.plays)} plays of {self.dice}, ranked by {cube} equity "
-                          "(same dice for every play; difference to the best with its own error)",
+            lines += ["", (f"{len(self.plays)} plays of {self.dice}, ranked by {cube} equity "
+                           "(same dice for every play; difference to the best with its own error)"),
                       f"{'#':>3}  {'play':<{width}}  {'equity':>17}  {'difference':>17}"]
             for i, p in enumerate(self.plays, 1):
                 diff = "" if i == 1 else str(p.difference)
