@@ -12,21 +12,21 @@ and :class:`PlayResult` what it returns (estimates with standard errors and
 variance reduction, :mod:`bgfast.rollout.stats` the standard errors.
 """
 from bgfast.rollout.engine import (
-           CHECK_EVERY,
-           MIN_STRATIFIED_TRIALS,
-           Evaluator,
-           parse_position,
-           rollout,
+    CHECK_EVERY,
+    MIN_STRATIFIED_TRIALS,
+    Evaluator,
+    parse_position,
+    rollout,
 )
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
 
 __all__ = [
-           "CHECK_EVERY",
-           "MIN_STRATIFIED_TRIALS",
-           "Estimate",
-           "Evaluator",
-           "PlayResult",
-           "RolloutResult",
-           "parse_position",
-           "rollout",
+    "CHECK_EVERY",
+    "MIN_STRATIFIED_TRIALS",
+    "Estimate",
+    "Evaluator",
+    "PlayResult",
+    "RolloutResult",
+    "parse_position",
+    "rollout",
 ]
