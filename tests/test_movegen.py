@@ -243,3 +243,26 @@ OPENING_PLAYS = {
 @pytest.mark.parametrize(("roll", "count"), sorted(OPENING_PLAYS.items()))
 def test_each_opening_roll_gives_gnubgs_number_of_plays(roll: str, count: int) -> None:
     assert len(STARTING.legal_moves(int(roll[0]), int(roll[1]))) == count
+
+
+# ---------------------------------------------------------------- gnubg_nn, when installed
+
+
+def test_gnubg_nn_reads_the_board_the_way_bgfast_does() -> None:
+    gnubg_nn = pytest.importorskip("gnubg_nn")
+    pos = Position("4HPkQSDgc/ABMA")  # the opponent opened 24/18 13/11; side1 (on roll) has not moved
+    board = [list(side) for side in pos.board]
+    assert gnubg_nn.board_from_position_id(pos.id()) == board
+    assert len(gnubg_nn.moves(board, 6, 4)) == len(pos.legal_moves(6, 4)) == 15
+    assert len(gnubg_nn.moves(board[::-1], 6, 4)) == len(pos.swap_sides().legal_moves(6, 4)) == 24
+
+
+def test_gnubg_nn_counts_the_same_plays_on_every_generation_but_a_no_play(wildbg_sets: dict) -> None:
+    gnubg_nn = pytest.importorskip("gnubg_nn")
+    pids = wildbg_sets["contact"][::10] + wildbg_sets["race"][::10]
+    counts = count_batch(_boards_array(pids), ROLLS)
+    for i, pid in enumerate(pids):
+        board = [list(side) for side in Position(pid).board]
+        for j, (d1, d2) in enumerate(ALL_21_ROLLS):
+            theirs, ours = len(gnubg_nn.moves(board, d1, d2)), int(counts[i, j])
+            assert theirs == ours or (theirs == 0 and ours == 1), (pid, d1, d2, theirs, ours)
