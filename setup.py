@@ -12,7 +12,7 @@ DIRECTIVES = {
     "embedsignature": True,
 }
 
-MODULES = ["board", "movegen", "rng", "evaluators", "game"]
+MODULES = ["board", "movegen", "rng", "evaluators", "heuristic", "cube", "game"]
 
 extensions = [
     Extension(

@@ -24,6 +24,8 @@ from bgfast._core.board cimport Board, BAR, board_swap, board_checkers, board_eq
 from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate
 from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
 from bgfast._core.evaluators cimport is_race, keith_count, pubeval_choose
+from bgfast._core.heuristic cimport heuristic_choose
+from bgfast._core.cube cimport cube_offer, cube_respond
 from bgfast._core.game cimport (
     Player, Rules, GameLog, MatchLog, MatchCtx, GameStart, MAX_GAMES, MAX_DOUBLES, MET_SIZE, MAX_SCRIPT,
     PLAY_RANDOM, PLAY_PUBEVAL, PLAY_HEURISTIC, PLAY_PYTHON,
@@ -61,6 +63,8 @@ cdef int choose_play(MatchCtx* m, int player, const Board* b, int d1, int d2,
         return rng_below(&p.rng, g.n)
     if p.play == PLAY_PUBEVAL:
         return pubeval_choose(g, b)
+    if p.play == PLAY_HEURISTIC:
+        return heuristic_choose(g)
     if p.play == PLAY_PYTHON:
         with gil:
             return _python_play(m, player, b, d1, d2, cube, owner, crawford)
@@ -110,6 +114,8 @@ cdef int offer_double(MatchCtx* m, int player, const Board* b, int cube, int own
             return 0
         diff = 8 * keith_count(b, 1) - 7 * keith_count(b, 0)   # 7 x (K_me * 8/7 - K_opp)
         return diff <= (28 if owner == -1 else 21)
+    if p.cube == CUBE_JANOWSKI or p.cube == CUBE_MET:
+        return cube_offer(m, player, b, cube, owner, crawford)
     if p.cube == CUBE_PYTHON:
         with gil:
             adapter = <object> p.py
@@ -130,6 +136,8 @@ cdef int respond_double(MatchCtx* m, int player, const Board* b, int cube, int o
             return RESPONSE_TAKE
         diff = 8 * keith_count(b, 1) - 7 * keith_count(b, 0)
         return RESPONSE_TAKE if diff >= 14 else RESPONSE_PASS
+    if p.cube == CUBE_JANOWSKI or p.cube == CUBE_MET:
+        return cube_respond(m, player, b, cube, owner, crawford)
     if p.cube == CUBE_PYTHON:
         with gil:
             adapter = <object> p.py

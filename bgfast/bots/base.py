@@ -9,6 +9,7 @@ game loop uses without calling back into Python.
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from bgfast._core import game as _game
@@ -19,13 +20,46 @@ from bgfast.position import Move, Position
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["Bot", "CoreBot", "CubeResponse", "PLAY_KINDS", "CUBE_KINDS"]
+__all__ = ["Bot", "CoreBot", "CubeResponse", "Probabilities", "PLAY_KINDS", "CUBE_KINDS"]
 
 PLAY_KINDS: dict[str, int] = {"random": 0, "pubeval": 1, "heuristic": 2, "python": 3}
 """Checker-play kinds of the C game loop."""
 
-CUBE_KINDS: dict[str, int] = {"never": 0, "keith": 1, "janowski": 2, "met": 3, "python": 4}
-"""Cube-policy kinds of the C game loop."""
+CUBE_KINDS: dict[str, int] = {"never": 0, "keith": 1, "janowski": 2, "met": 3, "python": 4, "auto": 3}
+"""Cube-policy kinds of the C game loop.  ``auto`` is ``met``, which plays Janowski in money games."""
+
+
+@dataclass(frozen=True)
+class Probabilities:
+    """Cubeless outcome probabilities of one side; gammons include backgammons.
+
+    >>> p = Probabilities(0.6, 0.2, 0.01, 0.1, 0.005)
+    >>> round(p.equity(), 3)
+    0.305
+    >>> p.flipped()
+    Probabilities(win=0.4, win_gammon=0.1, win_backgammon=0.005, lose_gammon=0.2, lose_backgammon=0.01)
+    """
+
+    win: float
+    """Chance of winning the game (any way)."""
+    win_gammon: float
+    """Chance of winning a gammon or a backgammon."""
+    win_backgammon: float
+    """Chance of winning a backgammon."""
+    lose_gammon: float
+    """Chance of losing a gammon or a backgammon."""
+    lose_backgammon: float
+    """Chance of losing a backgammon."""
+
+    def equity(self) -> float:
+        """Cubeless money equity in points per game: ``2 win - 1 + wg - lg + wbg - lbg``."""
+        return (2.0 * self.win - 1.0 + self.win_gammon - self.lose_gammon
+                + self.win_backgammon - self.lose_backgammon)
+
+    def flipped(self) -> Probabilities:
+        """The same outcomes from the other side's view."""
+        return Probabilities(1.0 - self.win, self.lose_gammon, self.lose_backgammon,
+                             self.win_gammon, self.win_backgammon)
 
 
 class CubeResponse(enum.IntEnum):

@@ -1,0 +1,84 @@
+"""The heuristic bot: a hand-written evaluator in the compiled core, with cube play.
+
+See :mod:`bgfast._core.heuristic` for the features and :mod:`bgfast._core.cube`
+for the cube policies.
+"""
+from __future__ import annotations
+
+from typing import ClassVar
+
+from bgfast._core import heuristic as _heuristic
+from bgfast.bots.base import CoreBot, Probabilities
+from bgfast.errors import InvalidPositionError
+from bgfast.position import Position
+
+__all__ = ["HeuristicBot"]
+
+
+class HeuristicBot(CoreBot):
+    """Plays by a hand-written evaluator; doubles and takes from its win and gammon estimates.
+
+    Checker play: the play whose resulting position has the highest cubeless
+    money equity by the heuristic evaluator (0 ply, no look-ahead).  The
+    evaluator estimates win, gammon and backgammon chances from hand-written
+    features (pip counts and race lead, blots and the rolls of 36 that hit
+    them, points made by location, primes and trapped checkers, anchors, home
+    board strength, checkers on the bar), with separate contact and race
+    weights fitted to self-play results.
+
+    Cube (``cube=``): ``"auto"`` (the default) uses Janowski's cubeful
+    equities in money play and the match equity table in match play (the same
+    kind as ``"met"``); ``"janowski"`` uses Janowski in both; ``"keith"`` and
+    ``"never"`` as for :class:`~bgfast.bots.builtin.PubevalBot`.  Cube
+    estimates are 1-ply: the average over the 21 rolls of the best play's
+    probabilities (a 0-ply look screens out clear no-doubles).
+    ``cube_efficiency`` is Janowski's ``x`` (0.68 by default).
+
+    Strength: STRENGTH_PLACEHOLDER
+
+    >>> bot = HeuristicBot()
+    >>> p = bot.evaluate(Position())
+    >>> 0.45 < p.win < 0.6 and p.win_gammon < p.win
+    True
+    """
+
+    name: ClassVar[str] = "heuristic"
+    play_kind: ClassVar[str] = "heuristic"
+    cube_policies: ClassVar[tuple[str, ...]] = ("auto", "janowski", "met", "keith", "never")
+    default_cube: ClassVar[str] = "auto"
+
+    def evaluate(self, position: Position, plies: int = 0) -> Probabilities:
+        """Cubeless probabilities for the side on roll in ``position``, before its roll.
+
+        :param plies: 0 evaluates the position as the opponent's after its play
+            (one evaluation); 1 averages the best play's evaluation over the
+            21 rolls (about 21 times the work, more accurate).
+        :raises ValueError: ``plies`` other than 0 or 1.
+        :raises InvalidPositionError: the game in ``position`` is already over.
+
+        >>> from bgfast.position import Position
+        >>> bot = HeuristicBot()
+        >>> won = Position.from_board([[0] * 25, [1] + [0] * 24])
+        >>> round(bot.evaluate(won).win, 3)
+        1.0
+        """
+        if plies not in (0, 1):
+            raise ValueError(f"plies must be 0 or 1, got {plies!r}")
+        if position.is_over():
+            raise InvalidPositionError(f"the game in {position.id()!r} is over; nothing to evaluate")
+        return Probabilities(*_heuristic.evaluate_on_roll(position._key, plies))
+
+    def evaluate_after(self, position: Position) -> Probabilities:
+        """Cubeless probabilities for the side that has just *moved* to ``position``.
+
+        ``position`` is in the mover's frame (as :meth:`Position.children`
+        returns it): the mover is the side "on roll" of ``position`` and the
+        opponent rolls next.  This is what checker play maximises.
+
+        >>> from bgfast.position import Position
+        >>> start = Position()
+        >>> best = max(start.children(3, 1), key=lambda c: HeuristicBot().evaluate_after(c).equity())
+        >>> best == start.parse_move("8/5 6/5", (3, 1)).position
+        True
+        """
+        return Probabilities(*_heuristic.evaluate_after(position._key))
