@@ -10,9 +10,9 @@ import os
 from pathlib import Path
 
 import pytest
+from tournament_helpers import small_spec_text
 
 from bgfast.cli import main
-from tournament_helpers import small_spec_text
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "cli"
 UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"

@@ -5,7 +5,14 @@ import math
 
 import pytest
 
-from bgfast.tournament.ratings import Z95, elo_from_pairs, elo_from_results, elo_from_score, expected_score, fit_elo
+from bgfast.tournament.ratings import (
+    Z95,
+    elo_from_pairs,
+    elo_from_results,
+    elo_from_score,
+    expected_score,
+    fit_elo,
+)
 from bgfast.tournament.sprt import Sprt, SprtStatus
 from bgfast.tournament.stats import Stats
 

@@ -3,18 +3,12 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import sys
 import time
 from pathlib import Path
 
 import pytest
-
-import bgfast.bots as bots
-from bgfast.bots import Bot, get_bot
-from bgfast.errors import InvalidSpecError, WorkerFailedError
-from bgfast.tournament import TournamentSpec, load_standings, run_tournament
-from bgfast.tournament.store import Store
-from bgfast.tournament.worker import ChunkResult
 from tournament_helpers import (
     alive,
     check_db_consistent,
@@ -25,6 +19,13 @@ from tournament_helpers import (
     start_cli,
     wait_for_chunks,
 )
+
+from bgfast import bots
+from bgfast.bots import Bot, get_bot
+from bgfast.errors import InvalidSpecError, WorkerFailedError
+from bgfast.tournament import TournamentSpec, load_standings, run_tournament
+from bgfast.tournament.store import Store
+from bgfast.tournament.worker import ChunkResult
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses fork, /proc and SIGKILL")
 
@@ -56,11 +57,11 @@ def test_a_chunk_is_saved_whole_or_not_at_all(tmp_path: Path) -> None:
     with Store(tmp_path / "s.sqlite") as store:
         run = store.begin_run(spec)
         row = (0, 0, 3, 0, 0, 1, 3, 0, 0, 1, 0, 0, 0, 0, 0, 40)
-        with pytest.raises(Exception):
+        with pytest.raises(sqlite3.IntegrityError):
             store.write_chunk(run, ChunkResult(0, [row, row], 0.1, "test"))
         assert run.finished == set()
         store.write_chunk(run, ChunkResult(0, [row], 0.1, "test"))
-        with pytest.raises(Exception):  # the same chunk twice: refused, never counted twice
+        with pytest.raises(sqlite3.IntegrityError):  # the same chunk twice: refused, never counted twice
             store.write_chunk(run, ChunkResult(0, [row], 0.1, "test"))
     assert check_db_consistent(tmp_path / "s.sqlite") == (1, 1)
 
@@ -152,7 +153,7 @@ def test_kill_9_of_a_worker_stops_the_run_with_an_error_and_a_rerun_completes_it
         workers = children_of(proc.pid)
         assert workers, "no worker processes found"
         os.kill(workers[0], signal.SIGKILL)
-        out, err = proc.communicate(timeout=60)
+        _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -233,7 +234,7 @@ def test_ctrl_c_stops_the_run_keeping_finished_chunks_and_a_rerun_completes_it(
         wait_for_chunks(db, 3, proc)
         assert proc.poll() is None
         os.kill(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()

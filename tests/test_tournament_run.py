@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import re
 from pathlib import Path
 
 import pytest
+from tournament_helpers import ROOT, csv_of, heuristic_available, small_spec
 
 from bgfast.errors import InvalidSpecError
 from bgfast.tournament import (
@@ -19,7 +21,6 @@ from bgfast.tournament import (
     write_matches_csv,
 )
 from bgfast.tournament.report import CSV_COLUMNS
-from tournament_helpers import ROOT, csv_of, heuristic_available, small_spec
 
 JSON_PLAYER_KEYS = {"name", "matches", "match_wins", "ppg", "ppg_se", "elo", "elo_ci95"}
 JSON_PAIRING_KEYS = {"a", "b", "matches", "a_wins", "b_wins", "a_ppg"}
@@ -186,7 +187,7 @@ def test_the_real_quick_tournament_separates_the_three_bots(tmp_path: Path) -> N
     standings = run_tournament(spec, tmp_path / "quick.sqlite")
     players = standings.players
     assert players[-1].name == "random"
-    for better, worse in zip(players, players[1:]):
+    for better, worse in itertools.pairwise(players):
         assert better.elo_ci95[0] > worse.elo_ci95[1]
 
 

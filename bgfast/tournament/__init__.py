@@ -24,13 +24,36 @@ from bgfast.tournament.report import (
     write_matches_csv,
 )
 from bgfast.tournament.runner import run_tournament
-from bgfast.tournament.schedule import Gauntlet, Pairing, RoundRobin, Scheduler, scheduler
+from bgfast.tournament.schedule import (
+    Gauntlet,
+    Pairing,
+    RoundRobin,
+    Scheduler,
+    scheduler,
+)
 from bgfast.tournament.spec import PlayerSpec, SprtOptions, TournamentSpec
 from bgfast.tournament.sprt import Sprt, SprtStatus
 from bgfast.tournament.stats import Stats
 
 __all__ = [
-    "run_tournament", "TournamentSpec", "PlayerSpec", "SprtOptions", "Scheduler", "RoundRobin", "Gauntlet",
-    "Pairing", "scheduler", "Stats", "Sprt", "SprtStatus", "Standings", "load_standings", "write_matches_csv",
-    "plot_ratings", "Reporter", "ProgressReporter", "QuietReporter", "get_reporter",
+    "Gauntlet",
+    "Pairing",
+    "PlayerSpec",
+    "ProgressReporter",
+    "QuietReporter",
+    "Reporter",
+    "RoundRobin",
+    "Scheduler",
+    "Sprt",
+    "SprtOptions",
+    "SprtStatus",
+    "Standings",
+    "Stats",
+    "TournamentSpec",
+    "get_reporter",
+    "load_standings",
+    "plot_ratings",
+    "run_tournament",
+    "scheduler",
+    "write_matches_csv",
 ]

@@ -16,8 +16,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["expected_score", "elo_from_score", "EloInterval", "elo_from_results", "elo_from_pairs",
-           "Ratings", "fit_elo", "Z95"]
+__all__ = [
+    "Z95",
+    "EloInterval",
+    "Ratings",
+    "elo_from_pairs",
+    "elo_from_results",
+    "elo_from_score",
+    "expected_score",
+    "fit_elo",
+]
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""
@@ -27,7 +35,7 @@ _C = math.log(10.0) / 400.0
 
 def expected_score(elo: float) -> float:
     """The expected score per match of a player ``elo`` points stronger."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return float(1.0 / (1.0 + 10.0 ** (-elo / 400.0)))
 
 
 def elo_from_score(score: float) -> float:

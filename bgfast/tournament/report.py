@@ -18,9 +18,20 @@ from bgfast.tournament.ratings import fit_elo
 from bgfast.tournament.stats import Stats
 from bgfast.tournament.store import Store, open_results
 
-__all__ = ["PlayerStanding", "PairingStanding", "SprtOutcome", "Standings", "load_standings",
-           "write_matches_csv", "plot_ratings", "Reporter", "ProgressReporter", "QuietReporter",
-           "get_reporter", "CSV_COLUMNS"]
+__all__ = [
+    "CSV_COLUMNS",
+    "PairingStanding",
+    "PlayerStanding",
+    "ProgressReporter",
+    "QuietReporter",
+    "Reporter",
+    "SprtOutcome",
+    "Standings",
+    "get_reporter",
+    "load_standings",
+    "plot_ratings",
+    "write_matches_csv",
+]
 
 CSV_COLUMNS = ("index", "player_a", "player_b", "length", "seed", "score_a", "score_b", "winner", "games",
                "dice_index", "gammons_a", "gammons_b", "backgammons_a", "backgammons_b", "cube_actions",
@@ -114,11 +125,11 @@ class Standings:
             lines.append(f"{name:<{pw}}  {q.stats.matches:>8}  {q.stats.wins:>8}  {q.stats.losses:>8}  "
                          f"{q.stats.ppg:>+7.3f}")
         if self.sprt is not None:
-            s = self.sprt
-            verdict = {"H1": f"H1 accepted (Elo >= {s.elo1:g})", "H0": f"H0 accepted (Elo <= {s.elo0:g})"}.get(
-                s.status, "undecided")
+            t = self.sprt
+            verdict = {"H1": f"H1 accepted (Elo >= {t.elo1:g})", "H0": f"H0 accepted (Elo <= {t.elo0:g})"}.get(
+                t.status, "undecided")
             lines.append("")
-            lines.append(f"SPRT [{s.elo0:g}, {s.elo1:g}]: {verdict} after {s.matches} matches, LLR {s.llr:+.2f}")
+            lines.append(f"SPRT [{t.elo0:g}, {t.elo1:g}]: {verdict} after {t.matches} matches, LLR {t.llr:+.2f}")
         return "\n".join(lines)
 
 
@@ -274,7 +285,7 @@ class ProgressReporter:
         self._bar: Any = None
 
     def on_start(self, spec: Any, total: int, done: int) -> None:
-        from tqdm import tqdm
+        from tqdm import tqdm  # type: ignore[import-untyped]
 
         self._bar = tqdm(total=total, initial=done, unit=" matches", unit_scale=total >= 100_000, smoothing=0.05,
                          desc=getattr(spec, "name", "tournament"), file=self._file or sys.stderr,
@@ -295,9 +306,10 @@ def get_reporter(name: str) -> Reporter:
 
     :raises ValueError: an unknown name.
     """
-    reporters = {"progress": ProgressReporter, "quiet": QuietReporter}
+    reporters: dict[str, type[ProgressReporter | QuietReporter]] = {
+        "progress": ProgressReporter, "quiet": QuietReporter}
     try:
-        return reporters[name]()  # type: ignore[abstract]
+        return reporters[name]()
     except KeyError:
         raise ValueError(f"unknown reporter {name!r}; choose from {', '.join(reporters)}") from None
 

@@ -10,7 +10,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bgfast.tournament.report import QuietReporter, Reporter, Standings, standings_from_store
+from bgfast.tournament.report import (
+    QuietReporter,
+    Reporter,
+    Standings,
+    standings_from_store,
+)
 from bgfast.tournament.schedule import chunk_range
 from bgfast.tournament.spec import TournamentSpec
 from bgfast.tournament.sprt import Sprt, SprtStatus
@@ -95,8 +100,8 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
                     if sprt is not None and sprt.add(result):
                         break
             except BaseException as exc:
-                log.error("stopped: %s%s", exc or type(exc).__name__,
-                          f"\n{exc.trace}" if getattr(exc, "trace", "") else "")
+                trace = getattr(exc, "trace", "")
+                log.error("stopped: %s%s", exc or type(exc).__name__, f"\n{trace}" if trace else "")
                 raise
             finally:
                 results.close()  # type: ignore[attr-defined]
@@ -111,8 +116,8 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
         if started:  # interrupted: close the progress display with what is saved
             try:
                 reporter.on_finish(standings_from_store(store))
-            except Exception:  # noqa: BLE001 - never mask the original error
-                pass
+            except Exception:
+                log.debug("could not close the progress display", exc_info=True)
         store.close()
         if handler is not None:
             _stop_log(handler)
@@ -174,7 +179,7 @@ def _start_log(path: Path, *, multiprocess: bool) -> logging.Handler:
     file_handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(levelname)s %(message)s"))
     handler: logging.Handler = file_handler
     if multiprocess:
-        from multiprocessing_logging import MultiProcessingHandler
+        from multiprocessing_logging import MultiProcessingHandler  # type: ignore[import-untyped]
 
         handler = MultiProcessingHandler("bgfast-log", sub_handler=file_handler)
     log.addHandler(handler)

@@ -22,12 +22,12 @@ Chunks, the units of work, are the match ranges ``[c * chunk_size, (c + 1) * chu
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from bgfast.tournament.spec import TournamentSpec
 
-__all__ = ["Pairing", "Scheduler", "RoundRobin", "Gauntlet", "scheduler", "chunk_range"]
+__all__ = ["Gauntlet", "Pairing", "RoundRobin", "Scheduler", "chunk_range", "scheduler"]
 
 
 @dataclass(frozen=True)

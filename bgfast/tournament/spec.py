@@ -39,7 +39,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["TournamentSpec", "PlayerSpec", "SprtOptions", "FORMATS", "MAX_MATCH_LENGTH"]
+__all__ = ["FORMATS", "MAX_MATCH_LENGTH", "PlayerSpec", "SprtOptions", "TournamentSpec"]
 
 FORMATS = ("round-robin", "gauntlet")
 """The tournament formats: every pair of players, or one challenger against each of the others."""

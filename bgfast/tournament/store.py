@@ -41,7 +41,7 @@ from bgfast.errors import InvalidSpecError
 from bgfast.tournament.spec import TournamentSpec
 from bgfast.tournament.worker import ChunkResult
 
-__all__ = ["Store", "RunInfo", "SCHEMA_VERSION", "open_results"]
+__all__ = ["SCHEMA_VERSION", "RunInfo", "Store", "open_results"]
 
 SCHEMA_VERSION = 1
 
@@ -166,7 +166,7 @@ class Store:
             import fcntl
         except ImportError:  # pragma: no cover - not POSIX
             return
-        lock = open(f"{self.path}.lock", "w")
+        lock = open(f"{self.path}.lock", "w")  # noqa: SIM115 - held open while the run writes
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

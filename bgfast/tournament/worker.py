@@ -23,7 +23,7 @@ from bgfast.errors import WorkerFailedError
 from bgfast.tournament.schedule import chunk_range, scheduler
 from bgfast.tournament.spec import TournamentSpec
 
-__all__ = ["ChunkResult", "ChunkError", "ROW_FIELDS", "play_chunk", "run_chunks", "BACKENDS"]
+__all__ = ["BACKENDS", "ROW_FIELDS", "ChunkError", "ChunkResult", "play_chunk", "run_chunks"]
 
 log = logging.getLogger("bgfast.tournament")
 
@@ -115,7 +115,7 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
         for p in players.schedule.pairings(*_bounds(chunk_range(spec, chunk))):
             s = players.get(p.seat_a, p.seat_b, p.length).play(seed, p.dice_index)
             rows.append((p.match_index, p.pairing, p.length, p.dice_index, p.seat_a, p.seat_b, *s))
-    except Exception as exc:  # noqa: BLE001 - reported to the parent with the chunk
+    except Exception as exc:
         log.exception("chunk %d failed (pid %d)", chunk, os.getpid())
         raise ChunkError(chunk, f"{type(exc).__name__}: {' '.join(str(exc).split())}",
                          traceback.format_exc()) from None
@@ -233,20 +233,21 @@ def _ranges(chunks: list[int]) -> str:
 def _run_dask(spec: TournamentSpec, chunks: Iterable[int], workers: int,
               address: str | None) -> Iterator[ChunkResult]:
     try:
-        from distributed import Client, LocalCluster, wait
+        import distributed
     except ImportError:
         from bgfast.errors import MissingExtraError
 
         raise MissingExtraError(
             "the dask backend needs dask.distributed: pip install 'bgfast[dask]'") from None
 
+    dist: Any = distributed  # untyped
     cluster = None
     if address is None:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
+        cluster = dist.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                    dashboard_address=None)
+        client = dist.Client(cluster)
     else:
-        client = Client(address)
+        client = dist.Client(address)
     pending: dict[Any, int] = {}
     try:
         n_workers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
@@ -261,7 +262,7 @@ def _run_dask(spec: TournamentSpec, chunks: Iterable[int], workers: int,
                 pending[client.submit(play_chunk, remote_spec, chunk, pure=False)] = chunk
             if not pending:
                 break
-            done, _ = wait(list(pending), return_when="FIRST_COMPLETED")
+            done, _ = dist.wait(list(pending), return_when="FIRST_COMPLETED")
             for future in sorted(done, key=pending.__getitem__):
                 chunk = pending.pop(future)
                 try:
