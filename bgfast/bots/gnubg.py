@@ -120,9 +120,9 @@ class GnubgBot(Bot):
     0-ply, +0.404 points per game over 10,000 games (5,000 dice streams of run
     seed 1, each played with both seatings), standard error 0.009 (of the
     paired means); it wins 67% of the games.  At 1-ply, +0.426 over 1,000
-    games (standard error 0.028), at about a tenth of the speed.  Every
-    decision is a call into the net from Python, so 0-ply plays about a hundred
-    games a second, far slower than the built-in bots.
+    games (standard error 0.028), at one or two games a second.  Every
+    decision is a call into the net from Python, so even 0-ply plays only about
+    a hundred games a second, far slower than the built-in bots.
 
     >>> from bgfast.bots import get_bot                     # doctest: +SKIP
     >>> bot = get_bot("gnubg", ply=0)                       # doctest: +SKIP
