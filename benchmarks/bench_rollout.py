@@ -98,13 +98,14 @@ def test_rollout_gnubg_bot_0_ply_opening(benchmark: Any) -> None:
 
 
 def main() -> None:
-    """Print trials/s for 1 and 2 workers, the scaling, and the peers' figures."""
+    """Print trials/s for 1 and 2 workers (best of three), the scaling, and the peers' figures."""
     _pubeval(1, 72)                      # warm up: imports, caches
-    rates = {}
-    for workers in (1, 2):
-        start = time.perf_counter()
-        _pubeval(workers)
-        rates[workers] = TRIALS / (time.perf_counter() - start)
+    rates = {1: 0.0, 2: 0.0}
+    for _ in range(3):                   # best of three, alternating: other load only slows a run down
+        for workers in (1, 2):
+            start = time.perf_counter()
+            _pubeval(workers)
+            rates[workers] = max(rates[workers], TRIALS / (time.perf_counter() - start))
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"bgfast rollout, pubeval, opening, {TRIALS} trials: 1 worker {rates[1]:,.0f} trials/s, "
           f"2 workers {rates[2]:,.0f} trials/s, scaling {rates[2] / rates[1]:.2f}x")
