@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import bgfast
 from bgfast.cli import main
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "cli"
@@ -144,9 +145,12 @@ def test_play_help_matches_its_snapshot(capsys: pytest.CaptureFixture[str]) -> N
     assert_snapshot("help_play.txt", out)
 
 
-def test_play_runs_as_a_command() -> None:
+def test_play_runs_as_a_command(tmp_path: Path) -> None:
+    # outside the source tree (whose bgfast/ has no compiled core after `pip install .`),
+    # with the bgfast that the tests import, installed or built in place
+    env = {**os.environ, "PYTHONPATH": str(Path(bgfast.__file__).resolve().parents[1])}
     done = subprocess.run([sys.executable, "-m", "bgfast", *PLAY], capture_output=True, text=True, check=True,
-                          cwd=Path(__file__).resolve().parents[1])
+                          cwd=tmp_path, env=env)
     assert done.stdout == (SNAPSHOTS / "play_pubeval_random_7_seed42.txt").read_text(encoding="utf-8")
 
 
