@@ -197,3 +197,16 @@ def test_a_spec_path_is_read_for_the_caller(tmp_path: Path) -> None:
     assert run_tournament(path, tmp_path / "s.sqlite", workers=1).matches_played == 120
     with pytest.raises(InvalidSpecError):
         run_tournament(tmp_path / "missing.toml", tmp_path / "s.sqlite")
+
+
+def test_a_report_needs_no_bot_of_the_spec_to_be_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bgfast.bots as bots
+
+    spec = TournamentSpec.from_dict({
+        "name": "gone", "match_length": 1, "matches_per_pairing": 4, "chunk_size": 4,
+        "sprt": {"elo0": 0, "elo1": 100},
+        "players": [{"name": "p", "bot": "pubeval"}, {"name": "r", "bot": "random"}]})
+    run_tournament(spec, tmp_path / "g.sqlite", workers=1)
+    monkeypatch.setattr(bots, "_REGISTRY", {})
+    standings = load_standings(tmp_path / "g.sqlite")
+    assert standings.matches_played == 4 and standings.sprt is not None

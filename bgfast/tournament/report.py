@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from bgfast.tournament.ratings import fit_elo
+from bgfast.tournament.spec import tomllib
 from bgfast.tournament.stats import Stats
 from bgfast.tournament.store import Store, open_results
 
@@ -164,13 +165,10 @@ def standings_from_store(store: Store) -> Standings:
     runs = store.runs()
     sprt = None
     for run in runs:
-        if "[sprt]" in run["spec"]:
-            from bgfast.tournament.spec import TournamentSpec
-
-            options = TournamentSpec.from_toml_string(run["spec"]).sprt
-            assert options is not None
+        options = tomllib.loads(run["spec"]).get("sprt")  # the raw table: bots need not be installed here
+        if options:
             sprt = SprtOutcome(run["sprt_status"] or "continue", run["sprt_matches"] or run["matches_played"],
-                               run["sprt_llr"] or 0.0, options.elo0, options.elo1)
+                               run["sprt_llr"] or 0.0, float(options["elo0"]), float(options["elo1"]))
     return Standings(
         tournament=runs[0]["name"] if runs else store.path.stem,
         matches_played=sum(s.matches for s in per_player) // 2,

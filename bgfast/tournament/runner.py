@@ -87,10 +87,9 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
         reporter.on_start(spec, spec.total_matches(), done)
         started = True
         sprt = _SprtState(spec, store, run) if spec.sprt is not None else None
-        todo = [] if sprt is not None and sprt.decided else \
-            (c for c in range(spec.chunk_count()) if c not in run.finished)
+        todo = (c for c in range(spec.chunk_count()) if c not in run.finished)
         remaining = spec.chunk_count() - len(run.finished)
-        if remaining and todo != []:
+        if remaining and not (sprt is not None and sprt.decided):
             results = run_chunks(spec, todo, workers=min(workers, remaining), backend=backend, address=scheduler)
             try:
                 for result in results:
