@@ -145,6 +145,8 @@ class Position:
             sides = [list(board[0]), list(board[1])]
             if len(board) != 2 or len(sides[0]) != 25 or len(sides[1]) != 25:
                 raise ValueError
+            if any(isinstance(v, bool) for v in sides[0] + sides[1]):
+                raise ValueError
             values = [int(v) for v in sides[0] + sides[1]]
             if any(v != w for v, w in zip(values, sides[0] + sides[1])):
                 raise ValueError
@@ -363,8 +365,6 @@ def _parse_notation(text: str) -> list[tuple[list[tuple[int, bool]], int]]:
             raise InvalidMoveError(f"{token!r} in {text!r} does not move toward home")
         if any(a <= b for a, b in zip(points, points[1:])):
             raise InvalidMoveError(f"{token!r} in {text!r} does not move toward home")
-        if OFF in points[1:-1]:
-            raise InvalidMoveError(f"{token!r} in {text!r} goes on after bearing off")
         count = int(m.group(3)) if m.group(3) else 1
         if not 1 <= count <= 4:
             raise InvalidMoveError(f"repeat count in {token!r} of {text!r} must be 1..4")
@@ -405,7 +405,7 @@ class Move:
             return text
 
     def __repr__(self) -> str:
-        return f"<Move {self!s} from {self.origin.id()} with {self.dice}>"
+        return f"<Move {str(self) or '(no play)'} from {self.origin.id()} with {self.dice}>"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Move) and self.origin == other.origin and self.position == other.position

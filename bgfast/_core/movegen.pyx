@@ -20,11 +20,11 @@ so nothing is allocated or cleared per call.
 """
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 cimport numpy as cnp
 import numpy as np
 
-from bgfast._core.board cimport Board, BOARD_SIZE, BAR, board_equal, board_from_bytes, encode_position_id, ID_LENGTH
+from bgfast._core.board cimport Board, BOARD_SIZE, BAR, board_equal, board_from_bytes, check_board, encode_position_id, ID_LENGTH
 from bgfast._core.movegen cimport MoveGen, Child, MAX_CHILDREN, TABLE_SIZE, SLOT_BITS
 
 cnp.import_array()
@@ -298,6 +298,7 @@ cdef class Generator:
 
     def children(self, const unsigned char[::1] board, int d1, int d2):
         """Return (boards: bytes of n*50, steps: bytes of n*10) for dice (d1, d2)."""
+        _check_dice(d1, d2)
         cdef Board b
         cdef int i, n
         cdef Child* c
@@ -325,6 +326,7 @@ cdef class Generator:
 
     def count(self, const unsigned char[::1] board, int d1, int d2):
         """The number of distinct results of (d1, d2) (1 when nothing can be played)."""
+        _check_dice(d1, d2)
         cdef Board b
         cdef int n
         board_from_bytes(&board[0], &b)
@@ -334,6 +336,7 @@ cdef class Generator:
 
     def child_ids(self, const unsigned char[::1] board, int d1, int d2):
         """The gnubg Position IDs of the distinct results, in generation order."""
+        _check_dice(d1, d2)
         cdef Board b
         cdef int i, n
         cdef char out[16]
@@ -415,7 +418,12 @@ cdef class ChildList:
         return -1
 
 
-def count_batch(const unsigned char[:, ::1] boards, const long[:, ::1] dice):
+cdef inline void _check_dice(int d1, int d2) except *:
+    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise ValueError("dice must be 1..6, got (%d, %d)" % (d1, d2))
+
+
+def count_batch(const unsigned char[:, ::1] boards, const int64_t[:, ::1] dice):
     """Generate for every (board, roll) pair in C and return the child counts.
 
     :param boards: uint8 array of shape (N, 50): opponent's 25 counts, then the mover's.
@@ -426,17 +434,59 @@ def count_batch(const unsigned char[:, ::1] boards, const long[:, ::1] dice):
     cdef cnp.ndarray[cnp.int32_t, ndim=2] out = np.empty((n, m), dtype=np.int32)
     cdef int[:, ::1] view = out
     cdef Board b
-    cdef MoveGen* g = movegen_new()
+    cdef MoveGen* g
     cdef int overflow = 0
+    cdef Py_ssize_t bad = -1
+    if boards.shape[1] != 50 or dice.shape[1] != 2:
+        raise ValueError("boards must have shape (N, 50) and dice (M, 2)")
+    for j in range(m):
+        _check_dice(<int> dice[j, 0], <int> dice[j, 1])
+    g = movegen_new()
+    if g == NULL:
+        raise MemoryError()
+    with nogil:
+        for i in range(n):
+            board_from_bytes(&boards[i, 0], &b)
+            if check_board(&b):
+                bad = i
+                break
+            for j in range(m):
+                view[i, j] = generate(g, &b, <int> dice[j, 0], <int> dice[j, 1])
+                overflow |= g.overflow
+    movegen_free(g)
+    if bad >= 0:
+        raise ValueError("board %d is impossible (more than 15 checkers a side or a shared point)" % bad)
+    if overflow:
+        raise RuntimeError("more than %d distinct plays" % MAX_CHILDREN)
+    return out
+
+
+def ids_batch(const unsigned char[:, ::1] boards, const int64_t[:, ::1] dice):
+    """Like :func:`count_batch`, and also the Position ID of every child.
+
+    :returns: ``(counts, ids)``: counts int32 (N, M) as in :func:`count_batch`;
+        ids a flat ``S14`` array of all children, generation by generation in
+        row-major (board, roll) order, so generation (i, j) owns the slice
+        starting at ``counts.ravel()[:i * M + j].sum()``.
+    """
+    cdef cnp.ndarray[cnp.int32_t, ndim=2] counts = count_batch(boards, dice)
+    cdef Py_ssize_t n = boards.shape[0], m = dice.shape[0], i, j, k, pos = 0
+    cdef int c
+    cdef cnp.ndarray ids = np.zeros(int(counts.sum()), dtype="S14")
+    cdef char* out = <char*> cnp.PyArray_DATA(ids)
+    cdef char buf[16]
+    cdef Board b
+    cdef MoveGen* g = movegen_new()
     if g == NULL:
         raise MemoryError()
     with nogil:
         for i in range(n):
             board_from_bytes(&boards[i, 0], &b)
             for j in range(m):
-                view[i, j] = generate(g, &b, <int> dice[j, 0], <int> dice[j, 1])
-                overflow |= g.overflow
+                c = generate(g, &b, <int> dice[j, 0], <int> dice[j, 1])
+                for k in range(c):
+                    encode_position_id(&g.items[k].board, buf)
+                    memcpy(out + 14 * pos, buf, 14)
+                    pos += 1
     movegen_free(g)
-    if overflow:
-        raise RuntimeError("more than %d distinct plays" % MAX_CHILDREN)
-    return out
+    return counts, ids

@@ -1,0 +1,43 @@
+"""The batch entry points agree with Position.legal_moves and reject bad input."""
+import numpy as np
+import pytest
+
+from bgfast import InvalidDiceError, Position
+from bgfast.batch import ROLLS_21, boards_array, count_plays, play_ids
+from vectors import read_ids
+
+
+def test_batch_counts_equal_legal_moves_on_wildbg_positions():
+    ids = read_ids("contact.csv")[:50] + read_ids("race.csv")[:50]
+    counts = count_plays(ids)
+    expected = [[len(Position(pid).legal_moves(a, b)) for a, b in ROLLS_21] for pid in ids]
+    assert counts.tolist() == expected
+
+
+def test_batch_ids_are_the_resulting_positions_of_each_generation():
+    ids = read_ids("contact.csv")[:20]
+    counts, children = play_ids(ids)
+    offset = 0
+    for pid, row in zip(ids, counts):
+        for (a, b), n in zip(ROLLS_21, row):
+            got = sorted(x.decode() for x in children[offset:offset + n])
+            offset += n
+            assert got == sorted(m.position.id() for m in Position(pid).legal_moves(a, b)), (pid, a, b)
+    assert offset == len(children)
+
+
+def test_batch_rejects_a_die_of_seven():
+    with pytest.raises(InvalidDiceError):
+        count_plays(["4HPwATDgc/ABMA"], [(7, 1)])
+
+
+def test_batch_rejects_an_impossible_board_row():
+    boards = boards_array([Position()])
+    boards[0, 30] = 15  # 15 more checkers for the side on roll
+    with pytest.raises(ValueError, match="impossible"):
+        count_plays(boards)
+
+
+def test_batch_rejects_a_wrongly_shaped_dice_array():
+    with pytest.raises(ValueError):
+        count_plays(["4HPwATDgc/ABMA"], np.array([1, 2, 3]))
