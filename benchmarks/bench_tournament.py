@@ -63,15 +63,15 @@ def run_runner(spec: TournamentSpec, workers: int) -> dict[str, float]:
 def run_bare(spec: TournamentSpec) -> dict[str, float]:
     """The same matches in one MatchPlayer loop per seating: no pool, no store."""
     bots = [p.build() for p in spec.players]
-    players: dict[tuple[int, int], MatchPlayer] = {}
+    players: dict[tuple[int, int, int], MatchPlayer] = {}
     games = 0
     n = 0
     start = time.perf_counter()
-    for p in scheduler(spec).pairings():
-        key = (p.seat_a, p.seat_b)
+    for _, _, length, dice, a, b in scheduler(spec).seats(0, spec.total_matches()):
+        key = (a, b, length)
         if key not in players:
-            players[key] = MatchPlayer(bots[p.seat_a], bots[p.seat_b], length=p.length, rules=spec.rules)
-        games += players[key].play(spec.seed, p.dice_index).games
+            players[key] = MatchPlayer(bots[a], bots[b], length=length, rules=spec.rules)
+        games += players[key].play(spec.seed, dice).games
         n += 1
     seconds = time.perf_counter() - start
     assert n == spec.total_matches()

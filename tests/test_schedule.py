@@ -93,3 +93,11 @@ def test_a_match_row_is_the_match_player_s_own_result() -> None:
     bots = [q.build() for q in spec.players]
     summary = MatchPlayer(bots[p.seat_a], bots[p.seat_b], length=p.length).play(spec.seed, p.dice_index)
     assert row[6:] == tuple(summary)
+
+
+def test_the_fast_seat_tuples_agree_with_the_pairings() -> None:
+    for spec in (make(), make(paired_dice=False, matches_per_pairing=4), make(format="gauntlet", challenger="c")):
+        sched = scheduler(spec)
+        slow = [(p.match_index, p.pairing, p.length, p.dice_index, p.seat_a, p.seat_b) for p in sched.pairings()]
+        assert list(sched.seats(0, sched.total())) == slow
+        assert list(sched.seats(5, 9)) == slow[5:9]

@@ -59,10 +59,27 @@ class Scheduler:
         self._lengths = spec.match_length
         self._per_entry = 2 if spec.paired_dice else 1
         self._per_round = len(self._pairs) * len(self._lengths) * self._per_entry
+        self._total = spec.total_matches()
 
     def total(self) -> int:
         """Matches in the tournament."""
-        return self.spec.total_matches()
+        return self._total
+
+    def seats(self, start: int, stop: int) -> Iterator[tuple[int, int, int, int, int, int]]:
+        """The fast form of :meth:`pairings` that workers use: for matches ``start`` to
+        ``stop - 1``, tuples (match index, pairing, length, dice index, seat 0 player, seat 1 player),
+        the players as indices into ``spec.players``."""
+        paired = self.spec.paired_dice
+        per_entry, per_round, lengths, pairs = self._per_entry, self._per_round, self._lengths, self._pairs
+        n_lengths = len(lengths)
+        for index in range(max(0, start), min(stop, self._total)):
+            rnd, within = divmod(index, per_round)
+            entry, swap = divmod(within, per_entry)
+            pairing, length_no = divmod(entry, n_lengths)
+            a, b = pairs[pairing]
+            if swap if paired else rnd % 2:
+                a, b = b, a
+            yield index, pairing, lengths[length_no], index // 2 if paired else index, a, b
 
     def match(self, index: int) -> Pairing:
         """The match numbered ``index`` (0-based).

@@ -112,9 +112,10 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
         players = _players_for(spec)
         seed = spec.seed
         rows = []
-        for p in players.schedule.pairings(*_bounds(chunk_range(spec, chunk))):
-            s = players.get(p.seat_a, p.seat_b, p.length).play(seed, p.dice_index)
-            rows.append((p.match_index, p.pairing, p.length, p.dice_index, p.seat_a, p.seat_b, *s))
+        match_players = players.match_players
+        for index, pairing, length, dice, a, b in players.schedule.seats(*_bounds(chunk_range(spec, chunk))):
+            player = match_players.get((a, b, length)) or players.get(a, b, length)
+            rows.append((index, pairing, length, dice, a, b, *player.play(seed, dice)))
     except Exception as exc:
         log.exception("chunk %d failed (pid %d)", chunk, os.getpid())
         raise ChunkError(chunk, f"{type(exc).__name__}: {' '.join(str(exc).split())}",
