@@ -285,7 +285,10 @@ class ProgressReporter:
     def on_start(self, spec: Any, total: int, done: int) -> None:
         from tqdm import tqdm  # type: ignore[import-untyped]
 
-        self._bar = tqdm(total=total, initial=done, unit=" matches", unit_scale=total >= 100_000, smoothing=0.05,
+        class _Bar(tqdm):  # type: ignore[misc]
+            monitor_interval = 0  # no monitor thread: worker processes are forked after this
+
+        self._bar = _Bar(total=total, initial=done, unit=" matches", unit_scale=total >= 100_000, smoothing=0.05,
                          desc=getattr(spec, "name", "tournament"), file=self._file or sys.stderr,
                          dynamic_ncols=True)
 
