@@ -30,7 +30,7 @@ import pytest
 from bgfast import STARTING
 from bgfast.rollout import rollout
 
-TRIALS = 1296 * 4
+TRIALS = 1296 * 16
 SEED = 1
 
 _GNUBG_SCRIPT = """
