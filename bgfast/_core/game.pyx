@@ -64,7 +64,7 @@ cdef int choose_play(MatchCtx* m, int player, const Board* b, int d1, int d2,
     if p.play == PLAY_PUBEVAL:
         return pubeval_choose(g, b)
     if p.play == PLAY_HEURISTIC:
-        return heuristic_choose(g)
+        return heuristic_choose(g, b)
     if p.play == PLAY_PYTHON:
         with gil:
             return _python_play(m, player, b, d1, d2, cube, owner, crawford)

@@ -11,22 +11,34 @@ backgammon player reads off the board, for each side (``_side_features``):
 - blots, and the *shots* at them: the rolls of 36 with which the side on roll
   hits at least one blot (direct and indirect, through open points, entering
   from the bar first), and the pips that the worst such hit costs;
-- points made, one feature per point (their value by location), home-board
-  points, outfield points, anchors in the opponent's home board;
-- the longest prime and the opponent's checkers trapped behind it, the
-  opponent's blocks in front of the rearmost checker;
+- points made, one 0/1 feature per point (their value by location), and one per
+  point holding a blot; home-board points, outfield points, anchors in the
+  opponent's home board;
+- the longest prime and the opponent's checkers trapped behind it; the
+  opponent's blocks in the six points in front of the rearmost checker and the
+  rolls with which it escapes past every block in the twelve (H. Berliner's
+  "escapes", BKG 1980);
 - checkers back, outside the home board, the pips to bring them home (the
   gammon features), stacking, a checker on the bar against a strong board;
 
-and for the whole board the race lead (pip counts and Keith counts, scaled by
-the square root of their sum, the usual race formula shape).  Contact and race
-positions (no checker has to pass an opposing one) have their own weights.
-Bear-offs use the race weights; gammons and backgammons that can no longer
-happen are set to 0 exactly, and a finished game evaluates exactly.
+and for the whole board the race lead (pip counts and Tom Keith's counts,
+scaled by the square root of their sum, the usual race formula shape) and a few
+products (exposure against a strong board or a prime, back checkers against a
+prime, escapes of back checkers, back checkers when ahead or behind).
+
+Four classes of positions have their own weights: contact, race (no checker
+has to pass an opposing one; bear-offs included), and contact where one side
+has no checker back (bearing in against a holding side, or holding).
+Gammons and backgammons that can no longer happen are set to 0 exactly, and a
+finished game evaluates exactly.
 
 The weights are data (``bgfast/data/weights/heuristic.txt``), fitted by
 logistic regression to the results of self-play games
 (``tools/fit_heuristic.py`` reproduces them).
+
+Checker play (``heuristic_choose``) evaluates pubeval's best ``FILTER`` plays
+(4 by default) of a roll and picks the one with the highest cubeless equity: a
+move filter, as engines use, that keeps the cost per game near pubeval's.
 """
 import os
 
@@ -46,206 +58,327 @@ from bgfast._core.rng import run_key
 
 cdef extern from *:
     int __builtin_clz(unsigned int x) nogil
+    int __builtin_ctz(unsigned int x) nogil
 
 NFEAT = H_NFEAT
+NGLOBAL = H_GLOBAL
 NCLASS = H_NCLASS
 NOUT = H_NOUT
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 
-cdef float W[H_NCLASS][H_NOUT][H_NFEAT]
-memset(W, 0, sizeof(W))
-
 DEF BARBIT = 1 << 24
+DEF NDENSE = 22           # dense features at the start of each side's block; the rest are 0/1
+DEF MADE = 22             # f[MADE + i]: the side's point i+1 is made (2+ checkers)
+DEF BLOT = 46             # f[BLOT + i]: a single checker on the side's point i+1
+DEF ZPAD = 8
+
+# Weights, transposed for the evaluation: Wt[class][feature][output], outputs padded to 8.
+cdef float Wt[H_NCLASS][H_NFEAT][ZPAD]
+memset(Wt, 0, sizeof(Wt))
+
+# Rolls of 36 that carry a checker past every block in the 12 points ahead of it:
+# bit j of the pattern is the point 12 - j pips ahead (see _escape_table).
+cdef uint8_t ESCAPES[4096]
+
+
+cdef void _escape_table() noexcept nogil:
+    cdef int pattern, a, b, s, cnt, far, d, pos
+    cdef bint ok, esc
+    for pattern in range(4096):
+        far = 0
+        for d in range(1, 13):
+            if (pattern >> (12 - d)) & 1:
+                far = d
+        if far == 0:
+            ESCAPES[pattern] = 36
+            continue
+        cnt = 0
+        for a in range(1, 7):
+            for b in range(a, 7):
+                esc = False
+                if a == b:
+                    pos = 0
+                    for s in range(4):
+                        pos += a
+                        if pos <= 12 and (pattern >> (12 - pos)) & 1:
+                            break
+                        if pos > far:
+                            esc = True
+                            break
+                    if esc:
+                        cnt += 1
+                else:
+                    # a then b, or b then a, through an open landing point
+                    ok = not ((pattern >> (12 - a)) & 1)
+                    if ok and (a > far or (a + b > far and not (a + b <= 12 and (pattern >> (12 - a - b)) & 1))):
+                        esc = True
+                    ok = not ((pattern >> (12 - b)) & 1)
+                    if ok and (b > far or (a + b > far and not (a + b <= 12 and (pattern >> (12 - a - b)) & 1))):
+                        esc = True
+                    if esc:
+                        cnt += 2
+        ESCAPES[pattern] = cnt
+
+
+_escape_table()
 
 
 # ---------------------------------------------------------------- features
+
+cdef inline int _popcount(uint32_t v) noexcept nogil:
+    """Set bits of ``v`` (SWAR: no popcnt instruction on baseline x86-64)."""
+    v = v - ((v >> 1) & 0x55555555u)
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u)
+    return <int> ((((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24)
+
 
 cdef inline int _top_bit(uint32_t h) noexcept nogil:
     return 31 - __builtin_clz(h)
 
 
 cdef float _shots(uint32_t src, int ybar, uint32_t blots, uint32_t opn, float* loss) noexcept nogil:
-    """Chance (of 36 rolls) that the side on roll hits a blot; ``loss`` = mean pips lost.
+    """Chance (of 36 rolls) that the side on roll hits a blot; ``loss`` = mean pips lost / 25.
 
     Coordinates are those of the side on roll (bit i = its point i+1, bit 24 =
-    its bar; it moves towards bit 0): ``src`` its checkers, ``blots`` the
-    opponent's blots, ``opn`` the points not blocked by the opponent.
+    its bar; it moves towards bit 0): ``src`` its checkers (bar included),
+    ``blots`` the opponent's blots, ``opn`` the points not blocked by the opponent.
+    A checker on the bar enters first; with two or more there, only entering
+    checkers hit (a non-double).
     """
-    cdef int a, b, w, s, nenter, cnt = 0, lost = 0
-    cdef uint32_t sa, sb, ea, eb, h, c, rest = src & ~(<uint32_t> BARBIT)
-    if blots == 0:
-        loss[0] = 0
+    cdef int a, b, s, nenter, cnt = 0, lost = 0
+    cdef uint32_t h, c, ea, eb, rest = src & ~(<uint32_t> BARBIT)
+    cdef uint32_t S[7]
+    if blots == 0 or src < ((blots & (~blots + 1)) << 1):
+        loss[0] = 0          # no blot, or every checker of the side on roll is past every blot
         return 0
-    if (src | (BARBIT if ybar else 0)) >> 1 < (blots & (~blots + 1)):
-        loss[0] = 0          # every checker of the side on roll is already past every blot
-        return 0
-    for a in range(1, 7):
-        for b in range(a, 7):
-            if a == b:
-                w = 1
-                if ybar:
-                    ea = (<uint32_t> BARBIT >> a) & opn
-                    if ea == 0:
-                        continue
-                    h = ea & blots
-                    nenter = ybar if ybar < 4 else 4
-                    c = rest | ea
-                    for s in range(4 - nenter):
-                        c = (c >> a) & opn
-                        h |= c & blots
-                else:
-                    h = 0
-                    c = rest
-                    for s in range(4):
-                        c = (c >> a) & opn
-                        h |= c & blots
-            else:
-                w = 2
-                if ybar == 0:
-                    sa = (rest >> a) & opn
-                    sb = (rest >> b) & opn
-                    h = (sa | sb | ((sa >> b) & opn) | ((sb >> a) & opn)) & blots
-                else:
-                    ea = (<uint32_t> BARBIT >> a) & opn
-                    eb = (<uint32_t> BARBIT >> b) & opn
-                    h = (ea | eb) & blots
-                    if ybar == 1:
-                        if ea:
-                            h |= ((rest | ea) >> b) & opn & blots
-                        if eb:
-                            h |= ((rest | eb) >> a) & opn & blots
+    if ybar == 0:
+        for a in range(1, 7):
+            S[a] = (rest >> a) & opn
+        for a in range(1, 7):
+            # the double a-a: one checker up to four steps
+            c = S[a]
+            h = c & blots
+            for s in range(3):
+                c = (c >> a) & opn
+                h |= c & blots
             if h:
-                cnt += w
-                lost += w * (_top_bit(h) + 1)
+                cnt += 1
+                lost += _top_bit(h) + 1
+            for b in range(a + 1, 7):
+                h = (S[a] | S[b] | (S[a] >> b) | (S[b] >> a)) & blots
+                if h:
+                    cnt += 2
+                    lost += 2 * (_top_bit(h) + 1)
+    else:
+        for a in range(1, 7):
+            ea = (<uint32_t> BARBIT >> a) & opn
+            if ea:
+                h = ea & blots
+                nenter = ybar if ybar < 4 else 4
+                c = rest | ea
+                for s in range(4 - nenter):
+                    c = (c >> a) & opn
+                    h |= c & blots
+                if h:
+                    cnt += 1
+                    lost += _top_bit(h) + 1
+            for b in range(a + 1, 7):
+                eb = (<uint32_t> BARBIT >> b) & opn
+                h = (ea | eb) & blots
+                if ybar == 1:
+                    if ea:
+                        h |= ((rest | ea) >> b) & opn & blots
+                    if eb:
+                        h |= ((rest | eb) >> a) & opn & blots
+                if h:
+                    cnt += 2
+                    lost += 2 * (_top_bit(h) + 1)
     loss[0] = lost / (36.0 * 25.0)
     return cnt / 36.0
 
 
-cdef void _side_features(const uint8_t* x, const uint8_t* y, float* f, int* pips_out,
-                         int* home_out) noexcept nogil:
-    """Features of side ``x`` against ``y`` (each array in its own side's view); ``y`` is on roll
-    when ``x`` is side 1.  Writes ``H_SIDE`` floats to ``f``."""
-    cdef int i, n, pips = 0, off = 15, blots = 0, home_blots = 0, back = 0, anchors = 0
-    cdef int outside = 0, to_home = 0, stack = 0, far = 0, outfield = 0, home = 0, yhome = 0
-    cdef int run = 0, best = 0, best_lo = 0, trapped = 0, rear = -1, blocks = 0
-    cdef uint32_t made = 0, xblots = 0, ysrc = 0, yblock = 0
-    cdef float loss = 0, hit
-    for i in range(H_SIDE):
-        f[i] = 0
-    for i in range(25):
-        n = x[i]
-        off -= n
-        pips += n * (i + 1)
-        if n and i > rear:
-            rear = i
-        if y[i]:
-            ysrc |= (<uint32_t> 1) << i
-            if i < 24 and y[i] >= 2:
-                yblock |= (<uint32_t> 1) << (23 - i)     # y's point in x's coordinates
-            if i < 6 and y[i] >= 2:
-                yhome += 1
-        if i == 24:
-            break
-        if n >= 2:
-            made |= (<uint32_t> 1) << i
-            f[21 + i] = 1
-            if i < 6:
-                home += 1
-            elif i < 12:
-                outfield += 1
-            elif i >= 18:
-                anchors += 1
-            if n > 3:
-                stack += n - 3
-            run += 1
-            if run > best:
-                best = run
-                best_lo = i - run + 1
-        else:
-            run = 0
-            if n == 1:
-                blots += 1
-                xblots |= (<uint32_t> 1) << (23 - i)          # in y's coordinates
-                f[45 + i] = 1
-                if i < 6:
-                    home_blots += 1
-        if i >= 18:
-            back += n
-        if i >= 12:
-            far += n
-        if i >= 6:
-            outside += n
-            to_home += n * (i - 5)
-    n = x[24]
-    back += n
-    far += n
-    outside += n
-    to_home += n * 19
-    # y's checkers behind x's longest prime: at x coordinates below its low end
-    if best >= 3:
-        for i in range(23 - best_lo + 1, 25):
-            trapped += y[i]
-    # y's blocks in the six points in front of x's rearmost checker
-    if rear >= 0:
-        for i in range(rear - 1, rear - 7, -1):
-            if i < 0:
-                break
-            if (yblock >> i) & 1:
-                blocks += 1
-    # shots: y on roll hits x's blots; y's coordinates, x's made points block
-    cdef uint32_t opn = 0
+ctypedef struct SideInfo:
+    uint32_t made             # own coordinates: bit i = point i+1 held with 2+ checkers
+    uint32_t blots            # own coordinates: single checkers
+    uint32_t occ              # own coordinates: occupied points, bit 24 = the bar
+    uint32_t rmade            # made points in the opponent's coordinates
+    uint32_t rblots           # blots in the opponent's coordinates
+    int pips
+    int keith
+    int home                  # home-board points made
+    int rear                  # index of the rearmost checker (-1 if none)
+
+
+cdef inline uint32_t _reverse24(uint32_t v) noexcept nogil:
+    """Bit i -> bit 23 - i: from one side's point numbering to the other's."""
+    v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1)
+    v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2)
+    v = ((v >> 4) & 0x0F0F0F0Fu) | ((v & 0x0F0F0F0Fu) << 4)
+    v = ((v >> 8) & 0x00FF00FFu) | ((v & 0x00FF00FFu) << 8)
+    v = (v >> 16) | (v << 16)
+    return v >> 8
+
+
+cdef inline void _side_masks(const uint8_t* x, SideInfo* out) noexcept nogil:
+    cdef int i, n, pips = 0
+    cdef uint32_t made = 0, blots = 0
     for i in range(24):
-        if x[23 - i] < 2:
-            opn |= (<uint32_t> 1) << i
-    hit = _shots(ysrc, y[24], xblots, opn, &loss)
-    f[0] = pips / 100.0
-    f[1] = off / 15.0
-    f[2] = (x[24] if x[24] < 4 else 4) / 2.0
-    f[3] = home / 6.0
-    f[4] = best / 6.0
-    f[5] = (best - 3) / 3.0 if best >= 4 else 0.0
-    f[6] = (trapped / 5.0) * (best - 2) / 4.0 if best >= 3 else 0.0
+        n = x[i]
+        pips += n * (i + 1)
+        made |= (<uint32_t> (n >= 2)) << i
+        blots |= (<uint32_t> (n == 1)) << i
+    n = x[24]
+    pips += 25 * n
+    out.made = made
+    out.blots = blots
+    out.occ = made | blots | ((<uint32_t> (n != 0)) << 24)
+    out.rmade = _reverse24(made)
+    out.rblots = _reverse24(blots)
+    out.pips = pips
+    out.rear = _top_bit(out.occ) if out.occ else -1
+    out.home = _popcount(made & 0x3F)
+
+
+cdef void _side_features(const uint8_t* x, const uint8_t* y, SideInfo* sx, const SideInfo* sy,
+                         float* f) noexcept nogil:
+    """Dense features of side ``x`` against ``y`` (each array in its own side's view; ``y`` is
+    on roll when ``x`` is side 1): the first ``NDENSE`` of ``f``."""
+    cdef int i, n, off, back = 0, outside = 0, to_home = 0, stack = 0, far = 0
+    cdef int best = 0, best_lo = 0, trapped = 0, rear = sx.rear, pattern, yhome
+    cdef uint32_t m = sx.made, yblock = sy.rmade
+    cdef float loss = 0, hit
+    for i in range(6, 24):
+        n = x[i]
+        outside += n
+        to_home += n * (i - 5)
+        stack += n - 3 if n > 3 else 0
+    for i in range(6):
+        n = x[i]
+        stack += n - 3 if n > 3 else 0
+    for i in range(12, 25):
+        far += x[i]
+    for i in range(18, 25):
+        back += x[i]
+    n = x[24]
+    off = 15 - back - (outside - back + n)
+    for i in range(6):
+        off -= x[i]
+    outside += n
+    to_home += 19 * n
+    # the longest prime: after k steps of m &= m >> 1, bit i is set iff points i..i+k are made
+    while m:
+        best += 1
+        best_lo = __builtin_ctz(m)
+        m &= m >> 1
+    if best >= 3:
+        m = sx.made
+        for i in range(best - 1):
+            m &= m >> 1
+        best_lo = __builtin_ctz(m)
+        for i in range(24 - best_lo, 25):     # y's checkers behind the prime, y's numbering
+            trapped += y[i]
+    # the 12 points in front of the rearmost checker: blocks and escaping rolls
+    pattern = 0
+    if rear >= 12:
+        pattern = (yblock >> (rear - 12)) & 0xFFF
+    elif rear >= 0:
+        pattern = (yblock << (12 - rear)) & 0xFFF
+    # y (to roll) hits x's blots: y's coordinates; x's made points block
+    hit = _shots(sy.occ, y[24], sx.rblots, ~sx.rmade, &loss)
+    yhome = sy.home
+    f[0] = sx.pips * 0.01
+    f[1] = off * (1.0 / 15.0)
+    f[2] = (n if n < 4 else 4) * 0.5
+    f[3] = sx.home * (1.0 / 6.0)
+    f[4] = best * (1.0 / 6.0)
+    f[5] = (best - 3) * (1.0 / 3.0) if best >= 4 else 0.0
+    f[6] = trapped * (best - 2) * (1.0 / 20.0) if best >= 3 else 0.0
     f[7] = hit
     f[8] = loss
-    f[9] = blots / 5.0
-    f[10] = home_blots / 3.0
-    f[11] = back / 5.0
-    f[12] = anchors / 2.0
-    f[13] = to_home / 100.0
-    f[14] = outside / 15.0
-    f[15] = stack / 5.0
-    f[16] = ((x[24] if x[24] < 2 else 2) / 2.0) * (yhome / 6.0) * (yhome / 6.0)
-    f[17] = far / 15.0
-    f[18] = outfield / 6.0
-    f[19] = blocks / 6.0
-    f[20] = 1.0 if x[24] else 0.0
-    pips_out[0] = pips
-    home_out[0] = home
+    f[9] = _popcount(sx.blots) * 0.2
+    f[10] = _popcount(sx.blots & 0x3F) * (1.0 / 3.0)
+    f[11] = back * 0.2
+    f[12] = _popcount(sx.made & 0xFC0000) * 0.5
+    f[13] = to_home * 0.01
+    f[14] = outside * (1.0 / 15.0)
+    f[15] = stack * 0.2
+    f[16] = (n if n < 2 else 2) * 0.5 * (yhome * yhome) * (1.0 / 36.0)
+    f[17] = far * (1.0 / 15.0)
+    f[18] = _popcount(sx.made & 0xFC0) * (1.0 / 6.0)
+    f[19] = _popcount(pattern & 0xFC0) * (1.0 / 6.0)
+    f[20] = 1.0 if n else 0.0
+    f[21] = ESCAPES[pattern] * (1.0 / 36.0) if rear >= 6 else 1.0
+    # Tom Keith's count (see evaluators.pyx): pips + wastage on the low points and gaps
+    n = sx.pips
+    if x[0] > 1:
+        n += 2 * (x[0] - 1)
+    if x[1] > 1:
+        n += x[1] - 1
+    if x[2] > 3:
+        n += x[2] - 3
+    n += (x[3] == 0) + (x[4] == 0) + (x[5] == 0)
+    sx.keith = n
+
+
+cdef inline int _features(const Board* b, float* f, SideInfo* s1, SideInfo* s0) noexcept nogil:
+    """Dense features (the indicators are left to the caller) and the class."""
+    cdef float* g = f + 2 * H_SIDE
+    cdef int p1, p0, k1, k0
+    _side_masks(b.side[1], s1)
+    _side_masks(b.side[0], s0)
+    _side_features(b.side[1], b.side[0], s1, s0, f)
+    _side_features(b.side[0], b.side[1], s0, s1, f + H_SIDE)
+    p1 = s1.pips
+    p0 = s0.pips
+    k1 = s1.keith
+    k0 = s0.keith
+    g[0] = 1.0
+    g[1] = (p0 - p1) / sqrtf(<float> (p0 + p1 + 1))
+    g[2] = (p0 - p1) * 0.01
+    g[3] = (k0 - k1) / sqrtf(<float> (k0 + k1 + 1))
+    g[4] = f[7] * s0.home * (1.0 / 6.0)
+    g[5] = f[H_SIDE + 7] * s1.home * (1.0 / 6.0)
+    # interactions: exposure against a strong board or a prime, back checkers and primes,
+    # escaping back checkers, back checkers when ahead or behind in the race, a hit with
+    # the opponent still on the bar
+    g[6] = f[7] * f[H_SIDE + 3] * f[H_SIDE + 3]
+    g[7] = f[7] * f[H_SIDE + 4]
+    g[8] = f[11] * f[H_SIDE + 4]
+    g[9] = f[H_SIDE + 11] * f[4]
+    g[10] = f[21] * f[11]
+    g[11] = f[H_SIDE + 21] * f[H_SIDE + 11]
+    g[12] = g[2] * f[11]
+    g[13] = g[2] * f[H_SIDE + 11]
+    g[14] = f[7] * f[H_SIDE + 20]
+    if s1.rear < 0 or s0.rear < 0 or s1.rear < 23 - s0.rear:
+        return 1          # race: no checker has an opposing one ahead of it
+    if s1.rear < 18:
+        return 2          # side 1 has no checker back: bearing in against a holding side
+    if s0.rear < 18:
+        return 3
+    return 0
+
+
+cdef inline void _indicators(const SideInfo* s, float* f) noexcept nogil:
+    cdef uint32_t m = s.made, bl = s.blots
+    while m:
+        f[MADE + __builtin_ctz(m)] = 1
+        m &= m - 1
+    while bl:
+        f[BLOT + __builtin_ctz(bl)] = 1
+        bl &= bl - 1
 
 
 cdef int heuristic_features(const Board* b, float* f) noexcept nogil:
-    """Fill ``f`` (``H_NFEAT`` floats) for ``b`` after side 1's play; return the class (0 contact, 1 race)."""
-    cdef int p1, p0, h1, h0, k1, k0
-    cdef float* g = f + 2 * H_SIDE
-    _side_features(b.side[1], b.side[0], f, &p1, &h1)
-    _side_features(b.side[0], b.side[1], f + H_SIDE, &p0, &h0)
-    k1 = keith_count(b, 1)
-    k0 = keith_count(b, 0)
-    g[0] = 1.0
-    g[1] = (p0 - p1) / sqrtf(<float> (p0 + p1 + 1))
-    g[2] = (p0 - p1) / 100.0
-    g[3] = (k0 - k1) / sqrtf(<float> (k0 + k1 + 1))
-    g[4] = f[7] * h0 / 6.0
-    g[5] = f[H_SIDE + 7] * h1 / 6.0
-    return 1 if is_race(b) else 0
-
-
-cdef inline float _sigmoid(float z) noexcept nogil:
-    if z > 30:
-        z = 30
-    elif z < -30:
-        z = -30
-    return 1.0 / (1.0 + expf(-z))
+    """Fill ``f`` (``H_NFEAT`` floats) for ``b`` after side 1's play; return the class:
+    0 contact, 1 race, 2 contact where side 1 has no checker back, 3 where side 0 has none."""
+    cdef SideInfo s1, s0
+    cdef int cls
+    memset(f, 0, H_NFEAT * sizeof(float))
+    cls = _features(b, f, &s1, &s0)
+    _indicators(&s1, f)
+    _indicators(&s0, f + H_SIDE)
+    return cls
 
 
 cdef inline bint _none_back(const uint8_t* s) noexcept nogil:
@@ -257,12 +390,25 @@ cdef inline bint _none_back(const uint8_t* s) noexcept nogil:
     return True
 
 
+cdef inline float _sigmoid(float z) noexcept nogil:
+    if z > 30:
+        z = 30
+    elif z < -30:
+        z = -30
+    return 1.0 / (1.0 + expf(-z))
+
+
 cdef void heuristic_probs(const Board* b, float* p) noexcept nogil:
     """Probabilities of side 1's results after its play; ``p[0..4]`` = win, win gammon,
     win backgammon, lose gammon, lose backgammon (the gammons include backgammons)."""
     cdef float f[H_NFEAT]
+    cdef float z[ZPAD]
+    cdef float za[ZPAD]
+    cdef SideInfo s1, s0
     cdef int o, k, cls
-    cdef float z
+    cdef uint32_t m
+    cdef float fk
+    cdef const float* w
     cdef int left1 = board_checkers(b, 1), left0 = board_checkers(b, 0)
     if left1 == 0:
         p[0] = 1
@@ -271,12 +417,52 @@ cdef void heuristic_probs(const Board* b, float* p) noexcept nogil:
         p[3] = 0
         p[4] = 0
         return
-    cls = heuristic_features(b, f)
+    cls = _features(b, f, &s1, &s0)
+    for o in range(ZPAD):
+        z[o] = 0
+        za[o] = 0
+    # dense features: the first NDENSE of each side and the globals
+    for k in range(NDENSE):
+        fk = f[k]
+        w = &Wt[cls][k][0]
+        for o in range(ZPAD):
+            z[o] += fk * w[o]
+        fk = f[H_SIDE + k]
+        w = &Wt[cls][H_SIDE + k][0]
+        for o in range(ZPAD):
+            za[o] += fk * w[o]
+    for k in range(2 * H_SIDE, H_NFEAT):
+        fk = f[k]
+        w = &Wt[cls][k][0]
+        for o in range(ZPAD):
+            z[o] += fk * w[o]
+    # 0/1 indicators: add the weights of those set
+    m = s1.made
+    while m:
+        w = &Wt[cls][MADE + __builtin_ctz(m)][0]
+        m &= m - 1
+        for o in range(ZPAD):
+            z[o] += w[o]
+    m = s1.blots
+    while m:
+        w = &Wt[cls][BLOT + __builtin_ctz(m)][0]
+        m &= m - 1
+        for o in range(ZPAD):
+            za[o] += w[o]
+    m = s0.made
+    while m:
+        w = &Wt[cls][H_SIDE + MADE + __builtin_ctz(m)][0]
+        m &= m - 1
+        for o in range(ZPAD):
+            z[o] += w[o]
+    m = s0.blots
+    while m:
+        w = &Wt[cls][H_SIDE + BLOT + __builtin_ctz(m)][0]
+        m &= m - 1
+        for o in range(ZPAD):
+            za[o] += w[o]
     for o in range(H_NOUT):
-        z = 0
-        for k in range(H_NFEAT):
-            z += W[cls][o][k] * f[k]
-        p[o] = _sigmoid(z)
+        p[o] = _sigmoid(z[o] + za[o])
     if p[1] > p[0]:
         p[1] = p[0]
     if p[2] > p[1]:
@@ -292,9 +478,9 @@ cdef void heuristic_probs(const Board* b, float* p) noexcept nogil:
         p[3] = 0
         p[4] = 0
     if cls == 1:
-        if _none_back(b.side[0]):
+        if s0.rear < 18:
             p[2] = 0
-        if _none_back(b.side[1]):
+        if s1.rear < 18:
             p[4] = 0
 
 
@@ -309,19 +495,63 @@ cdef float heuristic_equity(const Board* b) noexcept nogil:
     return probs_equity(p)
 
 
-cdef int heuristic_choose(const MoveGen* g) noexcept nogil:
-    """Index of the child of ``g`` with the highest cubeless equity for the mover."""
-    cdef int i, best = 0
-    cdef float e, best_e
-    if g.n <= 1:
+DEF FILTER_DEFAULT = 4
+DEFAULT_FILTER = FILTER_DEFAULT
+cdef int FILTER = FILTER_DEFAULT    # plays fully evaluated: pubeval's best FILTER of the children
+
+
+cdef int heuristic_choose(const MoveGen* g, const Board* parent) noexcept nogil:
+    """Index of the child of ``g`` (generated from ``parent``) with the highest cubeless equity.
+
+    With more than ``FILTER`` children, only pubeval's ``FILTER`` best are evaluated
+    (a move filter: pubeval is an order of magnitude cheaper than the evaluator)."""
+    cdef int i, j, k, n = g.n, best = 0, kept = 0
+    cdef float e, best_e, sc
+    cdef bint race
+    cdef int top[64]
+    cdef float topsc[64]
+    if n <= 1:
         return 0
-    best_e = heuristic_equity(&g.items[0].board)
-    for i in range(1, g.n):
-        e = heuristic_equity(&g.items[i].board)
+    if n <= FILTER:
+        best_e = heuristic_equity(&g.items[0].board)
+        for i in range(1, n):
+            e = heuristic_equity(&g.items[i].board)
+            if e > best_e:
+                best_e = e
+                best = i
+        return best
+    race = is_race(parent)
+    for i in range(n):
+        sc = pubeval(race, &g.items[i].board)
+        if kept < FILTER:
+            j = kept
+            kept += 1
+        elif sc > topsc[kept - 1]:
+            j = kept - 1
+        else:
+            continue
+        while j > 0 and topsc[j - 1] < sc:
+            topsc[j] = topsc[j - 1]
+            top[j] = top[j - 1]
+            j -= 1
+        topsc[j] = sc
+        top[j] = i
+    best = top[0]
+    best_e = heuristic_equity(&g.items[best].board)
+    for k in range(1, kept):
+        e = heuristic_equity(&g.items[top[k]].board)
         if e > best_e:
             best_e = e
-            best = i
+            best = top[k]
     return best
+
+
+def set_filter(int k):
+    """Evaluate at most ``k`` plays a roll (pubeval's best ``k``); 0 evaluates every play."""
+    global FILTER
+    if k < 0 or k > 64:
+        raise ValueError("the move filter keeps 0 (all) to 64 plays, got %r" % k)
+    FILTER = k if k else 4096
 
 
 cdef inline void _flip(const float* q, float* p) noexcept nogil:
@@ -348,7 +578,7 @@ cdef void heuristic_preroll(MoveGen* g, const Board* b, int plies, float* p) noe
         for d2 in range(d1, 7):
             w = 1.0 if d1 == d2 else 2.0
             generate(g, b, d1, d2)
-            idx = heuristic_choose(g)
+            idx = heuristic_choose(g, b)
             heuristic_probs(&g.items[idx].board, q)
             for k in range(H_NOUT):
                 p[k] += w * q[k]
@@ -365,7 +595,7 @@ def weights_path():
 
 
 def set_weights(weights):
-    """Use ``weights``, an array of shape (NCLASS, NOUT, NFEAT) (class 0 contact, 1 race)."""
+    """Use ``weights``, an array of shape (NCLASS, NOUT, NFEAT) (classes as :func:`features`)."""
     arr = np.asarray(weights, dtype=np.float32)
     if arr.shape != (H_NCLASS, H_NOUT, H_NFEAT):
         raise ValueError("heuristic weights must have shape %r, got %r"
@@ -374,7 +604,7 @@ def set_weights(weights):
     for c in range(H_NCLASS):
         for o in range(H_NOUT):
             for k in range(H_NFEAT):
-                W[c][o][k] = arr[c, o, k]
+                Wt[c][k][o] = arr[c, o, k]
 
 
 def get_weights():
@@ -384,7 +614,7 @@ def get_weights():
     for c in range(H_NCLASS):
         for o in range(H_NOUT):
             for k in range(H_NFEAT):
-                out[c, o, k] = W[c][o][k]
+                out[c, o, k] = Wt[c][k][o]
     return out
 
 
@@ -425,7 +655,8 @@ def evaluate_on_roll(const unsigned char[::1] board, int plies=0):
 
 
 def features(const unsigned char[::1] board):
-    """``(class, features)`` of a 50-byte board after side 1's play: class 0 contact, 1 race."""
+    """``(class, features)`` of a 50-byte board after side 1's play: class 0 contact, 1 race,
+    2 contact with no checker of side 1 back, 3 with none of side 0 back."""
     cdef Board b
     out = np.zeros(H_NFEAT, dtype=np.float32)
     cdef float[::1] f = out
@@ -451,13 +682,14 @@ cdef int _pick(MoveGen* g, const Board* b, int policy, Rng* r) noexcept nogil:
         return best
     if policy == 2:
         return rng_below(r, g.n)
-    return heuristic_choose(g)
+    return heuristic_choose(g, b)
 
 
 def sample_positions(int games, seed, int policy=1, int stride=1, double explore=0.0):
     """Self-play training data: positions after each play and how the game ended.
 
-    :param policy: 0 pubeval, 1 heuristic plays both sides.
+    :param policy: 0 pubeval, 1 heuristic plays both sides; 3 heuristic against pubeval
+        (the heuristic is player 0 in even games, player 1 in odd ones).
     :param stride: keep every ``stride``-th position of a game.
     :param explore: chance of a random play instead (the positions before it are not kept).
     :returns: ``(X, cls, result)``: features (n, NFEAT) float32, class (n,) int8 and the
@@ -506,7 +738,9 @@ def sample_positions(int games, seed, int policy=1, int stride=1, double explore
                 generate(g, &b, d1, d2)
                 if ex and <uint32_t> (rng_next(&pick) >> 32) < ex:
                     idx = rng_below(&pick, g.n)
-                    first_kept = plies + 1
+                    first_kept = plies       # keep the position the random play reached
+                elif policy == 3:
+                    idx = _pick(g, &b, 1 if turn == gi % 2 else 0, &pick)
                 else:
                     idx = _pick(g, &b, policy, &pick)
                 memcpy(&b, &g.items[idx].board, sizeof(Board))

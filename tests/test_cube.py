@@ -1,0 +1,187 @@
+"""Cube policies: Janowski in money play, the match equity table in match play."""
+from __future__ import annotations
+
+import pytest
+
+from bgfast._core import cube as _cube
+from bgfast.bots import get_bot
+from bgfast.bots.base import CUBE_KINDS, CubeResponse
+from bgfast.game import MatchPlayer
+from bgfast.match import MatchEquityTable, MatchState, Rules
+from bgfast.position import Position
+
+NO_GAMMONS = (0.0, 0.0, 0.0, 0.0)
+
+
+def _p(win: float, wg: float = 0.0, wbg: float = 0.0, lg: float = 0.0, lbg: float = 0.0) -> tuple:
+    return (win, wg, wbg, lg, lbg)
+
+
+def _met_arrays(met: MatchEquityTable) -> tuple[list[list[float]], list[float]]:
+    n = met.max_length + 1
+    pre = [[met.equity(a, b) for b in range(n)] for a in range(n)]
+    post = [met.post_crawford(a) if a else 1.0 for a in range(n)]
+    return pre, post
+
+
+@pytest.fixture(scope="module")
+def kazaross() -> tuple[MatchEquityTable, tuple]:
+    met = MatchEquityTable.load("Kazaross-XG2")
+    return met, _met_arrays(met)
+
+
+def _response(win: float, **kw: object) -> int:
+    return _cube.decide(_p(win), **kw)[1]
+
+
+# ------------------------------------------------------------------ money: Janowski
+
+def test_a_dead_cube_gives_the_classic_25_percent_money_take_point() -> None:
+    # the doubler's chances 74% / 76%: the taker has 26% / 24%
+    assert _response(0.74, x=0.0) == 1
+    assert _response(0.76, x=0.0) == 0
+
+
+def test_a_fully_live_cube_lowers_the_money_take_point_to_20_percent() -> None:
+    assert _response(0.79, x=1.0) == 1
+    assert _response(0.81, x=1.0) == 0
+
+
+def test_the_default_efficiency_takes_between_the_dead_and_live_take_points() -> None:
+    # Janowski: TP = (L - 1/2) / (W + L + x/2) = 0.5 / 2.34 = 21.4% with x = 0.68
+    assert _response(0.78, x=0.68) == 1
+    assert _response(0.79, x=0.68) == 0
+
+
+def test_gammons_for_the_doubler_raise_the_take_point_as_janowski_predicts() -> None:
+    # the doubler wins 70%, a third of them gammons: W = 1 + 0.2333/0.7, L = 1 for the doubler.
+    # From the taker's side W_t = 1, L_t = 4/3: TP = (L_t - 1/2) / (W_t + L_t + x/2).
+    for x in (0.0, 0.5, 1.0):
+        tp = (4 / 3 - 0.5) / (1 + 4 / 3 + x / 2)
+        win = 1 - tp
+        below = _cube.decide(_p(win - 0.005, (win - 0.005) / 3), x=x)[1]
+        above = _cube.decide(_p(win + 0.005, (win + 0.005) / 3), x=x)[1]
+        assert (below, above) == (1, 0), x
+
+
+def test_money_doubles_in_the_window_and_not_at_even_chances() -> None:
+    assert _cube.decide(_p(0.5), x=0.68)[0] is False
+    assert _cube.decide(_p(0.72), x=0.68)[0] is True    # double, take
+    assert _cube.decide(_p(0.85), x=0.68)[0] is True    # double, pass
+
+
+def test_a_gammonish_position_is_too_good_to_double_without_the_jacoby_rule() -> None:
+    probs = _p(0.88, 0.6, 0.05)
+    assert _cube.decide(probs, x=0.68)[0] is False
+    assert _cube.decide(probs, x=0.68, jacoby=True)[0] is True
+
+
+def test_the_taker_beavers_a_double_it_is_favourite_in_when_beavers_are_allowed() -> None:
+    assert _cube.decide(_p(0.4), beaver=True)[1] == 2
+    assert _cube.decide(_p(0.4), beaver=False)[1] == 1
+
+
+def test_probabilities_must_be_five_numbers() -> None:
+    with pytest.raises(ValueError, match=r"\(0\.5, 0\.1\)"):
+        _cube.decide((0.5, 0.1))
+
+
+# ------------------------------------------------------------------ match play: the MET
+
+def test_the_met_take_point_at_4_away_doubled_by_2_away_is_kazaross_xg2s(kazaross: tuple) -> None:
+    met, arrays = kazaross
+    tp = met.take_point(4, 2)
+    assert tp == pytest.approx(0.3713, abs=5e-5)
+    kw = dict(x=0.0, length=7, doubler_away=2, taker_away=4, met=arrays)
+    assert _response(1 - (tp + 0.002), **kw) == 1
+    assert _response(1 - (tp - 0.002), **kw) == 0
+
+
+def test_the_met_policy_matches_match_state_take_points_at_many_scores(kazaross: tuple) -> None:
+    met, arrays = kazaross
+    for d_away, t_away in ((3, 3), (5, 2), (2, 5), (7, 7), (9, 4)):
+        tp = MatchState(length=11, score=(11 - t_away, 11 - d_away)).take_point(0, met)
+        kw = dict(x=0.0, length=11, doubler_away=d_away, taker_away=t_away, met=arrays)
+        assert _response(1 - (tp + 0.002), **kw) == 1, (d_away, t_away)
+        assert _response(1 - (tp - 0.002), **kw) == 0, (d_away, t_away)
+
+
+def test_the_takers_live_recube_lowers_its_match_take_point(kazaross: tuple) -> None:
+    met, arrays = kazaross
+    tp = met.take_point(4, 2)
+    kw = dict(x=0.68, length=7, doubler_away=2, taker_away=4, met=arrays)
+    assert _response(1 - (tp - 0.01), **kw) == 1
+
+
+def test_gammons_count_through_the_match_score(kazaross: tuple) -> None:
+    # at 2-away the doubler's gammons are worth nothing extra once doubled: 2 points win anyway
+    met, arrays = kazaross
+    kw = dict(x=0.0, length=7, doubler_away=2, taker_away=4, met=arrays)
+    tp = met.take_point(4, 2)
+    win = 1 - (tp + 0.01)
+    assert _cube.decide(_p(win, 0.3), **kw)[1] == 1
+    # at 4-away against 4-away the doubler's gammons do count: the same chances become a pass
+    kw4 = dict(x=0.0, length=7, doubler_away=4, taker_away=4, met=arrays)
+    tp4 = met.take_point(4, 4)
+    assert _cube.decide(_p(1 - (tp4 + 0.01)), **kw4)[1] == 1
+    assert _cube.decide(_p(1 - (tp4 + 0.01), 0.3), **kw4)[1] == 0
+
+
+def test_the_post_crawford_trailer_doubles_at_once_and_the_leader_takes(kazaross: tuple) -> None:
+    met, arrays = kazaross
+    kw = dict(length=7, doubler_away=2, taker_away=1, met=arrays, post_crawford=True)
+    double, response, *_ = _cube.decide(_p(0.35), **kw)
+    assert double is True and response == 1
+
+
+def test_met_in_money_play_is_janowski() -> None:
+    for win in (0.5, 0.7, 0.78, 0.9):
+        assert _cube.decide(_p(win), length=0) == _cube.decide(_p(win))
+
+
+def test_auto_is_the_met_kind_which_falls_back_to_janowski_for_money() -> None:
+    assert CUBE_KINDS["auto"] == CUBE_KINDS["met"]
+    assert get_bot("heuristic").cube == "auto"
+
+
+def test_a_dead_cube_is_never_offered() -> None:
+    bot = get_bot("heuristic")
+    # 1-away leader after the Crawford game: doubling gains nothing
+    state = MatchState(length=5, score=(4, 2), crawford=False)
+    strong = Position.from_board([[0] * 25, [2, 2, 2] + [0] * 22])
+    assert bot.should_double(strong, state) is False
+
+
+def test_a_crushing_race_is_doubled_and_passed_in_money_play() -> None:
+    bot = get_bot("heuristic")
+    # the side on roll needs two rolls at most; the opponent, with checkers off, needs four
+    pos = Position.from_board([[2, 2, 2, 2, 0, 0] + [0] * 19, [0, 0, 0, 1, 1, 1] + [0] * 19])
+    state = MatchState()
+    assert bot.should_double(pos, state) is True
+    assert bot.accept_double(pos, state.double(state.player_on_roll, Rules())) == CubeResponse.PASS
+
+
+def test_an_even_position_is_not_doubled() -> None:
+    assert get_bot("heuristic").should_double(Position(), MatchState()) is False
+
+
+def test_in_seven_point_matches_the_heuristic_bots_doubles_are_taken_and_passed_at_sensible_rates() -> None:
+    player = MatchPlayer(get_bot("heuristic"), get_bot("heuristic"), length=7)
+    doubles = passes = 0
+    for index in range(200):
+        for game in player.record(seed=11, index=index).games:
+            doubles += len(game.doubles)
+            passes += sum(1 for d in game.doubles if not d.taken)
+    assert doubles > 100
+    assert 0.10 < passes / doubles < 0.70, (passes, doubles)
+
+
+def test_in_money_games_with_the_cube_the_heuristic_bot_doubles_and_some_doubles_are_passed() -> None:
+    player = MatchPlayer(get_bot("heuristic"), get_bot("heuristic"), length=0)
+    doubles = passes = 0
+    for index in range(300):
+        for game in player.record(seed=12, index=index).games:
+            doubles += len(game.doubles)
+            passes += sum(1 for d in game.doubles if not d.taken)
+    assert doubles > 100
+    assert 0.10 < passes / doubles < 0.70, (passes, doubles)
