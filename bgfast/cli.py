@@ -193,7 +193,9 @@ def _add_rollout(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--target-se", type=float, metavar="X",
                    help="stop once the equity's standard error is at most X (checked every 1296 trials)")
     p.add_argument("--no-variance-reduction", dest="variance_reduction", action="store_false",
-                   help="do not stratify the first rolls")
+                   help="neither stratify the first rolls nor adjust for luck")
+    p.add_argument("--no-luck", dest="luck", action="store_false", default=None,
+                   help="stratify the first rolls only: no luck adjustment (about 50x more trials/s)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=_cmd_rollout)
 
@@ -205,7 +207,7 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
     result = rollout(args.position_id, dice=args.dice, play=args.play, plays=args.plays,
                      bot=bot_from_spec(args.bot), trials=args.trials, seed=args.seed, workers=args.workers,
                      cubeful=args.cubeful, truncate=args.truncate, target_se=args.target_se,
-                     variance_reduction=args.variance_reduction, progress=None)
+                     variance_reduction=args.variance_reduction, luck=args.luck, progress=None)
     print(json.dumps(result.to_dict(), indent=2) if args.json else result.report())
     return 0
 

@@ -30,9 +30,16 @@ from bgfast.errors import (
 )
 from bgfast.game import make_runner
 from bgfast.match import MatchEquityTable, MatchState
-from bgfast.rollout import Estimate, rollout
+from bgfast.rollout import Estimate
+from bgfast.rollout import rollout as _rollout
 from bgfast.rollout.cubeful import cubeless_equity, dead_cube_mwc, flip, janowski_money
 from bgfast.rollout.stats import estimate, variance_strata
+
+
+def rollout(*args, **kwargs):  # type: ignore[no-untyped-def]
+    """The engine without luck adjustment unless a test asks for it: the sampling under test, and fast."""
+    kwargs.setdefault("luck", False)
+    return _rollout(*args, **kwargs)
 
 
 def home(*counts: int) -> list[int]:
@@ -104,8 +111,8 @@ class PythonPubeval(Bot):
         return self._bot.choose_move(position, dice, match)
 
 
-def inside(value: float, est: Estimate, tol: float = 1e-9) -> bool:
-    """``value`` is in the 95% interval (``tol`` for rounding: a stratified rollout can be exact)."""
+def inside(value: float, est: Estimate, tol: float = 1e-6) -> bool:
+    """``value`` is in the 95% interval (``tol`` for float32 rounding: a stratified or luck-adjusted rollout can be exact)."""
     low, high = est.interval
     return low - tol <= value <= high + tol
 
@@ -178,6 +185,29 @@ def test_on_the_opening_position_stratification_is_no_worse_than_plain_sampling(
     # With pubeval the first two rolls explain about 1% of the variance of an opening game,
     # so the two errors are equal within the noise of estimating them (measured 0.996).
     assert 0.9 < vr_ratio(Position(), 1296, 7) < 1.05
+
+
+def luck_ratio(position: Position, trials: int, seed: int) -> float:
+    adjusted = _rollout(position, trials=trials, seed=seed, workers=2)
+    plain = _rollout(position, trials=trials, seed=seed, variance_reduction=False, workers=2)
+    assert adjusted.luck_adjusted and not plain.luck_adjusted
+    return adjusted.equity.se / plain.equity.se
+
+
+def test_luck_adjustment_clearly_cuts_the_error_on_the_opening_position() -> None:
+    assert luck_ratio(Position(), 360, 3) < 0.7       # measured 0.48 on 1296 trials
+
+
+def test_luck_adjustment_clearly_cuts_the_error_on_a_contact_position() -> None:
+    assert luck_ratio(SHOT, 360, 3) < 0.7
+
+
+def test_a_luck_adjusted_rollout_is_unbiased_in_a_bear_off() -> None:
+    # Given a bear-off whose exact value for the bot's own play is known
+    exact = exact_win(THREE_EACH, "pubeval")
+    # When it is rolled out with luck adjustment, its interval holds the exact value
+    result = _rollout(THREE_EACH, trials=720, seed=5)
+    assert result.luck_adjusted and inside(exact, result.win)
 
 
 def test_fewer_than_72_trials_are_sampled_plainly() -> None:
@@ -497,7 +527,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_the_rollout_command_prints_json_with_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--trials", "72", "--seed", "1", "--json")
+    code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--trials", "72", "--seed", "1", "--json", "--no-luck")
     assert code == 0 and err == ""
     data = json.loads(out)
     assert data["trials"] == 72 and data["cubeful_equity"] is None
@@ -505,7 +535,7 @@ def test_the_rollout_command_prints_json_with_the_documented_keys(capsys: pytest
 
 
 def test_the_rollout_command_ranks_the_plays_of_a_roll(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "rollout", "4HPwATDgc/ABMA", "--dice", "31", "--plays", "--trials", "36",
+    code, out, _ = run(capsys, "rollout", "4HPwATDgc/ABMA", "--dice", "31", "--plays", "--no-luck", "--trials", "36",
                        "--cubeful", "--workers", "2")
     assert code == 0
     assert "8/5 6/5" in out and "difference" in out
@@ -533,5 +563,5 @@ def test_the_rollout_command_prints_the_chances_and_equities_as_text(capsys: pyt
     code, out, _ = run(capsys, "rollout", "4HPwATDgc/ABMA", "--dice", "31", "--trials", "72", "--seed", "1",
                        "--bot", "pubeval:cube=never", "--cubeful")
     assert code == 0
-    assert "72 trials (first roll stratified)" in out and "dice 31 played first: 8/5 6/5" in out
+    assert "72 trials (first roll stratified, luck-adjusted)" in out and "dice 31 played first: 8/5 6/5" in out
     assert "cubeless equity:" in out and "cubeful equity:" in out

@@ -63,6 +63,7 @@ ctypedef struct GameLog:
     int kind
     int score_after[2]
     int plies
+    float luck[2][5]          # variance reduction: each player's summed luck, own view (see game.pyx)
     int truncated             # 1: stopped after max_plies; ``final`` holds the position
     int final_turn            # the player on roll (side 1) in ``final``
     Board final
@@ -90,6 +91,7 @@ ctypedef struct MatchCtx:
     int score[2]
     double met[MET_SIZE][MET_SIZE]   # met[a][b]: P(win match) at a-away, b-away (pre-Crawford)
     double met_post[MET_SIZE]        # post-Crawford: trailer a-away vs leader 1-away
+    int luck                         # 1: measure each rolled ply's luck (variance reduction)
     int script[MAX_SCRIPT]           # dice rolled before the stream is used
     int script_len
     int script_pos

@@ -98,6 +98,8 @@ class RolloutResult:
     """Wall time of the rollout."""
     plays: tuple[PlayResult, ...] = field(default_factory=tuple)
     """With ``plays=True``: every play of :attr:`dice`, best first."""
+    luck_adjusted: bool = False
+    """The cubeless results had each trial's luck subtracted (variance reduction)."""
 
     @property
     def probabilities(self) -> tuple[float, float, float, float, float]:
@@ -142,7 +144,8 @@ class RolloutResult:
             out["cubeful_mwc"] = self.cubeful_mwc.value
             out["cubeful_mwc_se"] = _num(self.cubeful_mwc.se)
         out.update(dice=None if self.dice is None else str(self.dice), play=self.play, bot=self.bot,
-                   seed=self.seed, strata=self.strata, truncate=self.truncate, seconds=self.seconds)
+                   seed=self.seed, strata=self.strata, luck_adjusted=self.luck_adjusted,
+                   truncate=self.truncate, seconds=self.seconds)
         if self.plays:
             out["plays"] = [p.to_dict() for p in self.plays]
         return out
@@ -159,7 +162,8 @@ class RolloutResult:
         cube = "cubeful" if self.cubeful_equity is not None else "cubeless"
         lines = [
             f"rollout of {self.position.id()}: {self.match}",
-            f"{self.bot} on both sides, {self.trials} trials ({_SAMPLING.get(self.strata, self.strata)}), "
+            f"{self.bot} on both sides, {self.trials} trials ({_SAMPLING.get(self.strata, self.strata)}"
+            + (", luck-adjusted" if self.luck_adjusted else "") + "), "
             f"seed {self.seed}" + (f", truncated after {self.truncate} plies" if self.truncate else "")
             + f", {self.seconds:.2f} s",
         ]
