@@ -58,9 +58,9 @@ class HeuristicBot(CoreBot):
 
         >>> from bgfast.position import Position
         >>> bot = HeuristicBot()
-        >>> won = Position.from_board([[0] * 25, [1] + [0] * 24])
-        >>> round(bot.evaluate(won).win, 3)
-        1.0
+        >>> won = Position.from_board([[0] * 12 + [15] + [0] * 12, [1] + [0] * 24])  # last checker, any roll
+        >>> bot.evaluate(won)
+        Probabilities(win=1.0, win_gammon=1.0, win_backgammon=0.0, lose_gammon=0.0, lose_backgammon=0.0)
         """
         if plies not in (0, 1):
             raise ValueError(f"plies must be 0 or 1, got {plies!r}")
