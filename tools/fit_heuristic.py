@@ -16,9 +16,14 @@ from __future__ import annotations
 import argparse
 import time
 
+import os
+import sys
+
 import numpy as np
 
 from bgfast._core import heuristic as H
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 TARGETS = (lambda y: y > 0, lambda y: y >= 2, lambda y: y >= 3, lambda y: y <= -2, lambda y: y <= -3)
 
@@ -86,18 +91,11 @@ def fit(X: np.ndarray, C: np.ndarray, Y: np.ndarray, old: np.ndarray) -> np.ndar
 
 
 def check(games: int, seed: int = 99) -> tuple[float, float]:
-    """Points per game of the heuristic against pubeval over ``games`` paired money games."""
-    from bgfast.bots import get_bot
-    from bgfast.game import MatchPlayer
+    """Points per game of the heuristic against pubeval over ``games`` pairs of cubeless money games."""
+    from ppg_vs_pubeval import paired_ppg
 
-    h, p = get_bot("heuristic", cube="never"), get_bot("pubeval", cube="never")
-    a, b = MatchPlayer(h, p), MatchPlayer(p, h)
-    diffs = np.empty(games)
-    for i in range(games):
-        s = a.play(seed, i)
-        t = b.play(seed, i)
-        diffs[i] = ((s.score0 - s.score1) + (t.score1 - t.score0)) / 2
-    return float(diffs.mean()), float(diffs.std(ddof=1) / np.sqrt(games))
+    ppg, se, _ = paired_ppg("heuristic", 2 * games, seed)
+    return ppg, se
 
 
 def save(W: np.ndarray, path: str) -> None:

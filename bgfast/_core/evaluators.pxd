@@ -7,3 +7,4 @@ cdef bint is_race(const Board* b) noexcept nogil
 cdef float pubeval(bint race, const Board* b) noexcept nogil
 cdef int keith_count(const Board* b, int side) noexcept nogil
 cdef int pubeval_choose(const MoveGen* g, const Board* parent) noexcept nogil
+cdef void pubeval_deltas(const MoveGen* g, const Board* parent, float* out) noexcept nogil

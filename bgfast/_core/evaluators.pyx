@@ -193,6 +193,52 @@ cdef int pubeval_choose(const MoveGen* g, const Board* parent) noexcept nogil:
     return best
 
 
+cdef void pubeval_deltas(const MoveGen* g, const Board* parent, float* out) noexcept nogil:
+    """``out[k]`` = pubeval score of child ``k`` of ``g`` minus that of ``parent`` (as in
+    :func:`pubeval_choose`, over the touched points only); a play bearing off the last
+    checker gets 1e9."""
+    cdef int r = 1 if is_race(parent) else 0
+    cdef const float* w = &PUBEVAL_RACE[0] if r else &PUBEVAL_CONTACT[0]
+    cdef const uint8_t* me = parent.side[1]
+    cdef const uint8_t* opp = parent.side[0]
+    cdef uint8_t code[24]
+    cdef int i, k, s, borne, on_board = 0
+    cdef uint32_t touched
+    cdef const Child* c
+    cdef const uint8_t* cme
+    cdef const uint8_t* copp
+    cdef double delta
+    for i in range(24):
+        code[i] = me[i] if me[i] or opp[23 - i] != 1 else 16
+        on_board += me[i]
+    on_board += me[BAR]
+    for k in range(g.n):
+        c = &g.items[k]
+        cme = c.board.side[1]
+        copp = c.board.side[0]
+        touched = 0
+        borne = 0
+        for s in range(c.nsteps):
+            if c.src[s] <= 24:
+                touched |= (<uint32_t> 1) << (c.src[s] - 1)
+            if c.dst[s]:
+                touched |= (<uint32_t> 1) << (c.dst[s] - 1)
+            else:
+                borne += 1
+        if borne == on_board:
+            out[k] = 1e9
+            continue
+        delta = 0
+        while touched:
+            i = __builtin_ctz(touched)
+            touched &= touched - 1
+            delta += PUBEVAL_TABLE[r][i][cme[i] if cme[i] or copp[23 - i] != 1 else 16]
+            delta -= PUBEVAL_TABLE[r][i][code[i]]
+        delta += <double> w[120] * 0.5 * (copp[BAR] - opp[BAR])
+        delta += <double> w[121] * borne / 15.0
+        out[k] = <float> delta
+
+
 cdef int keith_count(const Board* b, int side) noexcept nogil:
     cdef const uint8_t* s = b.side[side]
     cdef int i, count = 0
