@@ -385,7 +385,7 @@ def rollout(
 
     >>> result = rollout("4HPwATDgc/ABMA", trials=144, seed=1)
     >>> result.trials, result.strata, round(result.win.value, 3)
-    (144, 36, 0.528)
+    (144, 36, 0.537)
     >>> low, high = result.equity.interval
     >>> low < result.equity.value < high
     True
