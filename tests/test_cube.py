@@ -6,6 +6,7 @@ import pytest
 from bgfast._core import cube as _cube
 from bgfast.bots import get_bot
 from bgfast.bots.base import CUBE_KINDS, CubeResponse
+from bgfast.errors import UnknownBotError
 from bgfast.game import MatchPlayer
 from bgfast.match import MatchEquityTable, MatchState, Rules
 from bgfast.position import Position
@@ -92,7 +93,7 @@ def test_the_met_take_point_at_4_away_doubled_by_2_away_is_kazaross_xg2s(kazaros
     met, arrays = kazaross
     tp = met.take_point(4, 2)
     assert tp == pytest.approx(0.3713, abs=5e-5)
-    kw = dict(x=0.0, length=7, doubler_away=2, taker_away=4, met=arrays)
+    kw = {"x": 0.0, "length": 7, "doubler_away": 2, "taker_away": 4, "met": arrays}
     assert _response(1 - (tp + 0.002), **kw) == 1
     assert _response(1 - (tp - 0.002), **kw) == 0
 
@@ -101,7 +102,7 @@ def test_the_met_policy_matches_match_state_take_points_at_many_scores(kazaross:
     met, arrays = kazaross
     for d_away, t_away in ((3, 3), (5, 2), (2, 5), (7, 7), (9, 4)):
         tp = MatchState(length=11, score=(11 - t_away, 11 - d_away)).take_point(0, met)
-        kw = dict(x=0.0, length=11, doubler_away=d_away, taker_away=t_away, met=arrays)
+        kw = {"x": 0.0, "length": 11, "doubler_away": d_away, "taker_away": t_away, "met": arrays}
         assert _response(1 - (tp + 0.002), **kw) == 1, (d_away, t_away)
         assert _response(1 - (tp - 0.002), **kw) == 0, (d_away, t_away)
 
@@ -109,27 +110,27 @@ def test_the_met_policy_matches_match_state_take_points_at_many_scores(kazaross:
 def test_the_takers_live_recube_lowers_its_match_take_point(kazaross: tuple) -> None:
     met, arrays = kazaross
     tp = met.take_point(4, 2)
-    kw = dict(x=0.68, length=7, doubler_away=2, taker_away=4, met=arrays)
+    kw = {"x": 0.68, "length": 7, "doubler_away": 2, "taker_away": 4, "met": arrays}
     assert _response(1 - (tp - 0.01), **kw) == 1
 
 
 def test_gammons_count_through_the_match_score(kazaross: tuple) -> None:
     # at 2-away the doubler's gammons are worth nothing extra once doubled: 2 points win anyway
     met, arrays = kazaross
-    kw = dict(x=0.0, length=7, doubler_away=2, taker_away=4, met=arrays)
+    kw = {"x": 0.0, "length": 7, "doubler_away": 2, "taker_away": 4, "met": arrays}
     tp = met.take_point(4, 2)
     win = 1 - (tp + 0.01)
     assert _cube.decide(_p(win, 0.3), **kw)[1] == 1
     # at 4-away against 4-away the doubler's gammons do count: the same chances become a pass
-    kw4 = dict(x=0.0, length=7, doubler_away=4, taker_away=4, met=arrays)
+    kw4 = {"x": 0.0, "length": 7, "doubler_away": 4, "taker_away": 4, "met": arrays}
     tp4 = met.take_point(4, 4)
     assert _cube.decide(_p(1 - (tp4 + 0.01)), **kw4)[1] == 1
     assert _cube.decide(_p(1 - (tp4 + 0.01), 0.3), **kw4)[1] == 0
 
 
 def test_the_post_crawford_trailer_doubles_at_once_and_the_leader_takes(kazaross: tuple) -> None:
-    met, arrays = kazaross
-    kw = dict(length=7, doubler_away=2, taker_away=1, met=arrays, post_crawford=True)
+    _, arrays = kazaross
+    kw = {"length": 7, "doubler_away": 2, "taker_away": 1, "met": arrays, "post_crawford": True}
     double, response, *_ = _cube.decide(_p(0.35), **kw)
     assert double is True and response == 1
 
@@ -137,6 +138,12 @@ def test_the_post_crawford_trailer_doubles_at_once_and_the_leader_takes(kazaross
 def test_met_in_money_play_is_janowski() -> None:
     for win in (0.5, 0.7, 0.78, 0.9):
         assert _cube.decide(_p(win), length=0) == _cube.decide(_p(win))
+
+
+def test_pubeval_has_no_probabilities_so_no_janowski_or_met_cube() -> None:
+    for policy in ("janowski", "met", "auto"):
+        with pytest.raises(UnknownBotError, match=repr(policy)):
+            get_bot("pubeval", cube=policy)
 
 
 def test_auto_is_the_met_kind_which_falls_back_to_janowski_for_money() -> None:

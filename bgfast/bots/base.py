@@ -20,7 +20,7 @@ from bgfast.position import Move, Position
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["Bot", "CoreBot", "CubeResponse", "Probabilities", "PLAY_KINDS", "CUBE_KINDS"]
+__all__ = ["CUBE_KINDS", "PLAY_KINDS", "Bot", "CoreBot", "CubeResponse", "Probabilities"]
 
 PLAY_KINDS: dict[str, int] = {"random": 0, "pubeval": 1, "heuristic": 2, "python": 3}
 """Checker-play kinds of the C game loop."""
