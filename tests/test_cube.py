@@ -192,3 +192,15 @@ def test_in_money_games_with_the_cube_the_heuristic_bot_doubles_and_some_doubles
             passes += sum(1 for d in game.doubles if not d.taken)
     assert doubles > 100
     assert 0.10 < passes / doubles < 0.70, (passes, doubles)
+
+
+def test_the_janowski_cube_beats_never_doubling_in_money_play() -> None:
+    auto, never = get_bot("heuristic"), get_bot("heuristic", cube="never")
+    rules = Rules(jacoby=False)
+    a, b = MatchPlayer(auto, never, rules=rules), MatchPlayer(never, auto, rules=rules)
+    total = 0.0
+    for i in range(600):
+        s, t = a.play(21, i), b.play(21, i)
+        total += ((s.score0 - s.score1) + (t.score1 - t.score0)) / 2
+    # measured +0.38 +- 0.006 ppg over 4,000 pairs; one pair's spread is about 0.4
+    assert total / 600 > 0.2

@@ -35,6 +35,10 @@ class HeuristicBot(CoreBot):
     estimates are 1-ply, the average over the 21 rolls of the best play's
     probabilities (a 0-ply look screens out clear no-doubles); see
     :mod:`bgfast._core.cube`.  ``cube_efficiency`` is Janowski's ``x`` (0.68).
+    Measured (paired, seed 21): in money play ``auto`` wins +0.379 +- 0.006
+    points per game against the same bot with ``cube="never"`` (8,000 games);
+    in 7-point matches it wins 53.2% +- 0.8% against ``cube="janowski"`` and
+    66.0% +- 0.6% against ``cube="never"`` (3,000 matches each).
 
     Strength: +0.311 +- 0.004 points per game against pubeval in cubeless
     money play (gammons count, no Jacoby rule), 100,000 games (50,000 pairs with
