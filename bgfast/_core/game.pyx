@@ -21,7 +21,7 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, uint64_t
 
 from bgfast._core.board cimport Board, BAR, board_swap, board_checkers, board_equal, board_from_bytes
-from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate
+from bgfast._core.movegen cimport MoveGen, Child, movegen_new, movegen_free, generate
 from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
 from bgfast._core.evaluators cimport is_race, keith_count, pubeval_choose
 from bgfast._core.heuristic cimport heuristic_choose, heuristic_probs, heuristic_preroll
@@ -184,9 +184,11 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
     """Play one game to its end into ``log``; from the opening roll when ``start`` is NULL."""
     cdef Board b
     cdef int a, c, d1, d2, turn, idx, answer, i
-    cdef int cube = 1, owner = -1, plies = 0, max_plies = 0
+    cdef int cube = 1, owner = -1, plies = 0, max_plies = 0, k
+    cdef int left[2]                          # checkers each player still has on the board
     cdef bint skip_cube = True
     cdef const uint8_t* loser
+    cdef const Child* chosen
     memset(log, 0, sizeof(GameLog))
     log.crawford = crawford
     if start == NULL:
@@ -208,6 +210,8 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
         d2 = start.d2
         skip_cube = d1 != 0
         max_plies = start.max_plies
+    left[turn] = board_checkers(&b, 1)
+    left[1 - turn] = board_checkers(&b, 0)
     while True:
         if max_plies and plies >= max_plies:
             log.truncated = 1
@@ -242,9 +246,13 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
         skip_cube = False
         generate(m.gen, &b, d1, d2)
         idx = choose_play(m, turn, &b, d1, d2, cube, owner, crawford)
-        memcpy(&b, &m.gen.items[idx].board, sizeof(Board))
+        chosen = &m.gen.items[idx]
+        memcpy(&b, &chosen.board, sizeof(Board))
         plies += 1
-        if board_checkers(&b, 1) == 0:
+        for k in range(chosen.nsteps):
+            if chosen.dst[k] == 0:
+                left[turn] -= 1
+        if left[turn] == 0:
             loser = b.side[0]
             log.winner = turn
             log.cube = cube

@@ -75,15 +75,6 @@ cdef void _init_zobrist() noexcept nogil:
 _init_zobrist()
 
 
-cdef inline uint64_t _zobrist(const Board* b) noexcept nogil:
-    cdef uint64_t h = 0
-    cdef int side, i
-    for side in range(2):
-        for i in range(25):
-            h ^= ZOBRIST[side][i][b.side[side][i]]
-    return h
-
-
 cdef inline void _record(MoveGen* g, int depth) noexcept nogil:
     cdef uint64_t h = g.cur_hash
     cdef uint32_t slot, entry
@@ -116,15 +107,6 @@ cdef inline void _record(MoveGen* g, int depth) noexcept nogil:
     memcpy(c.dst, g.path_dst, 4)
     c.hit = g.path_hit
     c.nsteps = <uint8_t> depth
-
-
-cdef inline uint32_t _occupied(const uint8_t* me) noexcept nogil:
-    cdef uint32_t m = 0
-    cdef int i
-    for i in range(BOARD_SIZE):
-        if me[i]:
-            m |= (<uint32_t> 1) << i
-    return m
 
 
 cdef extern from *:
@@ -219,7 +201,10 @@ cdef void _search(MoveGen* g, uint32_t occ, int depth, int max_src) noexcept nog
             g.cur_hash ^= ZOBRIST[1][t][n] ^ ZOBRIST[1][t][n + 1]
             me[t] = <uint8_t> (n + 1)
             nocc |= (<uint32_t> 1) << t
-        _search(g, nocc, depth + 1, s)
+        if depth + 1 == g.ndice:
+            _record(g, depth + 1)                  # a leaf: no call just to record it
+        else:
+            _search(g, nocc, depth + 1, s)
         # unmake it
         if t >= 0:
             me[t] -= 1
@@ -235,15 +220,24 @@ cdef int generate(MoveGen* g, const Board* b, int d1, int d2) noexcept nogil:
 
     ``b.side[1]`` moves.  Returns the number of children (at least 1).
     """
-    cdef int i, hi, lo
-    cdef uint32_t occ = _occupied(b.side[1])
-    cdef uint32_t blocked = 0
-    for i in range(24):
-        if b.side[0][23 - i] >= 2:
-            blocked |= (<uint32_t> 1) << i
+    cdef int i, hi, lo, n
+    cdef uint32_t occ = 0, blocked = 0
+    cdef uint64_t h = 0
+    cdef const uint8_t* me = b.side[1]
+    cdef const uint8_t* opp = b.side[0]
+    for i in range(25):                      # masks and Zobrist hash in one pass
+        n = me[i]
+        if n:
+            occ |= (<uint32_t> 1) << i
+            h ^= ZOBRIST[1][i][n]
+        n = opp[i]
+        if n:
+            h ^= ZOBRIST[0][i][n]
+            if n >= 2 and i < 24:
+                blocked |= (<uint32_t> 1) << (23 - i)
     memcpy(&g.cur, b, sizeof(Board))
     memset(g.cur.pad, 0, sizeof(g.cur.pad))
-    g.cur_hash = _zobrist(&g.cur)
+    g.cur_hash = h
     g.blocked = blocked
     g.overflow = 0
     g.path_hit = 0
