@@ -81,12 +81,22 @@ class Standings:
     sprt: SprtOutcome | None = None
     prior_draws: float = 0.0
     """Virtual draws per pairing the Elo fit needed (see :func:`~bgfast.tournament.ratings.fit_elo`)."""
+    matches_scheduled: int = 0
+    """Matches the file's spec(s) schedule (a run an SPRT decided counts the matches it played);
+    more than :attr:`matches_played` when a run was interrupted."""
+
+    @property
+    def interrupted(self) -> bool:
+        """True when the file holds fewer matches than its spec(s) schedule."""
+        return self.matches_played < self.matches_scheduled
 
     def to_json(self) -> dict[str, Any]:
-        """The ``bgfast report --json`` object (an ``"sprt"`` key is added only for SPRT runs)."""
+        """The ``bgfast report --json`` object (an ``"sprt"`` key is added only for SPRT runs;
+        ``matches_scheduled`` above ``matches_played`` means an interrupted run)."""
         out: dict[str, Any] = {
             "tournament": self.tournament,
             "matches_played": self.matches_played,
+            "matches_scheduled": self.matches_scheduled,
             "players": [
                 {"name": p.name, "matches": p.stats.matches, "match_wins": p.stats.wins,
                  "ppg": round(p.stats.ppg, 4), "ppg_se": round(p.stats.ppg_se, 4),
@@ -107,6 +117,9 @@ class Standings:
     def text(self) -> str:
         """The standings as a plain-text table."""
         lines = [f"{self.tournament}: {self.matches_played} matches, {len(self.players)} players"]
+        if self.interrupted:
+            lines.append(f"{self.tournament}: {self.matches_played:,} of {self.matches_scheduled:,} matches played "
+                         "(interrupted: re-run the same command to finish)")
         width = max([len("player")] + [len(p.name) for p in self.players])
         lines.append(f"{'player':<{width}}  {'matches':>8}  {'wins':>8}  {'win%':>6}  {'ppg':>7}  {'± se':>6}  "
                      f"{'Elo':>7}  {'95% CI':>17}")
@@ -164,7 +177,10 @@ def standings_from_store(store: Store) -> Standings:
     pairings = tuple(PairingStanding(names[ids[a]], names[ids[b]], s) for (a, b), s in sorted(pairs.items()))
     runs = store.runs()
     sprt = None
+    scheduled = 0
     for run in runs:
+        decided = run["sprt_status"] in ("H0", "H1")  # an SPRT that decided has finished its run
+        scheduled += run["matches_played"] if decided else run["total_matches"]
         options = tomllib.loads(run["spec"]).get("sprt")  # the raw table: bots need not be installed here
         if options:
             sprt = SprtOutcome(run["sprt_status"] or "continue", run["sprt_matches"] or run["matches_played"],
@@ -172,7 +188,8 @@ def standings_from_store(store: Store) -> Standings:
     return Standings(
         tournament=runs[0]["name"] if runs else store.path.stem,
         matches_played=sum(s.matches for s in per_player) // 2,
-        players=tuple(players), pairings=pairings, sprt=sprt, prior_draws=ratings.prior_draws)
+        players=tuple(players), pairings=pairings, sprt=sprt, prior_draws=ratings.prior_draws,
+        matches_scheduled=scheduled)
 
 
 def load_standings(path: str | Path) -> Standings:
