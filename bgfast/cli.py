@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Callable, NoReturn, Sequence
 
 from bgfast import __version__
 from bgfast.dice import Dice
-from bgfast.errors import BgfastError
+from bgfast.errors import BgfastError, InvalidPositionError, InvalidSpecError
 from bgfast.position import Move, Position
 
 __all__ = ["main", "build_parser", "COMMANDS"]
@@ -57,9 +58,18 @@ def _play_order(move: Move) -> tuple[tuple[int, int], ...]:
     return tuple((-cm.src, -cm.dst) for cm in move.checker_moves)
 
 
+def _position(text: str) -> Position:
+    """A Position ID, ``PositionID:MatchID`` or XGID from the command line."""
+    from bgfast.match import parse_position
+
+    return parse_position(text)[0]
+
+
 def _cmd_moves(args: argparse.Namespace) -> int:
-    pos = Position.from_id(args.position_id)
+    pos = _position(args.position_id)
     dice = Dice.parse(args.dice)
+    if pos.is_over():
+        raise InvalidPositionError(f"the game in {pos.id()!r} is over: there is nothing to play")
     moves = sorted(pos.legal_moves(dice.high, dice.low), key=_play_order)
     if args.json:
         print(json.dumps([{"move": str(m), "position_id": m.position.id()} for m in moves], indent=2))
@@ -85,7 +95,7 @@ def _add_show(sub: argparse._SubParsersAction) -> None:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    print(Position.from_id(args.position_id).diagram())
+    print(_position(args.position_id).diagram())
     return 0
 
 
@@ -147,6 +157,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
     rules = Rules(crawford=args.crawford, jacoby=args.jacoby, beaver=args.beaver,
                   max_cube=args.max_cube, variant=args.variant)
     bots = [bot_from_spec(spec) for spec in args.player]
+    if args.mat and rules.variant != "standard":
+        raise InvalidSpecError(f"--mat writes standard backgammon only (Jellyfish .mat has no variants), "
+                               f"not {rules.variant!r}")
     if args.mat:
         from bgfast.history import play_match_with_history
         from bgfast.matfile import write_mat
@@ -189,7 +202,8 @@ def _add_rollout(sub: argparse._SubParsersAction) -> None:
                    help="also roll out with the bot's cube decisions (money: points per initial cube; "
                    "match: MWC and EMG)")
     p.add_argument("--truncate", type=int, metavar="N",
-                   help="stop trials after N plies and finish with the bot's evaluate()")
+                   help="stop trials after N plies and finish with the bot's probabilities "
+                   "(the heuristic evaluator's for bots without them, such as pubeval)")
     p.add_argument("--target-se", type=float, metavar="X",
                    help="stop once the equity's standard error is at most X (checked every 1296 trials)")
     p.add_argument("--no-variance-reduction", dest="variance_reduction", action="store_false",
@@ -204,8 +218,14 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
     from bgfast.bots.spec import bot_from_spec
     from bgfast.rollout import rollout
 
+    bot = bot_from_spec(args.bot)
+    evaluator = None
+    if args.truncate is not None and not hasattr(bot, "evaluate"):
+        from bgfast.bots import get_bot
+
+        evaluator = get_bot("heuristic")   # the bot gives no probabilities: finish with the heuristic's
     result = rollout(args.position_id, dice=args.dice, play=args.play, plays=args.plays,
-                     bot=bot_from_spec(args.bot), trials=args.trials, seed=args.seed, workers=args.workers,
+                     bot=bot, evaluator=evaluator, trials=args.trials, seed=args.seed, workers=args.workers,
                      cubeful=args.cubeful, truncate=args.truncate, target_se=args.target_se,
                      variance_reduction=args.variance_reduction, luck=args.luck, progress=None)
     print(json.dumps(result.to_dict(), indent=2) if args.json else result.report())
@@ -380,6 +400,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (BgfastError, ValueError) as exc:
         print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:  # a file that cannot be written, a cluster that cannot be reached...
+        print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

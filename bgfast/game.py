@@ -105,6 +105,16 @@ def _met_arrays(met: MatchEquityTable, size: int = 64) -> tuple[list[list[float]
     return pre, post
 
 
+def _as_bot(bot: object) -> object:
+    """``bot``, if it is a bot object (names are resolved one layer up, by :func:`bgfast.bots.get_bot`)."""
+    if isinstance(bot, str):
+        raise InvalidSpecError(f"a bot object is needed here, got the name {bot!r}: "
+                               f"use bgfast.bots.get_bot({bot!r})")
+    if not hasattr(bot, "choose_move") and not hasattr(bot, "core_config"):
+        raise InvalidSpecError(f"{bot!r} is not a bot: it has no choose_move method")
+    return bot
+
+
 class _PythonAdapter:
     """Turns the core's callbacks (bytes and tuples) into calls on a Python bot."""
 
@@ -183,7 +193,8 @@ class MatchPlayer:
     >>> record.winner, max(record.score) >= 3
     (0, True)
 
-    :param bot0: the bot in seat 0; :param bot1: the bot in seat 1.
+    :param bot0: the bot in seat 0; :param bot1: the bot in seat 1 (bot objects, see
+        :func:`bgfast.bots.get_bot`).
     :param length: match length, 0 = one money game.
     :raises InvalidSpecError: a negative or too long match length.
     """
@@ -194,6 +205,7 @@ class MatchPlayer:
             raise InvalidSpecError(f"match length must be 0 (money) to {MAX_MATCH_LENGTH}, got {length!r}")
         self.length = length
         self.rules = rules or Rules()
+        bot0, bot1 = (_as_bot(b) for b in (bot0, bot1))
         self._runner = make_runner(bot0, bot1, length=length, rules=self.rules, met=met)
 
     def play(self, seed: int, index: int) -> MatchSummary:

@@ -37,10 +37,12 @@ from pathlib import Path
 from bgfast.errors import (
     IllegalCubeActionError,
     InvalidMatchIdError,
+    InvalidPositionError,
     InvalidMetError,
     InvalidSpecError,
 )
 from bgfast.position import VARIANTS as _POSITION_VARIANTS
+from bgfast.position import Position
 from bgfast.xgid import XgidRecord, board_to_xgid_field, format_xgid, parse_xgid
 
 __all__ = [
@@ -987,3 +989,29 @@ def _parse_met_file(path: str, name: str) -> MatchEquityTable:
             f"match equity table {path!r} says length {length} but has {table.max_length} rows"
         )
     return table
+
+
+def parse_position(position: Position | str) -> tuple[Position, MatchState | None]:
+    """A position and, when the text carries one, its match state.
+
+    Accepts a :class:`~bgfast.position.Position`, a gnubg Position ID,
+    ``PositionID:MatchID`` (gnubg's combined form), or an XGID.
+
+    >>> pos, match = parse_position("4HPwATDgc/ABMA:MAEgASAAIAAE")
+    >>> pos.id(), match.length
+    ('4HPwATDgc/ABMA', 9)
+
+    :raises InvalidPositionError: a malformed ID, or neither a Position nor text.
+    :raises InvalidMatchIdError: a malformed Match ID or XGID match field.
+    """
+    if isinstance(position, Position):
+        return position, None
+    if not isinstance(position, str):
+        raise InvalidPositionError(f"a position is a Position, a Position ID or an XGID, got {position!r}")
+    text = position.strip()
+    if text.startswith("XGID=") or text.count(":") >= 4:
+        return Position.from_xgid(text), MatchState.from_xgid(text)
+    if ":" in text:
+        pid, mid = text.split(":", 1)
+        return Position.from_id(pid), MatchState.from_match_id(mid)
+    return Position.from_id(text), None

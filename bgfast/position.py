@@ -24,7 +24,7 @@ from typing import Iterator, NamedTuple, Sequence, TypeAlias
 
 from bgfast._core import board as _board
 from bgfast._core import movegen as _movegen
-from bgfast.dice import Dice
+from bgfast.dice import ALL_21, Dice
 from bgfast.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 
 __all__ = [
@@ -170,6 +170,8 @@ class Position:
         """
         from bgfast import xgid as _xgid
 
+        if not isinstance(xgid, str):
+            raise InvalidPositionError(f"an XGID is a string, got {xgid!r}")
         text = xgid.strip()
         if text.startswith("XGID=") or ":" in text:
             return cls.from_board(_xgid.parse_xgid(text).board)
@@ -302,6 +304,11 @@ class Position:
     def _apply_segments(self, segments: list[tuple[list[tuple[int, bool]], int]], text: str) -> Position:
         opp = list(self._key[:25])
         me = list(self._key[25:])
+        for landings, _count in segments:
+            for point, hit in landings[1:]:
+                if hit and (point == OFF or opp[24 - point] != 1):
+                    raise IllegalMoveError(f"{text!r} marks a hit on {'off' if point == OFF else point}, "
+                                           f"where there is no blot to hit in {self.id()}")
         for landings, count in segments:
             for _ in range(count):
                 src = landings[0][0]
@@ -446,6 +453,9 @@ def _format_steps(steps: Sequence[CheckerMove]) -> str:
     return " ".join(t if c == 1 else f"{t}({c})" for t, c in zip(out, counts))
 
 
+_DICE = {(d.high, d.low): d for d in ALL_21}
+
+
 class LegalMoves(_movegen.ChildList):
     """A lazy view of the legal plays of one roll; :class:`Move` objects are made on demand.
 
@@ -465,7 +475,7 @@ class LegalMoves(_movegen.ChildList):
     @property
     def dice(self) -> Dice:
         """The roll played."""
-        return Dice(self.high, self.low)
+        return _DICE[self.high, self.low]
 
     def count(self) -> int:
         """The number of distinct legal plays (1 when nothing can be played)."""

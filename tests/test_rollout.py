@@ -545,8 +545,14 @@ def test_the_rollout_command_reports_bad_input_on_one_line(capsys: pytest.Captur
     code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--trials", "0")
     assert (code, out) == (2, "")
     assert err == "bgfast: error: trials must be a positive integer, got 0\n"
-    code, _, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--truncate", "5")
-    assert code == 2 and "needs an evaluator" in err
+    code, _, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--truncate", "0")
+    assert code == 2 and "truncate" in err
+
+
+def test_the_rollout_command_truncates_pubeval_trials_with_the_heuristic_evaluator(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--truncate", "4", "--trials", "72", "--no-luck")
+    assert (code, err) == (0, "") and "truncated after 4 plies" in out
 
 
 def test_the_rollout_help_matches_its_snapshot(capsys: pytest.CaptureFixture[str],

@@ -32,16 +32,29 @@ def available_bots() -> list[str]:
 def get_bot(name: str, **options: object) -> Bot:
     """Build the bot registered as ``name`` with its options.
 
+    ``name`` may carry options as a spec, ``"pubeval:cube=never"`` (see :mod:`bgfast.bots.spec`).
+
     :raises UnknownBotError: an unknown name, or options the bot does not take.
     """
+    if isinstance(name, str) and ":" in name:   # a spec such as "pubeval:cube=never"
+        from bgfast.bots.spec import parse_bot_spec
+
+        name, spec_options = parse_bot_spec(name)
+        options = {**spec_options, **options}
     try:
         factory = _REGISTRY[name]
     except (KeyError, TypeError):
         raise UnknownBotError(f"unknown bot {name!r}; known bots: {', '.join(sorted(_REGISTRY))}") from None
     try:
         return factory(**options)
-    except TypeError as exc:
-        raise UnknownBotError(f"bad options {options!r} for bot {name!r}: {exc}") from None
+    except TypeError:
+        import inspect
+
+        target = getattr(factory, "__init__", factory) if isinstance(factory, type) else factory
+        known = [p for p in inspect.signature(target).parameters if p not in ("self", "options")]
+        raise UnknownBotError(
+            f"bad options {options!r} for bot {name!r}; it takes: {', '.join(known) or 'no options'}"
+        ) from None
 
 
 def _heuristic(**options: object) -> Bot:

@@ -45,6 +45,7 @@ from bgfast.match import MatchEquityTable, MatchState, Rules
 from bgfast.position import Move, Position
 from bgfast.rollout.cubeful import dead_cube_mwc, flip, janowski_money
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
+from bgfast.match import parse_position
 from bgfast.rollout.stats import estimate_columns, variance_strata
 
 __all__ = ["CHECK_EVERY", "MIN_STRATIFIED_TRIALS", "Evaluator", "parse_position", "rollout"]
@@ -283,33 +284,6 @@ def _run_block(bounds: tuple[int, int]) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- checking the input
-
-
-def parse_position(position: Position | str) -> tuple[Position, MatchState | None]:
-    """A position and, when the text carries one, its match state.
-
-    Accepts a :class:`Position`, a gnubg Position ID, ``PositionID:MatchID``
-    (gnubg's combined form), or an XGID.
-
-    >>> pos, match = parse_position("4HPwATDgc/ABMA:MAEgASAAIAAE")
-    >>> pos == Position(), match.length
-    (True, 9)
-
-    :raises InvalidPositionError: a malformed ID.
-    :raises InvalidMatchIdError: a malformed Match ID or XGID match field.
-    :raises InvalidRolloutError: neither a Position nor text.
-    """
-    if isinstance(position, Position):
-        return position, None
-    if not isinstance(position, str):
-        raise InvalidRolloutError(f"a position is a Position, a Position ID or an XGID, got {position!r}")
-    text = position.strip()
-    if text.startswith("XGID=") or text.count(":") >= 4:
-        return Position.from_xgid(text), MatchState.from_xgid(text)
-    if ":" in text:
-        pid, mid = text.split(":", 1)
-        return Position.from_id(pid), MatchState.from_match_id(mid)
-    return Position.from_id(text), None
 
 
 def _count(name: str, value: object, *, low: int = 1, none: bool = False) -> int | None:
