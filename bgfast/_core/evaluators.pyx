@@ -142,6 +142,53 @@ cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
 
 
+ctypedef struct _PubevalParent:
+    int race                  # 1: race weights
+    const float* w
+    const uint8_t* opp
+    int on_board              # the mover's checkers not yet borne off
+    uint8_t code[24]          # the table code of each point before the play
+
+
+cdef inline void _pubeval_parent(const Board* parent, _PubevalParent* pp) noexcept nogil:
+    cdef const uint8_t* me = parent.side[1]
+    cdef int i
+    pp.race = 1 if is_race(parent) else 0
+    pp.w = &PUBEVAL_RACE[0] if pp.race else &PUBEVAL_CONTACT[0]
+    pp.opp = parent.side[0]
+    pp.on_board = me[BAR]
+    for i in range(24):
+        pp.code[i] = me[i] if me[i] or pp.opp[23 - i] != 1 else 16
+        pp.on_board += me[i]
+
+
+cdef inline double _pubeval_delta(const _PubevalParent* pp, const Child* c) noexcept nogil:
+    """Pubeval score of child ``c`` minus its parent's, over the points the play touched;
+    1e9 for a play that bears off the last checker."""
+    cdef const uint8_t* cme = c.board.side[1]
+    cdef const uint8_t* copp = c.board.side[0]
+    cdef uint32_t touched = 0
+    cdef int s, i, borne = 0
+    cdef double delta = 0
+    for s in range(c.nsteps):
+        if c.src[s] <= 24:
+            touched |= (<uint32_t> 1) << (c.src[s] - 1)
+        if c.dst[s]:
+            touched |= (<uint32_t> 1) << (c.dst[s] - 1)
+        else:
+            borne += 1
+    if borne == pp.on_board:
+        return 1e9                              # all checkers off: the best play there is
+    while touched:
+        i = __builtin_ctz(touched)
+        touched &= touched - 1
+        delta += PUBEVAL_TABLE[pp.race][i][cme[i] if cme[i] or copp[23 - i] != 1 else 16]
+        delta -= PUBEVAL_TABLE[pp.race][i][pp.code[i]]
+    delta += <double> pp.w[120] * 0.5 * (copp[BAR] - pp.opp[BAR])
+    delta += <double> pp.w[121] * borne / 15.0
+    return delta
+
+
 cdef int pubeval_choose(const MoveGen* g, const Board* parent) noexcept nogil:
     """The index of the child of ``g`` (generated from ``parent``) with the best pubeval score.
 
@@ -149,44 +196,14 @@ cdef int pubeval_choose(const MoveGen* g, const Board* parent) noexcept nogil:
     the difference from ``parent`` over those points (the same argmax as scoring
     every child in full, at a fraction of the cost).  Ties go to the first child.
     """
-    cdef int r = 1 if is_race(parent) else 0
-    cdef const float* w = &PUBEVAL_RACE[0] if r else &PUBEVAL_CONTACT[0]
-    cdef const uint8_t* me = parent.side[1]
-    cdef const uint8_t* opp = parent.side[0]
-    cdef uint8_t code[24]
-    cdef int i, k, s, borne, best = 0, on_board = 0
-    cdef uint32_t touched
-    cdef const Child* c
-    cdef const uint8_t* cme
-    cdef const uint8_t* copp
+    cdef _PubevalParent pp
+    cdef int k, best = 0
     cdef double delta, best_delta = 0
-    for i in range(24):
-        code[i] = me[i] if me[i] or opp[23 - i] != 1 else 16
-        on_board += me[i]
-    on_board += me[BAR]
+    _pubeval_parent(parent, &pp)
     for k in range(g.n):
-        c = &g.items[k]
-        cme = c.board.side[1]
-        copp = c.board.side[0]
-        touched = 0
-        borne = 0
-        for s in range(c.nsteps):
-            if c.src[s] <= 24:
-                touched |= (<uint32_t> 1) << (c.src[s] - 1)
-            if c.dst[s]:
-                touched |= (<uint32_t> 1) << (c.dst[s] - 1)
-            else:
-                borne += 1
-        if borne == on_board:
-            return k                            # all checkers off: the best play there is
-        delta = 0
-        while touched:
-            i = __builtin_ctz(touched)
-            touched &= touched - 1
-            delta += PUBEVAL_TABLE[r][i][cme[i] if cme[i] or copp[23 - i] != 1 else 16]
-            delta -= PUBEVAL_TABLE[r][i][code[i]]
-        delta += <double> w[120] * 0.5 * (copp[BAR] - opp[BAR])
-        delta += <double> w[121] * borne / 15.0
+        delta = _pubeval_delta(&pp, &g.items[k])
+        if delta >= 1e9:
+            return k
         if k == 0 or delta > best_delta:
             best_delta = delta
             best = k
@@ -197,46 +214,11 @@ cdef void pubeval_deltas(const MoveGen* g, const Board* parent, float* out) noex
     """``out[k]`` = pubeval score of child ``k`` of ``g`` minus that of ``parent`` (as in
     :func:`pubeval_choose`, over the touched points only); a play bearing off the last
     checker gets 1e9."""
-    cdef int r = 1 if is_race(parent) else 0
-    cdef const float* w = &PUBEVAL_RACE[0] if r else &PUBEVAL_CONTACT[0]
-    cdef const uint8_t* me = parent.side[1]
-    cdef const uint8_t* opp = parent.side[0]
-    cdef uint8_t code[24]
-    cdef int i, k, s, borne, on_board = 0
-    cdef uint32_t touched
-    cdef const Child* c
-    cdef const uint8_t* cme
-    cdef const uint8_t* copp
-    cdef double delta
-    for i in range(24):
-        code[i] = me[i] if me[i] or opp[23 - i] != 1 else 16
-        on_board += me[i]
-    on_board += me[BAR]
+    cdef _PubevalParent pp
+    cdef int k
+    _pubeval_parent(parent, &pp)
     for k in range(g.n):
-        c = &g.items[k]
-        cme = c.board.side[1]
-        copp = c.board.side[0]
-        touched = 0
-        borne = 0
-        for s in range(c.nsteps):
-            if c.src[s] <= 24:
-                touched |= (<uint32_t> 1) << (c.src[s] - 1)
-            if c.dst[s]:
-                touched |= (<uint32_t> 1) << (c.dst[s] - 1)
-            else:
-                borne += 1
-        if borne == on_board:
-            out[k] = 1e9
-            continue
-        delta = 0
-        while touched:
-            i = __builtin_ctz(touched)
-            touched &= touched - 1
-            delta += PUBEVAL_TABLE[r][i][cme[i] if cme[i] or copp[23 - i] != 1 else 16]
-            delta -= PUBEVAL_TABLE[r][i][code[i]]
-        delta += <double> w[120] * 0.5 * (copp[BAR] - opp[BAR])
-        delta += <double> w[121] * borne / 15.0
-        out[k] = <float> delta
+        out[k] = <float> _pubeval_delta(&pp, &g.items[k])
 
 
 cdef int keith_count(const Board* b, int side) noexcept nogil:
