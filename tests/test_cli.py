@@ -17,34 +17,9 @@ import pytest
 import bgfast
 from bgfast import STARTING, Position
 from bgfast.cli import main
+from cli_helpers import SNAPSHOTS, UPDATE, assert_snapshot, fixed_terminal, run  # noqa: F401
 
-SNAPSHOTS = Path(__file__).parent / "snapshots" / "cli"
-UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
 DANCE_ID = "5nZGYABfDwAAAg"  # 4-3 cannot be played
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_snapshot(name: str, text: str) -> None:
-    path = SNAPSHOTS / name
-    if UPDATE:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        return
-    assert path.exists(), f"no snapshot {path}; run with UPDATE_SNAPSHOTS=1 to write it"
-    assert text == path.read_text(encoding="utf-8")
-
-
-@pytest.fixture(autouse=True)
-def _fixed_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
-    # argparse wraps help text to the terminal width; snapshots are taken at 80 columns
-    monkeypatch.setenv("COLUMNS", "80")
-    monkeypatch.delenv("FORCE_COLOR", raising=False)
-    monkeypatch.setenv("NO_COLOR", "1")
 
 
 # ---------------------------------------------------------------- moves
