@@ -54,9 +54,6 @@ cdef int choose_play(MatchCtx* m, int player, const Board* b, int d1, int d2,
     """Index of the chosen child in ``m.gen.items`` (children already generated)."""
     cdef Player* p = &m.players[player]
     cdef MoveGen* g = m.gen
-    cdef int i, best = 0
-    cdef float score, best_score
-    cdef bint race
     if g.n == 1:
         return 0
     if p.play == PLAY_RANDOM:
