@@ -236,7 +236,7 @@ def movegen_report(r: dict[str, Any]) -> str:
             f"{_si(r[f'{key}_plays_per_s']):>12}{'' if ratio is None else f'{ratio:.2f}x':>13}"
         )
     if r["gnubg_nn_version"] is None:
-        lines.append("gnubg_nn: not installed (pip install 'bgfast[gnubg]' to compare)")
+        lines.append("gnubg_nn: not measured (--no-peers, or not installed: pip install 'bgfast[gnubg]')")
     o = r["opening_31"]
     opening = f"opening position, 3-1 ({o['results']} plays): batch {o['batch_us']:.3f} us, api {o['api_us']:.3f} us"
     if o["gnubg_nn_us"] is not None:
@@ -383,7 +383,8 @@ def games(bot: str = "pubeval", *, games: int = 1000, seed: int = _GAMES_SEED, r
             gnubg_nn_plies_per_game=sum(p for _, p in peer_results) / games,
             gnubg_nn_identical_games=(sum(a == b for a, b in zip(results, peer_results))
                                       if parse_bot_spec(bot)[0] == "pubeval" else None),
-            vs_gnubg_nn=peer_s / seconds,
+            # the peer loop plays pubeval: a ratio only compares like with like
+            vs_gnubg_nn=peer_s / seconds if parse_bot_spec(bot)[0] == "pubeval" else None,
         )
     return out
 
@@ -399,7 +400,7 @@ def games_report(r: dict[str, Any]) -> str:
     lines.append(f"{'bgfast ' + r['bot']:<34}{r['games_per_s']:>10,.0f}{r['plies_per_game']:>12.1f}"
                  f"{r['us_per_ply']:>9.2f}{'' if ratio is None else f'{ratio:.2f}x':>13}")
     if r["gnubg_nn_version"] is None:
-        lines.append("gnubg_nn: not installed (pip install 'bgfast[gnubg]' to compare)")
+        lines.append("gnubg_nn: not measured (--no-peers, or not installed: pip install 'bgfast[gnubg]')")
     else:
         peer_us = 1e6 / (r["gnubg_nn_games_per_s"] * r["gnubg_nn_plies_per_game"])
         lines.append(f"{'gnubg_nn ' + r['gnubg_nn_version'] + ' pub_best_move loop':<34}"
