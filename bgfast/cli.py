@@ -102,14 +102,21 @@ def _cmd_show(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- play
 
 
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return value
+def _int_at_least(low: int, what: str) -> Callable[[str], int]:
+    """An argparse type: an integer of at least ``low`` (``what`` names it in the error)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if value < low:
+            raise argparse.ArgumentTypeError(f"expected a {what} integer, got {text!r}")
+        return value
+    return parse
+
+
+_non_negative = _int_at_least(0, "non-negative")
+_positive = _int_at_least(1, "positive")
 
 
 def _add_play(sub: argparse._SubParsersAction) -> None:
@@ -284,16 +291,6 @@ def _cmd_bench_games(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------- tournament, report
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
 
 
 def _add_tournament(sub: argparse._SubParsersAction) -> None:

@@ -404,6 +404,17 @@ cdef inline float _sigmoid(float z) noexcept nogil:
     return 1.0 / (1.0 + expf(-z))
 
 
+cdef inline void _add_indicator_rows(int cls, int first, uint32_t mask, float* acc) noexcept nogil:
+    """Add to ``acc`` the weight rows ``first + i`` of class ``cls`` for each bit ``i`` set in ``mask``."""
+    cdef const float* w
+    cdef int o
+    while mask:
+        w = &Wt[cls][first + __builtin_ctz(mask)][0]
+        mask &= mask - 1
+        for o in range(ZPAD):
+            acc[o] += w[o]
+
+
 cdef void heuristic_probs(const Board* b, float* p) noexcept nogil:
     """Probabilities of side 1's results after its play; ``p[0..4]`` = win, win gammon,
     win backgammon, lose gammon, lose backgammon (the gammons include backgammons)."""
@@ -443,30 +454,10 @@ cdef void heuristic_probs(const Board* b, float* p) noexcept nogil:
         for o in range(ZPAD):
             z[o] += fk * w[o]
     # 0/1 indicators: add the weights of those set
-    m = s1.made
-    while m:
-        w = &Wt[cls][MADE + __builtin_ctz(m)][0]
-        m &= m - 1
-        for o in range(ZPAD):
-            z[o] += w[o]
-    m = s1.blots
-    while m:
-        w = &Wt[cls][BLOT + __builtin_ctz(m)][0]
-        m &= m - 1
-        for o in range(ZPAD):
-            za[o] += w[o]
-    m = s0.made
-    while m:
-        w = &Wt[cls][H_SIDE + MADE + __builtin_ctz(m)][0]
-        m &= m - 1
-        for o in range(ZPAD):
-            z[o] += w[o]
-    m = s0.blots
-    while m:
-        w = &Wt[cls][H_SIDE + BLOT + __builtin_ctz(m)][0]
-        m &= m - 1
-        for o in range(ZPAD):
-            za[o] += w[o]
+    _add_indicator_rows(cls, MADE, s1.made, z)
+    _add_indicator_rows(cls, BLOT, s1.blots, za)
+    _add_indicator_rows(cls, H_SIDE + MADE, s0.made, z)
+    _add_indicator_rows(cls, H_SIDE + BLOT, s0.blots, za)
     for o in range(H_NOUT):
         p[o] = _sigmoid(z[o] + za[o])
     if p[1] > p[0]:

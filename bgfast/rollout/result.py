@@ -130,16 +130,8 @@ class RolloutResult:
         >>> data["trials"], len(data["probabilities"]), data["cubeful_equity"]
         (72, 5, None)
         """
-        out: dict[str, Any] = {
-            "position_id": self.position.id(),
-            "trials": self.trials,
-            "probabilities": list(self.probabilities),
-            "probabilities_se": [_num(x) for x in self.probabilities_se],
-            "equity": self.equity.value,
-            "equity_se": _num(self.equity.se),
-            "cubeful_equity": None if self.cubeful_equity is None else self.cubeful_equity.value,
-            "cubeful_equity_se": None if self.cubeful_equity is None else _num(self.cubeful_equity.se),
-        }
+        out: dict[str, Any] = {"position_id": self.position.id(), "trials": self.trials,
+                               **_estimates(self)}
         if self.cubeful_mwc is not None:
             out["cubeful_mwc"] = self.cubeful_mwc.value
             out["cubeful_mwc_se"] = _num(self.cubeful_mwc.se)
@@ -225,12 +217,19 @@ class PlayResult:
         return {
             "move": self.move,
             "position_id": self.position_id,
-            "probabilities": list(r.probabilities),
-            "probabilities_se": [_num(x) for x in r.probabilities_se],
-            "equity": r.equity.value,
-            "equity_se": _num(r.equity.se),
-            "cubeful_equity": None if r.cubeful_equity is None else r.cubeful_equity.value,
-            "cubeful_equity_se": None if r.cubeful_equity is None else _num(r.cubeful_equity.se),
+            **_estimates(r),
             "difference": self.difference.value,
             "difference_se": _num(self.difference.se),
         }
+
+
+def _estimates(r: RolloutResult) -> dict[str, Any]:
+    """The JSON keys of a result's chances and equities (and their standard errors)."""
+    return {
+        "probabilities": list(r.probabilities),
+        "probabilities_se": [_num(x) for x in r.probabilities_se],
+        "equity": r.equity.value,
+        "equity_se": _num(r.equity.se),
+        "cubeful_equity": None if r.cubeful_equity is None else r.cubeful_equity.value,
+        "cubeful_equity_se": None if r.cubeful_equity is None else _num(r.cubeful_equity.se),
+    }

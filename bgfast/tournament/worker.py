@@ -44,6 +44,13 @@ class ChunkResult:
     worker: str
 
 
+def _chunk_failed(exc: ChunkError) -> WorkerFailedError:
+    """The error the parent raises for a chunk whose worker raised ``exc``."""
+    return WorkerFailedError(
+        f"a worker failed on chunk {exc.chunk}: {exc.message}; finished chunks are saved, "
+        "fix the cause and re-run to resume", chunk=exc.chunk, trace=exc.trace)
+
+
 class ChunkError(Exception):
     """A chunk whose play raised; carries the chunk number and the worker's traceback."""
 
@@ -191,9 +198,7 @@ def _run_process(spec: TournamentSpec, chunks: Iterable[int], workers: int) -> I
                 try:
                     yield future.result()
                 except ChunkError as exc:
-                    raise WorkerFailedError(
-                        f"a worker failed on chunk {exc.chunk}: {exc.message}; finished chunks are saved, "
-                        "fix the cause and re-run to resume", chunk=exc.chunk, trace=exc.trace) from None
+                    raise _chunk_failed(exc) from None
                 except BrokenProcessPool:
                     lost = sorted([chunk, *pending.values()])
                     raise WorkerFailedError(
@@ -269,9 +274,7 @@ def _run_dask(spec: TournamentSpec, chunks: Iterable[int], workers: int,
                 try:
                     yield future.result()
                 except ChunkError as exc:
-                    raise WorkerFailedError(
-                        f"a worker failed on chunk {exc.chunk}: {exc.message}; finished chunks are saved, "
-                        "fix the cause and re-run to resume", chunk=exc.chunk, trace=exc.trace) from None
+                    raise _chunk_failed(exc) from None
     finally:
         for future in pending:
             future.cancel()
