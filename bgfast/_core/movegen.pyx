@@ -74,39 +74,103 @@ cdef void _init_zobrist() noexcept nogil:
 
 _init_zobrist()
 
+# ZOBRIST_STEP[side][index][c]: the hash change when a point's count goes between c - 1 and c.
+cdef uint64_t ZOBRIST_STEP[2][25][16]
 
-cdef inline void _record(MoveGen* g, int depth) noexcept nogil:
-    cdef uint64_t h = g.cur_hash
-    cdef uint32_t slot, entry
-    cdef uint32_t stamp
-    cdef int k
-    cdef Child* c
+
+cdef void _init_zobrist_steps() noexcept nogil:
+    cdef int side, i, c
+    for side in range(2):
+        for i in range(25):
+            ZOBRIST_STEP[side][i][0] = 0
+            for c in range(1, 16):
+                ZOBRIST_STEP[side][i][c] = ZOBRIST[side][i][c] ^ ZOBRIST[side][i][c - 1]
+
+
+_init_zobrist_steps()
+
+
+cdef inline Child* _next_slot(MoveGen* g, int depth) noexcept nogil:
+    """Where the next child of a ``depth``-step play goes; NULL when a longer play is
+    known (the rule to use as many dice as possible) or the buffer is full."""
     if depth < g.dice_used:
-        return
+        return NULL
     if depth > g.dice_used:
         _reset(g, depth)
-    stamp = g.stamp << SLOT_BITS
-    slot = <uint32_t> (h & (TABLE_SIZE - 1))
-    entry = g.slots[slot]
-    while (entry & ~((1u << SLOT_BITS) - 1)) == stamp:
-        k = <int> (entry & ((1u << SLOT_BITS) - 1)) - 1
-        if g.hashes[k] == h and board_equal(&g.items[k].board, &g.cur):
-            return
-        slot = (slot + 1) & (TABLE_SIZE - 1)
-        entry = g.slots[slot]
     if g.n == MAX_CHILDREN:
         g.overflow = 1
+        return NULL
+    return &g.items[g.n]
+
+
+cdef inline bint _insert(MoveGen* g, uint64_t h, const Board* b) noexcept nogil:
+    """Enter child ``g.n`` (board ``b``, hash ``h``) in the dedupe table; False if an
+    equal board is already there."""
+    cdef uint32_t stamp = g.stamp << SLOT_BITS
+    cdef uint32_t slot = <uint32_t> (h & (TABLE_SIZE - 1))
+    cdef uint32_t entry = g.slots[slot]
+    cdef int k
+    while (entry & ~((1u << SLOT_BITS) - 1)) == stamp:
+        k = <int> (entry & ((1u << SLOT_BITS) - 1)) - 1
+        if g.hashes[k] == h and board_equal(&g.items[k].board, b):
+            return False
+        slot = (slot + 1) & (TABLE_SIZE - 1)
+        entry = g.slots[slot]
+    g.slots[slot] = stamp | <uint32_t> (g.n + 1)
+    g.hashes[g.n] = h
+    return True
+
+
+cdef inline void _record_current(MoveGen* g, int depth, bint dedupe) noexcept nogil:
+    """Record ``g.cur``, reached by the ``depth`` steps on the path."""
+    cdef Child* c = _next_slot(g, depth)
+    if c == NULL:
         return
-    k = g.n
-    g.n += 1
-    g.slots[slot] = stamp | <uint32_t> (k + 1)
-    g.hashes[k] = h
-    c = &g.items[k]
     memcpy(&c.board, &g.cur, sizeof(Board))
+    if dedupe and not _insert(g, g.cur_hash, &c.board):
+        return
     memcpy(c.src, g.path_src, 4)
     memcpy(c.dst, g.path_dst, 4)
-    c.hit = g.path_hit
+    c.hit = g.path_hit & ((1 << depth) - 1)
     c.nsteps = <uint8_t> depth
+    g.n += 1
+
+
+cdef inline void _record_leaf(MoveGen* g, int depth, int s, int t, bint dedupe) noexcept nogil:
+    """Record ``g.cur`` after one more step ``s`` -> ``t`` (mover's indices, ``t`` < 0:
+    borne off), built straight into the child's slot instead of made and unmade."""
+    cdef Child* c = _next_slot(g, depth + 1)
+    cdef uint8_t* me
+    cdef uint8_t* opp
+    cdef uint64_t h
+    cdef int hit = 0
+    if c == NULL:
+        return
+    memcpy(&c.board, &g.cur, sizeof(Board))
+    me = c.board.side[1]
+    opp = c.board.side[0]
+    me[s] -= 1
+    if t >= 0:
+        me[t] += 1
+        if opp[23 - t] == 1:
+            hit = 1
+            opp[23 - t] = 0
+            opp[BAR] += 1
+    if dedupe:
+        h = g.cur_hash ^ ZOBRIST_STEP[1][s][me[s] + 1]
+        if t >= 0:
+            h ^= ZOBRIST_STEP[1][t][me[t]]
+            if hit:
+                h ^= ZOBRIST[0][23 - t][1] ^ ZOBRIST_STEP[0][BAR][opp[BAR]]
+        if not _insert(g, h, &c.board):
+            return
+    memcpy(c.src, g.path_src, 4)
+    memcpy(c.dst, g.path_dst, 4)
+    c.src[depth] = <uint8_t> (s + 1)
+    c.dst[depth] = <uint8_t> (t + 1) if t >= 0 else 0
+    c.hit = (g.path_hit & ((1 << depth) - 1)) | (hit << depth)
+    c.nsteps = <uint8_t> (depth + 1)
+    g.n += 1
 
 
 cdef extern from *:
@@ -149,69 +213,100 @@ cdef inline uint32_t _reversible(MoveGen* g, uint32_t srcs) noexcept nogil:
     return rev
 
 
-cdef void _search(MoveGen* g, uint32_t occ, int depth, int max_src) noexcept nogil:
-    cdef int d, s, t, n
-    cdef uint32_t srcs
+cdef inline uint32_t _make_step(MoveGen* g, uint32_t occ, int depth, int s, int t, bint hashed) noexcept nogil:
+    """Move one checker ``s`` -> ``t`` in ``g.cur`` (hitting a blot there), note it on
+    the path and return the new occupancy; :func:`_unmake_step` undoes it."""
     cdef uint8_t* me = g.cur.side[1]
     cdef uint8_t* opp = g.cur.side[0]
-    cdef uint64_t saved_hash
+    cdef int n = me[s]
+    if hashed:
+        g.cur_hash ^= ZOBRIST_STEP[1][s][n]
+    me[s] = <uint8_t> (n - 1)
+    if n == 1:
+        occ &= ~((<uint32_t> 1) << s)
+    g.path_src[depth] = <uint8_t> (s + 1)
+    g.path_hit &= ~(1 << depth)
+    if t < 0:
+        g.path_dst[depth] = 0
+        return occ
+    g.path_dst[depth] = <uint8_t> (t + 1)
+    if opp[23 - t] == 1:
+        opp[23 - t] = 0
+        opp[BAR] += 1
+        g.path_hit |= (1 << depth)
+        if hashed:
+            g.cur_hash ^= ZOBRIST[0][23 - t][1] ^ ZOBRIST_STEP[0][BAR][opp[BAR]]
+    n = me[t] + 1
+    me[t] = <uint8_t> n
+    if hashed:
+        g.cur_hash ^= ZOBRIST_STEP[1][t][n]
+    return occ | ((<uint32_t> 1) << t)
+
+
+cdef inline void _unmake_step(MoveGen* g, int depth, int s, int t) noexcept nogil:
+    cdef uint8_t* me = g.cur.side[1]
+    cdef uint8_t* opp = g.cur.side[0]
+    if t >= 0:
+        me[t] -= 1
+        if (g.path_hit >> depth) & 1:
+            opp[BAR] -= 1
+            opp[23 - t] = 1
+    me[s] += 1
+
+
+cdef void _search_doubles(MoveGen* g, uint32_t occ, int depth, int max_src) noexcept nogil:
+    """Doubles: play the die from sources in non-increasing order.
+
+    No dedupe is needed: a play of a double is fixed by the multiset of points
+    its steps leave (the net change on each chain of points ``d`` apart gives
+    the number of steps from each point, top down, and the hits follow), and
+    the non-increasing order is legal whenever any order is, so each multiset,
+    hence each distinct result, is reached exactly once.
+    """
+    cdef int d = g.die_seq[0]
+    cdef int s
     cdef uint32_t nocc
-    cdef bint hit
-    if depth == g.ndice:
-        _record(g, depth)
-        return
-    d = g.die_seq[depth]
-    srcs = _sources(occ, g.blocked, d)
-    if g.doubles:
-        srcs &= ((<uint32_t> 2) << max_src) - 1        # doubles: non-increasing sources
+    cdef uint32_t srcs = _sources(occ, g.blocked, d) & (((<uint32_t> 2) << max_src) - 1)
     if srcs == 0:
-        # Higher-die rule: a lone smaller die only counts when the larger cannot be played.
-        if depth == 1 and not g.doubles and g.hi_die_playable and g.die_seq[0] < g.die_seq[1]:
-            return
-        _record(g, depth)
+        _record_current(g, depth, False)
         return
-    saved_hash = g.cur_hash
-    if g.pass2 and depth == 1:
-        srcs &= ~_reversible(g, srcs)
     while srcs:
         s = __builtin_ctz(srcs)
         srcs &= srcs - 1
-        t = s - d
-        # make the step
-        n = me[s]
-        g.cur_hash ^= ZOBRIST[1][s][n] ^ ZOBRIST[1][s][n - 1]
-        me[s] = <uint8_t> (n - 1)
-        nocc = occ if n > 1 else occ & ~((<uint32_t> 1) << s)
-        g.path_src[depth] = <uint8_t> (s + 1)
-        hit = False
-        if t < 0:
-            g.path_dst[depth] = 0
-            g.path_hit &= ~(1 << depth)
+        if depth == 3:
+            _record_leaf(g, 3, s, s - d, False)
         else:
-            g.path_dst[depth] = <uint8_t> (t + 1)
-            if opp[23 - t] == 1:
-                hit = True
-                opp[23 - t] = 0
-                g.cur_hash ^= ZOBRIST[0][23 - t][1] ^ ZOBRIST[0][BAR][opp[BAR]] ^ ZOBRIST[0][BAR][opp[BAR] + 1]
-                opp[BAR] += 1
-                g.path_hit |= (1 << depth)
-            else:
-                g.path_hit &= ~(1 << depth)
-            n = me[t]
-            g.cur_hash ^= ZOBRIST[1][t][n] ^ ZOBRIST[1][t][n + 1]
-            me[t] = <uint8_t> (n + 1)
-            nocc |= (<uint32_t> 1) << t
-        if depth + 1 == g.ndice:
-            _record(g, depth + 1)                  # a leaf: no call just to record it
+            nocc = _make_step(g, occ, depth, s, s - d, False)
+            _search_doubles(g, nocc, depth + 1, s)
+            _unmake_step(g, depth, s, s - d)
+
+
+cdef void _search_pair(MoveGen* g, uint32_t occ, int first, int second) noexcept nogil:
+    """Non-doubles: every play of ``first`` then ``second`` (deduplicated by hash)."""
+    cdef int s1, s2
+    cdef uint32_t nocc, srcs2
+    cdef uint64_t saved_hash = g.cur_hash
+    cdef uint32_t srcs = _sources(occ, g.blocked, first)
+    if srcs == 0:
+        _record_current(g, 0, True)
+        return
+    while srcs:
+        s1 = __builtin_ctz(srcs)
+        srcs &= srcs - 1
+        nocc = _make_step(g, occ, 0, s1, s1 - first, True)
+        srcs2 = _sources(nocc, g.blocked, second)
+        if srcs2 == 0:
+            # Higher-die rule: a lone smaller die only counts when the larger cannot be played.
+            if not (g.pass2 and g.hi_die_playable):
+                _record_current(g, 1, True)
         else:
-            _search(g, nocc, depth + 1, s)
-        # unmake it
-        if t >= 0:
-            me[t] -= 1
-            if hit:
-                opp[BAR] -= 1
-                opp[23 - t] = 1
-        me[s] += 1
+            if g.pass2:
+                srcs2 &= ~_reversible(g, srcs2)
+            while srcs2:
+                s2 = __builtin_ctz(srcs2)
+                srcs2 &= srcs2 - 1
+                _record_leaf(g, 1, s2, s2 - second, True)
+        _unmake_step(g, 0, s1, s1 - first)
         g.cur_hash = saved_hash
 
 
@@ -220,24 +315,19 @@ cdef int generate(MoveGen* g, const Board* b, int d1, int d2) noexcept nogil:
 
     ``b.side[1]`` moves.  Returns the number of children (at least 1).
     """
-    cdef int i, hi, lo, n
+    cdef int i, hi, lo
     cdef uint32_t occ = 0, blocked = 0
-    cdef uint64_t h = 0
     cdef const uint8_t* me = b.side[1]
     cdef const uint8_t* opp = b.side[0]
-    for i in range(25):                      # masks and Zobrist hash in one pass
-        n = me[i]
-        if n:
+    for i in range(25):
+        if me[i]:
             occ |= (<uint32_t> 1) << i
-            h ^= ZOBRIST[1][i][n]
-        n = opp[i]
-        if n:
-            h ^= ZOBRIST[0][i][n]
-            if n >= 2 and i < 24:
-                blocked |= (<uint32_t> 1) << (23 - i)
+    for i in range(24):
+        if opp[i] >= 2:
+            blocked |= (<uint32_t> 1) << (23 - i)
     memcpy(&g.cur, b, sizeof(Board))
     memset(g.cur.pad, 0, sizeof(g.cur.pad))
-    g.cur_hash = h
+    g.cur_hash = 0                  # hashes are relative to the root: only children are compared
     g.blocked = blocked
     g.overflow = 0
     g.path_hit = 0
@@ -248,7 +338,7 @@ cdef int generate(MoveGen* g, const Board* b, int d1, int d2) noexcept nogil:
         g.ndice = 4
         for i in range(4):
             g.die_seq[i] = d1
-        _search(g, occ, 0, BAR)
+        _search_doubles(g, occ, 0, BAR)
     else:
         hi = d1 if d1 > d2 else d2
         lo = d2 if d1 > d2 else d1
@@ -258,14 +348,14 @@ cdef int generate(MoveGen* g, const Board* b, int d1, int d2) noexcept nogil:
         g.hi_die_playable = 0
         g.die_seq[0] = hi
         g.die_seq[1] = lo
-        _search(g, occ, 0, BAR)
+        _search_pair(g, occ, hi, lo)
         g.hi_die_playable = g.dice_used >= 1
         g.hi_sources = _sources(occ, blocked, hi)
         memcpy(g.start_counts, b.side[1], 25)
         g.die_seq[0] = lo
         g.die_seq[1] = hi
         g.pass2 = 1
-        _search(g, occ, 0, BAR)
+        _search_pair(g, occ, lo, hi)
         g.pass2 = 0
     return g.n
 
