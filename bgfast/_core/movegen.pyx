@@ -49,7 +49,7 @@ cdef inline void _reset(MoveGen* g, int dice_used) noexcept nogil:
     g.n = 0
     g.dice_used = dice_used
     g.stamp += 1
-    if g.stamp >> (32 - SLOT_BITS):   # wrapped: wipe the table once every 2**19 resets
+    if g.stamp >> (32 - SLOT_BITS):   # wrapped: wipe the table once every 2**22 resets
         memset(g.slots, 0, sizeof(g.slots))
         g.stamp = 1
 
