@@ -178,6 +178,39 @@ cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
 
 
+cdef extern from *:
+    """
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    #define BGFAST_FROM_LE64(x) __builtin_bswap64(x)
+    #else
+    #define BGFAST_FROM_LE64(x) (x)
+    #endif
+    """
+    uint64_t BGFAST_FROM_LE64(uint64_t) nogil
+
+
+cdef inline uint64_t _load8(const uint8_t* p) noexcept nogil:
+    """Eight bytes from ``p`` (any alignment), byte k in bits 8k..8k+7."""
+    cdef uint64_t x
+    memcpy(&x, p, 8)
+    return BGFAST_FROM_LE64(x)
+
+
+cdef inline uint64_t _byte_flags(uint64_t x) noexcept nogil:
+    """Bit 0 of each byte set where that byte of ``x`` is non-zero."""
+    return ((((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | x) >> 7) & 0x0101010101010101ULL
+
+
+cdef inline uint32_t _nonzero_bytes(uint64_t x) noexcept nogil:
+    """An 8-bit mask, bit k set where byte k of ``x`` (bits 8k..8k+7) is non-zero."""
+    return <uint32_t> ((_byte_flags(x) * 0x0102040810204080ULL) >> 56)
+
+
+cdef inline uint32_t _nonzero_bytes_reversed(uint64_t x) noexcept nogil:
+    """Like :func:`_nonzero_bytes` with the bit order reversed: byte k -> bit 7 - k."""
+    return <uint32_t> ((_byte_flags(x) * 0x8040201008040201ULL) >> 56)
+
+
 cdef inline uint32_t _sources(uint32_t occ, uint32_t blocked, int d) noexcept nogil:
     """Mask of the mover's points a checker can legally leave with die ``d``."""
     cdef uint32_t movable
@@ -319,12 +352,10 @@ cdef int generate(MoveGen* g, const Board* b, int d1, int d2) noexcept nogil:
     cdef uint32_t occ = 0, blocked = 0
     cdef const uint8_t* me = b.side[1]
     cdef const uint8_t* opp = b.side[0]
-    for i in range(25):
-        if me[i]:
-            occ |= (<uint32_t> 1) << i
-    for i in range(24):
-        if opp[i] >= 2:
-            blocked |= (<uint32_t> 1) << (23 - i)
+    for i in range(3):               # eight points at a time (SWAR)
+        occ |= _nonzero_bytes(_load8(me + 8 * i)) << (8 * i)
+        blocked |= _nonzero_bytes_reversed(_load8(opp + 8 * i) & 0xFEFEFEFEFEFEFEFEULL) << (16 - 8 * i)
+    occ |= (<uint32_t> (me[BAR] != 0)) << BAR
     memcpy(&g.cur, b, sizeof(Board))
     memset(g.cur.pad, 0, sizeof(g.cur.pad))
     g.cur_hash = 0                  # hashes are relative to the root: only children are compared
