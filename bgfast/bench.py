@@ -14,7 +14,9 @@ A *generation* is one (position, roll) pair; its *results* are the distinct lega
 plays (resulting positions).  bgfast counts a roll with no legal play as one result
 (the unchanged position); gnubg counts it as none.  Before timing, the counts of every
 generation are checked against each other, allowing for that difference.  Each figure
-is the best of ``repeat`` timed passes, with the garbage collector off (as ``timeit``).
+is the best of ``repeat`` timed passes, with the garbage collector off (as ``timeit``);
+the passes of the engines alternate, round by round, so a slow spell of the machine
+falls on all of them and the ratios between them hold.
 
 :func:`games` times self-play: cubeless money games per second on one core through
 the C game loop, beside a plain Python loop over ``gnubg_nn.pub_best_move`` that plays
@@ -57,17 +59,25 @@ def load_wildbg_set(name: str, limit: int | None = None) -> list[str]:
     return ids[:limit] if limit is not None else ids
 
 
-def _best_of(repeat: int, run: Callable[[], Any]) -> float:
-    """The shortest wall time of ``repeat`` calls of ``run``, in seconds (one untimed warm-up)."""
-    run()
+def _best_of(repeat: int, runs: dict[str, Callable[[], Any]]) -> dict[str, float]:
+    """The shortest wall time of each of ``runs`` over ``repeat`` rounds, in seconds.
+
+    Every round times each run once, in turn, so a slow spell of the machine (a
+    virtual machine's neighbours, clock changes) falls on all of them alike and
+    their ratios hold.  One untimed warm-up call of each first; the garbage
+    collector is off while timing (as ``timeit``).
+    """
+    for run in runs.values():
+        run()
+    best = dict.fromkeys(runs, float("inf"))
     enabled = gc.isenabled()
     gc.disable()
     try:
-        best = float("inf")
         for _ in range(repeat):
-            start = time.perf_counter()
-            run()
-            best = min(best, time.perf_counter() - start)
+            for name, run in runs.items():
+                start = time.perf_counter()
+                run()
+                best[name] = min(best[name], time.perf_counter() - start)
     finally:
         if enabled:
             gc.enable()
@@ -148,8 +158,23 @@ def movegen(*, repeat: int = 3, positions: int | None = None, peers: bool = True
             "results_non_doubles": int(block[:, ~doubles].sum()),
         }
 
-    batch_s = _best_of(repeat, lambda: count_batch(boards, _ROLLS))
-    api_s = _best_of(repeat, lambda: _api_pass(parsed, rolls))
+    gnubg = _import_gnubg_nn() if peers else None
+    opening_boards = np.repeat(_boards_array([STARTING]), _OPENING_REPEATS, axis=0)
+    runs: dict[str, Callable[[], Any]] = {
+        "batch": lambda: count_batch(boards, _ROLLS),
+        "api": lambda: _api_pass(parsed, rolls),
+        "opening_batch": lambda: count_batch(opening_boards, _OPENING_ROLL),
+        "opening_api": lambda: _api_pass([STARTING] * _OPENING_REPEATS, [(3, 1)]),
+    }
+    gnubg_results = None
+    if gnubg is not None:
+        moves = gnubg[0]
+        lists = [[list(side) for side in pos.board] for pos in parsed]
+        gnubg_results = _check_gnubg(moves, lists, counts, all_ids, rolls)
+        start_lists = [[list(side) for side in STARTING.board]] * _OPENING_REPEATS
+        runs["gnubg"] = lambda: _gnubg_pass(moves, lists, rolls)
+        runs["opening_gnubg"] = lambda: _gnubg_pass(moves, start_lists, [(3, 1)])
+    seconds = _best_of(repeat, runs)
     out: dict[str, Any] = {
         "bgfast_version": __version__,
         "python": platform.python_version(),
@@ -162,37 +187,27 @@ def movegen(*, repeat: int = 3, positions: int | None = None, peers: bool = True
         "results": results,
         "repeat": repeat,
     }
-    for tier, seconds in (("batch", batch_s), ("api", api_s)):
-        us, gps, pps = _rates(seconds, generations, results)
+    for tier in ("batch", "api"):
+        us, gps, pps = _rates(seconds[tier], generations, results)
         out[f"{tier}_us_per_generation"] = us
         out[f"{tier}_generations_per_s"] = gps
         out[f"{tier}_plays_per_s"] = pps
-
-    gnubg = _import_gnubg_nn() if peers else None
-    start_board = _boards_array([STARTING])
     opening = {
         "results": len(STARTING.legal_moves(3, 1)),
-        "batch_us": _best_of(repeat, lambda: count_batch(np.repeat(start_board, _OPENING_REPEATS, axis=0),
-                                                         _OPENING_ROLL)) / _OPENING_REPEATS * 1e6,
-        "api_us": _best_of(repeat, lambda: _api_pass([STARTING] * _OPENING_REPEATS, [(3, 1)]))
-        / _OPENING_REPEATS * 1e6,
+        "batch_us": seconds["opening_batch"] / _OPENING_REPEATS * 1e6,
+        "api_us": seconds["opening_api"] / _OPENING_REPEATS * 1e6,
         "gnubg_nn_us": None,
     }
     out.update(gnubg_nn_version=None, gnubg_nn_results=None, gnubg_nn_us_per_generation=None,
                gnubg_nn_generations_per_s=None, gnubg_nn_plays_per_s=None,
                batch_vs_gnubg_nn=None, api_vs_gnubg_nn=None)
     if gnubg is not None:
-        moves, version = gnubg
-        lists = [[list(side) for side in pos.board] for pos in parsed]
-        gnubg_results = _check_gnubg(moves, lists, counts, all_ids, rolls)
-        gnubg_s = _best_of(repeat, lambda: _gnubg_pass(moves, lists, rolls))
+        gnubg_s = seconds["gnubg"]
         us, gps, pps = _rates(gnubg_s, generations, gnubg_results)
-        out.update(gnubg_nn_version=version, gnubg_nn_results=gnubg_results, gnubg_nn_us_per_generation=us,
+        out.update(gnubg_nn_version=gnubg[1], gnubg_nn_results=gnubg_results, gnubg_nn_us_per_generation=us,
                    gnubg_nn_generations_per_s=gps, gnubg_nn_plays_per_s=pps,
-                   batch_vs_gnubg_nn=gnubg_s / batch_s, api_vs_gnubg_nn=gnubg_s / api_s)
-        start_lists = [[list(side) for side in STARTING.board]] * _OPENING_REPEATS
-        opening["gnubg_nn_us"] = _best_of(repeat, lambda: _gnubg_pass(moves, start_lists, [(3, 1)])) \
-            / _OPENING_REPEATS * 1e6
+                   batch_vs_gnubg_nn=gnubg_s / seconds["batch"], api_vs_gnubg_nn=gnubg_s / seconds["api"])
+        opening["gnubg_nn_us"] = seconds["opening_gnubg"] / _OPENING_REPEATS * 1e6
     out["opening_31"] = opening
     return out
 
@@ -350,7 +365,14 @@ def games(bot: str = "pubeval", *, games: int = 1000, seed: int = _GAMES_SEED, r
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     player = _selfplay_player(bot)
     results = _selfplay_pass(player, seed, games)
-    seconds = _best_of(repeat, lambda: _selfplay_pass(player, seed, games))
+    gnubg = _import_gnubg_nn() if peers else None
+    runs: dict[str, Callable[[], Any]] = {"bgfast": lambda: _selfplay_pass(player, seed, games)}
+    if gnubg is not None:
+        import gnubg_nn
+
+        runs["gnubg_nn"] = lambda: _peer_pass(gnubg_nn.pub_best_move, seed, games)
+    timed = _best_of(repeat, runs)
+    seconds = timed["bgfast"]
     plies = sum(p for _, p in results)
     out: dict[str, Any] = {
         "bot": bot,
@@ -370,13 +392,10 @@ def games(bot: str = "pubeval", *, games: int = 1000, seed: int = _GAMES_SEED, r
         "gnubg_nn_identical_games": None,
         "vs_gnubg_nn": None,
     }
-    gnubg = _import_gnubg_nn() if peers else None
     if gnubg is not None:
-        import gnubg_nn
-
         version = gnubg[1]
         peer_results = _peer_pass(gnubg_nn.pub_best_move, seed, games)
-        peer_s = _best_of(repeat, lambda: _peer_pass(gnubg_nn.pub_best_move, seed, games))
+        peer_s = timed["gnubg_nn"]
         out.update(
             gnubg_nn_version=version,
             gnubg_nn_games_per_s=games / peer_s,
