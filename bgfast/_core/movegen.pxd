@@ -26,6 +26,7 @@ ctypedef struct MoveGen:
     int n                     # number of children in items
     int dice_used             # dice played by every child (0..4)
     int overflow              # 1 if more than MAX_CHILDREN distinct results existed
+    uint32_t occ              # mover coordinates: the mover's occupied points in the root
     uint32_t blocked          # mover coordinates: points the opponent holds with 2+
     Board cur                 # the board being searched, changed and restored in place
     uint64_t cur_hash         # Zobrist hash of ``cur``, kept up to date move by move
@@ -35,7 +36,6 @@ ctypedef struct MoveGen:
     int hi_die_playable       # non-doubles: the higher die alone can be played
     int pass2                 # non-doubles: searching the smaller die first
     uint32_t hi_sources       # non-doubles: points the higher die can leave in the starting position
-    uint8_t start_counts[25]  # the mover's counts in the starting position
     uint32_t stamp            # generation stamp of the dedupe table (19 bits)
     uint8_t path_src[4]
     uint8_t path_dst[4]
@@ -47,3 +47,5 @@ ctypedef struct MoveGen:
 cdef MoveGen* movegen_new() noexcept nogil
 cdef void movegen_free(MoveGen* g) noexcept nogil
 cdef int generate(MoveGen* g, const Board* b, int d1, int d2) noexcept nogil
+cdef void prepare(MoveGen* g, const Board* b) noexcept nogil
+cdef int generate_prepared(MoveGen* g, int d1, int d2) noexcept nogil

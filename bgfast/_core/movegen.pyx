@@ -241,7 +241,7 @@ cdef inline uint32_t _reversible(MoveGen* g, uint32_t srcs) noexcept nogil:
     cdef uint32_t rev = srcs & g.hi_sources
     if t1 >= 0:
         rev &= ~((<uint32_t> 1) << t1)      # continuing the same checker is new
-    if g.start_counts[s1] < 2:
+    if g.cur.side[1][s1] == 0:
         rev &= ~((<uint32_t> 1) << s1)      # s1's only checker cannot move twice
     return rev
 
@@ -343,12 +343,12 @@ cdef void _search_pair(MoveGen* g, uint32_t occ, int first, int second) noexcept
         g.cur_hash = saved_hash
 
 
-cdef int generate(MoveGen* g, const Board* b, int d1, int d2) noexcept nogil:
-    """Fill ``g.items[0:g.n]`` with the distinct results of playing (d1, d2) in ``b``.
+cdef void prepare(MoveGen* g, const Board* b) noexcept nogil:
+    """Load ``b`` (``b.side[1]`` moves) as the root of the next :func:`generate_prepared` calls.
 
-    ``b.side[1]`` moves.  Returns the number of children (at least 1).
+    A search restores the root, so one board is prepared once for all its rolls.
     """
-    cdef int i, hi, lo
+    cdef int i
     cdef uint32_t occ = 0, blocked = 0
     cdef const uint8_t* me = b.side[1]
     cdef const uint8_t* opp = b.side[0]
@@ -358,8 +358,24 @@ cdef int generate(MoveGen* g, const Board* b, int d1, int d2) noexcept nogil:
     occ |= (<uint32_t> (me[BAR] != 0)) << BAR
     memcpy(&g.cur, b, sizeof(Board))
     memset(g.cur.pad, 0, sizeof(g.cur.pad))
-    g.cur_hash = 0                  # hashes are relative to the root: only children are compared
+    g.occ = occ
     g.blocked = blocked
+
+
+cdef int generate(MoveGen* g, const Board* b, int d1, int d2) noexcept nogil:
+    """Fill ``g.items[0:g.n]`` with the distinct results of playing (d1, d2) in ``b``.
+
+    ``b.side[1]`` moves.  Returns the number of children (at least 1).
+    """
+    prepare(g, b)
+    return generate_prepared(g, d1, d2)
+
+
+cdef int generate_prepared(MoveGen* g, int d1, int d2) noexcept nogil:
+    """:func:`generate` for the board last given to :func:`prepare`."""
+    cdef int i, hi, lo
+    cdef uint32_t occ = g.occ
+    g.cur_hash = 0                  # hashes are relative to the root: only children are compared
     g.overflow = 0
     g.path_hit = 0
     _reset(g, 0)
@@ -381,8 +397,7 @@ cdef int generate(MoveGen* g, const Board* b, int d1, int d2) noexcept nogil:
         g.die_seq[1] = lo
         _search_pair(g, occ, hi, lo)
         g.hi_die_playable = g.dice_used >= 1
-        g.hi_sources = _sources(occ, blocked, hi)
-        memcpy(g.start_counts, b.side[1], 25)
+        g.hi_sources = _sources(occ, g.blocked, hi)
         g.die_seq[0] = lo
         g.die_seq[1] = hi
         g.pass2 = 1
@@ -565,8 +580,9 @@ def count_batch(const unsigned char[:, ::1] boards, const int64_t[:, ::1] dice):
             if check_board(&b):
                 bad = i
                 break
+            prepare(g, &b)
             for j in range(m):
-                view[i, j] = generate(g, &b, <int> dice[j, 0], <int> dice[j, 1])
+                view[i, j] = generate_prepared(g, <int> dice[j, 0], <int> dice[j, 1])
                 overflow |= g.overflow
     movegen_free(g)
     if bad >= 0:
@@ -597,8 +613,9 @@ def ids_batch(const unsigned char[:, ::1] boards, const int64_t[:, ::1] dice):
     with nogil:
         for i in range(n):
             board_from_bytes(&boards[i, 0], &b)
+            prepare(g, &b)
             for j in range(m):
-                c = generate(g, &b, <int> dice[j, 0], <int> dice[j, 1])
+                c = generate_prepared(g, <int> dice[j, 0], <int> dice[j, 1])
                 for k in range(c):
                     encode_position_id(&g.items[k].board, buf)
                     memcpy(out + 14 * pos, buf, 14)
