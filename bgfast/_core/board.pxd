@@ -6,6 +6,7 @@ own side's view: index 0..23 = that side's points 1..24, index 24 = its bar.
 Borne-off checkers are not stored (15 - sum).
 """
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 
 cdef enum:
     NUM_POINTS = 24
@@ -27,6 +28,40 @@ cdef enum BoardError:
 ctypedef struct Board:
     uint8_t side[2][25]
     uint8_t pad[6]          # always zero: the struct hashes as 7 machine words
+
+# Eight points at a time (SWAR): a side's counts read as little-endian words.
+cdef extern from *:
+    """
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    #define BGFAST_FROM_LE64(x) __builtin_bswap64(x)
+    #else
+    #define BGFAST_FROM_LE64(x) (x)
+    #endif
+    """
+    uint64_t BGFAST_FROM_LE64(uint64_t) nogil
+
+
+cdef inline uint64_t load8(const uint8_t* p) noexcept nogil:
+    """Eight bytes from ``p`` (any alignment), byte k in bits 8k..8k+7."""
+    cdef uint64_t x
+    memcpy(&x, p, 8)
+    return BGFAST_FROM_LE64(x)
+
+
+cdef inline uint64_t byte_flags(uint64_t x) noexcept nogil:
+    """Bit 0 of each byte set where that byte of ``x`` is non-zero."""
+    return ((((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | x) >> 7) & 0x0101010101010101ULL
+
+
+cdef inline uint32_t nonzero_bytes(uint64_t x) noexcept nogil:
+    """An 8-bit mask, bit k set where byte k of ``x`` (bits 8k..8k+7) is non-zero."""
+    return <uint32_t> ((byte_flags(x) * 0x0102040810204080ULL) >> 56)
+
+
+cdef inline uint32_t nonzero_bytes_reversed(uint64_t x) noexcept nogil:
+    """Like :func:`nonzero_bytes` with the bit order reversed: byte k -> bit 7 - k."""
+    return <uint32_t> ((byte_flags(x) * 0x8040201008040201ULL) >> 56)
+
 
 cdef uint64_t board_hash(const Board* b) noexcept nogil
 cdef inline bint board_equal(const Board* a, const Board* b) noexcept nogil:

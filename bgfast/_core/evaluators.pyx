@@ -13,8 +13,8 @@ checker beyond 1 on the deuce point, 1 for each checker beyond 3 on the trey
 point, and 1 for each empty point among the 4, 5 and 6 points.
 """
 from libc.stdint cimport uint8_t
-from libc.stdint cimport uint32_t
-from bgfast._core.board cimport Board, BAR, board_from_bytes
+from libc.stdint cimport uint32_t, uint64_t
+from bgfast._core.board cimport Board, BAR, board_from_bytes, load8, nonzero_bytes, nonzero_bytes_reversed
 from bgfast._core.movegen cimport MoveGen, Child
 
 # Tesauro's published weights, indexed [5 * (24 - point) + k] for points 24..1,
@@ -144,49 +144,61 @@ cdef extern from *:
 
 ctypedef struct _PubevalParent:
     int race                  # 1: race weights
-    const float* w
-    const uint8_t* opp
+    const float* table        # PUBEVAL_TABLE[race], 24 x 17
+    const Board* board
     int on_board              # the mover's checkers not yet borne off
-    uint8_t code[24]          # the table code of each point before the play
+    double bar_weight         # per opposing checker on the bar
+    double off_weight         # per checker borne off
+    float value[24]           # each point's table value before the play
+
+
+cdef inline int _point_code(const Board* b, int i) noexcept nogil:
+    """The table code of the mover's point ``i + 1``: its checkers, or 16 for an opposing blot."""
+    cdef int n = b.side[1][i]
+    return n | (<int> (n == 0) & <int> (b.side[0][23 - i] == 1)) << 4
+
+
+cdef inline int _checkers_on(const uint8_t* side) noexcept nogil:
+    """The checkers a side still has on its 24 points and the bar (at most 15 a side)."""
+    cdef uint64_t words = load8(side) + load8(side + 8) + load8(side + 16)
+    return <int> ((words * 0x0101010101010101ULL) >> 56) + side[BAR]
 
 
 cdef inline void _pubeval_parent(const Board* parent, _PubevalParent* pp) noexcept nogil:
-    cdef const uint8_t* me = parent.side[1]
     cdef int i
+    cdef const float* w
     pp.race = 1 if is_race(parent) else 0
-    pp.w = &PUBEVAL_RACE[0] if pp.race else &PUBEVAL_CONTACT[0]
-    pp.opp = parent.side[0]
-    pp.on_board = me[BAR]
+    w = &PUBEVAL_RACE[0] if pp.race else &PUBEVAL_CONTACT[0]
+    pp.table = &PUBEVAL_TABLE[pp.race][0][0]
+    pp.board = parent
+    pp.on_board = _checkers_on(parent.side[1])
+    pp.bar_weight = <double> w[120] * 0.5
+    pp.off_weight = <double> w[121] / 15.0
     for i in range(24):
-        pp.code[i] = me[i] if me[i] or pp.opp[23 - i] != 1 else 16
-        pp.on_board += me[i]
+        pp.value[i] = pp.table[17 * i + _point_code(parent, i)]
 
 
 cdef inline double _pubeval_delta(const _PubevalParent* pp, const Child* c) noexcept nogil:
-    """Pubeval score of child ``c`` minus its parent's, over the points the play touched;
-    1e9 for a play that bears off the last checker."""
-    cdef const uint8_t* cme = c.board.side[1]
-    cdef const uint8_t* copp = c.board.side[0]
+    """Pubeval score of child ``c`` minus its parent's, over the points the play touched
+    (those where either side's count changed); 1e9 for a play that bears off the last checker."""
+    cdef const Board* b = &c.board
+    cdef const uint8_t* pme = pp.board.side[1]
+    cdef const uint8_t* popp = pp.board.side[0]
     cdef uint32_t touched = 0
-    cdef int s, i, borne = 0
+    cdef int i, borne
     cdef double delta = 0
-    for s in range(c.nsteps):
-        if c.src[s] <= 24:
-            touched |= (<uint32_t> 1) << (c.src[s] - 1)
-        if c.dst[s]:
-            touched |= (<uint32_t> 1) << (c.dst[s] - 1)
-        else:
-            borne += 1
+    for i in range(3):
+        touched |= nonzero_bytes(load8(b.side[1] + 8 * i) ^ load8(pme + 8 * i)) << (8 * i)
+        touched |= nonzero_bytes_reversed(load8(b.side[0] + 8 * i) ^ load8(popp + 8 * i)) << (16 - 8 * i)
+    borne = pp.on_board - _checkers_on(b.side[1])
     if borne == pp.on_board:
         return 1e9                              # all checkers off: the best play there is
     while touched:
         i = __builtin_ctz(touched)
         touched &= touched - 1
-        delta += PUBEVAL_TABLE[pp.race][i][cme[i] if cme[i] or copp[23 - i] != 1 else 16]
-        delta -= PUBEVAL_TABLE[pp.race][i][pp.code[i]]
-    delta += <double> pp.w[120] * 0.5 * (copp[BAR] - pp.opp[BAR])
-    delta += <double> pp.w[121] * borne / 15.0
-    return delta
+        delta += pp.table[17 * i + _point_code(b, i)]
+        delta -= pp.value[i]
+    return delta + pp.bar_weight * (b.side[0][BAR] - popp[BAR]) + pp.off_weight * borne
 
 
 cdef int pubeval_choose(const MoveGen* g, const Board* parent) noexcept nogil:

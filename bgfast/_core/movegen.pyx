@@ -24,7 +24,7 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 cimport numpy as cnp
 import numpy as np
 
-from bgfast._core.board cimport Board, BOARD_SIZE, BAR, board_equal, board_from_bytes, check_board, encode_position_id, ID_LENGTH
+from bgfast._core.board cimport Board, BOARD_SIZE, BAR, board_equal, load8, nonzero_bytes, nonzero_bytes_reversed, board_from_bytes, check_board, encode_position_id, ID_LENGTH
 from bgfast._core.movegen cimport MoveGen, Child, MAX_CHILDREN, TABLE_SIZE, SLOT_BITS
 
 cnp.import_array()
@@ -178,39 +178,6 @@ cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
 
 
-cdef extern from *:
-    """
-    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    #define BGFAST_FROM_LE64(x) __builtin_bswap64(x)
-    #else
-    #define BGFAST_FROM_LE64(x) (x)
-    #endif
-    """
-    uint64_t BGFAST_FROM_LE64(uint64_t) nogil
-
-
-cdef inline uint64_t _load8(const uint8_t* p) noexcept nogil:
-    """Eight bytes from ``p`` (any alignment), byte k in bits 8k..8k+7."""
-    cdef uint64_t x
-    memcpy(&x, p, 8)
-    return BGFAST_FROM_LE64(x)
-
-
-cdef inline uint64_t _byte_flags(uint64_t x) noexcept nogil:
-    """Bit 0 of each byte set where that byte of ``x`` is non-zero."""
-    return ((((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | x) >> 7) & 0x0101010101010101ULL
-
-
-cdef inline uint32_t _nonzero_bytes(uint64_t x) noexcept nogil:
-    """An 8-bit mask, bit k set where byte k of ``x`` (bits 8k..8k+7) is non-zero."""
-    return <uint32_t> ((_byte_flags(x) * 0x0102040810204080ULL) >> 56)
-
-
-cdef inline uint32_t _nonzero_bytes_reversed(uint64_t x) noexcept nogil:
-    """Like :func:`_nonzero_bytes` with the bit order reversed: byte k -> bit 7 - k."""
-    return <uint32_t> ((_byte_flags(x) * 0x8040201008040201ULL) >> 56)
-
-
 cdef inline uint32_t _sources(uint32_t occ, uint32_t blocked, int d) noexcept nogil:
     """Mask of the mover's points a checker can legally leave with die ``d``."""
     cdef uint32_t movable
@@ -353,8 +320,8 @@ cdef void prepare(MoveGen* g, const Board* b) noexcept nogil:
     cdef const uint8_t* me = b.side[1]
     cdef const uint8_t* opp = b.side[0]
     for i in range(3):               # eight points at a time (SWAR)
-        occ |= _nonzero_bytes(_load8(me + 8 * i)) << (8 * i)
-        blocked |= _nonzero_bytes_reversed(_load8(opp + 8 * i) & 0xFEFEFEFEFEFEFEFEULL) << (16 - 8 * i)
+        occ |= nonzero_bytes(load8(me + 8 * i)) << (8 * i)
+        blocked |= nonzero_bytes_reversed(load8(opp + 8 * i) & 0xFEFEFEFEFEFEFEFEULL) << (16 - 8 * i)
     occ |= (<uint32_t> (me[BAR] != 0)) << BAR
     memcpy(&g.cur, b, sizeof(Board))
     memset(g.cur.pad, 0, sizeof(g.cur.pad))

@@ -178,13 +178,41 @@ def _start_log(path: Path, *, multiprocess: bool) -> logging.Handler:
     file_handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(levelname)s %(message)s"))
     handler: logging.Handler = file_handler
     if multiprocess:
-        from multiprocessing_logging import MultiProcessingHandler  # type: ignore[import-untyped]
-
-        handler = MultiProcessingHandler("bgfast-log", sub_handler=file_handler)
+        handler = _worker_queue_handler(file_handler)
     log.addHandler(handler)
     if log.level == logging.NOTSET or log.level > logging.INFO:
         log.setLevel(logging.INFO)
     return handler
+
+
+def _worker_queue_handler(file_handler: logging.Handler) -> logging.Handler:
+    """multiprocessing-logging's handler, except that the parent's own records go straight
+    to the file: only workers write to the queue.  A worker killed (kill -9) while it
+    holds the queue's lock then cannot block the parent, whose exit would otherwise
+    wait for its own queue feeder thread forever."""
+    from multiprocessing_logging import MultiProcessingHandler  # type: ignore[import-untyped]
+
+    class ParentDirectHandler(MultiProcessingHandler):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__("bgfast-log", sub_handler=file_handler)
+            self.parent_pid = os.getpid()
+
+        def emit(self, record: logging.LogRecord) -> None:
+            if os.getpid() == self.parent_pid:
+                self.sub_handler.emit(record)
+            else:
+                super().emit(record)
+
+        def close(self) -> None:
+            # The library waits up to 5 s for the queue to drain; records that a killed
+            # worker counted but never sent keep it from draining, so wait 1 s at most.
+            if not self._is_closed:
+                self._is_closed = True
+                self._receive_thread.join(1.0)
+                self.sub_handler.close()
+            logging.Handler.close(self)
+
+    return ParentDirectHandler()
 
 
 def _stop_log(handler: Any) -> None:

@@ -194,17 +194,18 @@ def _run_process(spec: TournamentSpec, chunks: Iterable[int], workers: int) -> I
                 break
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in sorted(done, key=pending.__getitem__):
-                chunk = pending.pop(future)
                 try:
-                    yield future.result()
+                    result = future.result()
                 except ChunkError as exc:
                     raise _chunk_failed(exc) from None
-                except BrokenProcessPool:
-                    lost = sorted([chunk, *pending.values()])
-                    raise WorkerFailedError(
-                        f"a worker process died while chunks {_ranges(lost)} were being played; "
-                        "finished chunks are saved, re-run to resume", chunk=chunk) from None
+                del pending[future]
+                yield result
         clean = True
+    except BrokenProcessPool:  # from a result, or from submit once the pool is broken
+        lost = sorted(pending.values())
+        raise WorkerFailedError(
+            f"a worker process died while chunks {_ranges(lost)} were being played; "
+            "finished chunks are saved, re-run to resume", chunk=lost[0] if lost else None) from None
     finally:
         if clean:
             executor.shutdown(wait=True)
