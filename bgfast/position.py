@@ -233,20 +233,32 @@ class Position:
         """True when a side has borne off all its checkers."""
         return not any(self._key[:25]) or not any(self._key[25:])
 
-    def outcome(self) -> Outcome | None:
+    def outcome(self, checkers: int = NUM_CHECKERS) -> Outcome | None:
         """``None`` while both sides have checkers, else who won and how, at cube 1.
 
         Gammon: the loser bore off none.  Backgammon: also a checker on the bar or
         in the winner's home board (the loser's points 19-24).
 
+        :param checkers: the checkers each side started with: 15, or the variant's
+            (3 in hypergammon, see :data:`VARIANTS`), since a board does not show
+            how many were borne off.
+        :raises ValueError: ``checkers`` outside 1..15, or fewer than the loser has left.
+
         >>> Position.from_board([[0] * 25, [15] + [0] * 24]).outcome()
         Outcome(winner=0, kind='gammon', points=2)
+        >>> Position.from_board([[0] * 25, [3] + [0] * 24]).outcome(checkers=3)
+        Outcome(winner=0, kind='gammon', points=2)
         """
+        if isinstance(checkers, bool) or not isinstance(checkers, int) or not 1 <= checkers <= NUM_CHECKERS:
+            raise ValueError(f"checkers must be 1..{NUM_CHECKERS}, got {checkers!r}")
         sides = (self._key[:25], self._key[25:])
         for winner in (0, 1):
             if not any(sides[winner]):
                 loser = sides[1 - winner]
-                if sum(loser) < NUM_CHECKERS:
+                left = sum(loser)
+                if left > checkers:
+                    raise ValueError(f"the loser has {left} checkers left, more than the {checkers} it started with")
+                if left < checkers:
                     return Outcome(winner, "single", 1)
                 if loser[24] or any(loser[18:24]):
                     return Outcome(winner, "backgammon", 3)

@@ -89,8 +89,7 @@ def test_the_loop_scores_each_game_by_its_final_position(variant: str) -> None:
         winner, kind, plies, final = _replay(5, index, variant)
         assert (game.winner, game.kind, game.plies) == (winner, kind, plies), index
         assert game.points == {"single": 1, "gammon": 2, "backgammon": 3}[kind]
-        if variant != "hypergammon":
-            assert final.outcome().kind == kind
+        assert final.outcome(checkers=sum(VARIANTS[variant][1])).kind == kind
         kinds.add(kind)
     assert kinds == {"single", "gammon", "backgammon"}
 
@@ -102,4 +101,13 @@ def test_a_hypergammon_gammon_means_the_loser_bore_off_none_of_three() -> None:
     gammon = Position.from_board([[0] * 6 + [3] + [0] * 18, [0] * 25])
     single = Position.from_board([[0] * 6 + [2] + [0] * 18, [0] * 25])
     assert _kind(gammon, 3) == "gammon" and _kind(single, 3) == "single"
+    assert gammon.outcome(checkers=3).kind == "gammon" and single.outcome(checkers=3).kind == "single"
+    assert gammon.outcome().kind == "single"  # counted as 15 a side, 12 would be borne off
+
+
+@pytest.mark.parametrize("checkers", [0, 16, 2, True, "3"])
+def test_outcome_refuses_an_impossible_checker_count(checkers: object) -> None:
+    final = Position.from_board([[0] * 6 + [3] + [0] * 18, [0] * 25])
+    with pytest.raises(ValueError, match="checker"):
+        final.outcome(checkers=checkers)  # type: ignore[arg-type]
     assert starting_position("hypergammon").checkers() == (3, 3)

@@ -42,7 +42,7 @@ from bgfast.dice import ALL_36, Dice
 from bgfast.errors import InvalidRolloutError
 from bgfast.game import MAX_MATCH_LENGTH, make_runner
 from bgfast.match import MatchEquityTable, MatchState, Rules
-from bgfast.position import Move, Position
+from bgfast.position import VARIANTS, Move, Position
 from bgfast.rollout.cubeful import dead_cube_mwc, flip, janowski_money
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
 from bgfast.match import parse_position
@@ -296,9 +296,9 @@ def _count(name: str, value: object, *, low: int = 1, none: bool = False) -> int
 
 
 def _outcome_row(pos: Position, root_wins: bool, match: MatchState, met: MatchEquityTable | None,
-                 root: int, cubeful: bool) -> tuple[float, ...]:
+                 root: int, cubeful: bool, checkers: int) -> tuple[float, ...]:
     """The six numbers of a game already over (the given play bore off the last checker)."""
-    outcome = pos.outcome()
+    outcome = pos.outcome(checkers)
     assert outcome is not None
     k = _KINDS[outcome.kind]
     row = [1.0, float(k >= 1), float(k >= 2), 0.0, 0.0] if root_wins else [0.0, 0.0, 0.0, float(k >= 1), float(k >= 2)]
@@ -485,11 +485,12 @@ def rollout(
         raise InvalidRolloutError(f"give either plays=True or play={play!r}, not both")
     match = dataclasses.replace(match, dice=(0, 0))
     cube_on = cubeful
+    checkers = sum(VARIANTS[rules.variant][1])
 
     def line_after(move: Move) -> _Line:
         after = move.position
         if after.is_over():
-            return _Line(after._key, root, fixed=_outcome_row(after, True, match, table, root, cube_on))
+            return _Line(after._key, root, fixed=_outcome_row(after, True, match, table, root, cube_on, checkers))
         return _Line(after.swap_sides()._key, 1 - root)
 
     moves: list[Move] = []
