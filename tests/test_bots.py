@@ -66,6 +66,12 @@ def test_a_cube_policy_the_bot_lacks_raises_unknown_bot_error() -> None:
         get_bot("random", cube="keith")
 
 
+@pytest.mark.parametrize("seed", ["abc", -1, 2.5, True])
+def test_a_seed_that_is_not_a_non_negative_integer_raises_unknown_bot_error(seed: object) -> None:
+    with pytest.raises(UnknownBotError, match="seed must be a non-negative integer"):
+        get_bot("random", seed=seed)
+
+
 def test_an_option_the_bot_does_not_take_raises_unknown_bot_error() -> None:
     with pytest.raises(UnknownBotError, match="bad options"):
         get_bot("pubeval", colour="red")

@@ -571,3 +571,12 @@ def test_the_rollout_command_prints_the_chances_and_equities_as_text(capsys: pyt
     assert code == 0
     assert "72 trials (first roll stratified, luck-adjusted)" in out and "dice 31 played first: 8/5 6/5" in out
     assert "cubeless equity:" in out and "cubeful equity:" in out
+
+
+def test_a_single_trial_reports_no_error_rather_than_nan() -> None:
+    result = rollout("4HPwATDgc/ABMA", trials=1, seed=1, cubeful=True)
+    assert math.isnan(result.equity.se)
+    text = result.report()
+    assert "nan" not in text
+    assert "cubeless equity:" in text and "± n/a" in text
+    assert json.loads(json.dumps(result.to_dict()))["equity_se"] is None

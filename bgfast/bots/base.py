@@ -128,6 +128,8 @@ class CoreBot(Bot):
             )
         if not isinstance(cube_efficiency, (int, float)) or not 0.0 <= cube_efficiency <= 1.0:
             raise UnknownBotError(f"cube_efficiency must be a number from 0 to 1, got {cube_efficiency!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise UnknownBotError(f"bot {self.name!r}: seed must be a non-negative integer, got {seed!r}")
         self.cube = cube
         self.cube_efficiency = float(cube_efficiency)
         self._seed = seed

@@ -47,7 +47,7 @@ class Estimate:
         return (self.value - Z95 * self.se, self.value + Z95 * self.se)
 
     def __str__(self) -> str:
-        return f"{self.value:+.4f} ± {self.se:.4f}"
+        return f"{self.value:+.4f} ± " + ("n/a" if math.isnan(self.se) else f"{self.se:.4f}")
 
 
 @dataclass(frozen=True)
@@ -166,7 +166,8 @@ class RolloutResult:
             "",
             f"{'':12}{'win':>10}{'w gammon':>10}{'w bg':>10}{'l gammon':>10}{'l bg':>10}",
             f"{'chance':12}" + "".join(f"{100 * v:9.2f}%" for v in self.probabilities),
-            f"{'±':12}" + "".join(f"{100 * v:9.2f}%" for v in self.probabilities_se),
+            f"{'±':12}" + "".join(f"{'n/a':>10}" if math.isnan(v) else f"{100 * v:9.2f}%"
+                                  for v in self.probabilities_se),
             "",
             _equity_line("cubeless equity", self.equity),
         ]
@@ -174,8 +175,12 @@ class RolloutResult:
             lines.append(_equity_line("cubeful equity" + (" (EMG)" if self.cubeful_mwc else ""), self.cubeful_equity))
         if self.cubeful_mwc is not None:
             low, high = self.cubeful_mwc.interval
-            lines.append(f"{'match winning chance:':<28}{100 * self.cubeful_mwc.value:.2f}% ± "
-                         f"{100 * self.cubeful_mwc.se:.2f}%   95% [{100 * low:.2f}%, {100 * high:.2f}%]")
+            mwc = f"{'match winning chance:':<28}{100 * self.cubeful_mwc.value:.2f}% ± "
+            if math.isnan(self.cubeful_mwc.se):
+                mwc += "n/a"
+            else:
+                mwc += f"{100 * self.cubeful_mwc.se:.2f}%   95% [{100 * low:.2f}%, {100 * high:.2f}%]"
+            lines.append(mwc)
         if self.plays:
             width = max(len(p.move or "(no play)") for p in self.plays)
             lines += ["", (f"{len(self.plays)} plays of {self.dice}, ranked by {cube} equity "
@@ -188,6 +193,8 @@ class RolloutResult:
 
 
 def _equity_line(label: str, e: Estimate) -> str:
+    if math.isnan(e.se):  # a single trial has no error
+        return f"{label + ':':<28}{e!s}"
     low, high = e.interval
     return f"{label + ':':<28}{e!s}   95% [{low:+.4f}, {high:+.4f}]"
 
