@@ -32,8 +32,9 @@ def _run(benchmark: Any, key: str, player: MatchPlayer) -> None:
     assert _pass(player) == PLIES[key]
     benchmark.extra_info.update(games=GAMES, plies=PLIES[key])
     benchmark(_pass, player)
-    _MEANS[key] = benchmark.stats.stats.mean / GAMES
-    _INFO[key] = benchmark.extra_info
+    if benchmark.stats is not None:  # None under --benchmark-disable: nothing was timed
+        _MEANS[key] = benchmark.stats.stats.mean / GAMES
+        _INFO[key] = benchmark.extra_info
 
 
 def test_selfplay_heuristic_money_games(benchmark: Any) -> None:
@@ -48,9 +49,9 @@ def test_heuristic_against_pubeval_money_games(benchmark: Any) -> None:
 
 def test_selfplay_pubeval_money_games_for_the_ratio(benchmark: Any) -> None:
     _run(benchmark, "pubeval", _selfplay_player("pubeval"))
-    base = _MEANS["pubeval"]
+    base = _MEANS.get("pubeval")
     for key in ("heuristic", "heuristic-pubeval"):
-        if key in _MEANS:
+        if key in _MEANS and base is not None:
             _INFO[key]["cost_vs_pubeval_selfplay"] = round(_MEANS[key] / base, 3)
             benchmark.extra_info[f"{key}_cost_ratio"] = round(_MEANS[key] / base, 3)
 

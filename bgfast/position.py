@@ -99,7 +99,7 @@ class Position:
         if not isinstance(id, str):
             raise InvalidPositionError(f"a Position ID is a string, got {id!r}")
         err, raw = _board.decode_id(id.strip())
-        if err:
+        if err or raw is None:
             raise InvalidPositionError(f"invalid Position ID {id!r}: {_board.error_text(err)}")
         self._key: bytes = raw
         self._id: str | None = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypedDict
 
 from bgfast._core import game as _game
 from bgfast.dice import Dice
@@ -108,6 +108,16 @@ class Bot:
         return f"<{type(self).__name__} {self.name!r}>"
 
 
+class _Scene(TypedDict):
+    """The match state the core's choose/offer/respond take as keywords."""
+
+    score0: int
+    score1: int
+    cube: int
+    owner: int
+    crawford: bool
+
+
 class CoreBot(Bot):
     """A bot whose decisions are made by the C core; the Python methods ask the same kernel.
 
@@ -134,7 +144,7 @@ class CoreBot(Bot):
         self.cube_efficiency = float(cube_efficiency)
         self._seed = seed
         self._calls = 0
-        self._runner: object | None = None
+        self._runner: tuple[tuple[int, bool], _game.MatchRunner] | None = None
 
     def options(self) -> Mapping[str, object]:
         """The options that rebuild this bot with :func:`bgfast.bots.get_bot`."""
@@ -147,13 +157,13 @@ class CoreBot(Bot):
         from bgfast.game import make_runner
 
         key = (match.length, match.jacoby)
-        if self._runner is None or self._runner[0] != key:  # type: ignore[index]
+        if self._runner is None or self._runner[0] != key:
             self._runner = (key, make_runner(self, self, length=match.length,
                                              jacoby=match.jacoby))
-        return self._runner[1]  # type: ignore[index]
+        return self._runner[1]
 
     @staticmethod
-    def _scene(match: MatchState, player: int) -> dict[str, int]:
+    def _scene(match: MatchState, player: int) -> _Scene:
         return {"score0": match.score[0], "score1": match.score[1], "cube": match.cube_value,
                 "owner": match.cube_owner, "crawford": match.crawford}
 

@@ -1,0 +1,97 @@
+"""The type stubs of the compiled core (``bgfast/_core/*.pyi``) agree with the built modules.
+
+``mypy.stubtest`` imports each extension module and compares every public name,
+signature, default and attribute with its stub.  The names Cython adds to every
+module (C-API capsules, the doctest hook, pickling helpers) are allowed in
+``tests/data/stubtest_allowlist.txt``.  A ``cdef class`` takes its constructor
+arguments in ``__cinit__``, which stubtest cannot see (the runtime ``__new__``
+has no signature), so the stubs' ``__new__`` are compared with the ``.pyx``
+source here as well.
+"""
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CORE = ROOT / "bgfast" / "_core"
+ALLOWLIST = ROOT / "tests" / "data" / "stubtest_allowlist.txt"
+MODULES = sorted(p.stem for p in CORE.glob("*.pyx"))
+
+
+def test_every_compiled_module_has_a_stub() -> None:
+    assert MODULES, "no .pyx files found"
+    missing = [name for name in MODULES if not (CORE / f"{name}.pyi").is_file()]
+    assert not missing, f"bgfast/_core has no stub for {missing}"
+
+
+def test_stubtest_finds_no_difference_between_the_stubs_and_the_modules(tmp_path: Path) -> None:
+    pytest.importorskip("mypy")
+    # Check the stubs only: the Python modules that ``bgfast/__init__.py`` pulls in are
+    # followed silently (``mypy --strict bgfast`` is their check, not this test's).
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\nfollow_imports = silent\n", encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "--mypy-config-file", str(config),
+         "--allowlist", str(ALLOWLIST), *(f"bgfast._core.{name}" for name in MODULES)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def _cinit_params(pyx: str) -> dict[str, list[tuple[str, object]]]:
+    """``{class: [(argument, default or ...), ...]}`` of each ``cdef class``'s ``__cinit__``."""
+    out: dict[str, list[tuple[str, object]]] = {}
+    for chunk in re.split(r"^cdef class ", pyx, flags=re.MULTILINE)[1:]:
+        name = re.split(r"[\s(:]", chunk, maxsplit=1)[0]
+        m = re.search(r"def __cinit__\(self(.*?)\):", chunk, flags=re.DOTALL)
+        params: list[tuple[str, object]] = []
+        if m:
+            for part in m.group(1).split(","):
+                if not part.strip():
+                    continue
+                decl, _, default = part.partition("=")
+                params.append((decl.split()[-1], ast.literal_eval(default.strip()) if default else ...))
+        out[name] = params
+    return out
+
+
+def _stub_new_params(pyi: str) -> dict[str, list[tuple[str, object]]]:
+    """``{class: [(argument, default or ...), ...]}`` of each stub class's ``__new__`` (none: [])."""
+    out: dict[str, list[tuple[str, object]]] = {}
+    for node in ast.parse(pyi).body:
+        if not isinstance(node, ast.ClassDef) or node.name.startswith("_"):
+            continue
+        params: list[tuple[str, object]] = []
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef) and item.name == "__new__":
+                args = item.args.args[1:]
+                defaults = [...] * (len(args) - len(item.args.defaults)) + [
+                    ast.literal_eval(d) for d in item.args.defaults]
+                params = [(a.arg, d) for a, d in zip(args, defaults)]
+                params += [(a.arg, ast.literal_eval(d) if d is not None else ...)
+                           for a, d in zip(item.args.kwonlyargs, item.args.kw_defaults)]
+        out[node.name] = params
+    return out
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_the_stub_constructors_take_the_arguments_of_cinit(module: str) -> None:
+    pyx = _cinit_params((CORE / f"{module}.pyx").read_text(encoding="utf-8"))
+    stub = _stub_new_params((CORE / f"{module}.pyi").read_text(encoding="utf-8"))
+    assert stub == pyx
+
+
+def test_the_source_scan_reads_cinit_arguments_and_defaults() -> None:
+    pyx = ("cdef class A:\n    cdef int x\n    def __cinit__(self, origin, int d1,\n"
+           "                  unsigned long long lane=0, met=None):\n        pass\n"
+           "cdef class B:\n    def __cinit__(self):\n        pass\n")
+    assert _cinit_params(pyx) == {"A": [("origin", ...), ("d1", ...), ("lane", 0), ("met", None)], "B": []}
+    pyi = ("class A:\n    def __new__(cls, origin: object, d1: int, lane: int = 0, met: None = None)"
+           " -> A: ...\nclass B: ...\nclass _P: ...\n")
+    assert _stub_new_params(pyi) == _cinit_params(pyx)
