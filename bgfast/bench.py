@@ -202,6 +202,7 @@ def movegen(*, repeat: int = 3, positions: int | None = None, peers: bool = True
                gnubg_nn_generations_per_s=None, gnubg_nn_plays_per_s=None,
                batch_vs_gnubg_nn=None, api_vs_gnubg_nn=None)
     if gnubg is not None:
+        assert gnubg_results is not None  # counted above whenever gnubg_nn is there
         gnubg_s = seconds["gnubg"]
         us, gps, pps = _rates(gnubg_s, generations, gnubg_results)
         out.update(gnubg_nn_version=gnubg[1], gnubg_nn_results=gnubg_results, gnubg_nn_us_per_generation=us,

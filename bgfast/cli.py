@@ -40,7 +40,7 @@ def _one_line(exc: BaseException) -> str:
 # ---------------------------------------------------------------- moves
 
 
-def _add_moves(sub: argparse._SubParsersAction) -> None:
+def _add_moves(sub: argparse._SubParsersAction[_Parser]) -> None:
     p = sub.add_parser(
         "moves",
         help="list the legal plays of a roll",
@@ -84,7 +84,7 @@ def _cmd_moves(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- show
 
 
-def _add_show(sub: argparse._SubParsersAction) -> None:
+def _add_show(sub: argparse._SubParsersAction[_Parser]) -> None:
     p = sub.add_parser(
         "show",
         help="draw a position",
@@ -119,7 +119,7 @@ _non_negative = _int_at_least(0, "non-negative")
 _positive = _int_at_least(1, "positive")
 
 
-def _add_play(sub: argparse._SubParsersAction) -> None:
+def _add_play(sub: argparse._SubParsersAction[_Parser]) -> None:
     p = sub.add_parser(
         "play",
         help="play one match between two bots and print its log",
@@ -184,7 +184,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- rollout
 
 
-def _add_rollout(sub: argparse._SubParsersAction) -> None:
+def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
     p = sub.add_parser(
         "rollout",
         help="roll out a position, or every play of a roll, with a bot",
@@ -242,7 +242,7 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- bench
 
 
-def _add_bench(sub: argparse._SubParsersAction) -> None:
+def _add_bench(sub: argparse._SubParsersAction[_Parser]) -> None:
     p = sub.add_parser("bench", help="measure speed", description="Measure bgfast's speed (and its peers' where installed).")
     what = p.add_subparsers(dest="what", metavar="WHAT", required=True, parser_class=_Parser)
     mg = what.add_parser(
@@ -293,7 +293,7 @@ def _cmd_bench_games(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- tournament, report
 
 
-def _add_tournament(sub: argparse._SubParsersAction) -> None:
+def _add_tournament(sub: argparse._SubParsersAction[_Parser]) -> None:
     p = sub.add_parser(
         "tournament",
         help="play a bot tournament from a TOML spec (resumable)",
@@ -336,7 +336,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_report(sub: argparse._SubParsersAction) -> None:
+def _add_report(sub: argparse._SubParsersAction[_Parser]) -> None:
     p = sub.add_parser(
         "report",
         help="show the standings of a tournament results file",
@@ -367,7 +367,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- the command
 
-COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_moves, _add_show, _add_play, _add_rollout, _add_tournament, _add_report, _add_bench]
+COMMANDS: list[Callable[[argparse._SubParsersAction[_Parser]], None]] = [_add_moves, _add_show, _add_play, _add_rollout, _add_tournament, _add_report, _add_bench]
 """The subcommands, in the order ``bgfast --help`` lists them."""
 
 

@@ -122,14 +122,14 @@ class _PythonAdapter:
         self.bot = bot
 
     @staticmethod
-    def _match(state: tuple, *, doubled: bool = False) -> MatchState:
+    def _match(state: _game._State, *, doubled: bool = False) -> MatchState:
         player, length, s0, s1, cube, owner, crawford, jacoby, _beaver, _max = state
         on_roll = 1 - player if doubled else player
         return MatchState(length=length, score=(s0, s1), cube_value=cube, cube_owner=owner,
                           crawford=crawford, player_on_roll=on_roll, turn=player,
                           double_offered=doubled, jacoby=jacoby and length == 0)
 
-    def choose_play(self, board: bytes, d1: int, d2: int, state: tuple) -> bytes:
+    def choose_play(self, board: bytes, d1: int, d2: int, state: _game._State) -> bytes:
         pos = Position._from_key(board)
         dice = Dice(d1, d2)
         match = dataclasses.replace(self._match(state), dice=(dice.high, dice.low))
@@ -148,11 +148,11 @@ class _PythonAdapter:
             f"of {Dice(d1, d2)} in {Position._from_key(board).id()}"
         )
 
-    def should_double(self, board: bytes, state: tuple) -> bool:
+    def should_double(self, board: bytes, state: _game._State) -> bool:
         method = getattr(self.bot, "should_double", None)
         return bool(method(Position._from_key(board), self._match(state))) if method else False
 
-    def accept_double(self, board: bytes, state: tuple) -> int:
+    def accept_double(self, board: bytes, state: _game._State) -> int:
         method = getattr(self.bot, "accept_double", None)
         if method is None:
             return 1

@@ -98,6 +98,7 @@ class _Recorder:
 
     def choose_move(self, position: Position, dice: Dice, match: MatchState) -> Move:
         choice = self.bot.choose_move(position, dice, match)  # type: ignore[attr-defined]
+        move: Move | None
         if isinstance(choice, str):
             move = position.parse_move(choice, dice)
         else:
@@ -174,7 +175,7 @@ def _replay_game(game: object, start: Position, rolls: Iterator[int], take) -> l
         if a != c:
             break
     turn = 0 if a > c else 1
-    opening = Dice(a, c)
+    opening: Dice | None = Dice(a, c)
     pos = start
     cube, owner, plies = 1, -1, 0
     while True:

@@ -570,11 +570,12 @@ STARTING = Position()
 
 def _load_variants() -> dict[str, tuple[str, tuple[int, ...]]]:
     import importlib.resources
+    import sys
 
-    try:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
+    else:  # pragma: no cover
+        import tomli as tomllib
 
     text = importlib.resources.files("bgfast").joinpath("data/variants.toml").read_text("utf-8")
     variants = {}

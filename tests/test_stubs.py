@@ -11,12 +11,15 @@ source here as well.
 from __future__ import annotations
 
 import ast
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+import bgfast
 
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "bgfast" / "_core"
@@ -36,9 +39,21 @@ def test_stubtest_finds_no_difference_between_the_stubs_and_the_modules(tmp_path
     # followed silently (``mypy --strict bgfast`` is their check, not this test's).
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\nfollow_imports = silent\n", encoding="utf-8")
+    # the built modules are those this process imports (installed, or built in place)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(Path(bgfast.__file__).resolve().parents[1]) + os.pathsep + env.get("PYTHONPATH", "")
     proc = subprocess.run(
         [sys.executable, "-m", "mypy.stubtest", "--mypy-config-file", str(config),
          "--allowlist", str(ALLOWLIST), *(f"bgfast._core.{name}" for name in MODULES)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_the_package_type_checks_under_mypy_strict(tmp_path: Path) -> None:
+    pytest.importorskip("mypy")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), "bgfast"],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr

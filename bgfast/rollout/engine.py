@@ -32,7 +32,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 import numpy as np
 
@@ -47,6 +47,11 @@ from bgfast.rollout.cubeful import dead_cube_mwc, flip, janowski_money
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
 from bgfast.match import parse_position
 from bgfast.rollout.stats import estimate_columns, variance_strata
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from bgfast._core.game import MatchRunner, _GameResult, _Probs
 
 __all__ = ["CHECK_EVERY", "MIN_STRATIFIED_TRIALS", "Evaluator", "parse_position", "rollout"]
 
@@ -142,11 +147,12 @@ class _Task:
     luck: bool = False
 
 
-def _root_luck(luck: tuple, root: int) -> np.ndarray:
+def _root_luck(luck: tuple[_Probs, _Probs], root: int) -> np.ndarray:
     """The summed luck of both players as one vector in ``root``'s view (see game.pyx add_luck)."""
     own, other = np.asarray(luck[root]), np.asarray(luck[1 - root])
     # the opponent's win/gammon/backgammon luck is root's loss luck, and the other way round
-    return own + np.array([-other[0], other[3], other[4], other[1], other[2]])
+    total: np.ndarray = own + np.array([-other[0], other[3], other[4], other[1], other[2]])
+    return total
 
 
 def _as_probabilities(p: Any, source: Any) -> tuple[float, float, float, float, float]:
@@ -163,7 +169,7 @@ def _as_probabilities(p: Any, source: Any) -> tuple[float, float, float, float, 
         raise InvalidRolloutError(
             f"evaluator {source!r} returned {p!r}: gammons must not exceed wins (cumulative, as gnubg)"
         )
-    return values  # type: ignore[return-value]
+    return values
 
 
 class _Worker:
@@ -188,14 +194,14 @@ class _Worker:
             import gnubg_nn
 
             self.gnubg = gnubg_nn
-        self.scripts: Sequence[list[int]] = ((),) if not task.scripted_rolls else (  # type: ignore[assignment]
+        self.scripts: Sequence[Sequence[int]] = ((),) if not task.scripted_rolls else (
             _SCRIPT1 if task.scripted_rolls == 1 else _SCRIPT2)
         if m.length:
             self.away = (m.length - m.score[task.root], m.length - m.score[1 - task.root])
 
     # -- one trial
 
-    def _play(self, runner: Any, line: _Line, i: int) -> tuple:
+    def _play(self, runner: MatchRunner, line: _Line, i: int) -> _GameResult:
         t, m = self.task, self.task.match
         runner.reseed(t.seed, i)
         runner.script(self.scripts[i % len(self.scripts)])
@@ -210,10 +216,10 @@ class _Worker:
                 return tuple(float(x) for x in self.gnubg.probabilities(gboard, 0))  # type: ignore[return-value]
         return _as_probabilities(self.evaluator.evaluate(Position._from_key(board)), self.evaluator)
 
-    def _cubeless_row(self, res: tuple) -> tuple[float, float, float, float, float]:
+    def _cubeless_row(self, res: _GameResult) -> tuple[float, float, float, float, float]:
         winner, kind, _points, _cube, _plies, truncated, final, final_turn = res
         if truncated:
-            p = self.evaluate(final)
+            p = self.evaluate(cast(bytes, final))  # play_from gives the final board when truncated
             return p if final_turn == self.task.root else flip(p)
         k = _KINDS[kind]
         if winner == self.task.root:
@@ -225,7 +231,7 @@ class _Worker:
         post = a == 1 or b == 1
         return self.task.met.mwc(a - points, b, post) if won else self.task.met.mwc(a, b - points, post)  # type: ignore[union-attr]
 
-    def _cubeful_value(self, res: tuple, runner: Any, row: tuple[float, ...] | None) -> float:
+    def _cubeful_value(self, res: _GameResult, runner: MatchRunner, row: tuple[float, ...] | None) -> float:
         t, m = self.task, self.task.match
         winner, _kind, points, cube, _plies, truncated, final, final_turn = res
         if not truncated:
@@ -239,7 +245,7 @@ class _Worker:
         if row is not None:      # the cubeless row of the same game: root's view
             p_root = row
         else:
-            p = self.evaluate(final)
+            p = self.evaluate(cast(bytes, final))  # truncated: play_from gives the final board
             p_root = p if final_turn == t.root else flip(p)
         if m.length == 0:
             p_on_roll = p_root if final_turn == t.root else flip(p_root)
@@ -533,7 +539,7 @@ def rollout(
                     cubeful, time.perf_counter() - started)
 
 
-def _ranking_column(data: np.ndarray, cubeful: bool) -> np.ndarray:
+def _ranking_column(data: NDArray[np.float64], cubeful: bool) -> NDArray[np.float64]:
     """Per line and trial, the equity plays are ranked by (cubeful, or cubeless money equity)."""
     if cubeful:
         return data[..., 5]
@@ -564,7 +570,7 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
         values = _ranking_column(np.concatenate(chunks, axis=1), task.cubeful)
         vstrata = variance_strata(n, strata)
         worst = max(estimate_columns(values[j][:, None], vstrata)[1][0] for j in range(len(values)))
-        return bool(worst * se_scale <= target_se)  # type: ignore[operator]
+        return bool(worst * se_scale <= target_se)
 
     pool = None
     if workers == 1:

@@ -15,9 +15,13 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from bgfast.tournament.ratings import fit_elo
-from bgfast.tournament.spec import tomllib
 from bgfast.tournament.stats import Stats
 from bgfast.tournament.store import Store, open_results
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 __all__ = [
     "CSV_COLUMNS",
@@ -300,7 +304,7 @@ class ProgressReporter:
         self._bar: Any = None
 
     def on_start(self, spec: Any, total: int, done: int) -> None:
-        from tqdm import tqdm  # type: ignore[import-untyped]
+        from tqdm import tqdm
 
         class _Bar(tqdm):  # type: ignore[misc]
             monitor_interval = 0  # no monitor thread: worker processes are forked after this

@@ -190,9 +190,11 @@ def _worker_queue_handler(file_handler: logging.Handler) -> logging.Handler:
     to the file: only workers write to the queue.  A worker killed (kill -9) while it
     holds the queue's lock then cannot block the parent, whose exit would otherwise
     wait for its own queue feeder thread forever."""
-    from multiprocessing_logging import MultiProcessingHandler  # type: ignore[import-untyped]
+    from multiprocessing_logging import MultiProcessingHandler
 
     class ParentDirectHandler(MultiProcessingHandler):  # type: ignore[misc]
+        _is_closed: bool  # set by MultiProcessingHandler.__init__ (untyped)
+
         def __init__(self) -> None:
             super().__init__("bgfast-log", sub_handler=file_handler)
             self.parent_pid = os.getpid()
