@@ -209,7 +209,12 @@ class MatchPlayer:
         self._runner = make_runner(bot0, bot1, length=length, rules=self.rules, met=met)
 
     def play(self, seed: int, index: int) -> MatchSummary:
-        """Play match ``index`` of run ``seed`` and return its summary (fast)."""
+        """Play match ``index`` of run ``seed`` and return its summary (fast).
+
+        :raises InvalidSpecError: a seed that is not a non-negative integer, or an
+            index outside 0 .. 2**64 - 1 (the dice stream's 64-bit counter).
+        """
+        _check_seed_index(seed, index)
         return MatchSummary(*self._runner.play(seed, index))
 
     def record(self, seed: int = 0, index: int = 0, *, dice: Sequence[int] | None = None) -> MatchRecord:
@@ -257,6 +262,13 @@ class MatchSummary(NamedTuple):
     backgammons1: int
     doubles: int
     plies: int
+
+
+def _check_seed_index(seed: object, index: object) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InvalidSpecError(f"seed must be a non-negative integer, got {seed!r}")
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 2**64:
+        raise InvalidSpecError(f"match index must be an integer from 0 to 2**64 - 1, got {index!r}")
 
 
 def play_match(bot0: object, bot1: object, *, length: int = 0, rules: Rules | None = None,

@@ -264,3 +264,15 @@ def test_the_position_seen_by_a_bot_is_a_legal_position() -> None:
         Position.from_id(call.position.id())
         assert call.result in call.position.children(call.dice.high, call.dice.low)
         assert isinstance(call.dice, Dice)
+
+
+@pytest.mark.parametrize("seed, index", [(-1, 0), ("a", 0), (True, 0), (0, -1), (0, 2**64), (0, 1.5)])
+def test_a_bad_seed_or_match_index_raises_invalid_spec_error(seed: object, index: object) -> None:
+    player = MatchPlayer(get_bot("pubeval"), get_bot("random"), length=1)
+    with pytest.raises(InvalidSpecError, match="seed|index"):
+        player.play(seed, index)  # type: ignore[arg-type]
+
+
+def test_the_largest_match_index_plays() -> None:
+    player = MatchPlayer(get_bot("pubeval"), get_bot("random"), length=1)
+    assert player.play(2**70, 2**64 - 1).winner in (0, 1)

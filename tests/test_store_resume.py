@@ -112,6 +112,18 @@ def test_a_file_that_is_not_a_results_file_is_refused(tmp_path: Path) -> None:
         load_standings(path)
 
 
+def test_a_results_path_that_is_a_device_or_a_folder_is_refused(tmp_path: Path) -> None:
+    for path in (Path(os.devnull), tmp_path):
+        with pytest.raises(InvalidSpecError, match="not a regular file"):
+            Store(path)
+
+
+def test_a_results_path_under_a_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("")
+    with pytest.raises(InvalidSpecError, match="a file is in the way"):
+        Store(tmp_path / "afile" / "x.sqlite")
+
+
 def test_kill_9_of_the_parent_mid_run_loses_only_unfinished_chunks_and_a_rerun_completes_it(
         tmp_path: Path, reference: dict[str, str]) -> None:
     # Given a run in a child process, when it is killed with SIGKILL after a few chunks,

@@ -129,19 +129,30 @@ class Store:
         self.path = Path(path)
         if readonly and not self.path.is_file():
             raise InvalidSpecError(f"no results file {str(self.path)!r}")
+        if self.path.exists() and not self.path.is_file():
+            raise InvalidSpecError(f"{str(self.path)!r} is not a regular file: a results file must be one")
         if not readonly:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except (FileExistsError, NotADirectoryError):
+                raise InvalidSpecError(
+                    f"cannot make the folder {str(self.path.parent)!r} for the results file: "
+                    "a file is in the way") from None
+            except OSError as exc:
+                raise InvalidSpecError(
+                    f"cannot make the folder {str(self.path.parent)!r} for the results file: {exc.strerror}") from None
         try:
             self._conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
             self._conn.execute("PRAGMA journal_mode = WAL")
             self._conn.execute("PRAGMA synchronous = NORMAL")
             version = self._conn.execute("PRAGMA user_version").fetchone()[0]
             tables = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if version == 0 and not tables and not readonly:
+                self._conn.executescript(_SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
+                version = SCHEMA_VERSION
         except sqlite3.DatabaseError as exc:
             raise InvalidSpecError(f"{str(self.path)!r} is not a bgfast results file: {exc}") from None
-        if version == 0 and not tables and not readonly:
-            self._conn.executescript(_SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
-        elif version != SCHEMA_VERSION:
+        if version != SCHEMA_VERSION:
             self._conn.close()
             raise InvalidSpecError(f"{str(self.path)!r} is not a bgfast results file (schema {version})")
         self._lock: Any = None
