@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Callable, NoReturn, Sequence
 
 from bgfast import __version__
@@ -354,15 +355,33 @@ def _add_report(sub: argparse._SubParsersAction[_Parser]) -> None:
 def _cmd_report(args: argparse.Namespace) -> int:
     from bgfast.tournament import load_standings, plot_ratings, write_matches_csv
 
+    matches = args.matches if args.matches in (None, "-") else _output_file(args.matches, "--matches")
+    plot = _output_file(args.plot, "--plot", suffix=".png") if args.plot else None
     standings = load_standings(args.db)
     print(json.dumps(standings.to_json(), indent=2) if args.json else standings.text())
-    if args.matches:
-        rows = write_matches_csv(args.db, args.matches)
-        print(f"wrote {rows} matches to {args.matches}", file=sys.stderr)
-    if args.plot:
-        plot_ratings(standings, args.plot)
-        print(f"wrote the ratings plot to {args.plot}", file=sys.stderr)
+    if matches:
+        rows = write_matches_csv(args.db, matches)
+        print(f"wrote {rows} matches to {matches}", file=sys.stderr)
+    if plot:
+        plot_ratings(standings, plot)
+        print(f"wrote the ratings plot to {plot}", file=sys.stderr)
     return 0
+
+
+def _output_file(name: str, option: str, *, suffix: str = "") -> Path:
+    """The file an output option names, checked before any work: its folder must exist
+    and it must not be a folder; ``suffix`` is added when the name has none (as
+    matplotlib does)."""
+    path = Path(name)
+    if path.is_dir():
+        raise ValueError(f"{option} {name!r} is a folder, not a file")
+    if suffix and not path.suffix:
+        path = path.with_suffix(suffix)
+        if path.is_dir():
+            raise ValueError(f"{option} {str(path)!r} is a folder, not a file")
+    if not path.parent.is_dir():
+        raise ValueError(f"{option} {name!r}: no folder {str(path.parent)!r}")
+    return path
 
 
 # ---------------------------------------------------------------- the command

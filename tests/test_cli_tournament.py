@@ -62,6 +62,23 @@ def test_report_prints_the_standings_json_csv_and_plot(capsys: pytest.CaptureFix
     assert code == 0 and Path("r.png").stat().st_size > 0
 
 
+def test_report_checks_its_output_files_before_printing(capsys: pytest.CaptureFixture[str], spec_file: Path) -> None:
+    run(capsys, "tournament", str(spec_file), "--db", "r.sqlite", "--workers", "1", "--quiet")
+    Path("folder").mkdir()
+    for option, name, message in (("--matches", "nowhere/m.csv", "no folder 'nowhere'"),
+                                  ("--plot", "folder", "is a folder"),
+                                  ("--plot", "nowhere/p.png", "no folder 'nowhere'")):
+        code, out, err = run(capsys, "report", "r.sqlite", option, name)
+        assert code == 2 and out == "" and message in err and len(err.splitlines()) == 1
+
+
+def test_report_names_the_plot_file_it_wrote(capsys: pytest.CaptureFixture[str], spec_file: Path) -> None:
+    pytest.importorskip("matplotlib")
+    run(capsys, "tournament", str(spec_file), "--db", "r.sqlite", "--workers", "1", "--quiet")
+    code, _, err = run(capsys, "report", "r.sqlite", "--plot", "ratings")
+    assert code == 0 and err == "wrote the ratings plot to ratings.png\n" and Path("ratings.png").is_file()
+
+
 def test_a_second_spec_on_the_same_file_needs_append(capsys: pytest.CaptureFixture[str], spec_file: Path) -> None:
     run(capsys, "tournament", str(spec_file), "--db", "r.sqlite", "--workers", "1", "--quiet")
     other = spec_file.parent / "other.toml"
