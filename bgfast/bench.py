@@ -252,7 +252,8 @@ def movegen_report(r: dict[str, Any]) -> str:
             f"{_si(r[f'{key}_plays_per_s']):>12}{'' if ratio is None else f'{ratio:.2f}x':>13}"
         )
     if r["gnubg_nn_version"] is None:
-        lines.append("gnubg_nn: not measured (--no-peers, or not installed: pip install 'bgfast[gnubg]')")
+        lines.append("gnubg_nn: not measured (its loop plays cubeless pubeval only; or --no-peers, "
+                     "or not installed: pip install 'bgfast[gnubg]')")
     o = r["opening_31"]
     opening = f"opening position, 3-1 ({o['results']} plays): batch {o['batch_us']:.3f} us, api {o['api_us']:.3f} us"
     if o["gnubg_nn_us"] is not None:
@@ -343,13 +344,13 @@ def games(bot: str = "pubeval", *, games: int = 1000, seed: int = _GAMES_SEED, r
 
     ``bot`` plays itself through :class:`~bgfast.game.MatchPlayer` (the C loop; a
     Python bot goes through its callbacks), with the cube left in the middle
-    (``cube=never`` unless the spec says otherwise) and no Jacoby rule: games
-    ``0 .. games-1`` of run ``seed``.  With ``peers``, when gnubg-nn is installed, the
-    same number of games is played by a plain Python loop over
-    :func:`pub_best_move_game` on the same dice streams; for ``bot="pubeval"`` both
+    (``cube=never`` unless the spec says otherwise; ``"cube"`` in the result) and no
+    Jacoby rule: games ``0 .. games-1`` of run ``seed``.  For cubeless pubeval, with
+    ``peers``, when gnubg-nn is installed, the same number of games is played by a
+    plain Python loop over :func:`pub_best_move_game` on the same dice streams; both
     sides play the same evaluator, so the games should be identical, and
-    ``gnubg_nn_identical_games`` counts those that are (same winner and length;
-    None for other bots).
+    ``gnubg_nn_identical_games`` counts those that are (same winner and length).  Other
+    bots and cube policies have no peer figures (None): the loop plays cubeless pubeval.
 
     :param bot: a bot spec (``NAME[:KEY=VALUE,...]``, see :mod:`bgfast.bots.spec`).
     :param games: games per timed pass; :param repeat: timed passes (the best counts).
@@ -365,8 +366,11 @@ def games(bot: str = "pubeval", *, games: int = 1000, seed: int = _GAMES_SEED, r
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     player = _selfplay_player(bot)
+    name, options = parse_bot_spec(bot)
+    cube = str(options.get("cube", "never"))
+    comparable = name == "pubeval" and cube == "never"  # what the cubeless peer loop plays
     results = _selfplay_pass(player, seed, games)
-    gnubg = _import_gnubg_nn() if peers else None
+    gnubg = _import_gnubg_nn() if peers and comparable else None
     runs: dict[str, Callable[[], Any]] = {"bgfast": lambda: _selfplay_pass(player, seed, games)}
     if gnubg is not None:
         import gnubg_nn
@@ -377,6 +381,7 @@ def games(bot: str = "pubeval", *, games: int = 1000, seed: int = _GAMES_SEED, r
     plies = sum(p for _, p in results)
     out: dict[str, Any] = {
         "bot": bot,
+        "cube": cube,
         "games": games,
         "games_per_s": games / seconds,
         "plies_per_game": plies / games,
@@ -401,10 +406,8 @@ def games(bot: str = "pubeval", *, games: int = 1000, seed: int = _GAMES_SEED, r
             gnubg_nn_version=version,
             gnubg_nn_games_per_s=games / peer_s,
             gnubg_nn_plies_per_game=sum(p for _, p in peer_results) / games,
-            gnubg_nn_identical_games=(sum(a == b for a, b in zip(results, peer_results))
-                                      if parse_bot_spec(bot)[0] == "pubeval" else None),
-            # the peer loop plays pubeval: a ratio only compares like with like
-            vs_gnubg_nn=peer_s / seconds if parse_bot_spec(bot)[0] == "pubeval" else None,
+            gnubg_nn_identical_games=sum(a == b for a, b in zip(results, peer_results)),
+            vs_gnubg_nn=peer_s / seconds,
         )
     return out
 
@@ -412,7 +415,8 @@ def games(bot: str = "pubeval", *, games: int = 1000, seed: int = _GAMES_SEED, r
 def games_report(r: dict[str, Any]) -> str:
     """The figures of :func:`games` as a short text table."""
     lines = [
-        (f"self-play, cubeless money games: {r['games']:,} games of run seed {r['seed']} "
+        (f"self-play, {'cubeless money games' if r['cube'] == 'never' else 'money games, cube ' + r['cube']}: "
+         f"{r['games']:,} games of run seed {r['seed']} "
          f"(best of {r['repeat']}), one core"),
         f"{'':34}{'games/s':>10}{'plies/game':>12}{'us/ply':>9}{'vs gnubg_nn':>13}",
     ]
@@ -420,7 +424,8 @@ def games_report(r: dict[str, Any]) -> str:
     lines.append(f"{'bgfast ' + r['bot']:<34}{r['games_per_s']:>10,.0f}{r['plies_per_game']:>12.1f}"
                  f"{r['us_per_ply']:>9.2f}{'' if ratio is None else f'{ratio:.2f}x':>13}")
     if r["gnubg_nn_version"] is None:
-        lines.append("gnubg_nn: not measured (--no-peers, or not installed: pip install 'bgfast[gnubg]')")
+        lines.append("gnubg_nn: not measured (its loop plays cubeless pubeval only; or --no-peers, "
+                     "or not installed: pip install 'bgfast[gnubg]')")
     else:
         peer_us = 1e6 / (r["gnubg_nn_games_per_s"] * r["gnubg_nn_plies_per_game"])
         lines.append(f"{'gnubg_nn ' + r['gnubg_nn_version'] + ' pub_best_move loop':<34}"

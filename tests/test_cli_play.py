@@ -86,6 +86,15 @@ def test_play_plays_the_variants(capsys: pytest.CaptureFixture[str]) -> None:
         assert json.loads(out)["score"] == json.loads(out)["games"][-1]["score_after"]
 
 
+def test_bench_games_with_a_cube_says_so_and_has_no_cubeless_peer(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "bench", "games", "--bot", "pubeval:cube=keith", "--games", "20", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["cube"] == "keith"
+    assert data["gnubg_nn_games_per_s"] is None and data["vs_gnubg_nn"] is None
+    text = run(capsys, "bench", "games", "--bot", "pubeval:cube=keith", "--games", "20")[1]
+    assert text.startswith("self-play, money games, cube keith:") and "cubeless" not in text.splitlines()[0]
+
+
 @pytest.mark.parametrize(
     ("name", "argv"),
     [
