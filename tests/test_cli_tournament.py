@@ -55,7 +55,7 @@ def test_report_prints_the_standings_json_csv_and_plot(capsys: pytest.CaptureFix
     code, out, err = run(capsys, "report", "r.sqlite", "--json", "--matches", "m.csv")
     assert code == 0 and err == "wrote 30 matches to m.csv\n"
     data = json.loads(out)
-    assert set(data) == {"tournament", "matches_played", "matches_scheduled", "players", "pairings"}
+    assert set(data) == {"tournament", "matches_played", "matches_scheduled", "running", "players", "pairings"}
     assert len(Path("m.csv").read_text().splitlines()) == 31
     pytest.importorskip("matplotlib")
     code, _, err = run(capsys, "report", "r.sqlite", "--plot", "r.png")

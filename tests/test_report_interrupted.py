@@ -33,6 +33,21 @@ def test_an_interrupted_run_is_reported_with_the_matches_scheduled_and_a_finishe
     assert finished.to_json()["matches_scheduled"] == 120
 
 
+def test_a_run_still_writing_is_reported_as_running_not_interrupted(tmp_path: Path) -> None:
+    spec = small_spec()
+    db = tmp_path / "small.sqlite"
+    with Store(db) as store:  # a run in progress: it holds the writer lock
+        run = store.begin_run(spec)
+        store.write_chunk(run, play_chunk(spec, 0))
+        standings = load_standings(db)
+        assert standings.running and not standings.interrupted and standings.to_json()["running"] is True
+        assert standings.text().splitlines()[1] == (
+            "small: 10 of 120 matches played (a run is still writing to this file)")
+    # once that run is gone, the same file reads as interrupted
+    after = load_standings(db)
+    assert not after.running and after.interrupted
+
+
 def test_an_sprt_that_stopped_early_is_not_an_interrupted_run(tmp_path: Path) -> None:
     from bgfast.tournament import TournamentSpec
 

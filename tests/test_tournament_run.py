@@ -59,7 +59,7 @@ def test_a_worker_count_below_one_is_an_error(tmp_path: Path, workers: int) -> N
 
 def test_the_json_report_has_exactly_the_documented_keys(one_worker: Path) -> None:
     data = load_standings(one_worker).to_json()
-    assert set(data) == {"tournament", "matches_played", "matches_scheduled", "players", "pairings"}
+    assert set(data) == {"tournament", "matches_played", "matches_scheduled", "running", "players", "pairings"}
     assert data["tournament"] == "small" and data["matches_played"] == 120
     assert all(set(p) == JSON_PLAYER_KEYS for p in data["players"])
     assert all(set(q) == JSON_PAIRING_KEYS for q in data["pairings"])

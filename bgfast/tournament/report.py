@@ -87,12 +87,15 @@ class Standings:
     """Virtual draws per pairing the Elo fit needed (see :func:`~bgfast.tournament.ratings.fit_elo`)."""
     matches_scheduled: int = 0
     """Matches the file's spec(s) schedule (a run an SPRT decided counts the matches it played);
-    more than :attr:`matches_played` when a run was interrupted."""
+    more than :attr:`matches_played` when a run was interrupted or is still going."""
+    running: bool = False
+    """A ``bgfast tournament`` process held the file's writer lock when it was read."""
 
     @property
     def interrupted(self) -> bool:
-        """True when the file holds fewer matches than its spec(s) schedule."""
-        return self.matches_played < self.matches_scheduled
+        """True when the file holds fewer matches than its spec(s) schedule and no run
+        is writing to it."""
+        return self.matches_played < self.matches_scheduled and not self.running
 
     def to_json(self) -> dict[str, Any]:
         """The ``bgfast report --json`` object (an ``"sprt"`` key is added only for SPRT runs;
@@ -101,6 +104,7 @@ class Standings:
             "tournament": self.tournament,
             "matches_played": self.matches_played,
             "matches_scheduled": self.matches_scheduled,
+            "running": self.running,
             "players": [
                 {"name": p.name, "matches": p.stats.matches, "match_wins": p.stats.wins,
                  "ppg": round(p.stats.ppg, 4), "ppg_se": round(p.stats.ppg_se, 4),
@@ -120,10 +124,11 @@ class Standings:
 
     def text(self) -> str:
         """The standings as a plain-text table."""
-        lines = [f"{self.tournament}: {self.matches_played} matches, {len(self.players)} players"]
-        if self.interrupted:
+        lines = [f"{self.tournament}: {self.matches_played:,} matches, {len(self.players)} players"]
+        if self.matches_played < self.matches_scheduled:
             lines.append(f"{self.tournament}: {self.matches_played:,} of {self.matches_scheduled:,} matches played "
-                         "(interrupted: re-run the same command to finish)")
+                         + ("(a run is still writing to this file)" if self.running
+                            else "(interrupted: re-run the same command to finish)"))
         width = max([len("player")] + [len(p.name) for p in self.players])
         lines.append(f"{'player':<{width}}  {'matches':>8}  {'wins':>8}  {'win%':>6}  {'ppg':>7}  {'± se':>6}  "
                      f"{'Elo':>7}  {'95% CI':>17}")
@@ -193,7 +198,7 @@ def standings_from_store(store: Store) -> Standings:
         tournament=runs[0]["name"] if runs else store.path.stem,
         matches_played=sum(s.matches for s in per_player) // 2,
         players=tuple(players), pairings=pairings, sprt=sprt, prior_draws=ratings.prior_draws,
-        matches_scheduled=scheduled)
+        matches_scheduled=scheduled, running=store.writer_active())
 
 
 def load_standings(path: str | Path) -> Standings:
@@ -260,7 +265,7 @@ def plot_ratings(standings: Standings, out: str | Path) -> None:
         ax.set_yticks(list(y), [p.name for p in players])
         ax.axvline(0.0, color="grey", linewidth=0.8, linestyle=":")
         ax.set_xlabel("Elo (mean 0), 95% interval")
-        ax.set_title(f"{standings.tournament}: {standings.matches_played} matches")
+        ax.set_title(f"{standings.tournament}: {standings.matches_played:,} matches")
         fig.tight_layout()
         fig.savefig(out, dpi=120)
     finally:

@@ -185,6 +185,26 @@ class Store:
             raise InvalidSpecError(f"another bgfast tournament is writing to {str(self.path)!r}") from None
         self._lock = lock
 
+    def writer_active(self) -> bool:
+        """True when another store (another ``bgfast tournament``) holds the writer lock."""
+        if self._lock is not None:  # this store's own run: it is the one reporting
+            return False
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX
+            return False
+        try:
+            lock = open(f"{self.path}.lock")  # noqa: SIM115 - closed below
+        except OSError:  # no lock file: no run has written here since it was made
+            return False
+        try:
+            fcntl.flock(lock, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        finally:
+            lock.close()
+        return False
+
     def begin_run(self, spec: TournamentSpec, *, append: bool = False) -> RunInfo:
         """Register ``spec`` in the file, or find it there to resume it.
 
