@@ -236,11 +236,18 @@ class MatchState:
             raise E(f"cube_value must be a power of two from 1 to 32768, got {cube!r}")
         if self.cube_owner not in (-1, 0, 1) or isinstance(self.cube_owner, bool):
             raise E(f"cube_owner must be -1 (centred), 0 or 1, got {self.cube_owner!r}")
+        if self.cube_owner == -1 and cube != 1:
+            raise E(f"a centred cube is at 1 (a taken double gives the taker the cube), got {cube}")
         for name in ("player_on_roll", "turn"):
             if getattr(self, name) not in (0, 1) or isinstance(getattr(self, name), bool):
                 raise E(f"{name} must be 0 or 1, got {getattr(self, name)!r}")
         for name in ("crawford", "double_offered", "jacoby"):
             set_(name, _check_bool(name, getattr(self, name), E))
+        if self.crawford and not self.length:
+            raise E("the Crawford game is for match play, not money")
+        if self.crawford and [s == self.length - 1 for s in self.score].count(True) != 1:
+            raise E(f"the Crawford game needs exactly one player 1-away (score {self.length - 1}); "
+                    f"got {self.score[0]}-{self.score[1]} in a {self.length}-point match")
         try:
             set_("game_state", GameState(self.game_state))
         except ValueError:

@@ -643,3 +643,19 @@ def test_take_point_at_a_finished_score_raises_invalid_met_error():
         MatchEquityTable.load().take_point(0, 3)
     with pytest.raises(InvalidMetError):
         MatchEquityTable.load().take_point(3, 3, cube_value=0)
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"length": 7, "score": (6, 6), "crawford": True}, "exactly one player 1-away"),
+    ({"length": 7, "score": (3, 3), "crawford": True}, "exactly one player 1-away"),
+    ({"length": 0, "crawford": True}, "match play, not money"),
+    ({"length": 7, "cube_value": 2, "cube_owner": -1}, "centred cube is at 1"),
+])
+def test_an_impossible_match_state_raises_invalid_match_id_error(fields: dict, message: str) -> None:
+    with pytest.raises(InvalidMatchIdError, match=message):
+        MatchState(**fields)
+
+
+def test_the_crawford_game_and_an_owned_cube_are_accepted() -> None:
+    assert MatchState(length=7, score=(6, 4), crawford=True).crawford
+    assert MatchState(length=7, cube_value=4, cube_owner=1).cube_value == 4
