@@ -13,6 +13,7 @@ import numpy as np
 
 from bgfast._core import movegen as _movegen
 from bgfast.dice import ALL_21, Dice
+from bgfast.errors import InvalidDiceError, InvalidPositionError
 from bgfast.position import Position
 
 __all__ = ["ROLLS_21", "boards_array", "count_plays", "play_ids"]
@@ -33,13 +34,30 @@ def boards_array(positions: Iterable[Position | str]) -> np.ndarray:
 def _rolls(rolls: Sequence[tuple[int, int]] | np.ndarray | None) -> np.ndarray:
     if rolls is None:
         return ROLLS_21
-    checked = [tuple(Dice(int(a), int(b))) for a, b in np.asarray(rolls).reshape(-1, 2)]
-    return np.array(checked, dtype=np.int64).reshape(-1, 2)
+    if isinstance(rolls, np.ndarray) and rolls.ndim == 1 and rolls.size % 2 == 0:
+        rolls = rolls.reshape(-1, 2)
+    checked = [_roll(r) for r in rolls]
+    return np.array([(d.high, d.low) for d in checked], dtype=np.int64).reshape(-1, 2)
+
+
+def _roll(roll: object) -> Dice:
+    if isinstance(roll, str):
+        return Dice.parse(roll)
+    try:
+        a, b = (int(d) for d in roll)  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        raise InvalidDiceError(f"a roll is two dice like (3, 1) or '31', got {roll!r}") from None
+    return Dice(a, b)
 
 
 def _boards(positions: np.ndarray | Iterable[Position | str]) -> np.ndarray:
+    if isinstance(positions, str):
+        raise InvalidPositionError(
+            f"positions must be a sequence of positions or Position IDs, not one string {positions!r}")
     if isinstance(positions, np.ndarray):
-        return np.ascontiguousarray(positions, dtype=np.uint8).reshape(-1, 50)
+        if positions.ndim != 2 or positions.shape[1] != 50:
+            raise ValueError(f"a board array must have shape (N, 50), got {positions.shape}")
+        return np.ascontiguousarray(positions, dtype=np.uint8)
     return boards_array(positions)
 
 
@@ -50,10 +68,12 @@ def count_plays(positions: np.ndarray | Iterable[Position | str],
     >>> count_plays(["4HPwATDgc/ABMA"], [(3, 1), (6, 6)]).tolist()
     [[16, 11]]
 
-    :param rolls: the rolls, default the 21 distinct rolls (:data:`ROLLS_21`).
+    :param rolls: the rolls as pairs of dice or strings like ``"31"``, default the 21
+        distinct rolls (:data:`ROLLS_21`).
     :returns: int32 array (N, M); a roll with no legal play counts 1 (the empty play).
-    :raises InvalidDiceError: a die outside 1..6.
-    :raises ValueError: a board row that is impossible.
+    :raises InvalidDiceError: a die outside 1..6, or a roll that is not two dice.
+    :raises ValueError: a board row that is impossible, a board array not of shape (N, 50).
+    :raises InvalidPositionError: a malformed Position ID, or one string instead of a sequence.
     """
     return _movegen.count_batch(_boards(positions), _rolls(rolls))
 

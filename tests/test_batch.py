@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from bgfast import InvalidDiceError, Position
+from bgfast import InvalidDiceError, InvalidPositionError, Position
 from bgfast.batch import ROLLS_21, boards_array, count_plays, play_ids
 from vectors import read_ids
 
@@ -41,3 +41,17 @@ def test_batch_rejects_an_impossible_board_row():
 def test_batch_rejects_a_wrongly_shaped_dice_array():
     with pytest.raises(ValueError):
         count_plays(["4HPwATDgc/ABMA"], np.array([1, 2, 3]))
+
+
+def test_rolls_may_be_strings_and_pairs_and_bad_ones_raise_invalid_dice_error() -> None:
+    assert count_plays(["4HPwATDgc/ABMA"], ["31", (6, 6), "2-1"]).tolist() == [[16, 11, 15]]
+    for bad in ([(3, 1, 2)], [3], [("a", "b")], [(7, 1)], ["3x"]):
+        with pytest.raises(InvalidDiceError):
+            count_plays(["4HPwATDgc/ABMA"], bad)
+
+
+def test_one_string_or_a_misshapen_board_array_is_refused_clearly() -> None:
+    with pytest.raises(InvalidPositionError, match="not one string"):
+        count_plays("4HPwATDgc/ABMA")
+    with pytest.raises(ValueError, match=r"shape \(N, 50\)"):
+        count_plays(np.zeros((2, 49), dtype=np.uint8))
