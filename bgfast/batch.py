@@ -13,7 +13,7 @@ import numpy as np
 
 from bgfast._core import movegen as _movegen
 from bgfast.dice import ALL_21, Dice
-from bgfast.errors import InvalidDiceError, InvalidPositionError
+from bgfast.errors import InvalidPositionError
 from bgfast.position import Position
 
 __all__ = ["ROLLS_21", "boards_array", "count_plays", "play_ids"]
@@ -36,18 +36,8 @@ def _rolls(rolls: Sequence[tuple[int, int]] | np.ndarray | None) -> np.ndarray:
         return ROLLS_21
     if isinstance(rolls, np.ndarray) and rolls.ndim == 1 and rolls.size % 2 == 0:
         rolls = rolls.reshape(-1, 2)
-    checked = [_roll(r) for r in rolls]
+    checked = [Dice.of(r.tolist() if isinstance(r, np.ndarray) else r) for r in rolls]
     return np.array([(d.high, d.low) for d in checked], dtype=np.int64).reshape(-1, 2)
-
-
-def _roll(roll: object) -> Dice:
-    if isinstance(roll, str):
-        return Dice.parse(roll)
-    try:
-        a, b = (int(d) for d in roll)  # type: ignore[attr-defined]
-    except (TypeError, ValueError):
-        raise InvalidDiceError(f"a roll is two dice like (3, 1) or '31', got {roll!r}") from None
-    return Dice(a, b)
 
 
 def _boards(positions: np.ndarray | Iterable[Position | str]) -> np.ndarray:

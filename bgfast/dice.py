@@ -54,6 +54,25 @@ class Dice:
             raise InvalidDiceError(f"dice must be two digits from 1 to 6 like '31' or '3-1', got {text!r}")
         return cls(int(m.group(1)), int(m.group(2)))
 
+    @classmethod
+    def of(cls, value: Dice | str | tuple[int, int]) -> Dice:
+        """``value`` as dice: a :class:`Dice`, text for :meth:`parse`, or a pair of dice.
+
+        >>> Dice.of("3-1") == Dice.of((1, 3)) == Dice.of(Dice(3, 1))
+        True
+
+        :raises InvalidDiceError: anything that is not two dice 1..6.
+        """
+        if isinstance(value, Dice):
+            return value
+        if isinstance(value, str):
+            return cls.parse(value)
+        try:
+            d1, d2 = value
+        except (TypeError, ValueError):
+            raise InvalidDiceError(f"dice are two dice like (3, 1) or '31', got {value!r}") from None
+        return cls(d1, d2)
+
     @property
     def is_double(self) -> bool:
         """True for a double, which is played four times."""

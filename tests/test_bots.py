@@ -11,7 +11,7 @@ from scripted_bots import scripted_pair
 from bgfast.bots import CubeResponse, get_bot
 from bgfast.bots.spec import bot_from_spec, parse_bot_spec
 from bgfast.dice import ALL_21, Dice
-from bgfast.errors import UnknownBotError
+from bgfast.errors import InvalidDiceError, InvalidPositionError, UnknownBotError
 from bgfast.game import MatchPlayer
 from bgfast.match import MatchState, Rules
 from bgfast.position import STARTING, Position
@@ -243,3 +243,22 @@ def test_pubeval_beats_random_by_a_wide_margin() -> None:
             game = player.record(seed=2024, index=index).games[0]
             points += game.points if game.winner == seat else -game.points
     assert points / 2000 > 1.5
+
+
+@pytest.mark.parametrize("name", ["random", "pubeval", "heuristic"])
+def test_choose_move_takes_an_id_and_dice_as_text_or_a_pair(name: str) -> None:
+    bot = get_bot(name)
+    for dice in ("31", (3, 1), Dice(3, 1)):
+        move = bot.choose_move("4HPwATDgc/ABMA", dice)
+        assert move in Position().legal_moves(3, 1)
+
+
+@pytest.mark.parametrize("position, dice, error", [
+    ("zzz", (3, 1), InvalidPositionError), (42, (3, 1), InvalidPositionError),
+    ("4HPwATDgc/ABMA", 31, InvalidDiceError), ("4HPwATDgc/ABMA", (3, 9), InvalidDiceError),
+])
+def test_choose_move_with_bad_input_raises_a_value_error_subclass(position: object, dice: object,
+                                                                   error: type[Exception]) -> None:
+    with pytest.raises(error):
+        get_bot("pubeval").choose_move(position, dice)  # type: ignore[arg-type]
+    assert issubclass(error, ValueError)

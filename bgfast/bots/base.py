@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar, TypedDict
 
 from bgfast._core import game as _game
 from bgfast.dice import Dice
-from bgfast.match import MatchState
+from bgfast.match import MatchState, parse_position
 from bgfast.position import Move, Position
 
 if TYPE_CHECKING:
@@ -108,6 +108,14 @@ class Bot:
         return f"<{type(self).__name__} {self.name!r}>"
 
 
+def as_position(position: Position | str) -> Position:
+    """``position`` as a :class:`Position`: itself, or parsed from a Position ID or XGID.
+
+    :raises InvalidPositionError: anything else.
+    """
+    return parse_position(position)[0]
+
+
 class _Scene(TypedDict):
     """The match state the core's choose/offer/respond take as keywords."""
 
@@ -167,7 +175,14 @@ class CoreBot(Bot):
         return {"score0": match.score[0], "score1": match.score[1], "cube": match.cube_value,
                 "owner": match.cube_owner, "crawford": match.crawford}
 
-    def choose_move(self, position: Position, dice: Dice, match: MatchState | None = None) -> Move:
+    def choose_move(self, position: Position | str, dice: Dice | str | tuple[int, int],
+                    match: MatchState | None = None) -> Move:
+        """The play the core's evaluator picks; ``position`` (a Position or its ID) has
+        this bot on roll, ``dice`` is a :class:`Dice`, ``"31"`` or ``(3, 1)``.
+
+        :raises InvalidPositionError: a malformed position. :raises InvalidDiceError: bad dice.
+        """
+        position, dice = as_position(position), Dice.of(dice)
         match = match or MatchState()
         runner = self._kernel(match)
         if self.play_kind == "random":
@@ -181,11 +196,13 @@ class CoreBot(Bot):
                 return move
         raise AssertionError("the core chose a play that legal_moves does not list")
 
-    def should_double(self, position: Position, match: MatchState) -> bool:
+    def should_double(self, position: Position | str, match: MatchState) -> bool:
+        position = as_position(position)
         runner = self._kernel(match)
         return bool(runner.offer(position._key, match.player_on_roll, **self._scene(match, match.player_on_roll)))
 
-    def accept_double(self, position: Position, match: MatchState) -> CubeResponse:
+    def accept_double(self, position: Position | str, match: MatchState) -> CubeResponse:
+        position = as_position(position)
         runner = self._kernel(match)
         taker = 1 - match.player_on_roll
         return CubeResponse(runner.respond(position._key, taker, **self._scene(match, taker)))

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from bgfast.bots.base import Bot, CubeResponse
+from bgfast.bots.base import Bot, CubeResponse, as_position
 from bgfast.dice import Dice
 from bgfast.errors import UnknownBotError
 from bgfast.match import MatchState
@@ -184,8 +184,10 @@ class GnubgBot(Bot):
 
     # ------------------------------------------------------------ decisions
 
-    def choose_move(self, position: Position, dice: Dice, match: MatchState | None = None) -> Move:
+    def choose_move(self, position: Position | str, dice: Dice | str | tuple[int, int],
+                    match: MatchState | None = None) -> Move:
         """gnubg's play at :attr:`ply` for ``dice``; ``position`` has this bot on roll."""
+        position, dice = as_position(position), Dice.of(dice)
         match = match or MatchState()
         legal = position.legal_moves(dice.high, dice.low)
         if len(legal) == 1:

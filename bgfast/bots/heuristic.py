@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from bgfast._core import heuristic as _heuristic
-from bgfast.bots.base import CoreBot, Probabilities
+from bgfast.bots.base import CoreBot, Probabilities, as_position
 from bgfast.errors import InvalidPositionError
 from bgfast.position import Position
 
@@ -58,7 +58,7 @@ class HeuristicBot(CoreBot):
     cube_policies: ClassVar[tuple[str, ...]] = ("auto", "janowski", "met", "keith", "never")
     default_cube: ClassVar[str] = "auto"
 
-    def evaluate(self, position: Position, plies: int = 0) -> Probabilities:
+    def evaluate(self, position: Position | str, plies: int = 0) -> Probabilities:
         """Cubeless probabilities for the side on roll in ``position``, before its roll.
 
         :param plies: 0 evaluates the position as the opponent's after its play
@@ -73,13 +73,14 @@ class HeuristicBot(CoreBot):
         >>> bot.evaluate(won)
         Probabilities(win=1.0, win_gammon=1.0, win_backgammon=0.0, lose_gammon=0.0, lose_backgammon=0.0)
         """
+        position = as_position(position)
         if plies not in (0, 1):
             raise ValueError(f"plies must be 0 or 1, got {plies!r}")
         if position.is_over():
             raise InvalidPositionError(f"the game in {position.id()!r} is over; nothing to evaluate")
         return Probabilities(*_heuristic.evaluate_on_roll(position._key, plies))
 
-    def evaluate_after(self, position: Position) -> Probabilities:
+    def evaluate_after(self, position: Position | str) -> Probabilities:
         """Cubeless probabilities for the side that has just *moved* to ``position``.
 
         ``position`` is in the mover's frame (as :meth:`Position.children`
@@ -92,4 +93,4 @@ class HeuristicBot(CoreBot):
         >>> best == start.parse_move("8/5 6/5", (3, 1)).position
         True
         """
-        return Probabilities(*_heuristic.evaluate_after(position._key))
+        return Probabilities(*_heuristic.evaluate_after(as_position(position)._key))
