@@ -196,13 +196,18 @@ class MatchPlayer:
     :param bot0: the bot in seat 0; :param bot1: the bot in seat 1 (bot objects, see
         :func:`bgfast.bots.get_bot`).
     :param length: match length, 0 = one money game.
-    :raises InvalidSpecError: a negative or too long match length.
+    :raises InvalidSpecError: a negative or too long match length, rules that are not a
+        :class:`~bgfast.match.Rules`, a table that is not a :class:`~bgfast.match.MatchEquityTable`.
     """
 
     def __init__(self, bot0: object, bot1: object, *, length: int = 0, rules: Rules | None = None,
                  met: MatchEquityTable | None = None) -> None:
         if isinstance(length, bool) or not isinstance(length, int) or not 0 <= length <= MAX_MATCH_LENGTH:
             raise InvalidSpecError(f"match length must be 0 (money) to {MAX_MATCH_LENGTH}, got {length!r}")
+        if rules is not None and not isinstance(rules, Rules):
+            raise InvalidSpecError(f"rules must be a Rules, got {rules!r}")
+        if met is not None and not isinstance(met, MatchEquityTable):
+            raise InvalidSpecError(f"met must be a MatchEquityTable (e.g. MatchEquityTable.load()), got {met!r}")
         self.length = length
         self.rules = rules or Rules()
         bot0, bot1 = (_as_bot(b) for b in (bot0, bot1))

@@ -276,3 +276,9 @@ def test_a_bad_seed_or_match_index_raises_invalid_spec_error(seed: object, index
 def test_the_largest_match_index_plays() -> None:
     player = MatchPlayer(get_bot("pubeval"), get_bot("random"), length=1)
     assert player.play(2**70, 2**64 - 1).winner in (0, 1)
+
+
+@pytest.mark.parametrize("kwargs", [{"rules": "x"}, {"rules": {"jacoby": False}}, {"met": "x", "length": 7}])
+def test_rules_or_a_table_of_the_wrong_type_raise_invalid_spec_error(kwargs: dict) -> None:
+    with pytest.raises(InvalidSpecError, match="rules must be|met must be"):
+        play_match(get_bot("pubeval"), get_bot("random"), **kwargs)
