@@ -190,10 +190,14 @@ def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
         "rollout",
         help="roll out a position, or every play of a roll, with a bot",
         description="Play the position out N times with the bot on both sides and print the chances "
-        "of winning, gammons and backgammons and the equity of the side on roll (before the dice), "
+        "of winning, gammons and backgammons and the equity of the side on roll (before the dice, "
+        "or with --dice to play), "
         "each with its standard error and 95% interval.  Trial i has its own dice stream (SEED, i), "
-        "so the result does not depend on --workers.  The first roll is stratified over the 36 dice "
-        "combinations (the first two over 1296 when N is a multiple of 1296).",
+        "so the result does not depend on --workers.  With N of 72 or more, the first roll is "
+        "stratified over the 36 dice combinations (the first two over 1296 when N is a multiple of "
+        "1296); fewer trials are sampled plainly.  With --dice, which is fixed, the rolls after it "
+        "are stratified.  Luck adjustment applies to the chances and the cubeless equity only, "
+        "not to the cubeful equity or match winning chance.",
         epilog="Positions are gnubg Position IDs, PositionID:MatchID, or XGIDs (which carry the score "
         "and cube).  A bot is NAME or NAME:KEY=VALUE,... (e.g. pubeval, pubeval:cube=never).",
     )
@@ -217,15 +221,20 @@ def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--no-variance-reduction", dest="variance_reduction", action="store_false",
                    help="neither stratify the first rolls nor adjust for luck")
     p.add_argument("--no-luck", dest="luck", action="store_false", default=None,
-                   help="stratify the first rolls only: no luck adjustment (about 50x more trials/s)")
+                   help="stratify the first rolls only: no luck adjustment of the chances and "
+                   "cubeless equity (about 50x more trials/s)")
+    p.add_argument("--variant", default="standard",
+                   help="rules: standard, nackgammon, hypergammon (3 checkers a side)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=_cmd_rollout)
 
 
 def _cmd_rollout(args: argparse.Namespace) -> int:
     from bgfast.bots.spec import bot_from_spec
+    from bgfast.match import Rules
     from bgfast.rollout import rollout
 
+    rules = Rules(variant=args.variant)
     bot = bot_from_spec(args.bot)
     evaluator = None
     if args.truncate is not None and not hasattr(bot, "evaluate"):
@@ -233,7 +242,8 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
 
         evaluator = get_bot("heuristic")   # the bot gives no probabilities: finish with the heuristic's
     result = rollout(args.position_id, dice=args.dice, play=args.play, plays=args.plays,
-                     bot=bot, evaluator=evaluator, trials=args.trials, seed=args.seed, workers=args.workers,
+                     bot=bot, evaluator=evaluator, rules=rules, trials=args.trials, seed=args.seed,
+                     workers=args.workers,
                      cubeful=args.cubeful, truncate=args.truncate, target_se=args.target_se,
                      variance_reduction=args.variance_reduction, luck=args.luck, progress=None)
     print(json.dumps(result.to_dict(), indent=2) if args.json else result.report())

@@ -73,5 +73,13 @@ class WorkerFailedError(BgfastError, RuntimeError):
         self.trace = trace
 
 
+class RolloutWorkerError(BgfastError, RuntimeError):
+    """A rollout worker process that died (killed, out of memory...) before its trials were played.
+
+    The rollout stops at once, with no result: its trials are a pure function of
+    the arguments, so running it again gives the result it would have given.
+    """
+
+
 class MissingExtraError(BgfastError, ImportError):
     """An optional dependency that a feature needs is not installed (the message names the extra)."""

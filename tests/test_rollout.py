@@ -569,8 +569,10 @@ def test_the_rollout_command_prints_the_chances_and_equities_as_text(capsys: pyt
     code, out, _ = run(capsys, "rollout", "4HPwATDgc/ABMA", "--dice", "31", "--trials", "72", "--seed", "1",
                        "--bot", "pubeval:cube=never", "--cubeful")
     assert code == 0
-    assert "72 trials (first roll stratified, luck-adjusted)" in out and "dice 31 played first: 8/5 6/5" in out
+    assert "72 trials (the roll after the 31 stratified, luck-adjusted chances and cubeless equity)" in out
+    assert "dice 31 played first: 8/5 6/5" in out
     assert "cubeless equity:" in out and "cubeful equity:" in out
+    assert "(the cubeful figures are not luck-adjusted)" in out
 
 
 def test_a_single_trial_reports_no_error_rather_than_nan() -> None:
@@ -580,3 +582,89 @@ def test_a_single_trial_reports_no_error_rather_than_nan() -> None:
     assert "nan" not in text
     assert "cubeless equity:" in text and "± n/a" in text
     assert json.loads(json.dumps(result.to_dict()))["equity_se"] is None
+
+
+# ---------------------------------------------------------------- what the labels say
+
+DMP = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:6:6:0:7:10"   # 6-6 in a 7-point match
+
+
+def test_the_report_and_json_say_that_only_the_chances_and_cubeless_equity_are_luck_adjusted() -> None:
+    # At double match point the match winning chance is the win chance: without luck adjustment the
+    # two estimates are the same number, with it only the win chance is adjusted, so they differ.
+    plain = rollout(DMP, trials=72, seed=1, cubeful=True)
+    assert plain.cubeful_mwc.value == pytest.approx(plain.win.value)
+    assert plain.to_dict()["luck_adjusted_figures"] == [] and "luck-adjusted" not in plain.report()
+    adjusted = _rollout(DMP, trials=72, seed=1, cubeful=True)
+    assert adjusted.cubeful_mwc.value == plain.cubeful_mwc.value != adjusted.win.value
+    assert adjusted.to_dict()["luck_adjusted_figures"] == ["probabilities", "equity"]
+    text = adjusted.report()
+    assert "72 trials (first roll stratified, luck-adjusted chances and cubeless equity)" in text
+    assert "(the cubeful figures are not luck-adjusted)" in text
+    # plays ranked by the cubeless equity: their differences are adjusted too
+    ranked = _rollout(TWO_EACH, dice="21", plays=True, trials=72, seed=1)
+    assert ranked.to_dict()["luck_adjusted_figures"] == ["probabilities", "equity", "difference"]
+
+
+def test_the_sampling_label_says_which_rolls_were_stratified() -> None:
+    assert "36 trials (plain sampling)" in rollout(THREE_EACH, trials=36).report()        # fewer than 72
+    assert "100 trials (first roll stratified)" in rollout(THREE_EACH, trials=100).report()
+    assert "1296 trials (first two rolls stratified)" in rollout(THREE_EACH, trials=1296).report()
+    # with dice, the dice are fixed: the rolls stratified are the ones after them
+    text = rollout(Position(), dice="31", trials=1296, seed=1).report()
+    assert "1296 trials (the two rolls after the 31 stratified)" in text
+    assert "for the side on roll, with 31 to play" in text and "before the dice" not in text
+    assert "(the roll after the 31 stratified)" in rollout(Position(), dice="31", play="8/5 6/5", trials=72).report()
+    assert "for the side on roll, before the dice" in rollout(THREE_EACH, trials=72).report()
+
+
+def test_a_single_play_is_one_play_not_one_plays() -> None:
+    text = rollout(ONE_EACH, dice="66", plays=True, trials=72, seed=1).report()
+    assert "\n1 play of 66, ranked by" in text and "plays of" not in text
+
+
+def test_the_rollout_help_says_when_the_first_roll_is_stratified_and_what_luck_adjusts(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rollout", "--help")
+    text = " ".join(out.split())
+    assert code == 0
+    assert "With N of 72 or more, the first roll is stratified" in text and "fewer trials are sampled plainly" in text
+    assert "With --dice, which is fixed, the rolls after it are stratified" in text
+    assert "Luck adjustment applies to the chances and the cubeless equity only" in text
+
+
+# ---------------------------------------------------------------- variants
+
+
+def test_a_hypergammon_position_is_rolled_out_by_hypergammon_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    from bgfast.match import Rules
+    from bgfast.position import starting_position
+
+    start = starting_position("hypergammon")
+    hyper = rollout(start, rules=Rules(variant="hypergammon"), trials=72, seed=1)
+    assert hyper.win_gammon.value > 0 and hyper.lose_gammon.value > 0
+    assert rollout(start, trials=72, seed=1).win_gammon.value == 0   # by standard rules 3 checkers are never a gammon
+    code, out, err = run(capsys, "rollout", start.id(), "--variant", "hypergammon", "--trials", "72", "--seed", "1",
+                         "--no-luck", "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["probabilities"] == list(hyper.probabilities)
+
+
+def test_a_position_with_more_checkers_than_the_variant_has_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    from bgfast.match import Rules
+
+    hyper = Rules(variant="hypergammon")
+    with pytest.raises(InvalidRolloutError,
+                       match="has 15 checkers of the side on roll and 15 of the opponent on the board, "
+                             "more than the 3 a side of hypergammon"):
+        rollout(Position(), rules=hyper)
+    four = Position.from_board([home(1, 1), home(2, 2)])
+    with pytest.raises(InvalidRolloutError, match="4 checkers of the side on roll and 2 of the opponent"):
+        rollout(four, rules=hyper)
+    assert rollout(TWO_EACH, rules=hyper, trials=72).trials == 72   # fewer is fine: the rest are off
+    code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--variant", "hypergammon")
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err.startswith("bgfast: error: position '4HPwATDgc/ABMA' has 15 checkers")
+    code, _, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--variant", "acey")
+    assert code == 2
+    assert err == "bgfast: error: rules.variant must be one of standard, nackgammon, hypergammon, got 'acey'\n"

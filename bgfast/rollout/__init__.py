@@ -6,7 +6,7 @@
 (5, 72)
 
 Every number is from the view of the side on roll in the position given,
-before any dice.  :func:`rollout` is the entry point; :class:`RolloutResult`
+before any dice (or, with dice given, with them to play).  :func:`rollout` is the entry point; :class:`RolloutResult`
 and :class:`PlayResult` what it returns (estimates with standard errors and
 95% intervals); :mod:`bgfast.rollout.engine` describes the trials and the
 variance reduction, :mod:`bgfast.rollout.stats` the standard errors.

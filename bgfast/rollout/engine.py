@@ -5,11 +5,12 @@ the bot on both sides, in the C game loop (:meth:`MatchRunner.play_from`).
 Trial ``i`` of a run seeded ``seed`` draws its dice and the players' random
 choices from the streams of ``(seed, i)`` only (:mod:`bgfast._core.rng`), so
 a trial is a pure function of the rollout's arguments and its index.  Trials
-are cut into blocks, the blocks are played in a :mod:`multiprocessing` pool,
+are cut into blocks, the blocks are played in worker processes (a process pool),
 and the per-trial results are put back in trial order: the result is the
 same, bit for bit, whatever the number of workers.
 
-Variance reduction is stratified sampling of the first rolls, rotating through
+Variance reduction is stratified sampling of the first rolls (with at least
+:data:`MIN_STRATIFIED_TRIALS` trials), rotating through
 them as gnubg's quasi-random dice do: trial ``i`` first rolls
 ``ALL_36[i % 36]``; when the number of trials is a multiple of 1296, its
 second roll is ``ALL_36[(i // 36) % 36]`` as well, so every block of 1296
@@ -25,12 +26,16 @@ initial cube, or the match winning chance).  That is 48 bytes a trial a line.
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import multiprocessing
 import pickle
+import signal
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
@@ -39,7 +44,7 @@ import numpy as np
 from bgfast.bots import available_bots, get_bot
 from bgfast.bots.base import CUBE_KINDS, CoreBot, CubeResponse
 from bgfast.dice import ALL_36, Dice
-from bgfast.errors import InvalidRolloutError
+from bgfast.errors import InvalidRolloutError, RolloutWorkerError
 from bgfast.game import MAX_MATCH_LENGTH, make_runner
 from bgfast.match import MatchEquityTable, MatchState, Rules
 from bgfast.position import VARIANTS, Move, Position
@@ -276,16 +281,22 @@ class _Worker:
         return out
 
 
+_TASK: _Task | None = None
 _WORKER: _Worker | None = None
 
 
 def _init_worker(task: _Task) -> None:
-    global _WORKER
-    _WORKER = _Worker(task)
+    """A pool process's initializer: Ctrl-C is the parent's business (it stops the pool)."""
+    global _TASK
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _TASK = task
 
 
 def _run_block(bounds: tuple[int, int]) -> np.ndarray:
-    assert _WORKER is not None
+    global _WORKER
+    if _WORKER is None:  # built here, not in the initializer, so that its errors reach the parent as they are
+        assert _TASK is not None
+        _WORKER = _Worker(_TASK)
     return _WORKER.run(*bounds)
 
 
@@ -321,8 +332,12 @@ def _outcome_row(pos: Position, root_wins: bool, match: MatchState, met: MatchEq
 
 
 def _block_size(workers: int) -> int:
-    """Trials per block: a divisor of :data:`CHECK_EVERY`, about four blocks per worker and round."""
-    k = next(d for d in range(4 * workers, CHECK_EVERY + 1) if CHECK_EVERY % d == 0)
+    """Trials per block: a divisor of :data:`CHECK_EVERY`, about four blocks per worker and round.
+
+    >>> _block_size(1), _block_size(2), _block_size(324), _block_size(325)
+    (324, 162, 1, 1)
+    """
+    k = next((d for d in range(4 * workers, CHECK_EVERY + 1) if CHECK_EVERY % d == 0), CHECK_EVERY)
     return CHECK_EVERY // k
 
 
@@ -359,9 +374,10 @@ def rollout(
     """Roll a position out: play it to the end ``trials`` times with ``bot`` on both sides.
 
     Every number of the result is from the view of the side on roll in
-    ``position``, before any dice: with ``dice`` that side plays the roll
-    first (``play``, or the bot's choice in every trial), then the game goes
-    on with the opponent to roll; the result is still that side's.
+    ``position``: before any dice, or with ``dice`` after rolling them: that
+    side plays the roll first (``play``, or the bot's choice in every trial),
+    then the game goes on with the opponent to roll; the result is still that
+    side's.
 
     >>> result = rollout("4HPwATDgc/ABMA", trials=144, seed=1)
     >>> result.trials, result.strata, round(result.win.value, 3)
@@ -372,8 +388,10 @@ def rollout(
 
     Variance reduction (on unless ``variance_reduction=False``) stratifies
     the first roll over the 36 dice combinations, and the first two rolls
-    over 1296 when ``trials`` is a multiple of 1296 (fewer than 72 trials are
-    sampled plainly).  The standard errors are those of the stratified
+    over 1296 when ``trials`` is a multiple of 1296; fewer than 72 trials
+    (:data:`MIN_STRATIFIED_TRIALS`) are sampled plainly.  The rolls stratified
+    are the first ones rolled: with ``dice``, which are fixed, the next ones
+    (the opponent's reply first).  The standard errors are those of the stratified
     estimator: ``SE**2 = sum_h w_h**2 s_h**2 / n_h`` over the strata h, with
     ``w_h = 1/36`` (or ``1/1296``) the chance of the stratum's rolls, ``n_h``
     its trials and ``s_h**2`` the variance *within* it; with 1296 strata but
@@ -389,7 +407,12 @@ def rollout(
     result.  Luck has expectation zero, so the estimate stays unbiased; on the
     opening position with pubeval it halves the standard error at the same
     trials, at the cost of 21 extra move generations and evaluations a ply
-    (a trial is some 50 times slower).  The cubeful equity is not adjusted.
+    (a trial is some 50 times slower).  Only the five chances and the cubeless
+    equity are adjusted (and, when the plays are ranked by it, their
+    differences): the cubeful equity and the match winning chance are not, so
+    where they should agree with a chance (the MWC with the win chance at
+    double match point) they can differ by more than the chance's error.
+    :attr:`RolloutResult.luck_adjusted_figures` names the adjusted figures.
 
     :param position: a :class:`Position`, Position ID, ``PositionID:MatchID`` or XGID
         (the last two also give the match state).
@@ -403,7 +426,9 @@ def rollout(
     :param evaluator: what finishes truncated trials (default: the bot); see :class:`Evaluator`.
     :param match: score and cube (default: money, cube centred, the Jacoby
         rule as in ``rules``); ``match.player_on_roll`` is the side on roll.
-    :param rules: beavers, maximum cube, variant (default :class:`Rules`).
+    :param rules: beavers, maximum cube, variant (default :class:`Rules`); the
+        variant's checkers a side (3 in hypergammon) decide gammons, and the
+        position may not have more on the board.
     :param met: the match equity table for match play (default Kazaross-XG2).
     :param cubeful: also roll out with the cube: money points per game per
         initial cube, or in match play the match winning chance and its EMG.
@@ -411,7 +436,8 @@ def rollout(
         dice), so a passed double never cuts them short.
     :param trials: the number of trials, or with ``target_se`` the most.
     :param seed: the run seed; trial ``i`` uses the streams of ``(seed, i)``.
-    :param workers: processes; the result does not depend on it.
+    :param workers: processes, at most one per block of trials (more would
+        idle, so they are not started); the result does not depend on it.
     :param truncate: stop each trial after this many plies (half-moves) and
         use the evaluator's probabilities (cubeful: Janowski's formula in money
         play with the bot's ``cube_efficiency``, a dead cube in match play).
@@ -421,13 +447,16 @@ def rollout(
         when computed; with ``plays`` the largest over the plays) is at most
         this; checked after 1296, 2592, ... trials, then every ~10%.
     :param variance_reduction: stratify the first roll(s) and, unless ``luck=False``, adjust for luck.
-    :param luck: subtract each trial's luck from its cubeless result (default: as ``variance_reduction``).
+    :param luck: subtract each trial's luck from its cubeless result, not from its cubeful
+        value (default: as ``variance_reduction``).
     :param progress: show a tqdm progress bar on stderr (None: only on a terminal).
     :raises InvalidRolloutError: zero or negative trials, workers, plies or
         target, a finished position or match, a pending double, ``plays`` or
-        ``play`` without dice, truncation with no evaluator.
+        ``play`` without dice, truncation with no evaluator, a position with
+        more checkers than the variant has.
     :raises InvalidDiceError: bad dice.  :raises IllegalMoveError, InvalidMoveError: a bad play.
     :raises UnknownBotError: an unknown bot.
+    :raises RolloutWorkerError: a worker process died (e.g. killed): no result.
     """
     started = time.perf_counter()
     pos, parsed_match = parse_position(position)
@@ -443,6 +472,13 @@ def rollout(
     rules = rules or Rules()
     if not isinstance(rules, Rules):
         raise InvalidRolloutError(f"rules must be a Rules, got {rules!r}")
+    checkers = sum(VARIANTS[rules.variant][1])
+    opponent_checkers, own_checkers = pos.checkers()
+    if max(own_checkers, opponent_checkers) > checkers:
+        raise InvalidRolloutError(
+            f"position {pos.id()!r} has {own_checkers} checkers of the side on roll and {opponent_checkers} "
+            f"of the opponent on the board, more than the {checkers} a side of {rules.variant}"
+        )
     match = match or parsed_match or MatchState(jacoby=rules.jacoby)
     if not isinstance(match, MatchState):
         raise InvalidRolloutError(f"match must be a MatchState, got {match!r}")
@@ -491,7 +527,6 @@ def rollout(
         raise InvalidRolloutError(f"give either plays=True or play={play!r}, not both")
     match = dataclasses.replace(match, dice=(0, 0))
     cube_on = cubeful
-    checkers = sum(VARIANTS[rules.variant][1])
 
     def line_after(move: Move) -> _Line:
         after = move.position
@@ -562,6 +597,14 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
     from tqdm import tqdm
 
     size = min(_block_size(workers), trials)
+    if workers > 1:
+        try:
+            pickle.dumps(task)
+        except (pickle.PicklingError, AttributeError, TypeError) as exc:
+            raise InvalidRolloutError(
+                f"bot or evaluator cannot be sent to worker processes ({exc}); use workers=1"
+            ) from None
+    workers = min(workers, -(-trials // size))   # a worker per block at most: more would only idle
     chunks: list[np.ndarray] = []
     done = 0
     check = _next_check(0)
@@ -577,15 +620,9 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
         worker = _Worker(task)
         results: Iterator[np.ndarray] = (worker.run(a, b) for a, b in _blocks(trials, size))
     else:
-        try:
-            pickle.dumps(task)
-        except (pickle.PicklingError, AttributeError, TypeError) as exc:
-            raise InvalidRolloutError(
-                f"bot or evaluator cannot be sent to worker processes ({exc}); use workers=1"
-            ) from None
         # the pool is started before the progress bar's thread exists (fork after threads is unsafe)
-        pool = multiprocessing.get_context().Pool(workers, initializer=_init_worker, initargs=(task,))
-        results = pool.imap(_run_block, _blocks(trials, size))
+        pool = _Pool(task, workers, _blocks(trials, size))
+        results = pool.results()
     bar = tqdm(total=trials, unit="trial", file=sys.stderr, dynamic_ncols=True, leave=False,
                disable=None if progress is None else not progress, desc="rollout")
     try:
@@ -600,9 +637,66 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
     finally:
         bar.close()
         if pool is not None:
-            pool.terminate()
-            pool.join()
+            pool.close()
     return np.concatenate(chunks, axis=1)
+
+
+class _Pool:
+    """Blocks of trials played in worker processes, their results in block order.
+
+    A dead worker breaks the pool (:class:`ProcessPoolExecutor` notices, where a
+    ``multiprocessing.Pool`` would replace the worker and wait forever for its
+    block): the rollout stops with :class:`RolloutWorkerError`.  The workers
+    ignore SIGINT; on Ctrl-C the parent's KeyboardInterrupt closes the pool.
+    """
+
+    def __init__(self, task: _Task, workers: int, blocks: Iterable[tuple[int, int]]) -> None:
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        self.executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+                                            initargs=(task,))
+        self.todo = iter(blocks)
+        self.pending: collections.deque[tuple[tuple[int, int], Future[np.ndarray]]] = collections.deque()
+        self.window = 2 * workers + 2
+        try:
+            self._submit()  # forks the workers now
+        except BaseException:  # e.g. Ctrl-C while they start: stop the ones started
+            self.close()
+            raise
+
+    def _submit(self) -> None:
+        while len(self.pending) < self.window:
+            bounds = next(self.todo, None)
+            if bounds is None:
+                return
+            self.pending.append((bounds, self.executor.submit(_run_block, bounds)))
+
+    def results(self) -> Iterator[np.ndarray]:
+        try:
+            while self.pending:
+                block = self.pending[0][1].result()
+                self.pending.popleft()
+                self._submit()
+                yield block
+        except BrokenProcessPool:  # from a result, or from submit once the pool is broken
+            lost = f"trials {self.pending[0][0][0]}-{self.pending[-1][0][1] - 1}" if self.pending else "trials"
+            raise RolloutWorkerError(
+                f"a rollout worker process died (killed?) while {lost} were being played; "
+                "the rollout is stopped, with no result"
+            ) from None
+
+    def close(self) -> None:
+        """Shut the pool down: at once (terminating the workers) unless every block was collected."""
+        if not self.pending:
+            self.executor.shutdown(wait=True)
+            return
+        processes = list((getattr(self.executor, "_processes", None) or {}).values())
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(5)
 
 
 def _estimate(values: np.ndarray, strata: int) -> list[Estimate]:

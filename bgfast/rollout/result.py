@@ -1,7 +1,8 @@
 """What a rollout returns: estimates with standard errors and 95% intervals.
 
 Every number is from the view of the side on roll in the position rolled out,
-before any dice (also when dice or a play were given): probabilities of that
+before any dice or, when dice were given, with them to play (also when a play
+was given: the view stays the player's, not its opponent's): probabilities of that
 side winning, winning a gammon, and so on, and its equity.
 """
 from __future__ import annotations
@@ -17,7 +18,20 @@ from bgfast.rollout.stats import Z95
 
 __all__ = ["Estimate", "PlayResult", "RolloutResult"]
 
-_SAMPLING = {1: "plain sampling", 36: "first roll stratified", 1296: "first two rolls stratified"}
+_STRATIFIED = {36: "roll", 1296: "two rolls"}
+
+
+def _sampling(strata: int, dice: Dice | None) -> str:
+    """How the trials' rolls were drawn; with dice, the stratified rolls are the ones after them.
+
+    >>> _sampling(36, None), _sampling(1296, Dice(3, 1)), _sampling(1, Dice(3, 1))
+    ('first roll stratified', 'the two rolls after the 31 stratified', 'plain sampling')
+    """
+    if strata not in _STRATIFIED:
+        return "plain sampling" if strata == 1 else f"{strata} strata"
+    if dice is None:
+        return f"first {_STRATIFIED[strata]} stratified"
+    return f"the {_STRATIFIED[strata]} after the {dice} stratified"
 
 
 def _num(x: float | None) -> float | None:
@@ -54,8 +68,9 @@ class Estimate:
 class RolloutResult:
     """The result of :func:`bgfast.rollout.rollout`.
 
-    Perspective: the side on roll in :attr:`position`, before the dice, even
-    when :attr:`dice` (and a :attr:`play`) were played first.  Probabilities
+    Perspective: the side on roll in :attr:`position`, before the dice or, with
+    :attr:`dice`, with them to play (also when a :attr:`play` of them was
+    given: still the player's view, not its opponent's).  Probabilities
     are cumulative as in gnubg: :attr:`win_gammon` includes backgammons.
 
     The cubeless equity is money points per game at cube 1 (gammons 2,
@@ -80,7 +95,8 @@ class RolloutResult:
     seed: int
     """The run seed: trial ``i`` uses the streams of ``(seed, i)``."""
     strata: int
-    """The sampling: 1 plain, 36 the first roll stratified, 1296 the first two rolls."""
+    """The sampling: 1 plain, 36 the first roll stratified, 1296 the first two rolls
+    (with :attr:`dice`, which are fixed, the roll or two rolls after them)."""
     truncate: int | None
     """Trials were cut after this many plies and finished with the evaluator, or None."""
     win: Estimate
@@ -99,7 +115,21 @@ class RolloutResult:
     plays: tuple[PlayResult, ...] = field(default_factory=tuple)
     """With ``plays=True``: every play of :attr:`dice`, best first."""
     luck_adjusted: bool = False
-    """The cubeless results had each trial's luck subtracted (variance reduction)."""
+    """The cubeless results had each trial's luck subtracted (variance reduction);
+    the cubeful ones never do (see :attr:`luck_adjusted_figures`)."""
+
+    @property
+    def luck_adjusted_figures(self) -> tuple[str, ...]:
+        """The figures that had each trial's luck subtracted, by their JSON keys (with their ``_se``):
+        ``probabilities`` and ``equity`` (cubeless), and the plays' ``difference`` when the plays
+        are ranked by the cubeless equity; never ``cubeful_equity`` or ``cubeful_mwc``.
+        Empty without luck adjustment.
+        """
+        if not self.luck_adjusted:
+            return ()
+        if self.plays and self.cubeful_equity is None:
+            return ("probabilities", "equity", "difference")
+        return ("probabilities", "equity")
 
     @property
     def probabilities(self) -> tuple[float, float, float, float, float]:
@@ -123,12 +153,16 @@ class RolloutResult:
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``position_id``, ``trials``, ``probabilities`` (5), their
         ``probabilities_se``, ``equity``, ``equity_se``, ``cubeful_equity``,
-        ``cubeful_equity_se`` (None without the cube), and ``plays`` when rolled out.
+        ``cubeful_equity_se`` (None without the cube), ``luck_adjusted_figures`` (the keys
+        of the figures that are luck-adjusted, see :attr:`luck_adjusted_figures`), and
+        ``plays`` when rolled out.
 
         >>> from bgfast.rollout import rollout
         >>> data = rollout("4HPwATDgc/ABMA", trials=72, seed=1).to_dict()
         >>> data["trials"], len(data["probabilities"]), data["cubeful_equity"]
         (72, 5, None)
+        >>> data["luck_adjusted_figures"]
+        ['probabilities', 'equity']
         """
         out: dict[str, Any] = {"position_id": self.position.id(), "trials": self.trials,
                                **_estimates(self)}
@@ -137,7 +171,7 @@ class RolloutResult:
             out["cubeful_mwc_se"] = _num(self.cubeful_mwc.se)
         out.update(dice=None if self.dice is None else str(self.dice), play=self.play, bot=self.bot,
                    seed=self.seed, strata=self.strata, luck_adjusted=self.luck_adjusted,
-                   truncate=self.truncate, seconds=self.seconds)
+                   luck_adjusted_figures=list(self.luck_adjusted_figures), truncate=self.truncate, seconds=self.seconds)
         if self.plays:
             out["plays"] = [p.to_dict() for p in self.plays]
         return out
@@ -154,15 +188,16 @@ class RolloutResult:
         cube = "cubeful" if self.cubeful_equity is not None else "cubeless"
         lines = [
             f"rollout of {self.position.id()}: {self.match}",
-            f"{self.bot} on both sides, {self.trials} trials ({_SAMPLING.get(self.strata, self.strata)}"
-            + (", luck-adjusted" if self.luck_adjusted else "") + "), "
+            f"{self.bot} on both sides, {self.trials} trials ({_sampling(self.strata, self.dice)}"
+            + (", luck-adjusted chances and cubeless equity" if self.luck_adjusted else "") + "), "
             f"seed {self.seed}" + (f", truncated after {self.truncate} plies" if self.truncate else "")
             + f", {self.seconds:.2f} s",
         ]
         if self.dice is not None:
             lines.append(f"dice {self.dice} played first" + (f": {self.play}" if self.play else ""))
         lines += [
-            "for the side on roll, before the dice (± = one standard error)",
+            "for the side on roll, " + ("before the dice" if self.dice is None else f"with {self.dice} to play")
+            + " (± = one standard error)",
             "",
             f"{'':12}{'win':>10}{'w gammon':>10}{'w bg':>10}{'l gammon':>10}{'l bg':>10}",
             f"{'chance':12}" + "".join(f"{100 * v:9.2f}%" for v in self.probabilities),
@@ -181,9 +216,12 @@ class RolloutResult:
             else:
                 mwc += f"{100 * self.cubeful_mwc.se:.2f}%   95% [{100 * low:.2f}%, {100 * high:.2f}%]"
             lines.append(mwc)
+        if self.luck_adjusted and self.cubeful_equity is not None:
+            lines.append("(the cubeful figures are not luck-adjusted)")
         if self.plays:
             width = max(len(p.move or "(no play)") for p in self.plays)
-            lines += ["", (f"{len(self.plays)} plays of {self.dice}, ranked by {cube} equity "
+            count = f"{len(self.plays)} play{'' if len(self.plays) == 1 else 's'}"
+            lines += ["", (f"{count} of {self.dice}, ranked by {cube} equity "
                            "(same dice for every play; difference to the best with its own error)"),
                       f"{'#':>3}  {'play':<{width}}  {'equity':>17}  {'difference':>17}"]
             for i, p in enumerate(self.plays, 1):

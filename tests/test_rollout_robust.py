@@ -1,0 +1,162 @@
+"""Rollouts over worker processes: a worker killed with kill -9, Ctrl-C, more workers than work.
+
+The command-line tests start ``python -m bgfast rollout`` in a child process and kill
+or interrupt it (or one of its workers); every wait has a timeout, so a hang fails the
+test instead of stalling the suite.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+from tournament_helpers import alive, child_env, children_of
+
+from bgfast import Position
+from bgfast.bots import Bot, get_bot
+from bgfast.cli import main
+from bgfast.errors import BgfastError, RolloutWorkerError
+from bgfast.rollout import engine, rollout
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses fork, /proc and SIGKILL")
+
+LONG = ("rollout", "4HPwATDgc/ABMA", "--trials", "1296000", "--workers", "2", "--no-luck")
+"""A rollout that runs for far longer than any test waits."""
+
+
+def start_rollout(*args: str) -> subprocess.Popen[str]:
+    """``bgfast ARGS...`` in a child process, the leader of its own process group."""
+    return subprocess.Popen([sys.executable, "-m", "bgfast", *args], env=child_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def wait_for_workers(proc: subprocess.Popen[str], n: int, timeout: float = 30.0) -> list[int]:
+    """The pids of ``proc``'s ``n`` worker processes, once they have been playing for a moment."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, f"the rollout ended early: {proc.communicate()}"
+        workers = children_of(proc.pid)
+        if len(workers) >= n:
+            time.sleep(0.5)  # let them start their blocks
+            return workers
+        time.sleep(0.02)
+    raise AssertionError(f"no {n} worker processes after {timeout} s")
+
+
+def assert_gone(pids: list[int], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(pid) for pid in pids), "worker processes outlived the rollout"
+
+
+@pytest.fixture
+def proc_cleanup() -> Iterator[list[subprocess.Popen[str]]]:
+    procs: list[subprocess.Popen[str]] = []
+    yield procs
+    for proc in procs:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+
+
+@pytest.fixture
+def deadline() -> Iterator[None]:
+    """Fail (rather than hang) an in-process rollout that does not return within 30 s."""
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError("the rollout hung")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(30)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# ---------------------------------------------------------------- a worker dies
+
+
+def test_kill_9_of_a_worker_stops_the_rollout_command_with_a_one_line_error(proc_cleanup: list) -> None:
+    proc = start_rollout(*LONG)
+    proc_cleanup.append(proc)
+    workers = wait_for_workers(proc, 2)
+    os.kill(workers[0], signal.SIGKILL)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2 and out == ""
+    assert err.startswith("bgfast: error: a rollout worker process died") and err.count("\n") == 1, err
+    assert_gone(workers)
+
+
+class KillsItsWorker(Bot):
+    """Plays like pubeval in the parent; in a worker process it kills that process (SIGKILL)."""
+
+    name = "kills-its-worker"
+
+    def __init__(self, parent: int) -> None:
+        self.parent = parent
+        self._bot: Bot | None = None
+
+    def __getstate__(self) -> dict:
+        return {"parent": self.parent, "_bot": None}
+
+    def choose_move(self, position, dice, match):  # type: ignore[no-untyped-def]
+        if os.getpid() != self.parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        if self._bot is None:
+            self._bot = get_bot("pubeval", cube="never")
+        return self._bot.choose_move(position, dice, match)
+
+
+def test_a_worker_that_dies_raises_a_bgfast_error_from_the_api(deadline: None) -> None:
+    with pytest.raises(RolloutWorkerError, match="worker process died") as info:
+        rollout(Position(), bot=KillsItsWorker(os.getpid()), trials=720, workers=2, luck=False)
+    assert isinstance(info.value, BgfastError)
+    # in the parent the same bot plays: it is the dead worker that failed, not the arguments
+    assert rollout(Position(), bot=KillsItsWorker(os.getpid()), trials=2, luck=False).trials == 2
+
+
+# ---------------------------------------------------------------- Ctrl-C
+
+
+def test_ctrl_c_prints_only_the_parents_one_line_and_stops_the_workers(proc_cleanup: list) -> None:
+    proc = start_rollout(*LONG)
+    proc_cleanup.append(proc)
+    workers = wait_for_workers(proc, 2)
+    os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the whole process group
+    out, err = proc.communicate(timeout=30)
+    assert (proc.returncode, out, err) == (130, "", "bgfast: interrupted\n")
+    assert_gone(workers)
+
+
+# ---------------------------------------------------------------- more workers than work
+
+
+def test_workers_beyond_the_blocks_of_trials_are_not_started(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[int] = []
+    real = engine.ProcessPoolExecutor
+
+    def spy(max_workers: int, **kwargs: object) -> object:
+        started.append(max_workers)
+        return real(max_workers, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine, "ProcessPoolExecutor", spy)
+    one = rollout(Position(), trials=3, seed=2, luck=False)
+    many = rollout(Position(), trials=3, seed=2, luck=False, workers=325)
+    assert started == [3] and many.equity == one.equity and many.trials == 3
+
+
+def test_the_rollout_command_with_more_workers_than_trials_prints_the_result(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["rollout", "4HPwATDgc/ABMA", "--workers", "325", "--trials", "36", "--no-luck", "--json"])
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert data["trials"] == 36
+    assert data["equity"] == rollout(Position(), trials=36, luck=False).equity.value
