@@ -160,3 +160,12 @@ def test_the_rollout_command_with_more_workers_than_trials_prints_the_result(
     data = json.loads(out)
     assert data["trials"] == 36
     assert data["equity"] == rollout(Position(), trials=36, luck=False).equity.value
+
+
+def test_kill_9_of_the_parent_ends_its_workers(proc_cleanup: list[subprocess.Popen[str]]) -> None:
+    proc = start_rollout(*LONG)
+    proc_cleanup.append(proc)
+    workers = wait_for_workers(proc, 2)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    assert_gone(workers)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import multiprocessing
+import os
 import pickle
 import signal
 import sys
@@ -46,11 +47,11 @@ from bgfast.bots.base import CUBE_KINDS, CoreBot, CubeResponse
 from bgfast.dice import ALL_36, Dice
 from bgfast.errors import InvalidRolloutError, RolloutWorkerError
 from bgfast.game import MAX_MATCH_LENGTH, make_runner
-from bgfast.match import MatchEquityTable, MatchState, Rules
+from bgfast.match import MatchEquityTable, MatchState, Rules, parse_position
 from bgfast.position import VARIANTS, Move, Position
+from bgfast.procs import exit_with_parent
 from bgfast.rollout.cubeful import dead_cube_mwc, flip, janowski_money
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
-from bgfast.match import parse_position
 from bgfast.rollout.stats import estimate_columns, variance_strata
 
 if TYPE_CHECKING:
@@ -285,10 +286,12 @@ _TASK: _Task | None = None
 _WORKER: _Worker | None = None
 
 
-def _init_worker(task: _Task) -> None:
-    """A pool process's initializer: Ctrl-C is the parent's business (it stops the pool)."""
+def _init_worker(task: _Task, parent: int) -> None:
+    """A pool process's initializer: Ctrl-C is the parent's business (it stops the pool),
+    and the worker ends when the parent dies, even by kill -9."""
     global _TASK
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent(parent)
     _TASK = task
 
 
@@ -654,7 +657,7 @@ class _Pool:
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         self.executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                                            initargs=(task,))
+                                            initargs=(task, os.getpid()))
         self.todo = iter(blocks)
         self.pending: collections.deque[tuple[tuple[int, int], Future[np.ndarray]]] = collections.deque()
         self.window = 2 * workers + 2

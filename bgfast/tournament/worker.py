@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import sys
 import threading
 import time
 import traceback
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bgfast.errors import WorkerFailedError
+from bgfast.procs import exit_with_parent
 from bgfast.tournament.schedule import chunk_range, scheduler
 from bgfast.tournament.spec import TournamentSpec
 
@@ -139,31 +139,9 @@ def _bounds(r: range) -> tuple[int, int]:
 # ---------------------------------------------------------------- process backend
 
 
-def _exit_with_parent(parent: int) -> None:
-    """Make this worker end when the parent dies (even by kill -9)."""
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            if libc.prctl(1, signal.SIGKILL) == 0:  # PR_SET_PDEATHSIG
-                if os.getppid() != parent:  # the parent died before prctl
-                    os._exit(1)
-                return
-        except (OSError, AttributeError):  # pragma: no cover
-            pass
-
-    def watch() -> None:  # pragma: no cover - portable fallback
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="bgfast-parent-watch", daemon=True).start()
-
-
 def _init_process(spec: TournamentSpec, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
-    _exit_with_parent(parent)
+    exit_with_parent(parent)
     try:
         _players_for(spec)  # build the bots once, before the first chunk
     except Exception:  # noqa: BLE001 - the first chunk reports it with its number
