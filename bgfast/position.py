@@ -301,7 +301,7 @@ class Position:
         :raises InvalidMoveError: the text does not parse.
         :raises IllegalMoveError: it parses but is not a legal play of these dice here.
         """
-        dice = _as_dice(dice)
+        dice = Dice.of(dice)
         segments = _parse_notation(text)
         target = self._apply_segments(segments, text)
         for move in self.legal_moves(dice.high, dice.low):
@@ -339,18 +339,6 @@ class Position:
     def diagram(self) -> str:
         """A readable ASCII board like gnubg's; ``X`` is the side on roll (moving down to 1)."""
         return _diagram(self)
-
-
-def _as_dice(dice: Dice | tuple[int, int] | str) -> Dice:
-    if isinstance(dice, Dice):
-        return dice
-    if isinstance(dice, str):
-        return Dice.parse(dice)
-    try:
-        d1, d2 = dice
-    except (TypeError, ValueError):
-        return Dice.parse(str(dice))
-    return Dice(d1, d2)
 
 
 _TOKEN = re.compile(r"^((?:bar|\d{1,2})\*?)((?:/(?:off|\d{1,2})\*?)+)(?:\((\d)\))?$")
