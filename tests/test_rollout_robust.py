@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from tournament_helpers import alive, child_env, children_of
@@ -29,10 +30,14 @@ LONG = ("rollout", "4HPwATDgc/ABMA", "--trials", "1296000", "--workers", "2", "-
 """A rollout that runs for far longer than any test waits."""
 
 
-def start_rollout(*args: str) -> subprocess.Popen[str]:
-    """``bgfast ARGS...`` in a child process, the leader of its own process group."""
+def start_rollout(cwd: Path, *args: str) -> subprocess.Popen[str]:
+    """``bgfast ARGS...`` in a child process, the leader of its own process group.
+
+    It runs in ``cwd`` (a scratch folder), so that ``python -m`` imports the bgfast
+    this process imported, not a source tree that happens to be the current folder.
+    """
     return subprocess.Popen([sys.executable, "-m", "bgfast", *args], env=child_env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=cwd)
 
 
 def wait_for_workers(proc: subprocess.Popen[str], n: int, timeout: float = 30.0) -> list[int]:
@@ -83,8 +88,9 @@ def deadline() -> Iterator[None]:
 # ---------------------------------------------------------------- a worker dies
 
 
-def test_kill_9_of_a_worker_stops_the_rollout_command_with_a_one_line_error(proc_cleanup: list) -> None:
-    proc = start_rollout(*LONG)
+def test_kill_9_of_a_worker_stops_the_rollout_command_with_a_one_line_error(proc_cleanup: list,
+                                                                            tmp_path: Path) -> None:
+    proc = start_rollout(tmp_path, *LONG)
     proc_cleanup.append(proc)
     workers = wait_for_workers(proc, 2)
     os.kill(workers[0], signal.SIGKILL)
@@ -125,8 +131,8 @@ def test_a_worker_that_dies_raises_a_bgfast_error_from_the_api(deadline: None) -
 # ---------------------------------------------------------------- Ctrl-C
 
 
-def test_ctrl_c_prints_only_the_parents_one_line_and_stops_the_workers(proc_cleanup: list) -> None:
-    proc = start_rollout(*LONG)
+def test_ctrl_c_prints_only_the_parents_one_line_and_stops_the_workers(proc_cleanup: list, tmp_path: Path) -> None:
+    proc = start_rollout(tmp_path, *LONG)
     proc_cleanup.append(proc)
     workers = wait_for_workers(proc, 2)
     os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the whole process group
@@ -162,8 +168,8 @@ def test_the_rollout_command_with_more_workers_than_trials_prints_the_result(
     assert data["equity"] == rollout(Position(), trials=36, luck=False).equity.value
 
 
-def test_kill_9_of_the_parent_ends_its_workers(proc_cleanup: list[subprocess.Popen[str]]) -> None:
-    proc = start_rollout(*LONG)
+def test_kill_9_of_the_parent_ends_its_workers(proc_cleanup: list[subprocess.Popen[str]], tmp_path: Path) -> None:
+    proc = start_rollout(tmp_path, *LONG)
     proc_cleanup.append(proc)
     workers = wait_for_workers(proc, 2)
     os.kill(proc.pid, signal.SIGKILL)
