@@ -110,6 +110,9 @@ cdef inline bint _insert(MoveGen* g, uint64_t h, const Board* b) noexcept nogil:
     cdef uint32_t slot = <uint32_t> (h & (TABLE_SIZE - 1))
     cdef uint32_t entry = g.slots[slot]
     cdef int k
+    if g.n >= (1 << SLOT_BITS) - 1:     # cannot happen with 15 checkers a side (see TABLE_SIZE)
+        g.overflow = 1
+        return False
     while (entry & ~((1u << SLOT_BITS) - 1)) == stamp:
         k = <int> (entry & ((1u << SLOT_BITS) - 1)) - 1
         if g.hashes[k] == h and board_equal(&g.items[k].board, b):
