@@ -475,7 +475,7 @@ def test_an_xgid_gives_the_position_and_the_match_score() -> None:
         ({"trials": 2.5}, InvalidRolloutError, "trials must be a positive integer, got 2.5"),
         ({"workers": 0}, InvalidRolloutError, "workers must be a positive integer, got 0"),
         ({"seed": -1}, InvalidRolloutError, "seed must be an integer from 0, got -1"),
-        ({"truncate": 0}, InvalidRolloutError, "truncate must be a positive integer, got 0"),
+        ({"truncate": 0}, InvalidRolloutError, "truncate must be a positive integer up to 2,147,483,647, got 0"),
         ({"target_se": 0}, InvalidRolloutError, "target_se must be a positive number, got 0"),
         ({"plays": True}, InvalidRolloutError, "plays needs the dice"),
         ({"play": "8/5 6/5"}, InvalidRolloutError, "a play needs the dice"),
@@ -668,3 +668,20 @@ def test_a_position_with_more_checkers_than_the_variant_has_is_refused(capsys: p
     code, _, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--variant", "acey")
     assert code == 2
     assert err == "bgfast: error: rules.variant must be one of standard, nackgammon, hypergammon, got 'acey'\n"
+
+
+def test_hypergammon_rollouts_are_not_luck_adjusted_and_refuse_luck() -> None:
+    from bgfast.match import Rules
+
+    rules = Rules(variant="hypergammon")
+    result = _rollout("AACgAgAAKgAAAA", trials=72, seed=1, rules=rules)
+    assert not result.luck_adjusted and result.luck_adjusted_figures == ()
+    with pytest.raises(InvalidRolloutError, match="15-checker"):
+        _rollout("AACgAgAAKgAAAA", trials=72, rules=rules, luck=True)
+
+
+@pytest.mark.parametrize("kwargs, error", [({"truncate": 2**31}, "up to 2,147,483,647"),
+                                           ({"truncate": 2**70}, "up to"), ({"dice": 31}, "two dice")])
+def test_a_huge_truncation_or_dice_as_a_number_raise_a_value_error(kwargs: dict, error: str) -> None:
+    with pytest.raises(ValueError, match=error):
+        _rollout("4HPwATDgc/ABMA", trials=72, **kwargs)

@@ -306,11 +306,18 @@ def _run_block(bounds: tuple[int, int]) -> np.ndarray:
 # ---------------------------------------------------------------- checking the input
 
 
-def _count(name: str, value: object, *, low: int = 1, none: bool = False) -> int | None:
+MAX_TRUNCATE = 2**31 - 1
+"""The largest ``truncate`` (plies); the game loop counts plies in a C int."""
+
+
+def _count(name: str, value: object, *, low: int = 1, high: int | None = None, none: bool = False) -> int | None:
     if value is None and none:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+    if (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low
+            or (high is not None and value > high)):
         what = "a positive integer" if low == 1 else f"an integer from {low}"
+        if high is not None:
+            what += f" up to {high:,}"
         raise InvalidRolloutError(f"{name} must be {what}, got {value!r}")
     return int(value)
 
@@ -451,7 +458,9 @@ def rollout(
         this; checked after 1296, 2592, ... trials, then every ~10%.
     :param variance_reduction: stratify the first roll(s) and, unless ``luck=False``, adjust for luck.
     :param luck: subtract each trial's luck from its cubeless result, not from its cubeful
-        value (default: as ``variance_reduction``).
+        value (default: as ``variance_reduction``, except in hypergammon: the luck
+        estimate's evaluator is fitted to 15 checkers, so it is off there and
+        ``luck=True`` is refused).
     :param progress: show a tqdm progress bar on stderr (None: only on a terminal).
     :raises InvalidRolloutError: zero or negative trials, workers, plies or
         target, a finished position or match, a pending double, ``plays`` or
@@ -466,7 +475,7 @@ def rollout(
     trials = _count("trials", trials)  # type: ignore[assignment]
     workers = _count("workers", workers)  # type: ignore[assignment]
     seed = _count("seed", seed, low=0)  # type: ignore[assignment]
-    truncate = _count("truncate", truncate, none=True)
+    truncate = _count("truncate", truncate, high=MAX_TRUNCATE, none=True)
     if target_se is not None and (isinstance(target_se, bool) or not isinstance(target_se, (int, float))
                                   or not target_se > 0):
         raise InvalidRolloutError(f"target_se must be a positive number, got {target_se!r}")
@@ -521,7 +530,7 @@ def rollout(
     # what to roll out
     roll = None
     if dice is not None:
-        roll = dice if isinstance(dice, Dice) else Dice.parse(dice) if isinstance(dice, str) else Dice(*dice)
+        roll = Dice.of(dice)
     elif match.dice != (0, 0):
         roll = Dice(*match.dice)
     if (plays or play is not None) and roll is None:
@@ -561,11 +570,18 @@ def rollout(
         strata, scripted = 1296, 2
     else:
         strata, scripted = 36, 1
+    use_luck = variance_reduction if luck is None else bool(luck)
+    if rules.variant == "hypergammon" and use_luck:
+        # the luck estimate's evaluator is fitted to 15 checkers: it has no gammons with 3
+        if luck:
+            raise InvalidRolloutError("luck adjustment uses a 15-checker evaluator: not for hypergammon "
+                                      "(give luck=False)")
+        use_luck = False
     task = _Task(lines=lines, root=root, seed=seed, scripted_rolls=scripted, bot=_bot_ref(bot_obj),
                  evaluator=_bot_ref(eval_obj) if truncate is not None else None, cubeful=cubeful,
                  truncate=truncate or 0, exact_bearoff=exact_bearoff, match=match, rules=rules, met=table,
                  cube_efficiency=float(getattr(bot_obj, "cube_efficiency", 0.68)),
-                 luck=variance_reduction if luck is None else bool(luck))
+                 luck=use_luck)
 
     se_scale = 1.0
     if cubeful and match.length:   # the target is in EMG, the trials hold MWC
