@@ -41,13 +41,23 @@ def _rolls(rolls: Sequence[tuple[int, int]] | np.ndarray | None) -> np.ndarray:
 
 
 def _boards(positions: np.ndarray | Iterable[Position | str]) -> np.ndarray:
-    if isinstance(positions, str):
+    if isinstance(positions, (str, Position)):
         raise InvalidPositionError(
-            f"positions must be a sequence of positions or Position IDs, not one string {positions!r}")
+            f"positions must be a sequence of positions or Position IDs, not one: {positions!r}")
     if isinstance(positions, np.ndarray):
         if positions.ndim != 2 or positions.shape[1] != 50:
-            raise ValueError(f"a board array must have shape (N, 50), got {positions.shape}")
+            raise InvalidPositionError(f"a board array must have shape (N, 50), got {positions.shape}")
+        if positions.dtype != np.uint8:
+            # checker counts, not bytes: refuse what a cast would wrap or truncate
+            if not np.issubdtype(positions.dtype, np.integer) or positions.size and (
+                    positions.min() < 0 or positions.max() > 15):
+                raise InvalidPositionError(
+                    f"a board array holds checker counts 0..15 as integers, got dtype {positions.dtype}"
+                    + (f" with values {positions.min()}..{positions.max()}"
+                       if np.issubdtype(positions.dtype, np.number) and positions.size else ""))
         return np.ascontiguousarray(positions, dtype=np.uint8)
+    if not isinstance(positions, Iterable):
+        raise InvalidPositionError(f"positions must be a sequence of positions or Position IDs, got {positions!r}")
     return boards_array(positions)
 
 
@@ -62,8 +72,9 @@ def count_plays(positions: np.ndarray | Iterable[Position | str],
         distinct rolls (:data:`ROLLS_21`).
     :returns: int32 array (N, M); a roll with no legal play counts 1 (the empty play).
     :raises InvalidDiceError: a die outside 1..6, or a roll that is not two dice.
-    :raises ValueError: a board row that is impossible, a board array not of shape (N, 50).
-    :raises InvalidPositionError: a malformed Position ID, or one string instead of a sequence.
+    :raises ValueError: a board row that is impossible.
+    :raises InvalidPositionError: a malformed Position ID, one position instead of a
+        sequence, a board array not of shape (N, 50) or not of counts 0..15.
     """
     return _movegen.count_batch(_boards(positions), _rolls(rolls))
 

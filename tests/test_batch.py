@@ -51,7 +51,19 @@ def test_rolls_may_be_strings_and_pairs_and_bad_ones_raise_invalid_dice_error() 
 
 
 def test_one_string_or_a_misshapen_board_array_is_refused_clearly() -> None:
-    with pytest.raises(InvalidPositionError, match="not one string"):
+    with pytest.raises(InvalidPositionError, match="not one:"):
         count_plays("4HPwATDgc/ABMA")
     with pytest.raises(ValueError, match=r"shape \(N, 50\)"):
         count_plays(np.zeros((2, 49), dtype=np.uint8))
+
+
+@pytest.mark.parametrize("positions", [Position(), None, 5, np.full((1, 50), 261, dtype=np.int64),
+                                       np.full((1, 50), 5.9), np.full((1, 50), np.nan)])
+def test_input_a_cast_would_wrap_or_that_is_not_a_sequence_raises_invalid_position_error(positions: object) -> None:
+    with pytest.raises(InvalidPositionError):
+        count_plays(positions, [(3, 1)])  # type: ignore[arg-type]
+
+
+def test_a_board_array_of_small_integers_in_another_dtype_is_counted() -> None:
+    boards = np.array([list(Position()._key)], dtype=np.int64)
+    assert count_plays(boards, [(3, 1)]).tolist() == [[16]]
