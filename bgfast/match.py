@@ -248,6 +248,8 @@ class MatchState:
         if self.crawford and [s == self.length - 1 for s in self.score].count(True) != 1:
             raise E(f"the Crawford game needs exactly one player 1-away (score {self.length - 1}); "
                     f"got {self.score[0]}-{self.score[1]} in a {self.length}-point match")
+        if self.crawford and (cube != 1 or self.double_offered):
+            raise E("no double in the Crawford game: the cube stays at 1 and none is offered")
         try:
             set_("game_state", GameState(self.game_state))
         except ValueError:
@@ -261,6 +263,11 @@ class MatchState:
         if (d1 == 0) != (d2 == 0):
             raise E(f"dice must be both 0 (not rolled) or both 1..6, got {self.dice!r}")
         set_("dice", (max(d1, d2), min(d1, d2)))
+        if self.double_offered and self.dice != (0, 0):
+            raise E(f"a double is offered before the dice are rolled, got dice {self.dice!r}")
+        if self.double_offered and self.turn == self.player_on_roll:
+            raise E("a double is offered to the opponent of the player on roll: turn must differ from "
+                    f"player_on_roll ({self.player_on_roll})")
 
     # ------------------------------------------------------------------ text
 

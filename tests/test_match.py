@@ -650,6 +650,10 @@ def test_take_point_at_a_finished_score_raises_invalid_met_error():
     ({"length": 7, "score": (3, 3), "crawford": True}, "exactly one player 1-away"),
     ({"length": 0, "crawford": True}, "match play, not money"),
     ({"length": 7, "cube_value": 2, "cube_owner": -1}, "centred cube is at 1"),
+    ({"length": 7, "score": (6, 3), "crawford": True, "cube_value": 2, "cube_owner": 0}, "no double in the Crawford"),
+    ({"length": 7, "score": (6, 3), "crawford": True, "double_offered": True, "turn": 1}, "no double in the Crawford"),
+    ({"double_offered": True, "turn": 1, "dice": (3, 1)}, "before the dice are rolled"),
+    ({"double_offered": True, "turn": 0, "player_on_roll": 0}, "turn must differ"),
 ])
 def test_an_impossible_match_state_raises_invalid_match_id_error(fields: dict, message: str) -> None:
     with pytest.raises(InvalidMatchIdError, match=message):
