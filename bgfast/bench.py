@@ -159,6 +159,7 @@ def movegen(*, repeat: int = 3, positions: int | None = None, peers: bool = True
         }
 
     gnubg = _import_gnubg_nn() if peers else None
+    skipped = None if gnubg is not None else _peer_skipped(peers)
     opening_boards = np.repeat(_boards_array([STARTING]), _OPENING_REPEATS, axis=0)
     runs: dict[str, Callable[[], Any]] = {
         "batch": lambda: count_batch(boards, _ROLLS),
@@ -198,7 +199,7 @@ def movegen(*, repeat: int = 3, positions: int | None = None, peers: bool = True
         "api_us": seconds["opening_api"] / _OPENING_REPEATS * 1e6,
         "gnubg_nn_us": None,
     }
-    out.update(gnubg_nn_version=None, gnubg_nn_results=None, gnubg_nn_us_per_generation=None,
+    out.update(gnubg_nn_version=None, gnubg_nn_skipped=skipped, gnubg_nn_results=None, gnubg_nn_us_per_generation=None,
                gnubg_nn_generations_per_s=None, gnubg_nn_plays_per_s=None,
                batch_vs_gnubg_nn=None, api_vs_gnubg_nn=None)
     if gnubg is not None:
@@ -211,6 +212,11 @@ def movegen(*, repeat: int = 3, positions: int | None = None, peers: bool = True
         opening["gnubg_nn_us"] = seconds["opening_gnubg"] / _OPENING_REPEATS * 1e6
     out["opening_31"] = opening
     return out
+
+
+def _peer_skipped(peers: bool) -> str:
+    """Why gnubg_nn was not timed, when it was not."""
+    return "--no-peers" if not peers else "gnubg-nn is not installed: pip install 'bgfast[gnubg]'"
 
 
 def _import_gnubg_nn() -> tuple[Callable[..., Any], str] | None:
@@ -252,8 +258,7 @@ def movegen_report(r: dict[str, Any]) -> str:
             f"{_si(r[f'{key}_plays_per_s']):>12}{'' if ratio is None else f'{ratio:.2f}x':>13}"
         )
     if r["gnubg_nn_version"] is None:
-        lines.append("gnubg_nn: not measured (its loop plays cubeless pubeval only; or --no-peers, "
-                     "or not installed: pip install 'bgfast[gnubg]')")
+        lines.append(f"gnubg_nn: not measured ({r['gnubg_nn_skipped']})")
     o = r["opening_31"]
     opening = f"opening position, 3-1 ({o['results']} plays): batch {o['batch_us']:.3f} us, api {o['api_us']:.3f} us"
     if o["gnubg_nn_us"] is not None:
@@ -371,6 +376,8 @@ def games(bot: str = "pubeval", *, games: int = 1000, seed: int = _GAMES_SEED, r
     comparable = name == "pubeval" and cube == "never"  # what the cubeless peer loop plays
     results = _selfplay_pass(player, seed, games)
     gnubg = _import_gnubg_nn() if peers and comparable else None
+    skipped = (None if gnubg is not None else "its loop plays cubeless pubeval only" if not comparable
+               else _peer_skipped(peers))
     runs: dict[str, Callable[[], Any]] = {"bgfast": lambda: _selfplay_pass(player, seed, games)}
     if gnubg is not None:
         import gnubg_nn
@@ -393,6 +400,7 @@ def games(bot: str = "pubeval", *, games: int = 1000, seed: int = _GAMES_SEED, r
         "machine": platform.machine(),
         "peer": _PEER,
         "gnubg_nn_version": None,
+        "gnubg_nn_skipped": skipped,
         "gnubg_nn_games_per_s": None,
         "gnubg_nn_plies_per_game": None,
         "gnubg_nn_identical_games": None,
@@ -424,8 +432,7 @@ def games_report(r: dict[str, Any]) -> str:
     lines.append(f"{'bgfast ' + r['bot']:<34}{r['games_per_s']:>10,.0f}{r['plies_per_game']:>12.1f}"
                  f"{r['us_per_ply']:>9.2f}{'' if ratio is None else f'{ratio:.2f}x':>13}")
     if r["gnubg_nn_version"] is None:
-        lines.append("gnubg_nn: not measured (its loop plays cubeless pubeval only; or --no-peers, "
-                     "or not installed: pip install 'bgfast[gnubg]')")
+        lines.append(f"gnubg_nn: not measured ({r['gnubg_nn_skipped']})")
     else:
         peer_us = 1e6 / (r["gnubg_nn_games_per_s"] * r["gnubg_nn_plies_per_game"])
         lines.append(f"{'gnubg_nn ' + r['gnubg_nn_version'] + ' pub_best_move loop':<34}"

@@ -93,6 +93,8 @@ def test_bench_games_with_a_cube_says_so_and_has_no_cubeless_peer(capsys: pytest
     assert data["gnubg_nn_games_per_s"] is None and data["vs_gnubg_nn"] is None
     text = run(capsys, "bench", "games", "--bot", "pubeval:cube=keith", "--games", "20")[1]
     assert text.startswith("self-play, money games, cube keith:") and "cubeless" not in text.splitlines()[0]
+    assert "gnubg_nn: not measured (its loop plays cubeless pubeval only)" in text
+    assert "--no-peers" in run(capsys, "bench", "games", "--bot", "pubeval", "--games", "5", "--no-peers")[1]
 
 
 @pytest.mark.parametrize(
