@@ -685,3 +685,13 @@ def test_hypergammon_rollouts_are_not_luck_adjusted_and_refuse_luck() -> None:
 def test_a_huge_truncation_or_dice_as_a_number_raise_a_value_error(kwargs: dict, error: str) -> None:
     with pytest.raises(ValueError, match=error):
         _rollout("4HPwATDgc/ABMA", trials=72, **kwargs)
+
+
+def test_the_result_says_whether_the_target_error_was_reached() -> None:
+    loose = _rollout("4HPwATDgc/ABMA", trials=5000, target_se=0.1, luck=False, seed=1)
+    assert loose.target_reached is True and loose.trials < 5000
+    tight = _rollout("4HPwATDgc/ABMA", trials=1296, target_se=0.001, luck=False, seed=1)
+    assert tight.target_reached is False and tight.trials == 1296
+    assert "target SE 0.001: not reached within the 1,296 trials allowed" in tight.report()
+    assert tight.to_dict()["target_reached"] is False
+    assert _rollout("4HPwATDgc/ABMA", trials=36, seed=1).target_reached is None

@@ -587,10 +587,11 @@ def rollout(
     if cubeful and match.length:   # the target is in EMG, the trials hold MWC
         a, b = match.away(root), match.away(1 - root)
         se_scale = abs(table.mwc_to_emg(1.0, a, b, match.cube_value) - table.mwc_to_emg(0.0, a, b, match.cube_value))  # type: ignore[union-attr]
-    data = _run(task, trials, workers, target_se, strata, progress, se_scale)
+    data, reached = _run(task, trials, workers, target_se, strata, progress, se_scale)
     n = data.shape[1]
-    return _results(pos, match, roll, shown_play, bot_name, n, seed, strata, task.luck, truncate, data, moves, table,
-                    cubeful, time.perf_counter() - started)
+    result = _results(pos, match, roll, shown_play, bot_name, n, seed, strata, task.luck, truncate, data, moves,
+                      table, cubeful, time.perf_counter() - started)
+    return dataclasses.replace(result, target_se=target_se, target_reached=reached)
 
 
 def _ranking_column(data: NDArray[np.float64], cubeful: bool) -> NDArray[np.float64]:
@@ -607,8 +608,9 @@ def _blocks(total: int, size: int) -> Iterator[tuple[int, int]]:
 
 
 def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata: int,
-         progress: bool | None, se_scale: float = 1.0) -> np.ndarray:
-    """Play the trials in blocks (in a pool if ``workers`` > 1); ``(lines, n, 6)`` in trial order.
+         progress: bool | None, se_scale: float = 1.0) -> tuple[np.ndarray, bool | None]:
+    """Play the trials in blocks (in a pool if ``workers`` > 1): the ``(lines, n, 6)`` results
+    in trial order, and whether ``target_se`` was reached (None without one).
 
     With ``target_se``, stop at the first check point where every line's ranking
     equity has a standard error (times ``se_scale``: MWC to EMG) of at most the target.
@@ -657,7 +659,7 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
         bar.close()
         if pool is not None:
             pool.close()
-    return np.concatenate(chunks, axis=1)
+    return np.concatenate(chunks, axis=1), (None if target_se is None else reached(done))
 
 
 class _Pool:

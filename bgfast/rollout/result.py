@@ -117,6 +117,11 @@ class RolloutResult:
     luck_adjusted: bool = False
     """The cubeless results had each trial's luck subtracted (variance reduction);
     the cubeful ones never do (see :attr:`luck_adjusted_figures`)."""
+    target_se: float | None = None
+    """The standard error the rollout was to stop at, if one was given."""
+    target_reached: bool | None = None
+    """Whether the ranking equity's error reached :attr:`target_se` (False: the
+    trial limit came first); None without a target."""
 
     @property
     def luck_adjusted_figures(self) -> tuple[str, ...]:
@@ -171,7 +176,8 @@ class RolloutResult:
             out["cubeful_mwc_se"] = _num(self.cubeful_mwc.se)
         out.update(dice=None if self.dice is None else str(self.dice), play=self.play, bot=self.bot,
                    seed=self.seed, strata=self.strata, luck_adjusted=self.luck_adjusted,
-                   luck_adjusted_figures=list(self.luck_adjusted_figures), truncate=self.truncate, seconds=self.seconds)
+                   luck_adjusted_figures=list(self.luck_adjusted_figures), truncate=self.truncate, seconds=self.seconds,
+                   target_se=self.target_se, target_reached=self.target_reached)
         if self.plays:
             out["plays"] = [p.to_dict() for p in self.plays]
         return out
@@ -188,11 +194,15 @@ class RolloutResult:
         cube = "cubeful" if self.cubeful_equity is not None else "cubeless"
         lines = [
             f"rollout of {self.position.id()}: {self.match}",
-            f"{self.bot} on both sides, {self.trials} trials ({_sampling(self.strata, self.dice)}"
+            f"{self.bot} on both sides, {self.trials} trial{'' if self.trials == 1 else 's'} "
+            f"({_sampling(self.strata, self.dice)}"
             + (", luck-adjusted chances and cubeless equity" if self.luck_adjusted else "") + "), "
             f"seed {self.seed}" + (f", truncated after {self.truncate} plies" if self.truncate else "")
             + f", {self.seconds:.2f} s",
         ]
+        if self.target_se is not None:
+            lines.append(f"target SE {self.target_se:g}: " + ("reached" if self.target_reached else
+                         f"not reached within the {self.trials:,} trials allowed"))
         if self.dice is not None:
             lines.append(f"dice {self.dice} played first" + (f": {self.play}" if self.play else ""))
         lines += [
