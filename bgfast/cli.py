@@ -18,13 +18,14 @@ from typing import Callable, NoReturn, Sequence
 
 from bgfast import __version__
 from bgfast.dice import Dice
-from bgfast.errors import BgfastError, InvalidPositionError, InvalidSpecError
+from bgfast.errors import BgfastError, InvalidPositionError, InvalidSpecError, RolloutWorkerError, WorkerFailedError
 from bgfast.position import Move, Position
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
 PROG = "bgfast"
 EXIT_USAGE = 2
+EXIT_FAILURE = 1  # the input was fine but the run failed: a file the system refused, a worker that died
 
 
 class _Parser(argparse.ArgumentParser):
@@ -423,6 +424,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:
         return int(args.func(args) or 0)
+    except (WorkerFailedError, RolloutWorkerError) as exc:  # not bad input: the run failed
+        print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_FAILURE
     except (BgfastError, ValueError) as exc:
         print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
@@ -435,7 +439,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except OSError as exc:  # a file that cannot be written, a cluster that cannot be reached...
         print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
-        return 1
+        return EXIT_FAILURE
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -12,6 +12,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import NamedTuple, Sequence
 
+import numpy as np
+
 from bgfast._core import game as _game
 from bgfast.dice import Dice
 from bgfast.errors import IllegalMoveError, InvalidSpecError
@@ -220,7 +222,7 @@ class MatchPlayer:
             index outside 0 .. 2**64 - 1 (the dice stream's 64-bit counter).
         """
         _check_seed_index(seed, index)
-        return MatchSummary(*self._runner.play(seed, index))
+        return MatchSummary(*self._runner.play(int(seed), int(index)))
 
     def record(self, seed: int = 0, index: int = 0, *, dice: Sequence[int] | None = None) -> MatchRecord:
         """Play match ``index`` of run ``seed`` and return the full record, game by game.
@@ -270,9 +272,9 @@ class MatchSummary(NamedTuple):
 
 
 def _check_seed_index(seed: object, index: object) -> None:
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise InvalidSpecError(f"seed must be a non-negative integer, got {seed!r}")
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 2**64:
+    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < 2**64:
         raise InvalidSpecError(f"match index must be an integer from 0 to 2**64 - 1, got {index!r}")
 
 

@@ -262,3 +262,8 @@ def test_choose_move_with_bad_input_raises_a_value_error_subclass(position: obje
     with pytest.raises(error):
         get_bot("pubeval").choose_move(position, dice)  # type: ignore[arg-type]
     assert issubclass(error, ValueError)
+
+
+def test_choose_move_in_a_finished_game_raises_invalid_position_error() -> None:
+    with pytest.raises(InvalidPositionError, match="is over"):
+        get_bot("pubeval").choose_move("AAAAAAAAAAAAAA", "31")

@@ -282,3 +282,10 @@ def test_the_largest_match_index_plays() -> None:
 def test_rules_or_a_table_of_the_wrong_type_raise_invalid_spec_error(kwargs: dict) -> None:
     with pytest.raises(InvalidSpecError, match="rules must be|met must be"):
         play_match(get_bot("pubeval"), get_bot("random"), **kwargs)
+
+
+def test_numpy_integers_are_a_seed_and_an_index() -> None:
+    import numpy as np
+
+    player = MatchPlayer(get_bot("pubeval"), get_bot("random"), length=1)
+    assert player.play(np.int64(5), np.uint64(3)) == player.play(5, 3)

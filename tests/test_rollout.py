@@ -20,7 +20,7 @@ import pytest
 from bgfast import Position
 from bgfast.bots import Bot, get_bot
 from bgfast.cli import main
-from bgfast.dice import ALL_21
+from bgfast.dice import ALL_21, Dice
 from bgfast.errors import (
     IllegalMoveError,
     InvalidDiceError,
@@ -695,3 +695,10 @@ def test_the_result_says_whether_the_target_error_was_reached() -> None:
     assert "target SE 0.001: not reached within the 1,296 trials allowed" in tight.report()
     assert tight.to_dict()["target_reached"] is False
     assert _rollout("4HPwATDgc/ABMA", trials=36, seed=1).target_reached is None
+
+
+def test_dice_that_contradict_the_match_state_are_refused() -> None:
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:4:2:0:7:10"
+    with pytest.raises(InvalidRolloutError, match="says 31 was rolled"):
+        _rollout(xgid, trials=36, dice="42")
+    assert _rollout(xgid, trials=36, dice="13").dice == Dice(3, 1)

@@ -95,7 +95,7 @@ def test_kill_9_of_a_worker_stops_the_rollout_command_with_a_one_line_error(proc
     workers = wait_for_workers(proc, 2)
     os.kill(workers[0], signal.SIGKILL)
     out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 2 and out == ""
+    assert proc.returncode == 1 and out == ""
     assert err.startswith("bgfast: error: a rollout worker process died") and err.count("\n") == 1, err
     assert_gone(workers)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, ClassVar, TypedDict
 
 from bgfast._core import game as _game
 from bgfast.dice import Dice
+from bgfast.errors import InvalidPositionError
 from bgfast.match import MatchState, parse_position
 from bgfast.position import Move, Position
 
@@ -183,6 +184,8 @@ class CoreBot(Bot):
         :raises InvalidPositionError: a malformed position. :raises InvalidDiceError: bad dice.
         """
         position, dice = as_position(position), Dice.of(dice)
+        if position.is_over():
+            raise InvalidPositionError(f"the game in {position.id()!r} is over: there is no play to choose")
         match = match or MatchState()
         runner = self._kernel(match)
         if self.play_kind == "random":

@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 from bgfast.bots.base import Bot, CubeResponse, as_position
 from bgfast.dice import Dice
-from bgfast.errors import UnknownBotError
+from bgfast.errors import InvalidPositionError, UnknownBotError
 from bgfast.match import MatchState
 from bgfast.position import Move, Position
 
@@ -188,6 +188,8 @@ class GnubgBot(Bot):
                     match: MatchState | None = None) -> Move:
         """gnubg's play at :attr:`ply` for ``dice``; ``position`` has this bot on roll."""
         position, dice = as_position(position), Dice.of(dice)
+        if position.is_over():
+            raise InvalidPositionError(f"the game in {position.id()!r} is over: there is no play to choose")
         match = match or MatchState()
         legal = position.legal_moves(dice.high, dice.low)
         if len(legal) == 1:

@@ -531,6 +531,9 @@ def rollout(
     roll = None
     if dice is not None:
         roll = Dice.of(dice)
+        if match.dice != (0, 0) and roll != Dice(*match.dice):
+            raise InvalidRolloutError(f"the match state says {Dice(*match.dice)} was rolled, "
+                                      f"but the dice given are {roll}: give one or make them agree")
     elif match.dice != (0, 0):
         roll = Dice(*match.dice)
     if (plays or play is not None) and roll is None:
