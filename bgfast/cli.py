@@ -26,6 +26,8 @@ __all__ = ["main", "build_parser", "COMMANDS"]
 PROG = "bgfast"
 EXIT_USAGE = 2
 EXIT_FAILURE = 1  # the input was fine but the run failed: a file the system refused, a worker that died
+PLOT_FORMATS = (".png", ".svg", ".pdf", ".jpg", ".jpeg", ".webp", ".tif", ".tiff", ".eps", ".ps")
+"""File types ``report --plot`` writes (matplotlib's Agg backend, chosen by the suffix)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -367,7 +369,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from bgfast.tournament import load_standings, plot_ratings, write_matches_csv
 
     matches = args.matches if args.matches in (None, "-") else _output_file(args.matches, "--matches")
-    plot = _output_file(args.plot, "--plot", suffix=".png") if args.plot else None
+    plot = _output_file(args.plot, "--plot", suffix=".png") if args.plot is not None else None
+    if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
+        raise ValueError(f"--plot {args.plot!r}: the file type comes from its suffix, one of {', '.join(PLOT_FORMATS)}")
     standings = load_standings(args.db)
     print(json.dumps(standings.to_json(), indent=2) if args.json else standings.text())
     if matches:

@@ -67,7 +67,8 @@ def test_report_checks_its_output_files_before_printing(capsys: pytest.CaptureFi
     Path("folder").mkdir()
     for option, name, message in (("--matches", "nowhere/m.csv", "no folder 'nowhere'"),
                                   ("--plot", "folder", "is a folder"),
-                                  ("--plot", "nowhere/p.png", "no folder 'nowhere'")):
+                                  ("--plot", "nowhere/p.png", "no folder 'nowhere'"),
+                                  ("--plot", "ratings.txt", "file type comes from its suffix")):
         code, out, err = run(capsys, "report", "r.sqlite", option, name)
         assert code == 2 and out == "" and message in err and len(err.splitlines()) == 1
 
