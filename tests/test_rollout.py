@@ -702,3 +702,13 @@ def test_dice_that_contradict_the_match_state_are_refused() -> None:
     with pytest.raises(InvalidRolloutError, match="says 31 was rolled"):
         _rollout(xgid, trials=36, dice="42")
     assert _rollout(xgid, trials=36, dice="13").dice == Dice(3, 1)
+
+
+def test_the_json_carries_the_match_and_the_variant() -> None:
+    from bgfast.match import Rules
+
+    data = _rollout("4HPwATDgc/ABMA:cAkAAAAAAAAA", trials=36, seed=1).to_dict()
+    assert (data["match_id"], data["variant"]) == ("cAkAAAAAAAAA", "standard")
+    hyper = _rollout("AACgAgAAKgAAAA", trials=36, seed=1, rules=Rules(variant="hypergammon"))
+    assert hyper.to_dict()["variant"] == "hypergammon"
+    assert hyper.report().splitlines()[0].startswith("rollout of AACgAgAAKgAAAA (hypergammon): ")

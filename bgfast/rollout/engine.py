@@ -594,7 +594,7 @@ def rollout(
     n = data.shape[1]
     result = _results(pos, match, roll, shown_play, bot_name, n, seed, strata, task.luck, truncate, data, moves,
                       table, cubeful, time.perf_counter() - started)
-    return dataclasses.replace(result, target_se=target_se, target_reached=reached)
+    return dataclasses.replace(result, variant=rules.variant, target_se=target_se, target_reached=reached)
 
 
 def _ranking_column(data: NDArray[np.float64], cubeful: bool) -> NDArray[np.float64]:

@@ -117,6 +117,8 @@ class RolloutResult:
     luck_adjusted: bool = False
     """The cubeless results had each trial's luck subtracted (variance reduction);
     the cubeful ones never do (see :attr:`luck_adjusted_figures`)."""
+    variant: str = "standard"
+    """The variant's rules the trials were played by (see :data:`bgfast.position.VARIANTS`)."""
     target_se: float | None = None
     """The standard error the rollout was to stop at, if one was given."""
     target_reached: bool | None = None
@@ -156,7 +158,8 @@ class RolloutResult:
         return self.cubeful_equity if self.cubeful_equity is not None else self.equity
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form: ``position_id``, ``trials``, ``probabilities`` (5), their
+        """The JSON form: ``position_id``, ``match_id`` (gnubg's: length, score, cube,
+        Crawford, Jacoby), ``variant``, ``trials``, ``probabilities`` (5), their
         ``probabilities_se``, ``equity``, ``equity_se``, ``cubeful_equity``,
         ``cubeful_equity_se`` (None without the cube), ``luck_adjusted_figures`` (the keys
         of the figures that are luck-adjusted, see :attr:`luck_adjusted_figures`), and
@@ -169,8 +172,8 @@ class RolloutResult:
         >>> data["luck_adjusted_figures"]
         ['probabilities', 'equity']
         """
-        out: dict[str, Any] = {"position_id": self.position.id(), "trials": self.trials,
-                               **_estimates(self)}
+        out: dict[str, Any] = {"position_id": self.position.id(), "match_id": self.match.match_id(),
+                               "variant": self.variant, "trials": self.trials, **_estimates(self)}
         if self.cubeful_mwc is not None:
             out["cubeful_mwc"] = self.cubeful_mwc.value
             out["cubeful_mwc_se"] = _num(self.cubeful_mwc.se)
@@ -193,7 +196,8 @@ class RolloutResult:
         """
         cube = "cubeful" if self.cubeful_equity is not None else "cubeless"
         lines = [
-            f"rollout of {self.position.id()}: {self.match}",
+            f"rollout of {self.position.id()}"
+            + ("" if self.variant == "standard" else f" ({self.variant})") + f": {self.match}",
             f"{self.bot} on both sides, {self.trials} trial{'' if self.trials == 1 else 's'} "
             f"({_sampling(self.strata, self.dice)}"
             + (", luck-adjusted chances and cubeless equity" if self.luck_adjusted else "") + "), "
