@@ -172,24 +172,25 @@ def test_an_even_position_is_not_doubled() -> None:
     assert get_bot("heuristic").should_double(Position(), MatchState()) is False
 
 
-def test_in_seven_point_matches_the_heuristic_bots_doubles_are_taken_and_passed_at_sensible_rates() -> None:
-    player = MatchPlayer(get_bot("heuristic"), get_bot("heuristic"), length=7)
+def _doubles_and_passes(length: int, seed: int, matches: int) -> tuple[int, int]:
+    """Doubles offered and passed in heuristic self-play: ``matches`` matches of run ``seed``."""
+    player = MatchPlayer(get_bot("heuristic"), get_bot("heuristic"), length=length)
     doubles = passes = 0
-    for index in range(200):
-        for game in player.record(seed=11, index=index).games:
+    for index in range(matches):
+        for game in player.record(seed=seed, index=index).games:
             doubles += len(game.doubles)
             passes += sum(1 for d in game.doubles if not d.taken)
+    return doubles, passes
+
+
+def test_in_seven_point_matches_the_heuristic_bots_doubles_are_taken_and_passed_at_sensible_rates() -> None:
+    doubles, passes = _doubles_and_passes(length=7, seed=11, matches=200)
     assert doubles > 100
     assert 0.10 < passes / doubles < 0.70, (passes, doubles)
 
 
 def test_in_money_games_with_the_cube_the_heuristic_bot_doubles_and_some_doubles_are_passed() -> None:
-    player = MatchPlayer(get_bot("heuristic"), get_bot("heuristic"), length=0)
-    doubles = passes = 0
-    for index in range(300):
-        for game in player.record(seed=12, index=index).games:
-            doubles += len(game.doubles)
-            passes += sum(1 for d in game.doubles if not d.taken)
+    doubles, passes = _doubles_and_passes(length=0, seed=12, matches=300)
     assert doubles > 100
     assert 0.10 < passes / doubles < 0.70, (passes, doubles)
 

@@ -238,16 +238,7 @@ cdef int keith_count(const Board* b, int side) noexcept nogil:
     cdef int i, count = 0
     for i in range(25):
         count += s[i] * (i + 1)
-    if s[0] > 1:
-        count += 2 * (s[0] - 1)
-    if s[1] > 1:
-        count += s[1] - 1
-    if s[2] > 3:
-        count += s[2] - 3
-    for i in range(3, 6):
-        if s[i] == 0:
-            count += 1
-    return count
+    return count + keith_wastage(s)
 
 
 def pubeval_score(const unsigned char[::1] board, bint race):

@@ -58,7 +58,7 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from bgfast._core.board cimport Board, BAR, board_from_bytes, board_swap, board_checkers
 from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate, MAX_CHILDREN
 from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below, rng_next
-from bgfast._core.evaluators cimport is_race, pubeval, keith_count, pubeval_deltas
+from bgfast._core.evaluators cimport is_race, pubeval, keith_wastage, pubeval_deltas
 from bgfast._core.heuristic cimport H_SIDE, H_GLOBAL, H_NFEAT, H_NCLASS, H_NOUT
 from bgfast._core.rng import run_key
 
@@ -314,16 +314,7 @@ cdef void _side_features(const uint8_t* x, const uint8_t* y, SideInfo* sx, const
     f[19] = _popcount(pattern & 0xFC0) * (1.0 / 6.0)
     f[20] = 1.0 if n else 0.0
     f[21] = ESCAPES[pattern] * (1.0 / 36.0) if rear >= 6 else 1.0
-    # Tom Keith's count (see evaluators.pyx): pips + wastage on the low points and gaps
-    n = sx.pips
-    if x[0] > 1:
-        n += 2 * (x[0] - 1)
-    if x[1] > 1:
-        n += x[1] - 1
-    if x[2] > 3:
-        n += x[2] - 3
-    n += (x[3] == 0) + (x[4] == 0) + (x[5] == 0)
-    sx.keith = n
+    sx.keith = sx.pips + keith_wastage(x)     # Tom Keith's count
 
 
 cdef inline int _features(const Board* b, float* f, SideInfo* s1, SideInfo* s0) noexcept nogil:
