@@ -142,6 +142,17 @@ cdef inline int _top_bit(uint32_t h) noexcept nogil:
     return 31 - __builtin_clz(h)
 
 
+cdef inline uint32_t _double_hits(uint32_t h, uint32_t c, int a, int steps, uint32_t opn,
+                                  uint32_t blots) noexcept nogil:
+    """The blots ``h`` hit so far, and those a checker from ``c`` hits in ``steps`` more
+    steps of ``a`` over open points (one checker playing a double)."""
+    cdef int s
+    for s in range(steps):
+        c = (c >> a) & opn
+        h |= c & blots
+    return h
+
+
 cdef float _shots(uint32_t src, int ybar, uint32_t blots, uint32_t opn, float* loss) noexcept nogil:
     """Chance (of 36 rolls) that the side on roll hits a blot; ``loss`` = mean pips lost / 25.
 
@@ -151,8 +162,8 @@ cdef float _shots(uint32_t src, int ybar, uint32_t blots, uint32_t opn, float* l
     A checker on the bar enters first; with two or more there, only entering
     checkers hit (a non-double).
     """
-    cdef int a, b, s, nenter, cnt = 0, lost = 0
-    cdef uint32_t h, c, ea, eb, rest = src & ~(<uint32_t> BARBIT)
+    cdef int a, b, nenter, cnt = 0, lost = 0
+    cdef uint32_t h, ea, eb, rest = src & ~(<uint32_t> BARBIT)
     cdef uint32_t S[7]
     if blots == 0 or src < ((blots & (~blots + 1)) << 1):
         loss[0] = 0          # no blot, or every checker of the side on roll is past every blot
@@ -161,12 +172,7 @@ cdef float _shots(uint32_t src, int ybar, uint32_t blots, uint32_t opn, float* l
         for a in range(1, 7):
             S[a] = (rest >> a) & opn
         for a in range(1, 7):
-            # the double a-a: one checker up to four steps
-            c = S[a]
-            h = c & blots
-            for s in range(3):
-                c = (c >> a) & opn
-                h |= c & blots
+            h = _double_hits(S[a] & blots, S[a], a, 3, opn, blots)   # the double a-a
             if h:
                 cnt += 1
                 lost += _top_bit(h) + 1
@@ -179,12 +185,8 @@ cdef float _shots(uint32_t src, int ybar, uint32_t blots, uint32_t opn, float* l
         for a in range(1, 7):
             ea = (<uint32_t> BARBIT >> a) & opn
             if ea:
-                h = ea & blots
                 nenter = ybar if ybar < 4 else 4
-                c = rest | ea
-                for s in range(4 - nenter):
-                    c = (c >> a) & opn
-                    h |= c & blots
+                h = _double_hits(ea & blots, rest | ea, a, 4 - nenter, opn, blots)
                 if h:
                     cnt += 1
                     lost += _top_bit(h) + 1
