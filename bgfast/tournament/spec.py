@@ -168,12 +168,16 @@ class TournamentSpec:
     sprt: SprtOptions | None = None
     chunk_size: int = 0
     """Matches per unit of work (0 = chosen from the spec; :meth:`from_dict` fills it in)."""
+    openings: tuple[str, ...] = ()
+    """Position IDs the games start from (see :mod:`~bgfast.tournament.openings`); empty: the opening roll."""
+    openings_order: str = "sequential"
+    """The order rounds take the openings in: ``"sequential"`` or ``"random"`` (shuffled once by the seed)."""
 
     # ------------------------------------------------------------ reading
 
     @classmethod
     def from_toml(cls, path: str | Path) -> TournamentSpec:
-        """Read and check a spec file.
+        """Read and check a spec file (an ``openings`` file is read relative to it).
 
         :raises InvalidSpecError: the file cannot be read, is not TOML, or any value is wrong.
         """
@@ -181,31 +185,35 @@ class TournamentSpec:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise InvalidSpecError(f"cannot read tournament spec {str(path)!r}: {exc.strerror or exc}") from None
-        return cls.from_toml_string(text, source=str(path))
+        return cls.from_toml_string(text, source=str(path), base_dir=Path(path).parent)
 
     @classmethod
-    def from_toml_string(cls, text: str, *, source: str = "<spec>") -> TournamentSpec:
+    def from_toml_string(cls, text: str, *, source: str = "<spec>",
+                         base_dir: str | Path | None = None) -> TournamentSpec:
         """Parse and check a spec given as TOML text.
 
+        :param base_dir: the folder an ``openings`` file name is relative to (default: the working directory).
         :raises InvalidSpecError: the text is not TOML or any value is wrong.
         """
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise InvalidSpecError(f"{source}: not valid TOML: {exc}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(data, base_dir=base_dir)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> TournamentSpec:
+    def from_dict(cls, data: Mapping[str, Any], *, base_dir: str | Path | None = None) -> TournamentSpec:
         """Check a spec given as the dict TOML parses to.
 
+        :param base_dir: the folder an ``openings`` file name is relative to (default: the working directory).
         :raises InvalidSpecError: an unknown key, a missing key, an unknown bot
             or a bad value; the message starts with the key path.
         """
         if not isinstance(data, Mapping):
             raise InvalidSpecError(f"a tournament spec must be a table, got {type(data).__name__}")
         _check_keys(data, "", ("name", "match_length", "matches_per_pairing", "players"),
-                    ("seed", "format", "challenger", "paired_dice", "rules", "sprt", "chunk_size"))
+                    ("seed", "format", "challenger", "paired_dice", "rules", "sprt", "chunk_size", "openings",
+                     "openings_order"))
         name = _str(data["name"], "name")
         if not _NAME.fullmatch(name):
             raise _fail("name", f"must use only letters, digits and . _ + - (it names the results file), got {name!r}")
@@ -240,8 +248,10 @@ class TournamentSpec:
             raise _fail("challenger", 'is only for format = "gauntlet"')
         rules = cls._rules(data.get("rules", {}))
         sprt = cls._sprt(data["sprt"], len(players)) if "sprt" in data else None
+        openings, order = cls._openings(data, base_dir, lengths, paired, rules)
         spec = cls(name=name, players=players, match_length=lengths, matches_per_pairing=per_pairing,
-                   seed=seed, format=fmt, challenger=challenger, paired_dice=paired, rules=rules, sprt=sprt)
+                   seed=seed, format=fmt, challenger=challenger, paired_dice=paired, rules=rules, sprt=sprt,
+                   openings=openings, openings_order=order)
         if "chunk_size" in data:
             chunk = _int(data["chunk_size"], "chunk_size", 1)
             if paired and chunk % 2:
@@ -319,6 +329,44 @@ class TournamentSpec:
             raise _fail("sprt", f"needs exactly two players (a two-player gauntlet), got {n_players}")
         return SprtOptions(**values)
 
+    @staticmethod
+    def _openings(data: Mapping[str, Any], base_dir: str | Path | None, lengths: tuple[int, ...], paired: bool,
+                  rules: Rules) -> tuple[tuple[str, ...], str]:
+        """``openings`` (a file name, or the list of Position IDs :meth:`to_dict` writes) and
+        ``openings_order``, checked (see :mod:`~bgfast.tournament.openings`)."""
+        from bgfast.position import VARIANTS
+        from bgfast.tournament.openings import (
+            OPENINGS_ORDERS,
+            load_openings,
+            match_from_opening_supported,
+            parse_opening,
+        )
+
+        order = data.get("openings_order", "sequential")
+        if order not in OPENINGS_ORDERS:
+            raise _fail("openings_order", f"must be one of {', '.join(OPENINGS_ORDERS)}, got {order!r}")
+        if "openings" not in data:
+            if "openings_order" in data:
+                raise _fail("openings_order", "is only for a spec with openings")
+            return (), order
+        raw = data["openings"]
+        length = lengths[0] if len(lengths) == 1 else None
+        checkers = sum(VARIANTS[rules.variant][1])
+        if isinstance(raw, str) and raw.strip():
+            path = Path(base_dir or ".") / raw
+            ids = tuple(o.position.id() for o in load_openings(path, match_length=length, checkers=checkers))
+        elif isinstance(raw, list) and raw and all(isinstance(v, str) for v in raw):
+            ids = tuple(parse_opening(v.strip(), f"openings[{i}]", match_length=length, checkers=checkers).id()
+                        for i, v in enumerate(raw))
+        else:
+            raise _fail("openings", f"must be the name of an openings file (or a list of Position IDs), got {raw!r}")
+        if not paired:
+            raise _fail("openings", "needs paired_dice = true: each opening is played as a pair, seats swapped")
+        if any(lengths) and not match_from_opening_supported():
+            raise _fail("openings", "matches (match_length > 0) cannot start from an opening yet: the core plays "
+                        "only money games from a position (match_length = 0)")
+        return ids, order
+
     def _default_chunk_size(self) -> int:
         # about 1000 points of play per chunk, and at least ~100 chunks for small runs
         points = max(1, round(sum(max(1, n) for n in self.match_length) / len(self.match_length)))
@@ -341,6 +389,9 @@ class TournamentSpec:
         out["paired_dice"] = self.paired_dice
         out["chunk_size"] = self.chunk_size
         out["rules"] = dataclasses.asdict(self.rules)
+        if self.openings:
+            out["openings"] = list(self.openings)
+            out["openings_order"] = self.openings_order
         if self.sprt is not None:
             out["sprt"] = dataclasses.asdict(self.sprt)
         out["players"] = [p.to_dict() for p in self.players]

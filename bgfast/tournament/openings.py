@@ -1,0 +1,224 @@
+"""Openings: positions a tournament's games start from, read from a file, and playing from them.
+
+An openings file lists one position a line: a gnubg Position ID (14 characters) or an
+XGID, from the view of the player *on roll*.  Everything after ``#`` is a comment; blank
+lines are skipped.  A spec names the file with ``openings = "FILE"`` (relative to the spec
+file) and plays each opening as a dice pair with the seats swapped: in both matches the
+player in seat 0 is the one who "played" the opening move and the player in seat 1 is on
+roll, so each player meets each opening once from each side, on the same dice.  In a
+match, the opening starts the first game; later games start from the opening roll.
+
+An XGID also says the match situation.  It must be the start of a game of the spec's kind:
+its match length equal to the spec's (0 = money), score 0-0, the cube centred at 1, not
+the Crawford game, no dice rolled and no double pending; anything else is refused, as
+is an ID that does not parse, a finished position, a position with more checkers than
+the variant's, or a file with no position.  Every error names the file and line.
+
+>>> text = '''
+... # 21 slot, 21 split
+... 0HPkATDgc/ABMA
+... XGID=-aa---E-C---dEa--c-e----B-:0:0:1:00:0:0:0:0:10   # the same roll, split
+... '''
+>>> [str(o) for o in parse_openings(text, match_length=0)]
+['0HPkATDgc/ABMA', '4HPkASjgc/ABMA']
+>>> parse_openings("0HPkATDgc/ABMA\\nnot-an-id\\n", source="book.txt", match_length=0)
+Traceback (most recent call last):
+...
+bgfast.errors.InvalidSpecError: book.txt:2: not a Position ID or an XGID: 'not-an-id' (invalid Position ID 'not-an-id': ...)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bgfast.errors import InvalidMatchIdError, InvalidPositionError, InvalidSpecError
+from bgfast.position import Position
+
+__all__ = [
+    "OPENINGS_ORDERS",
+    "Opening",
+    "load_openings",
+    "opening_order",
+    "match_from_opening_supported",
+    "parse_opening",
+    "parse_openings",
+    "play_opening",
+]
+
+OPENINGS_ORDERS = ("sequential", "random")
+"""``openings_order``: the file's order, or the file shuffled once with the spec's seed."""
+
+
+@dataclass(frozen=True)
+class Opening:
+    """One opening: the position (the player on roll's view) and where it was read."""
+
+    position: Position
+    line: int = 0
+    """The line of the file it came from (0: not from a file)."""
+
+    def __str__(self) -> str:
+        return self.position.id()
+
+
+def parse_opening(text: str, where: str, *, match_length: int | None, checkers: int = 15) -> Position:
+    """One opening: a Position ID or an XGID (see the module docstring).
+
+    :param where: how error messages name the place it was read (``file:line``).
+    :param match_length: the spec's match length (0 = money), or None when the spec plays
+        several lengths (then an XGID, which names one, is refused).
+    :raises InvalidSpecError: see :func:`parse_openings`.
+    """
+    from bgfast.xgid import parse_xgid
+
+    if text.startswith("XGID=") or ":" in text:
+        try:
+            record = parse_xgid(text)
+            position = Position.from_board(record.board)
+        except (InvalidPositionError, InvalidMatchIdError) as exc:
+            raise InvalidSpecError(f"{where}: not a valid XGID: {exc}") from None
+        problems = []
+        if match_length is None:
+            problems.append("the spec plays several match lengths (use Position IDs, which fit any)")
+        elif record.match_length != match_length:
+            kind = "money games" if match_length == 0 else f"{match_length}-point matches"
+            problems.append(f"match length {record.match_length}, but the spec plays {kind}")
+        if (record.score_bottom, record.score_top) != (0, 0):
+            problems.append(f"score {record.score_bottom}-{record.score_top}, not 0-0")
+        if record.cube_log2 or record.cube_position:
+            problems.append("the cube is not centred at 1")
+        if record.crawford:
+            problems.append("it is a Crawford game")
+        if record.dice != "00":
+            problems.append(f"dice {record.dice!r}, not '00' (to roll)")
+        if problems:
+            raise InvalidSpecError(f"{where}: the XGID is not the start of a game of this spec: "
+                                   f"{'; '.join(problems)}")
+    else:
+        try:
+            position = Position.from_id(text)
+        except InvalidPositionError as exc:
+            raise InvalidSpecError(f"{where}: not a Position ID or an XGID: {text!r} ({exc})") from None
+    if position.is_over():
+        raise InvalidSpecError(f"{where}: {position.id()} is a finished position (a side has no checker left)")
+    if max(position.checkers()) > checkers:
+        raise InvalidSpecError(f"{where}: {position.id()} has {max(position.checkers())} checkers on a side; "
+                               f"the variant plays {checkers}")
+    return position
+
+
+def parse_openings(text: str, *, source: str = "<openings>", match_length: int | None,
+                   checkers: int = 15) -> tuple[Opening, ...]:
+    """The openings of an openings file's ``text`` (module docstring), in file order.
+
+    :param source: the file's name, as error messages show it.
+    :param match_length: the spec's match length (0 = money), which XGIDs must agree with
+        (None: the spec plays several lengths, and XGIDs are refused).
+    :param checkers: the variant's checkers a side (15 in standard backgammon).
+    :raises InvalidSpecError: a line that is not a Position ID or XGID, an XGID whose
+        match fields disagree, a finished position, too many checkers, or no opening at
+        all; the message starts with ``source:line:``.
+    """
+    openings = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        body = raw.split("#", 1)[0].strip()
+        if not body:
+            continue
+        words = body.split()
+        where = f"{source}:{number}"
+        if len(words) != 1:
+            raise InvalidSpecError(f"{where}: one position a line, got {body!r}")
+        openings.append(Opening(parse_opening(words[0], where, match_length=match_length, checkers=checkers),
+                                number))
+    if not openings:
+        raise InvalidSpecError(f"{source}:1: no opening in the file (one Position ID or XGID a line)")
+    return tuple(openings)
+
+
+def load_openings(path: str | Path, *, match_length: int | None, checkers: int = 15) -> tuple[Opening, ...]:
+    """Read an openings file (see :func:`parse_openings`).
+
+    :raises InvalidSpecError: the file cannot be read (as UTF-8 text), or see :func:`parse_openings`.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise InvalidSpecError(f"cannot read openings file {str(path)!r}: {reason}") from None
+    return parse_openings(text, source=str(path), match_length=match_length, checkers=checkers)
+
+
+def opening_order(count: int, order: str, seed: int) -> tuple[int, ...]:
+    """The order in which a tournament's rounds take the ``count`` openings: round ``r``
+    plays opening ``order[r % count]``.  ``"sequential"``: the file's order; ``"random"``:
+    the file shuffled once by a generator seeded with ``(seed, 0x6F70656E)``, as fastchess
+    shuffles its book (``-openings order=random``), so each opening is still played
+    equally often.
+
+    >>> opening_order(5, "sequential", 1)
+    (0, 1, 2, 3, 4)
+    >>> sorted(opening_order(5, "random", 1)) == [0, 1, 2, 3, 4]
+    True
+
+    :raises ValueError: an unknown ``order`` or a ``count`` below 1.
+    """
+    if count < 1:
+        raise ValueError(f"count must be at least 1, got {count!r}")
+    if order == "sequential":
+        return tuple(range(count))
+    if order == "random":
+        rng = np.random.default_rng([seed, 0x6F70656E])  # "open"
+        return tuple(int(i) for i in rng.permutation(count))
+    raise ValueError(f"openings order must be one of {', '.join(OPENINGS_ORDERS)}, got {order!r}")
+
+
+def play_opening(player: Any, seed: int, index: int, opening: Position) -> tuple[int, ...]:
+    """Play the match (or money game) ``index`` of run ``seed`` starting from ``opening``,
+    seat 1 on roll (seat 0 having made the opening move), and return its summary in the
+    order of :class:`bgfast.game.MatchSummary` (score0, score1, winner, games, gammons0,
+    gammons1, backgammons0, backgammons1, doubles, plies).
+
+    ``player`` is a :class:`bgfast.game.MatchPlayer`.  The dice are those of stream
+    ``(seed, index)``, as in :meth:`~bgfast.game.MatchPlayer.play`, so the two matches
+    of a dice pair roll the same dice.
+
+    Money games are played by the core's ``MatchRunner.play_from``.  A match needs the
+    core to start only its first game from the position; until ``MatchRunner`` offers
+    that (``play_match_from``), a match length above 0 raises NotImplementedError.
+
+    >>> from bgfast.bots import get_bot
+    >>> from bgfast.game import MatchPlayer
+    >>> player = MatchPlayer(get_bot("pubeval"), get_bot("heuristic"), length=0)
+    >>> play_opening(player, 1, 0, Position("0HPkATDgc/ABMA")) == play_opening(player, 1, 0, Position("0HPkATDgc/ABMA"))
+    True
+
+    :raises NotImplementedError: a match length above 0 with a core that cannot start a match from a position.
+    """
+    runner = player._runner  # the C runner of the MatchPlayer (bgfast.game)
+    length = int(player.length)
+    board = opening._key
+    if length > 0:
+        play_match_from = getattr(runner, "play_match_from", None)
+        if play_match_from is None:
+            raise NotImplementedError(
+                "playing a match from an opening needs MatchRunner.play_match_from in bgfast/_core/game.pyx")
+        return tuple(play_match_from(int(seed), int(index), board, 1))
+    runner.reseed(int(seed), int(index))
+    runner.script([])
+    winner, kind, points, _cube, plies, _truncated, _final, _turn = runner.play_from(board, 1)
+    doubles = len(runner.games()[0][2])
+    gammon = (int(kind == "gammon" and winner == 0), int(kind == "gammon" and winner == 1))
+    backgammon = (int(kind == "backgammon" and winner == 0), int(kind == "backgammon" and winner == 1))
+    score = (points, 0) if winner == 0 else (0, points)
+    return (*score, winner, 1, *gammon, *backgammon, doubles, plies)
+
+
+def match_from_opening_supported() -> bool:
+    """True when the core can play a whole match whose first game starts from a position."""
+    from bgfast._core import game as _game
+
+    return hasattr(_game.MatchRunner, "play_match_from")
+
