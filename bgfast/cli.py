@@ -356,24 +356,36 @@ def _add_report(sub: argparse._SubParsersAction[_Parser]) -> None:
         help="show the standings of a tournament results file",
         description="Print the standings of the results file DB: per player matches, match wins, points "
         "per game with its standard error, Elo with a 95% interval (a maximum-likelihood fit over all "
-        "matches, mean 0), and the per-pairing table.",
+        "matches, mean 0 or --anchor at 0), and the per-pairing table: Elo difference, 95% interval and "
+        "LOS from the dice pairs, ppg with its paired and independent standard errors.",
     )
     p.add_argument("db", metavar="DB", help="a results file written by 'bgfast tournament'")
     p.add_argument("--json", action="store_true", help="print the standings as JSON")
     p.add_argument("--matches", metavar="FILE.csv", help="also write one CSV row per match to FILE.csv")
-    p.add_argument("--plot", metavar="FILE.png", help="also draw the ratings with their intervals (needs matplotlib)")
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="also draw the ratings with their intervals and the pairwise matrix (needs matplotlib)")
+    p.add_argument("--pairings", metavar="FILE.csv", help="also write one CSV row per pairing to FILE.csv")
+    p.add_argument("--anchor", metavar="NAME", help="rate this player 0 (default: the players' mean is 0)")
+    p.add_argument("--rating", choices=("wins", "points"), default="wins",
+                   help="rate match wins (default) or, for money games, points (net points per game "
+                   "clipped to [-3, 3], as a score in [0, 1])")
     p.set_defaults(func=_cmd_report)
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
     from bgfast.tournament import load_standings, plot_ratings, write_matches_csv
+    from bgfast.tournament.report import write_pairings_csv
 
     matches = args.matches if args.matches in (None, "-") else _output_file(args.matches, "--matches")
+    pairings = args.pairings if args.pairings in (None, "-") else _output_file(args.pairings, "--pairings")
     plot = _output_file(args.plot, "--plot", suffix=".png") if args.plot is not None else None
     if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
         raise ValueError(f"--plot {args.plot!r}: the file type comes from its suffix, one of {', '.join(PLOT_FORMATS)}")
-    standings = load_standings(args.db)
+    standings = load_standings(args.db, rating=args.rating, anchor=args.anchor)
     print(json.dumps(standings.to_json(), indent=2) if args.json else standings.text())
+    if pairings:
+        count = write_pairings_csv(standings, pairings)
+        print(f"wrote {count} pairings to {pairings}", file=sys.stderr)
     if matches:
         rows = write_matches_csv(args.db, matches)
         print(f"wrote {rows} matches to {matches}", file=sys.stderr)

@@ -22,8 +22,9 @@ from bgfast.tournament import (
 )
 from bgfast.tournament.report import CSV_COLUMNS
 
-JSON_PLAYER_KEYS = {"name", "matches", "match_wins", "ppg", "ppg_se", "elo", "elo_ci95"}
-JSON_PAIRING_KEYS = {"a", "b", "matches", "a_wins", "b_wins", "a_ppg"}
+JSON_PLAYER_KEYS = {"name", "matches", "match_wins", "ppg", "ppg_se", "ppg_se_paired", "elo", "elo_ci95"}
+JSON_PAIRING_KEYS = {"a", "b", "matches", "a_wins", "b_wins", "a_ppg", "paired", "units", "pentanomial", "elo_diff",
+                     "elo_diff_ci", "los", "ppg_se_paired", "ppg_se_independent"}
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +60,8 @@ def test_a_worker_count_below_one_is_an_error(tmp_path: Path, workers: int) -> N
 
 def test_the_json_report_has_exactly_the_documented_keys(one_worker: Path) -> None:
     data = load_standings(one_worker).to_json()
-    assert set(data) == {"tournament", "matches_played", "matches_scheduled", "running", "players", "pairings"}
+    assert set(data) == {"tournament", "matches_played", "matches_scheduled", "running", "players", "pairings",
+                         "rating", "anchor", "paired"}
     assert data["tournament"] == "small" and data["matches_played"] == 120
     assert all(set(p) == JSON_PLAYER_KEYS for p in data["players"])
     assert all(set(q) == JSON_PAIRING_KEYS for q in data["pairings"])

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from bgfast.tournament.ratings import EloInterval, elo_interval
+from bgfast.tournament.ratings import RATINGS, EloInterval, elo_from_score, elo_interval
 from bgfast.tournament.stats import Stats, UnitSums
 
 __all__ = [
@@ -149,11 +149,25 @@ class Pentanomial:
     def elo(self) -> EloInterval:
         """The Elo difference, its 95% interval and LOS (see :func:`~bgfast.tournament.ratings.elo_interval`).
 
+        When every unit scored 0 (or every unit 1) the score's standard error is 0 and the
+        estimate infinite; then the finite bound is the exact one-sided 97.5% bound of the
+        share of units that are not all losses (Clopper-Pearson with no such unit):
+        ``score <= 1 - 0.025 ** (1 / N)``, about ``3.7 / N``.
+
         >>> e = Pentanomial((34, 54, 31 + 32, 64, 75)).elo()   # fastchess elo_test.cpp "EloPentanomial 1"
         >>> round(e.elo, 2), round((e.hi - e.lo) / 2, 2)
         (55.58, 27.65)
+        >>> e = Pentanomial((100, 0, 0, 0, 0)).elo()
+        >>> e.elo, e.lo, round(e.hi, 1)
+        (-inf, -inf, -570.0)
         """
-        return elo_interval(self.score, self.score_se)
+        e = elo_interval(self.score, self.score_se)
+        n = self.units
+        if n and self.score in (0.0, 1.0):
+            bound = elo_from_score(1.0 - 0.025 ** (1.0 / n))
+            lo, hi = (-math.inf, bound) if self.score == 0.0 else (-bound, math.inf)
+            return EloInterval(e.elo, lo, hi, e.los, e.score, e.score_se)
+        return e
 
     def sums(self) -> UnitSums:
         """The units as :class:`~bgfast.tournament.stats.UnitSums` of (match wins, matches),
@@ -214,7 +228,7 @@ class PairingStats:
             if not self.points.n:
                 return elo_interval(0.5, math.inf)
             return elo_interval(self.points.ratio, self.points.ratio_se(ddof=0))
-        raise ValueError(f"rating must be 'wins' or 'points', got {rating!r}")
+        raise ValueError(f"rating must be one of {', '.join(RATINGS)}, got {rating!r}")
 
     @property
     def ppg(self) -> float:

@@ -26,6 +26,7 @@ from bgfast.validation import whole_number
 
 __all__ = [
     "POINTS_CLIP",
+    "RATINGS",
     "Z95",
     "EloInterval",
     "Ratings",
@@ -42,6 +43,9 @@ __all__ = [
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""
+
+RATINGS = ("wins", "points")
+"""What ratings rate: match wins, or money games' points (see the module docstring)."""
 
 POINTS_CLIP = 3
 """Points-based ratings clip a game's net points per initial cube to ``[-POINTS_CLIP, POINTS_CLIP]``."""

@@ -15,9 +15,10 @@ standard error needs), so stats of separate chunks, seats or runs add up with
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
-__all__ = ["Stats", "UnitSums", "ratio_se"]
+__all__ = ["Stats", "UnitSums", "ratio_se", "stratified_ratio_se"]
 
 
 def ratio_se(n: int, x: float, g: float, xx: float, gg: float, xg: float, *, ddof: int = 1) -> float:
@@ -40,6 +41,40 @@ def ratio_se(n: int, x: float, g: float, xx: float, gg: float, xg: float, *, ddo
     if n <= ddof or g == 0:
         return 0.0
     return math.sqrt(_spread(xx, gg, xg, x / g) * n / (n - ddof)) / abs(g)
+
+
+def stratified_ratio_se(strata: Iterable[UnitSums]) -> float:
+    """The standard error of the combined ratio ``r = sum X_h / sum G_h`` over strata sampled
+    separately (each stratum's number of units fixed by the design, e.g. one player's
+    pairings in a round robin).
+
+    Cochran, *Sampling Techniques*, 3rd ed., section 6.11 (the combined ratio estimate):
+    with ``z_u = x_u - r g_u`` for the units ``u`` of stratum ``h``::
+
+        se(r)**2 = sum_h n_h / (n_h - 1) * (sum_u z_u**2 - (sum_u z_u)**2 / n_h) / G**2
+
+    Only the spread within each stratum counts; the differences between strata (a strong
+    player's big wins against a weak one, its losses to a strong one) are not noise when
+    every pairing plays a fixed number of matches.  Strata with one unit add nothing.
+
+    >>> a = UnitSums.of_unit(4, 1) + UnitSums.of_unit(6, 1)   # one stratum scores about 5
+    >>> b = UnitSums.of_unit(-1, 1) + UnitSums.of_unit(1, 1)  # the other about 0
+    >>> round(stratified_ratio_se([a, b]), 4), round((a + b).ratio_se(), 4)
+    (0.7071, 1.5546)
+    """
+    strata = [h for h in strata if h.n]
+    x = sum(h.x for h in strata)
+    g = sum(h.g for h in strata)
+    if not g:
+        return 0.0
+    r = x / g
+    total = 0.0
+    for h in strata:
+        if h.n < 2:
+            continue
+        z = h.x - r * h.g
+        total += h.n / (h.n - 1) * max(0.0, h.spread(r) - z * z / h.n)
+    return math.sqrt(total) / abs(g)
 
 
 def _spread(xx: float, gg: float, xg: float, p: float) -> float:

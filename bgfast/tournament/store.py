@@ -38,6 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from bgfast.errors import InvalidSpecError
+from bgfast.tournament.pairs import UnitGroup
+from bgfast.tournament.ratings import POINTS_CLIP
 from bgfast.tournament.spec import TournamentSpec
 from bgfast.tournament.worker import ChunkResult
 
@@ -351,6 +353,38 @@ class Store:
             "m.winner, m.games, m.gammons0, m.gammons1, m.backgammons0, m.backgammons1, m.doubles, m.plies "
             "FROM matches m JOIN runs r ON r.run = m.run JOIN players p0 ON p0.player = m.player0 "
             "JOIN players p1 ON p1.player = m.player1 ORDER BY m.run, m.idx")
+        while True:
+            rows = cur.fetchmany(4096)
+            if not rows:
+                return
+            yield from rows
+
+    # ------------------------------------------------------------ units (dice pairs)
+
+    def unit_totals(self) -> list[UnitGroup]:
+        """Sums over units, the samples of :mod:`~bgfast.tournament.pairs`: a unit is the
+        matches of one run that share a dice index (a dice pair with paired dice, else one
+        match).  Grouped by (player_a, player_b, matches in the unit, player_a's wins in it),
+        ``player_a`` the lower player id; each group sums player_a's net points, the games,
+        their squares and product, and the points scores of money games (net points clipped
+        to [-3, 3], mapped to [0, 1]; 0 in match play), their square and product with games.
+        """
+        net = "CASE WHEN player0 < player1 THEN score0 - score1 ELSE score1 - score0 END"
+        return [UnitGroup._make(row) for row in self._conn.execute(
+            "SELECT pa, pb, m, y, COUNT(*), SUM(x), SUM(g), SUM(x * x), SUM(g * g), SUM(x * g), "
+            "SUM(q), SUM(q * q), SUM(q * g) FROM ("
+            "SELECT MIN(player0, player1) AS pa, MAX(player0, player1) AS pb, COUNT(*) AS m, "
+            "SUM((winner = 0) = (player0 < player1)) AS y, "
+            f"SUM({net}) AS x, SUM(games) AS g, "
+            f"SUM(CASE WHEN length = 0 THEN (MAX(-{POINTS_CLIP}, MIN({POINTS_CLIP}, {net})) + {POINTS_CLIP}) "
+            f"/ {2.0 * POINTS_CLIP} ELSE 0.0 END) AS q "
+            "FROM matches GROUP BY run, dice_index) GROUP BY pa, pb, m, y ORDER BY pa, pb, m, y")]
+
+    def iter_outcomes(self, run: int) -> Iterator[tuple[int, int, int, int, int]]:
+        """Who won each match of ``run``, in match-index order (what the pair-by-pair SPRT
+        reads): ``(chunk, dice_index, player0, player1, winner seat)``, players by id."""
+        cur = self._conn.execute(
+            "SELECT chunk, dice_index, player0, player1, winner FROM matches WHERE run = ? ORDER BY idx", (run,))
         while True:
             rows = cur.fetchmany(4096)
             if not rows:
