@@ -276,3 +276,38 @@ def test_playing_a_match_from_an_opening_needs_the_core() -> None:
     player = MatchPlayer(get_bot("pubeval"), get_bot("heuristic"), length=3)
     with pytest.raises(NotImplementedError, match="play_match_from"):
         play_opening(player, 1, 0, Position(SLOT_21))
+
+
+# ---------------------------------------------------------------- an openings tournament
+
+
+def _csv(db: Path) -> str:
+    import io
+
+    from bgfast.tournament import write_matches_csv
+
+    out = io.StringIO()
+    write_matches_csv(db, out)
+    return out.getvalue()
+
+
+def test_an_openings_tournament_replays_byte_for_byte_on_any_worker_count(tmp_path: Path) -> None:
+    from bgfast.tournament import run_tournament
+
+    spec = money_spec(MONEY.replace("matches_per_pairing = 12", "matches_per_pairing = 108"))
+    one = run_tournament(spec, tmp_path / "one.sqlite", workers=1)
+    run_tournament(spec, tmp_path / "two.sqlite", workers=2)
+    assert _csv(tmp_path / "one.sqlite") == _csv(tmp_path / "two.sqlite")
+    assert one.matches_played == 108 and one.paired
+    # the games started from the openings: the same spec without them plays other games
+    plain = TournamentSpec.from_toml_string(
+        MONEY.replace("matches_per_pairing = 12", "matches_per_pairing = 108").replace(
+            'openings = "openings/standard.txt"\n', ""))
+    run_tournament(plain, tmp_path / "plain.sqlite", workers=1)
+    assert _csv(tmp_path / "plain.sqlite") != _csv(tmp_path / "one.sqlite")
+
+
+def test_the_shipped_openings_spec_reads_the_suite() -> None:
+    spec = TournamentSpec.from_toml(ROOT / "tournaments" / "openings.toml")
+    assert len(spec.openings) == 27 and spec.match_length == (0,)
+    assert spec.matches_per_pairing % (2 * len(spec.openings)) == 0  # every opening equally often

@@ -148,8 +148,10 @@ def test_sprt_stops_a_gauntlet_once_it_decides_and_says_which(tmp_path: Path) ->
     db = tmp_path / "sprt.sqlite"
     standings = run_tournament(spec, db, workers=2)
     assert standings.sprt is not None and standings.sprt.status == "H1"
-    assert standings.sprt.matches < 4000 and standings.sprt.matches % 20 == 0
-    assert "SPRT [0, 50]: H1 accepted" in standings.text()
+    # decided at a dice pair, not at a chunk's end; the rest of that chunk is saved, not counted
+    assert standings.sprt.matches < 4000 and standings.sprt.matches % 2 == 0
+    assert standings.sprt.matches <= standings.matches_played < standings.sprt.matches + 2 * 20 * 3
+    assert "SPRT [0, 50]: H1 accepted" in standings.text() and "overshoot" in standings.text()
     assert standings.to_json()["sprt"]["status"] == "H1"
     # a rerun does not play on past the decision
     again = run_tournament(spec, db, workers=2)
@@ -164,6 +166,27 @@ def test_the_sprt_decision_does_not_depend_on_the_worker_count(tmp_path: Path) -
     one = run_tournament(spec, tmp_path / "1.sqlite", workers=1).sprt
     two = run_tournament(spec, tmp_path / "2.sqlite", workers=2).sprt
     assert one == two
+
+
+def test_the_sprt_verdict_is_the_first_dice_pair_whose_llr_crosses_a_bound(tmp_path: Path) -> None:
+    from bgfast.tournament.pairs import unit_wins
+    from bgfast.tournament.sprt import Sprt
+    from bgfast.tournament.store import open_results
+
+    spec = TournamentSpec.from_dict({
+        "name": "sprt", "match_length": 1, "matches_per_pairing": 4000, "chunk_size": 40,
+        "sprt": {"elo0": 0, "elo1": 50},
+        "players": [{"name": "pubeval", "bot": "pubeval"}, {"name": "random", "bot": "random"}]})
+    db = tmp_path / "s.sqlite"
+    outcome = run_tournament(spec, db, workers=2).sprt
+    assert outcome is not None
+    with open_results(db) as store:
+        rows = [r[1:] for r in store.iter_outcomes(1)]
+        tested = next(pid for pid, name in store.player_names().items() if name == "pubeval")
+    verdict = Sprt(0, 50).sequential(unit_wins(rows, tested, paired=True))
+    assert (outcome.status, outcome.matches) == (verdict.status.value, verdict.matches)
+    assert outcome.llr == pytest.approx(verdict.llr)
+    assert 0.0 <= outcome.overshoot < 0.5
 
 
 def _quick_text(per_pairing: int) -> str:

@@ -478,6 +478,10 @@ class Reporter(Protocol):
     def on_chunk_end(self, matches: int, done: int) -> None:
         """A chunk of ``matches`` matches was saved; ``done`` are saved in all."""
 
+    def on_status(self, text: str) -> None:
+        """The run's standing after that chunk, one line: the LLR and its bounds in an SPRT
+        run, else the leader and its margin (optional: the runner skips reporters without it)."""
+
     def on_finish(self, standings: Standings) -> None:
         """The run ended (finished, stopped by SPRT, or interrupted: ``standings`` is what is saved)."""
 
@@ -491,12 +495,16 @@ class QuietReporter:
     def on_chunk_end(self, matches: int, done: int) -> None:
         pass
 
+    def on_status(self, text: str) -> None:
+        pass
+
     def on_finish(self, standings: Standings) -> None:
         pass
 
 
 class ProgressReporter:
-    """A tqdm progress bar on stderr: matches done, matches/s and ETA."""
+    """A tqdm progress bar on stderr: matches done, matches/s, ETA, and the standing
+    (the LLR and its bounds in an SPRT run, else the leader and its margin)."""
 
     def __init__(self, file: IO[str] | None = None) -> None:
         self._file = file
@@ -515,6 +523,10 @@ class ProgressReporter:
     def on_chunk_end(self, matches: int, done: int) -> None:
         if self._bar is not None:
             self._bar.update(matches)
+
+    def on_status(self, text: str) -> None:
+        if self._bar is not None:
+            self._bar.set_postfix_str(text, refresh=False)
 
     def on_finish(self, standings: Standings) -> None:
         if self._bar is not None:

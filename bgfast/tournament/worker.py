@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bgfast.errors import WorkerFailedError
+from bgfast.position import Position
 from bgfast.procs import exit_with_parent
+from bgfast.tournament.openings import play_opening
 from bgfast.tournament.schedule import chunk_range, scheduler
 from bgfast.tournament.spec import TournamentSpec
 
@@ -75,6 +77,8 @@ class _Players:
         self.schedule = scheduler(spec)
         self.bots = [p.build() for p in spec.players]
         self.match_players: dict[tuple[int, int, int], Any] = {}
+        self.openings = tuple(Position(pid) for pid in spec.openings)
+        """The positions of ``spec.openings`` (empty: every game starts with the opening roll)."""
 
     def get(self, a: int, b: int, length: int) -> Any:
         key = (a, b, length)
@@ -120,8 +124,13 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
         seed = spec.seed
         rows = []
         match_players = players.match_players
+        openings, schedule = players.openings, players.schedule
         for index, pairing, length, dice, a, b in players.schedule.seats(*_bounds(chunk_range(spec, chunk))):
             player = match_players.get((a, b, length)) or players.get(a, b, length)
+            if openings:
+                opening = openings[schedule.opening(index) or 0]
+                rows.append((index, pairing, length, dice, a, b, *play_opening(player, seed, dice, opening)))
+                continue
             rows.append((index, pairing, length, dice, a, b, *player.play(seed, dice)))
     except Exception as exc:
         log.exception("chunk %d failed (pid %d)", chunk, os.getpid())
