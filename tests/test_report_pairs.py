@@ -16,32 +16,14 @@ from bgfast.tournament.ratings import points_score
 from bgfast.tournament.report import PAIRING_CSV_COLUMNS, load_standings, write_pairings_csv
 from bgfast.tournament.stats import Stats, UnitSums
 
-SPEC = """
-name = "pairs"
-seed = 4
-match_length = {length}
-matches_per_pairing = {per_pairing}
-chunk_size = 20
-paired_dice = {paired}
-
-[[players]]
-name = "pubeval"
-bot = "pubeval"
-
-[[players]]
-name = "random"
-bot = "random"
-
-[[players]]
-name = "pub2"
-bot = "pubeval"
-cube = "never"
-"""
-
+from tournament_helpers import small_spec_text
 
 def spec(length: int = 3, per_pairing: int = 60, paired: bool = True) -> TournamentSpec:
-    return TournamentSpec.from_toml_string(SPEC.format(length=length, per_pairing=per_pairing,
-                                                       paired=str(paired).lower()))
+    """pubeval, random and cubeless (pubeval that never doubles): tests/tournament_helpers.py's small spec."""
+    text = small_spec_text("pairs", seed=4, length=length, per_pairing=per_pairing, chunk=20)
+    if not paired:
+        text = text.replace("chunk_size = 20", "chunk_size = 20\npaired_dice = false")
+    return TournamentSpec.from_toml_string(text)
 
 
 @pytest.fixture(scope="module")
@@ -109,12 +91,12 @@ def test_the_json_pairings_carry_the_elo_difference_its_interval_los_and_both_er
 
 def test_an_anchor_rates_that_player_zero_and_keeps_the_differences(paired_db: Path) -> None:
     mean = load_standings(paired_db)
-    anchored = load_standings(paired_db, anchor="pub2")
+    anchored = load_standings(paired_db, anchor="cubeless")
     elo = {p.name: p.elo for p in anchored.players}
-    assert elo["pub2"] == 0.0 and anchored.anchor == "pub2"
+    assert elo["cubeless"] == 0.0 and anchored.anchor == "cubeless"
     before = {p.name: p.elo for p in mean.players}
-    assert elo["pubeval"] == pytest.approx(before["pubeval"] - before["pub2"])
-    assert "pub2 = 0" in anchored.text()
+    assert elo["pubeval"] == pytest.approx(before["pubeval"] - before["cubeless"])
+    assert "cubeless = 0" in anchored.text()
 
 
 def test_an_unknown_anchor_is_a_value_error(paired_db: Path) -> None:
@@ -132,7 +114,7 @@ def test_points_ratings_of_money_games_use_bgci_s_clipped_score(tmp_path: Path) 
     run_tournament(spec(length=0, per_pairing=80), db, workers=1)
     standings = load_standings(db, rating="points")
     assert standings.rating == "points" and "points (money" in standings.text()
-    q = next(q for q in standings.pairings if {q.a, q.b} == {"pubeval", "pub2"})
+    q = next(q for q in standings.pairings if {q.a, q.b} == {"pubeval", "cubeless"})
     score = g = 0.0
     for m in matches_of(db):
         if {m["player_a"], m["player_b"]} == {q.a, q.b}:

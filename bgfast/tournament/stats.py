@@ -160,7 +160,11 @@ class Stats:
         >>> round(s.ppg_se, 6)  # values +1 and -2: s = 2.1213, / sqrt(2)
         1.5
         """
-        return ratio_se(self.matches, self.points, self.games, self.points_sq, self.games_sq, self.points_games)
+        return self.net_units().ratio_se()
+
+    def net_units(self) -> UnitSums:
+        """The net points over games with each match a unit (see :class:`UnitSums`)."""
+        return UnitSums(self.matches, self.points, self.games, self.points_sq, self.games_sq, self.points_games)
 
 
 @dataclass(frozen=True)
