@@ -417,8 +417,8 @@ def plot_ratings(standings: Standings, out: str | Path) -> None:
         raise MissingExtraError("--plot needs matplotlib: pip install 'bgfast[plot]'") from None
     players = list(reversed(standings.players))
     n = len(players)
-    fig, (ax, grid) = plt.subplots(1, 2, figsize=(7.0 + 0.9 * n, 1.6 + max(0.45 * n, 0.6 * n)),
-                                   gridspec_kw={"width_ratios": [1.0, max(1.0, 0.3 * n)]})
+    fig, (ax, grid) = plt.subplots(1, 2, figsize=(6.0 + 1.1 * n, 1.8 + 0.9 * n),
+                                   gridspec_kw={"width_ratios": [1.0, max(1.0, 0.35 * n)]})
     try:
         y = range(n)
         elo = [p.elo for p in players]
@@ -452,15 +452,18 @@ def _plot_matrix(ax: Any, standings: Standings, names: list[str]) -> None:
         e = q.elo
         for r, c, sign in ((i, j, 1.0), (j, i, -1.0)):
             lo, hi = (e.lo, e.hi) if sign > 0 else (-e.hi, -e.lo)
-            diff[r, c] = sign * e.elo if math.isfinite(e.elo) else np.nan
-            label[r][c] = f"{_fmt_elo(sign * e.elo)}\n[{_fmt_elo(lo)}, {_fmt_elo(hi)}]"
+            diff[r, c] = sign * e.elo
+            label[r][c] = f"{_fmt_elo(sign * e.elo)}\n[{_fmt_elo(lo)},\n{_fmt_elo(hi)}]"
     finite = diff[np.isfinite(diff)]
     scale = float(np.abs(finite).max()) if finite.size else 1.0
-    ax.imshow(np.nan_to_num(diff, nan=0.0), cmap="RdBu", vmin=-scale, vmax=scale)
+    shade = np.clip(np.nan_to_num(diff, nan=0.0, posinf=scale, neginf=-scale), -scale, scale)
+    ax.imshow(shade, cmap="RdBu", vmin=-scale, vmax=scale)
     for r in range(n):
         for c in range(n):
             if label[r][c]:
-                ax.text(c, r, label[r][c], ha="center", va="center", fontsize=7)
+                dark = abs(shade[r, c]) > 0.6 * scale
+                ax.text(c, r, label[r][c], ha="center", va="center", fontsize=6.5,
+                        color="white" if dark else "black")
     ax.set_xticks(range(n), names, rotation=30, ha="right")
     ax.set_yticks(range(n), names)
     ax.set_title("Elo row - column, 95% interval" + (" (dice pairs)" if standings.paired else ""))
