@@ -332,18 +332,6 @@ class Store:
             "SUM(gammons0), SUM(gammons1), SUM(backgammons0), SUM(backgammons1), SUM(doubles) "
             "FROM matches GROUP BY player0, player1 ORDER BY player0, player1").fetchall()
 
-    def score_counts_by_chunk(self, run: int, player: int, *, paired: bool) -> dict[int, dict[float, int]]:
-        """For SPRT: per finished chunk of ``run``, how many times ``player`` scored 0, 0.5
-        or 1 over a pair of matches on the same dice (``paired``), or 0 or 1 in a match."""
-        scale = 2 if paired else 1
-        out: dict[int, dict[float, int]] = {}
-        for chunk, w, n in self._conn.execute(
-                "SELECT chunk, w, COUNT(*) FROM (SELECT chunk, SUM((winner = 0 AND player0 = ?) OR "
-                "(winner = 1 AND player1 = ?)) AS w FROM matches WHERE run = ? GROUP BY chunk, dice_index) "
-                "GROUP BY chunk, w", (player, player, run)):
-            out.setdefault(chunk, {})[w / scale] = n
-        return out
-
     def iter_matches(self) -> Iterator[tuple[Any, ...]]:
         """Every match, run by run in index order: run name, idx, player0 name, player1 name,
         length, seed, dice_index, score0, score1, winner seat, games, gammons0, gammons1,
