@@ -1,4 +1,4 @@
-"""Tests of bgfast.xgid: the XGID position field and the whole XGID."""
+"""Tests of bgfast.formats.xgid: the XGID position field and the whole XGID."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bgfast.errors import InvalidMatchIdError, InvalidPositionError
-from bgfast.xgid import (
+from bgfast.formats.xgid import (
     STARTING_XGID,
     XgidRecord,
     board_to_xgid_field,
