@@ -29,11 +29,11 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bgfast.errors import IllegalCubeActionError, InvalidMatchIdError, InvalidSpecError
-from bgfast.formats.match_id import MatchFields, decode_match_id, encode_match_id
+from bgfast.formats.match_id import CENTRED, decode_match_id, encode_match_id
 from bgfast.formats.xgid import (
     DEFAULT_MAX_CUBE_LOG2,
     format_xgid,
@@ -252,7 +252,7 @@ class MatchState:
         """
         fields = decode_match_id(match_id)
         try:
-            return cls._from_fields(fields)
+            return cls._from_match_fields(fields)
         except InvalidMatchIdError as exc:
             raise InvalidMatchIdError(f"{exc} in Match ID {match_id!r}") from None
 
@@ -262,7 +262,7 @@ class MatchState:
         >>> MatchState(player_on_roll=1, turn=1, dice=(6, 5), jacoby=True).match_id()
         'cAkXAAAAAAAA'
         """
-        return encode_match_id(self._fields())
+        return encode_match_id(self._match_fields())
 
     @classmethod
     def from_xgid(cls, xgid: str) -> MatchState:
@@ -284,7 +284,7 @@ class MatchState:
             field is a pending beaver (``'B'``) or raccoon (``'R'``), which a
             MatchState cannot hold.
         """
-        return cls._from_fields(xgid_to_match_fields(parse_xgid(xgid)))
+        return cls._from_match_fields(xgid_to_match_fields(parse_xgid(xgid)))
 
     def xgid(self, position_board: Sequence[Sequence[int]], rules: Rules | None = None) -> str:
         """Write an XGID for this state and a board ``[side0, side1]`` (side 1 on roll).
@@ -302,7 +302,7 @@ class MatchState:
         :raises InvalidPositionError: the board is not a valid position.
         """
         record = match_fields_to_xgid(
-            self._fields(),
+            self._match_fields(),
             position_board,
             beaver=rules is not None and rules.beaver,
             max_cube_log2=DEFAULT_MAX_CUBE_LOG2 if rules is None else rules.max_cube.bit_length() - 1,
@@ -310,11 +310,41 @@ class MatchState:
         return format_xgid(record)
 
     @classmethod
-    def _from_fields(cls, fields: MatchFields) -> MatchState:
-        return cls(**fields._asdict())
+    def _from_match_fields(cls, fields: Mapping[str, int]) -> MatchState:
+        """The state of a Match ID's fields (:mod:`bgfast.formats.match_id`)."""
+        return cls(
+            length=fields["length"],
+            score=(fields["score0"], fields["score1"]),
+            cube_value=1 << fields["cube_log2"],
+            cube_owner=-1 if fields["owner"] == CENTRED else fields["owner"],
+            crawford=bool(fields["crawford"]),
+            player_on_roll=fields["player_on_roll"],
+            turn=fields["turn"],
+            game_state=fields["game_state"],  # type: ignore[arg-type]
+            double_offered=bool(fields["double_offered"]),
+            resigned=fields["resigned"],
+            dice=(fields["die1"], fields["die2"]),
+            jacoby=not fields["no_jacoby"],
+        )
 
-    def _fields(self) -> MatchFields:
-        return MatchFields(**{name: getattr(self, name) for name in MatchFields._fields})
+    def _match_fields(self) -> dict[str, int]:
+        """This state as a Match ID's fields (the inverse of :meth:`_from_match_fields`)."""
+        return {
+            "cube_log2": self.cube_value.bit_length() - 1,
+            "owner": CENTRED if self.cube_owner == -1 else self.cube_owner,
+            "player_on_roll": self.player_on_roll,
+            "crawford": int(self.crawford),
+            "game_state": int(self.game_state),
+            "turn": self.turn,
+            "double_offered": int(self.double_offered),
+            "resigned": self.resigned,
+            "die1": self.dice[0],
+            "die2": self.dice[1],
+            "length": self.length,
+            "score0": self.score[0],
+            "score1": self.score[1],
+            "no_jacoby": int(not self.jacoby),
+        }
 
     # ------------------------------------------------------------- the score
 

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from bgfast.errors import InvalidMatchIdError, InvalidPositionError
+from bgfast.formats.match_id import encode_match_id
+from bgfast.match import MatchState
 from bgfast.formats.xgid import (
     STARTING_XGID,
     XgidRecord,
@@ -279,17 +281,18 @@ def test_record_built_with_a_bad_field_raises_invalid_match_id_error():
 def test_match_fields_round_trip_through_the_xgid(text: str) -> None:
     rec = parse_xgid(text)
     fields = xgid_to_match_fields(rec)
-    assert fields.game_state == 1  # an XGID is read as a game in play
-    assert fields.player_on_roll == (1 if rec.turn == 1 else 0)
-    assert (fields.score[1], fields.score[0]) == (rec.score_bottom, rec.score_top)  # bottom = player 1
+    assert fields["game_state"] == 1 and fields["resigned"] == 0  # an XGID is read as a game in play
+    assert fields["player_on_roll"] == (1 if rec.turn == 1 else 0)
+    assert (fields["score1"], fields["score0"]) == (rec.score_bottom, rec.score_top)  # bottom = player 1
+    assert MatchState.from_match_id(encode_match_id(fields)) == MatchState.from_xgid(text)
     again = match_fields_to_xgid(fields, rec.board, beaver=rec.beaver, max_cube_log2=rec.max_cube_log2)
     assert again == rec
 
 
 def test_a_double_offered_names_the_doubler_on_roll_and_the_other_player_to_act() -> None:
     fields = xgid_to_match_fields(parse_xgid(f"XGID={OPENING_FIELD}:1:1:-1:D:0:0:0:7:10"))
-    assert fields.double_offered and fields.player_on_roll == 0 and fields.turn == 1
-    assert fields.cube_value == 2 and fields.cube_owner == 1 and fields.dice == (0, 0)
+    assert fields["double_offered"] == 1 and fields["player_on_roll"] == 0 and fields["turn"] == 1
+    assert fields["cube_log2"] == 1 and fields["owner"] == 1 and (fields["die1"], fields["die2"]) == (0, 0)
 
 
 @pytest.mark.parametrize("dice", ["B", "R"])

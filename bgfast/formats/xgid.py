@@ -54,12 +54,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bgfast.errors import InvalidMatchIdError, InvalidPositionError
-from bgfast.formats.match_id import MatchFields
+from bgfast.formats.match_id import CENTRED
 from bgfast.formats.position_id import board_bytes
 from bgfast.validation import one_of, whole_number
 
@@ -355,18 +355,18 @@ def format_xgid(record: XgidRecord) -> str:
 # ---------------------------------------------------------------- match fields
 
 
-def xgid_to_match_fields(record: XgidRecord) -> MatchFields:
-    """The match fields of an XGID, as a Match ID holds them.
+def xgid_to_match_fields(record: XgidRecord) -> dict[str, int]:
+    """The match fields of an XGID as a Match ID holds them (:mod:`bgfast.formats.match_id`).
 
     The bottom player is player 1 and the top player player 0 (gnubg's reading of
     XGIDs).  The player on roll is the XGID turn; with dice ``'D'`` that player has
     doubled and the other must act.  The game is taken to be in progress (game
-    state 1).  What a Match ID does not hold is dropped: the beaver bit and the
-    maximum cube.
+    state 1) with no resignation offered.  What a Match ID does not hold is
+    dropped: the beaver bit and the maximum cube.
 
     >>> fields = xgid_to_match_fields(parse_xgid('XGID=-b----E-C---eE---c-e----B-:1:-1:1:D:4:2:0:7:10'))
-    >>> fields.score, fields.cube_value, fields.cube_owner, fields.player_on_roll, fields.turn
-    ((2, 4), 2, 0, 1, 0)
+    >>> fields["score0"], fields["score1"], fields["owner"], fields["player_on_roll"], fields["turn"]
+    (2, 4, 0, 1, 0)
 
     :raises InvalidMatchIdError: the dice field is a pending beaver (``'B'``) or
         raccoon (``'R'``), which a Match ID cannot hold.
@@ -377,53 +377,56 @@ def xgid_to_match_fields(record: XgidRecord) -> MatchFields:
         )
     on_roll = 1 if record.turn == 1 else 0
     doubled = record.dice == "D"
-    dice = (0, 0) if record.dice in ("00", "D") else (int(record.dice[0]), int(record.dice[1]))
-    return MatchFields(
-        length=record.match_length,
-        score=(record.score_top, record.score_bottom),
-        cube_value=record.cube_value,
-        cube_owner={0: -1, 1: 1, -1: 0}[record.cube_position],
-        crawford=record.crawford,
-        player_on_roll=on_roll,
-        turn=1 - on_roll if doubled else on_roll,
-        game_state=1,
-        double_offered=doubled,
-        dice=dice,
-        jacoby=record.jacoby,
-    )
+    die1, die2 = (0, 0) if record.dice in ("00", "D") else (int(record.dice[0]), int(record.dice[1]))
+    return {
+        "cube_log2": record.cube_log2,
+        "owner": {0: CENTRED, 1: 1, -1: 0}[record.cube_position],
+        "player_on_roll": on_roll,
+        "crawford": int(record.crawford),
+        "game_state": 1,
+        "turn": 1 - on_roll if doubled else on_roll,
+        "double_offered": int(doubled),
+        "resigned": 0,
+        "die1": die1,
+        "die2": die2,
+        "length": record.match_length,
+        "score0": record.score_top,
+        "score1": record.score_bottom,
+        "no_jacoby": int(not record.jacoby),
+    }
 
 
-def match_fields_to_xgid(fields: MatchFields, board: Sequence[Sequence[int]], *, beaver: bool = False,
+def match_fields_to_xgid(fields: Mapping[str, int], board: Sequence[Sequence[int]], *, beaver: bool = False,
                          max_cube_log2: int = DEFAULT_MAX_CUBE_LOG2) -> XgidRecord:
-    """The XGID of a board ``[side0, side1]`` (side 1 on roll) and its match fields.
+    """The XGID of a board ``[side0, side1]`` (side 1 on roll) and its Match ID fields.
 
     Player 1 is drawn at the bottom and player 0 at the top.  In money play the
     rules field holds the Jacoby rule (bit 0) and ``beaver`` (bit 1); in match play
     the Crawford flag.  The game state and a resignation offer are not part of an
     XGID and are left out.
 
+    >>> from bgfast.formats.match_id import decode_match_id
     >>> start = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
-    >>> fields = MatchFields(length=7, score=(2, 4), player_on_roll=1, turn=1, dice=(3, 1))
-    >>> str(match_fields_to_xgid(fields, [start, start]))
-    'XGID=-b----E-C---eE---c-e----B-:0:0:1:31:4:2:0:7:10'
+    >>> str(match_fields_to_xgid(decode_match_id("8IhuACAACAAE"), [start, start]))
+    'XGID=-b----E-C---eE---c-e----B-:0:0:1:53:1:2:1:3:10'
 
     :raises InvalidPositionError: the board is not a valid position.
     :raises InvalidMatchIdError: a field an XGID cannot hold.
     """
-    turn = 1 if fields.player_on_roll == 1 else -1
-    if fields.length:
-        flags = int(fields.crawford)
+    turn = 1 if fields["player_on_roll"] == 1 else -1
+    if fields["length"]:
+        flags = fields["crawford"]
     else:
-        flags = int(fields.jacoby) + (2 if beaver else 0)
+        flags = int(not fields["no_jacoby"]) + (2 if beaver else 0)
     return XgidRecord(
         position=board_to_xgid_field(board, turn),
-        cube_log2=fields.cube_value.bit_length() - 1,
-        cube_position={-1: 0, 1: 1, 0: -1}[fields.cube_owner],
+        cube_log2=fields["cube_log2"],
+        cube_position={CENTRED: 0, 1: 1, 0: -1}[fields["owner"]],
         turn=turn,
-        dice="D" if fields.double_offered else f"{fields.dice[0]}{fields.dice[1]}",
-        score_bottom=fields.score[1],
-        score_top=fields.score[0],
+        dice="D" if fields["double_offered"] else f"{fields['die1']}{fields['die2']}",
+        score_bottom=fields["score1"],
+        score_top=fields["score0"],
         rules=flags,
-        match_length=fields.length,
+        match_length=fields["length"],
         max_cube_log2=max_cube_log2,
     )
