@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bgfast.errors import IllegalCubeActionError, InvalidMatchIdError, InvalidSpecError
-from bgfast.formats.match_id import CENTRED, decode_match_id, encode_match_id
+from bgfast.formats.match_id import CENTRED, LAYOUT, decode_match_id, encode_match_id
 from bgfast.formats.xgid import (
     DEFAULT_MAX_CUBE_LOG2,
     format_xgid,
@@ -59,8 +59,8 @@ __all__ = [
 VARIANTS = tuple(_POSITION_VARIANTS)
 """The starting positions bgfast knows (``bgfast/data/variants.toml``)."""
 
-_MAX_FIELD = (1 << 15) - 1  # match length and scores have 15 bits in a Match ID
-_MAX_CUBE = 1 << 15  # the cube's log2 has 4 bits
+_MAX_FIELD = (1 << LAYOUT["length"][1]) - 1  # the match length and the scores: 32767
+_MAX_CUBE = 1 << ((1 << LAYOUT["cube_log2"][1]) - 1)  # the cube's log2 has 4 bits: 32768
 
 
 class GameState(enum.IntEnum):

@@ -59,7 +59,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bgfast.errors import InvalidMatchIdError, InvalidPositionError
-from bgfast.formats.match_id import CENTRED
+from bgfast.formats.match_id import CENTRED, LAYOUT
 from bgfast.formats.position_id import board_bytes
 from bgfast.validation import one_of, whole_number
 
@@ -83,7 +83,7 @@ DEFAULT_MAX_CUBE_LOG2 = 10
 
 _NUM_CHECKERS = 15
 _FIELD_LENGTH = 26
-_MAX_LOG2 = 15  # a Match ID stores the cube's log2 in 4 bits
+_MAX_LOG2 = (1 << LAYOUT["cube_log2"][1]) - 1  # as in a Match ID: 15
 _INT = re.compile(r"[0-9]+")
 _SIGNED = re.compile(r"-?[0-9]+")
 _DICE = re.compile(r"00|[1-6][1-6]|D|B|R")
@@ -91,12 +91,6 @@ _DICE = re.compile(r"00|[1-6][1-6]|D|B|R")
 
 def _check_turn(turn: int) -> None:
     one_of(turn, "turn (1 = the bottom player on roll, -1 = the top player)", (1, -1))
-
-
-def _check_board(board: Sequence[Sequence[int]]) -> list[list[int]]:
-    """Copy ``board`` into two lists of 25 ints, or raise InvalidPositionError."""
-    raw = board_bytes(board)
-    return [list(raw[:25]), list(raw[25:])]
 
 
 def board_to_xgid_field(board: Sequence[Sequence[int]], turn: int = 1) -> str:
@@ -115,7 +109,8 @@ def board_to_xgid_field(board: Sequence[Sequence[int]], turn: int = 1) -> str:
         more than 15 checkers a side, or a point held by both sides.
     """
     _check_turn(turn)
-    side0, side1 = _check_board(board)
+    raw = board_bytes(board)
+    side0, side1 = raw[:25], raw[25:]
     bottom, top = (side1, side0) if turn == 1 else (side0, side1)
     chars = []
     for k in range(_FIELD_LENGTH):
