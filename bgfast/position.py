@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterator, NamedTuple, Sequence, TypeAlias
+from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence, TypeAlias
 
 from bgfast._core import movegen as _movegen
 from bgfast.dice import ALL_21, Dice
@@ -43,6 +43,9 @@ from bgfast.formats.position_id import (
     encode_position_id,
 )
 from bgfast.validation import whole_number
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
 
 __all__ = [
     "Point", "BAR", "OFF", "NUM_CHECKERS", "STARTING_POSITION_ID",
@@ -137,7 +140,7 @@ class Position:
         return self._id
 
     @classmethod
-    def from_bytes(cls, data: bytes | bytearray | memoryview) -> Position:
+    def from_bytes(cls, data: ReadableBuffer) -> Position:
         """The position of a 50-byte board: side 0's 25 counts, then side 1's (side 1 on roll).
 
         Any buffer of 50 bytes will do, e.g. a row of a ``uint8`` numpy array of
