@@ -32,7 +32,7 @@ from collections.abc import Collection
 
 import numpy as np
 
-__all__ = ["flag", "one_of", "real_number", "whole_number"]
+__all__ = ["flag", "one_of", "power_of_two", "real_number", "whole_number"]
 
 
 def _range_words(low: float | None, high: float | None) -> str:
@@ -55,9 +55,8 @@ def whole_number(value: object, name: str, *, low: int | None = None, high: int 
     :param what: how the message names the expected kind of value.
     :raises error: a bool, a non-integer, or a value out of range.
     """
-    ok = not isinstance(value, bool) and isinstance(value, (int, np.integer))
-    if ok:
-        number = int(value)  # type: ignore[call-overload]
+    if not isinstance(value, bool) and isinstance(value, (int, np.integer)):
+        number = int(value)
         if (low is None or number >= low) and (high is None or number <= high):
             return number
     bounds = _range_words(low, high)
@@ -79,17 +78,44 @@ def real_number(value: object, name: str, *, low: float | None = None, high: flo
     raise error(f"{name} must be a number{' ' + bounds if bounds else ''}, got {value!r}")
 
 
-def flag(value: object, name: str, *, error: type[ValueError] = ValueError) -> bool:
+def flag(value: object, name: str, *, error: type[ValueError] = ValueError, zero_one: bool = False) -> bool:
     """``value`` if it is a bool (``True`` / ``False``).
+
+    :param zero_one: accept the integers 0 and 1 as well (a flag read from a bit field).
 
     >>> flag(False, "rules.crawford")
     False
+    >>> flag(1, "crawford", zero_one=True)
+    True
 
-    :raises error: anything else, including 0 and 1.
+    :raises error: anything else, including 0 and 1 unless ``zero_one``.
     """
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
+    if zero_one and isinstance(value, (int, np.integer)) and value in (0, 1):
+        return bool(value)
     raise error(f"{name} must be true or false, got {value!r}")
+
+
+def power_of_two(value: object, name: str, *, low: int = 1, high: int | None = None,
+                 error: type[ValueError] = ValueError) -> int:
+    """``value`` as an ``int`` if it is a power of two (an integer, not a bool) within ``[low, high]``.
+
+    >>> power_of_two(64, "rules.max_cube", low=2, high=32768)
+    64
+    >>> power_of_two(48, "rules.max_cube", low=2, high=32768)
+    Traceback (most recent call last):
+    ...
+    ValueError: rules.max_cube must be a power of two from 2 to 32768, got 48
+
+    :raises error: a bool, a non-integer, not a power of two, or out of range.
+    """
+    if not isinstance(value, bool) and isinstance(value, (int, np.integer)):
+        number = int(value)
+        if number >= max(low, 1) and not number & (number - 1) and (high is None or number <= high):
+            return number
+    bounds = _range_words(low, high)
+    raise error(f"{name} must be a power of two {bounds}, got {value!r}")
 
 
 def one_of(value: object, name: str, choices: Collection[object], *,

@@ -15,7 +15,6 @@ from bgfast.rollout.engine import (
     CHECK_EVERY,
     MIN_STRATIFIED_TRIALS,
     Evaluator,
-    parse_position,
     rollout,
 )
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
@@ -27,6 +26,5 @@ __all__ = [
     "Evaluator",
     "PlayResult",
     "RolloutResult",
-    "parse_position",
     "rollout",
 ]

@@ -47,7 +47,9 @@ from bgfast.bots.base import CUBE_KINDS, CoreBot, CubeResponse
 from bgfast.dice import ALL_36, Dice
 from bgfast.errors import InvalidRolloutError, RolloutWorkerError
 from bgfast.game import MAX_MATCH_LENGTH, make_runner
-from bgfast.match import MatchEquityTable, MatchState, Rules, parse_position
+from bgfast.formats.text import parse_position
+from bgfast.match import MatchState, Rules
+from bgfast.met import MatchEquityTable
 from bgfast.position import VARIANTS, Move, Position
 from bgfast.procs import exit_with_parent
 from bgfast.rollout.cubeful import dead_cube_mwc, flip, janowski_money
@@ -59,7 +61,7 @@ if TYPE_CHECKING:
 
     from bgfast._core.game import MatchRunner, _GameResult, _Probs
 
-__all__ = ["CHECK_EVERY", "MIN_STRATIFIED_TRIALS", "Evaluator", "parse_position", "rollout"]
+__all__ = ["CHECK_EVERY", "MIN_STRATIFIED_TRIALS", "Evaluator", "rollout"]
 
 CHECK_EVERY = 1296
 """With a target standard error, the error is checked after multiples of this many trials."""
