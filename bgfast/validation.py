@@ -68,9 +68,8 @@ def whole_number(value: object, name: str, *, low: int | None = None, high: int 
         ``what`` says it); default from ``low`` and ``high`` ("from 0 to 2", "of at least 1").
     :raises error: a bool, a non-integer, or a value out of range.
     """
-    ok = not isinstance(value, bool) and isinstance(value, (int, np.integer))
-    if ok:
-        number = int(value)  # type: ignore[call-overload]
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        number = int(value)
         if (low is None or number >= low) and (high is None or number <= high):
             return number
     raise error(_problem(name, what, _range_words(low, high) if bounds is None else bounds, value))
@@ -90,9 +89,8 @@ def real_number(value: object, name: str, *, low: float | None = None, high: flo
     :param what: and :param bounds: name the expected value as in :func:`whole_number`.
     :raises error: a bool, a non-number, NaN or infinity, or a value out of range.
     """
-    ok = not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating))
-    if ok:
-        number = float(value)  # type: ignore[arg-type]
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+        number = float(value)
         if strict:
             inside = (low is None or number > low) and (high is None or number < high)
         else:

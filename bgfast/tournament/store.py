@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from bgfast.errors import InvalidSpecError
+from bgfast.tournament.results import ChunkResult, SavedMatch, SeatTotals
 from bgfast.tournament.spec import TournamentSpec
-from bgfast.tournament.worker import ChunkResult
 
 __all__ = ["SCHEMA_VERSION", "RunInfo", "Store", "open_results"]
 
@@ -265,7 +265,9 @@ class Store:
         ids = run.player_ids
         seed = run.spec.seed
         chunk = result.chunk
-        rows = ((run.run, r[0], chunk, r[1], r[2], seed, r[3], ids[r[4]], ids[r[5]], *r[6:])
+        rows = ((run.run, r.idx, chunk, r.pairing, r.length, seed, r.dice_index, ids[r.seat0], ids[r.seat1],
+                 r.score0, r.score1, r.winner, r.games, r.gammons0, r.gammons1, r.backgammons0, r.backgammons1,
+                 r.doubles, r.plies)
                 for r in result.rows)
         conn = self._conn
         conn.execute("BEGIN IMMEDIATE")
@@ -317,18 +319,13 @@ class Store:
         """Player id -> name, in the order players were first added."""
         return dict(self._conn.execute("SELECT player, name FROM players ORDER BY player"))
 
-    def seat_totals(self) -> list[tuple[int, ...]]:
-        """Sums over all matches, grouped by (player0, player1): the numbers reports are built from.
-
-        Each row: player0, player1, matches, seat-0 wins, games, net points (seat 0),
-        net points squared, games squared, net points x games, gammons0, gammons1,
-        backgammons0, backgammons1, doubles.
-        """
-        return self._conn.execute(
+    def seat_totals(self) -> list[SeatTotals]:
+        """Sums over all matches, grouped by (player0, player1): the numbers reports are built from."""
+        return [SeatTotals._make(row) for row in self._conn.execute(
             "SELECT player0, player1, COUNT(*), SUM(winner = 0), SUM(games), SUM(score0 - score1), "
             "SUM((score0 - score1) * (score0 - score1)), SUM(games * games), SUM((score0 - score1) * games), "
             "SUM(gammons0), SUM(gammons1), SUM(backgammons0), SUM(backgammons1), SUM(doubles) "
-            "FROM matches GROUP BY player0, player1 ORDER BY player0, player1").fetchall()
+            "FROM matches GROUP BY player0, player1 ORDER BY player0, player1")]
 
     def score_counts_by_chunk(self, run: int, player: int, *, paired: bool) -> dict[int, dict[float, int]]:
         """For SPRT: per finished chunk of ``run``, how many times ``player`` scored 0, 0.5
@@ -342,10 +339,8 @@ class Store:
             out.setdefault(chunk, {})[w / scale] = n
         return out
 
-    def iter_matches(self) -> Iterator[tuple[Any, ...]]:
-        """Every match, run by run in index order: run name, idx, player0 name, player1 name,
-        length, seed, dice_index, score0, score1, winner seat, games, gammons0, gammons1,
-        backgammons0, backgammons1, doubles, plies.  Streams: memory does not grow with the file."""
+    def iter_matches(self) -> Iterator[SavedMatch]:
+        """Every match, run by run in index order.  Streams: memory does not grow with the file."""
         cur = self._conn.execute(
             "SELECT r.name, m.idx, p0.name, p1.name, m.length, m.seed, m.dice_index, m.score0, m.score1, "
             "m.winner, m.games, m.gammons0, m.gammons1, m.backgammons0, m.backgammons1, m.doubles, m.plies "
@@ -355,7 +350,7 @@ class Store:
             rows = cur.fetchmany(4096)
             if not rows:
                 return
-            yield from rows
+            yield from map(SavedMatch._make, rows)
 
 
 def open_results(path: str | Path) -> Store:
