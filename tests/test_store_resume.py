@@ -28,7 +28,7 @@ from bgfast.bots import Bot, get_bot
 from bgfast.errors import InvalidSpecError, WorkerFailedError
 from bgfast.tournament import TournamentSpec, load_standings, run_tournament
 from bgfast.tournament.store import Store
-from bgfast.tournament.results import ChunkResult, MatchRow
+from bgfast.tournament.results import ChunkResult, MatchRow, MatchSummary
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses fork, /proc and SIGKILL")
 
@@ -59,8 +59,9 @@ def test_a_chunk_is_saved_whole_or_not_at_all(tmp_path: Path) -> None:
     spec = small_spec()
     with Store(tmp_path / "s.sqlite") as store:
         run = store.begin_run(spec)
-        row = MatchRow(idx=0, pairing=0, length=3, dice_index=0, seat0=0, seat1=1, score0=3, score1=0, winner=0,
-                       games=1, gammons0=0, gammons1=0, backgammons0=0, backgammons1=0, doubles=0, plies=40)
+        row = MatchRow(idx=0, pairing=0, length=3, dice_index=0, seat0=0, seat1=1,
+                       result=MatchSummary(score0=3, score1=0, winner=0, games=1, gammons0=0, gammons1=0,
+                                           backgammons0=0, backgammons1=0, doubles=0, plies=40))
         with pytest.raises(sqlite3.IntegrityError):
             store.write_chunk(run, ChunkResult(0, [row, row], 0.1, "test"))
         assert run.finished == set()

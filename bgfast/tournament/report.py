@@ -237,9 +237,10 @@ def _write_csv(matches: Iterable[SavedMatch], handle: IO[str]) -> int:
     writer.writerow(CSV_COLUMNS)
     n = 0
     for m in matches:
-        writer.writerow((m.idx, m.player0, m.player1, m.length, m.seed, m.score0, m.score1,
-                         m.player0 if m.winner == 0 else m.player1, m.games, m.dice_index, m.gammons0,
-                         m.gammons1, m.backgammons0, m.backgammons1, m.doubles, m.plies, m.run))
+        r = m.result
+        writer.writerow((m.idx, m.player0, m.player1, m.length, m.seed, r.score0, r.score1,
+                         m.player0 if r.winner == 0 else m.player1, r.games, m.dice_index, r.gammons0,
+                         r.gammons1, r.backgammons0, r.backgammons1, r.doubles, r.plies, m.run))
         n += 1
     return n
 

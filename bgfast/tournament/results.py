@@ -2,29 +2,34 @@
 
 Both :mod:`~bgfast.tournament.worker` (which plays) and
 :mod:`~bgfast.tournament.store` (which saves and reads) import these types; neither
-imports the other.
+imports the other.  How a match went is the game loop's
+:class:`~bgfast.game.MatchSummary` (scores, winner seat, games, gammons,
+backgammons, cube actions, plies; seat 0 first); these records add where the match
+sits in the tournament.
 
 - :class:`MatchRow`: one match as a worker returns it (seats index ``spec.players``);
 - :class:`ChunkResult`: a finished chunk of them;
 - :class:`SavedMatch`: one match as the results file gives it back (players by name);
 - :class:`SeatTotals`: sums over the matches of one seating, which standings are built from.
 
->>> row = MatchRow(idx=4, pairing=0, length=3, dice_index=2, seat0=1, seat1=0, score0=3, score1=1,
-...                winner=0, games=3, gammons0=0, gammons1=0, backgammons0=0, backgammons1=0,
-...                doubles=2, plies=120)
->>> row.seat0, row.winner, row == tuple(row)
-(1, 0, True)
+>>> from bgfast.game import MatchSummary
+>>> row = MatchRow(idx=4, pairing=0, length=3, dice_index=2, seat0=1, seat1=0,
+...                result=MatchSummary(3, 1, 0, 3, 0, 0, 0, 0, 2, 120))
+>>> row.seat0, row.result.winner, row.result.plies
+(1, 0, 120)
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import NamedTuple
 
-__all__ = ["ROW_FIELDS", "ChunkResult", "MatchRow", "SavedMatch", "SeatTotals"]
+from bgfast.game import MatchSummary
+
+__all__ = ["ChunkResult", "MatchRow", "MatchSummary", "SavedMatch", "SeatTotals"]
 
 
 class MatchRow(NamedTuple):
-    """One match a worker played; every field an integer."""
+    """One match a worker played: its place in the schedule and how it went."""
 
     idx: int
     """The match's index in the schedule (unique within a run)."""
@@ -36,22 +41,7 @@ class MatchRow(NamedTuple):
     seat0: int
     """The index into ``spec.players`` of the player in seat 0 (who rolls first)."""
     seat1: int
-    score0: int
-    score1: int
-    winner: int
-    """The winner's seat, 0 or 1."""
-    games: int
-    gammons0: int
-    gammons1: int
-    backgammons0: int
-    backgammons1: int
-    doubles: int
-    """Cube actions (doubles offered, by either side)."""
-    plies: int
-
-
-ROW_FIELDS = MatchRow._fields
-"""The integers of one match row, in order."""
+    result: MatchSummary
 
 
 @dataclass(frozen=True)
@@ -76,17 +66,7 @@ class SavedMatch(NamedTuple):
     length: int
     seed: int
     dice_index: int
-    score0: int
-    score1: int
-    winner: int
-    """The winner's seat, 0 or 1."""
-    games: int
-    gammons0: int
-    gammons1: int
-    backgammons0: int
-    backgammons1: int
-    doubles: int
-    plies: int
+    result: MatchSummary
 
 
 class SeatTotals(NamedTuple):

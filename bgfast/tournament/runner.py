@@ -148,7 +148,7 @@ class _SprtState:
         scale = 2 if self.spec.paired_dice else 1
         wins: Counter[int] = Counter()
         for row in result.rows:
-            wins[row.dice_index] += int((row.seat0, row.seat1)[row.winner] == self.tested)
+            wins[row.dice_index] += int((row.seat0, row.seat1)[row.result.winner] == self.tested)
         self.pending[result.chunk] = dict(Counter(w / scale for w in wins.values()))
         return self._advance()
 

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from bgfast.errors import InvalidSpecError
-from bgfast.tournament.results import ChunkResult, SavedMatch, SeatTotals
+from bgfast.tournament.results import ChunkResult, MatchSummary, SavedMatch, SeatTotals
 from bgfast.tournament.spec import TournamentSpec
 
 __all__ = ["SCHEMA_VERSION", "RunInfo", "Store", "open_results"]
@@ -99,7 +99,10 @@ CREATE TABLE IF NOT EXISTS matches (
 ) WITHOUT ROWID;
 """
 
-_INSERT_MATCH = f"INSERT INTO matches VALUES ({', '.join('?' * 19)})"
+_MATCH_COLUMNS = ("run", "idx", "chunk", "pairing", "length", "seed", "dice_index", "player0", "player1",
+                  *MatchSummary._fields)
+"""The columns of ``matches``: the match's place, then how it went (named as in MatchSummary)."""
+_INSERT_MATCH = f"INSERT INTO matches ({', '.join(_MATCH_COLUMNS)}) VALUES ({', '.join('?' * len(_MATCH_COLUMNS))})"
 
 
 @dataclass
@@ -243,12 +246,13 @@ class Store:
                     cur = conn.execute("INSERT INTO players (name, bot, options) VALUES (?, ?, ?)",
                                        (player.name, player.bot, options))
                     ids.append(int(cur.lastrowid))  # type: ignore[arg-type]
-                elif (found[1], found[2]) != (player.bot, options):
+                    continue
+                saved_id, saved_bot, saved_options = found
+                if (saved_bot, saved_options) != (player.bot, options):
                     raise InvalidSpecError(
-                        f"players[{i}].name: {player.name!r} is bot {found[1]!r} with options {found[2]} in "
+                        f"players[{i}].name: {player.name!r} is bot {saved_bot!r} with options {saved_options} in "
                         f"{str(self.path)!r}; give this player another name")
-                else:
-                    ids.append(int(found[0]))
+                ids.append(int(saved_id))
             cur = conn.execute(
                 "INSERT INTO runs (name, spec_hash, spec, seed, total_matches, chunk_size, chunks, created) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -266,9 +270,7 @@ class Store:
         seed = run.spec.seed
         chunk = result.chunk
         rows = ((run.run, r.idx, chunk, r.pairing, r.length, seed, r.dice_index, ids[r.seat0], ids[r.seat1],
-                 r.score0, r.score1, r.winner, r.games, r.gammons0, r.gammons1, r.backgammons0, r.backgammons1,
-                 r.doubles, r.plies)
-                for r in result.rows)
+                 *r.result) for r in result.rows)
         conn = self._conn
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -341,16 +343,17 @@ class Store:
 
     def iter_matches(self) -> Iterator[SavedMatch]:
         """Every match, run by run in index order.  Streams: memory does not grow with the file."""
+        summary = ", ".join(f"m.{name}" for name in MatchSummary._fields)
         cur = self._conn.execute(
-            "SELECT r.name, m.idx, p0.name, p1.name, m.length, m.seed, m.dice_index, m.score0, m.score1, "
-            "m.winner, m.games, m.gammons0, m.gammons1, m.backgammons0, m.backgammons1, m.doubles, m.plies "
+            f"SELECT r.name, m.idx, p0.name, p1.name, m.length, m.seed, m.dice_index, {summary} "
             "FROM matches m JOIN runs r ON r.run = m.run JOIN players p0 ON p0.player = m.player0 "
             "JOIN players p1 ON p1.player = m.player1 ORDER BY m.run, m.idx")
         while True:
             rows = cur.fetchmany(4096)
             if not rows:
                 return
-            yield from map(SavedMatch._make, rows)
+            for run, idx, player0, player1, length, seed, dice_index, *result in rows:
+                yield SavedMatch(run, idx, player0, player1, length, seed, dice_index, MatchSummary(*result))
 
 
 def open_results(path: str | Path) -> Store:

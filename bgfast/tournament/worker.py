@@ -117,7 +117,7 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
         match_players = players.match_players
         for index, pairing, length, dice, a, b in players.schedule.seats(*_bounds(chunk_range(spec, chunk))):
             player = match_players.get((a, b, length)) or players.get(a, b, length)
-            rows.append(MatchRow(index, pairing, length, dice, a, b, *player.play(seed, dice)))
+            rows.append(MatchRow(index, pairing, length, dice, a, b, player.play(seed, dice)))
     except Exception as exc:
         log.exception("chunk %d failed (pid %d)", chunk, os.getpid())
         raise ChunkError(chunk, f"{type(exc).__name__}: {' '.join(str(exc).split())}",
