@@ -5,10 +5,10 @@ the bot on both sides, in the C game loop (:meth:`MatchRunner.play_from`).
 Trial ``i`` of a run seeded ``seed`` draws its dice and the players' random
 choices from the streams of ``(seed, i)`` only (:mod:`bgfast._core.rng`), so
 a trial is a pure function of the rollout's arguments (a checked
-:class:`~bgfast.rollout.request.RolloutRequest`) and its index.  Trials
-are cut into blocks, the blocks are played in worker processes
-(:class:`bgfast.procs.WorkerPool`), and the per-trial results are put back in trial order: the result is the
-same, bit for bit, whatever the number of workers.
+:class:`~bgfast.rollout.request.RolloutRequest`) and its index.  Trials are
+cut into blocks, the blocks are played in worker processes
+(:class:`bgfast.procs.WorkerPool`), and the per-trial results are put back in
+trial order: the result is the same, bit for bit, whatever the number of workers.
 
 Variance reduction is stratified sampling of the first rolls (with at least
 :data:`MIN_STRATIFIED_TRIALS` trials), rotating through
