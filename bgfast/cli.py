@@ -20,6 +20,7 @@ from bgfast import __version__
 from bgfast.dice import Dice
 from bgfast.errors import BgfastError, InvalidPositionError, InvalidSpecError, RolloutWorkerError, WorkerFailedError
 from bgfast.position import Move, Position
+from bgfast.validation import whole_number
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
@@ -110,12 +111,9 @@ def _int_at_least(low: int, what: str) -> Callable[[str], int]:
     """An argparse type: an integer of at least ``low`` (``what`` names it in the error)."""
     def parse(text: str) -> int:
         try:
-            value = int(text)
+            return whole_number(int(text), what, low=low)
         except ValueError:
-            value = low - 1
-        if value < low:
-            raise argparse.ArgumentTypeError(f"expected a {what} integer, got {text!r}")
-        return value
+            raise argparse.ArgumentTypeError(f"expected a {what} integer, got {text!r}") from None
     return parse
 
 

@@ -16,11 +16,13 @@ from bgfast.tournament.report import (
     Standings,
     standings_from_store,
 )
+from bgfast.tournament.results import ChunkResult
 from bgfast.tournament.schedule import chunk_range
 from bgfast.tournament.spec import TournamentSpec
 from bgfast.tournament.sprt import Sprt, SprtStatus
 from bgfast.tournament.store import RunInfo, Store, default_db_path
-from bgfast.tournament.worker import BACKENDS, ChunkResult, run_chunks
+from bgfast.tournament.worker import BACKENDS, run_chunks
+from bgfast.validation import whole_number
 
 __all__ = ["run_tournament"]
 
@@ -70,8 +72,7 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
         raise ValueError("a scheduler address is only for the dask backend")
     if workers is None:
         workers = os.cpu_count() or 1
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a whole number of at least 1, got {workers!r}")
+    workers = whole_number(workers, "workers", low=1)
     reporter = reporter or QuietReporter()
     path = Path(db) if db is not None else default_db_path(spec)
     store = Store(path)
@@ -147,8 +148,7 @@ class _SprtState:
         scale = 2 if self.spec.paired_dice else 1
         wins: Counter[int] = Counter()
         for row in result.rows:
-            seat0, seat1, winner = row[4], row[5], row[8]
-            wins[row[3]] += int((seat0, seat1)[winner] == self.tested)
+            wins[row.dice_index] += int((row.seat0, row.seat1)[row.result.winner] == self.tested)
         self.pending[result.chunk] = dict(Counter(w / scale for w in wins.values()))
         return self._advance()
 
