@@ -20,6 +20,7 @@ from bgfast import __version__
 from bgfast.dice import Dice
 from bgfast.errors import BgfastError, InvalidPositionError, InvalidSpecError, RolloutWorkerError, WorkerFailedError
 from bgfast.position import Move, Position
+from bgfast.validation import whole_number
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
@@ -64,7 +65,7 @@ def _play_order(move: Move) -> tuple[tuple[int, int], ...]:
 
 def _position(text: str) -> Position:
     """A Position ID, ``PositionID:MatchID`` or XGID from the command line."""
-    from bgfast.match import parse_position
+    from bgfast.formats.text import parse_position
 
     return parse_position(text)[0]
 
@@ -110,12 +111,9 @@ def _int_at_least(low: int, what: str) -> Callable[[str], int]:
     """An argparse type: an integer of at least ``low`` (``what`` names it in the error)."""
     def parse(text: str) -> int:
         try:
-            value = int(text)
+            return whole_number(int(text), what, low=low)
         except ValueError:
-            value = low - 1
-        if value < low:
-            raise argparse.ArgumentTypeError(f"expected a {what} integer, got {text!r}")
-        return value
+            raise argparse.ArgumentTypeError(f"expected a {what} integer, got {text!r}") from None
     return parse
 
 
@@ -158,7 +156,7 @@ def _add_play(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from bgfast.bots.spec import bot_from_spec
+    from bgfast.bots import get_bot
     from bgfast.game import play_match
     from bgfast.match import Rules
     from bgfast.matchlog import match_json, match_text
@@ -167,7 +165,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         raise ValueError(f"give --player twice (player 0, then player 1), got {args.player!r}")
     rules = Rules(crawford=args.crawford, jacoby=args.jacoby, beaver=args.beaver,
                   max_cube=args.max_cube, variant=args.variant)
-    bots = [bot_from_spec(spec) for spec in args.player]
+    bots = [get_bot(spec) for spec in args.player]
     if args.mat and rules.variant != "standard":
         raise InvalidSpecError(f"--mat writes standard backgammon only (Jellyfish .mat has no variants), "
                                f"not {rules.variant!r}")
@@ -233,16 +231,14 @@ def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 
 def _cmd_rollout(args: argparse.Namespace) -> int:
-    from bgfast.bots.spec import bot_from_spec
+    from bgfast.bots import get_bot
     from bgfast.match import Rules
     from bgfast.rollout import rollout
 
     rules = Rules(variant=args.variant)
-    bot = bot_from_spec(args.bot)
+    bot = get_bot(args.bot)
     evaluator = None
     if args.truncate is not None and not hasattr(bot, "evaluate"):
-        from bgfast.bots import get_bot
-
         evaluator = get_bot("heuristic")   # the bot gives no probabilities: finish with the heuristic's
     result = rollout(args.position_id, dice=args.dice, play=args.play, plays=args.plays,
                      bot=bot, evaluator=evaluator, rules=rules, trials=args.trials, seed=args.seed,

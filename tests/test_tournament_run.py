@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from tournament_helpers import ROOT, csv_of, heuristic_available, small_spec
+from tournament_helpers import ROOT, csv_of, needs_heuristic, small_spec
 
 from bgfast.errors import InvalidSpecError
 from bgfast.tournament import (
@@ -194,9 +194,8 @@ def _quick_text(per_pairing: int) -> str:
     return re.sub(r"(?m)^matches_per_pairing = \d+", f"matches_per_pairing = {per_pairing}", text)
 
 
+@needs_heuristic
 def test_the_readme_quick_tournament_runs_end_to_end_at_a_reduced_size(tmp_path: Path) -> None:
-    if not heuristic_available():
-        pytest.skip("the heuristic bot is not built")
     spec = TournamentSpec.from_toml_string(_quick_text(40))
     standings = run_tournament(spec, tmp_path / "quick.sqlite", workers=2)
     assert standings.matches_played == 120
@@ -205,9 +204,8 @@ def test_the_readme_quick_tournament_runs_end_to_end_at_a_reduced_size(tmp_path:
 
 
 @pytest.mark.slow
+@needs_heuristic
 def test_the_real_quick_tournament_separates_the_three_bots(tmp_path: Path) -> None:
-    if not heuristic_available():
-        pytest.skip("the heuristic bot is not built")
     spec = TournamentSpec.from_toml(ROOT / "tournaments" / "quick.toml")
     standings = run_tournament(spec, tmp_path / "quick.sqlite")
     players = standings.players

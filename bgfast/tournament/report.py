@@ -17,6 +17,7 @@ from typing import IO, Any, Protocol
 
 from bgfast.tournament.pairs import PairingStats, pairing_stats
 from bgfast.tournament.ratings import RATINGS, EloInterval, Ratings, fit_ratings
+from bgfast.tournament.results import SavedMatch, SeatTotals
 from bgfast.tournament.stats import Stats, UnitSums, stratified_ratio_se
 from bgfast.tournament.store import Store, open_results
 
@@ -230,9 +231,11 @@ class Standings:
         return lines
 
 
-def _row_stats(row: tuple[int, ...]) -> Stats:
-    (_, _, n, wins0, games, net, net2, games2, net_games, g0, g1, b0, b1, doubles) = row
-    return Stats(n, wins0, games, net, net2, games2, net_games, g0, g1, b0, b1, doubles)
+def _seat0_stats(t: SeatTotals) -> Stats:
+    """Seat 0's stats over the matches of one seating."""
+    return Stats(matches=t.matches, wins=t.wins0, games=t.games, points=t.net, points_sq=t.net_sq,
+                 games_sq=t.games_sq, points_games=t.net_games, gammons=t.gammons0, gammons_lost=t.gammons1,
+                 backgammons=t.backgammons0, backgammons_lost=t.backgammons1, doubles=t.doubles)
 
 
 def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | None = None) -> Standings:
@@ -243,9 +246,9 @@ def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | No
     per_player = [Stats() for _ in ids]
     pairs: dict[tuple[int, int], Stats] = {}
     wins = [[0] * len(ids) for _ in ids]
-    for row in store.seat_totals():
-        p0, p1 = pos[row[0]], pos[row[1]]
-        s = _row_stats(row)
+    for totals in store.seat_totals():
+        p0, p1 = pos[totals.player0], pos[totals.player1]
+        s = _seat0_stats(totals)
         per_player[p0] += s
         per_player[p1] += ~s
         wins[p0][p1] += s.wins
@@ -388,13 +391,15 @@ def write_matches_csv(path: str | Path, out: str | Path | IO[str]) -> int:
         return _write_csv(store.iter_matches(), sys.stdout if isinstance(out, (str, Path)) else out)
 
 
-def _write_csv(rows: Iterable[tuple[Any, ...]], handle: IO[str]) -> int:
+def _write_csv(matches: Iterable[SavedMatch], handle: IO[str]) -> int:
     writer = csv.writer(handle, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     n = 0
-    for (run, idx, p0, p1, length, seed, dice, s0, s1, winner, games, g0, g1, b0, b1, doubles, plies) in rows:
-        writer.writerow((idx, p0, p1, length, seed, s0, s1, p0 if winner == 0 else p1, games,
-                         dice, g0, g1, b0, b1, doubles, plies, run))
+    for m in matches:
+        r = m.result
+        writer.writerow((m.idx, m.player0, m.player1, m.length, m.seed, r.score0, r.score1,
+                         m.player0 if r.winner == 0 else m.player1, r.games, m.dice_index, r.gammons0,
+                         r.gammons1, r.backgammons0, r.backgammons1, r.doubles, r.plies, m.run))
         n += 1
     return n
 

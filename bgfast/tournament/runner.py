@@ -17,11 +17,13 @@ from bgfast.tournament.report import (
     standings_from_store,
 )
 from bgfast.tournament.pairs import unit_wins
+from bgfast.tournament.results import ChunkResult
 from bgfast.tournament.schedule import chunk_range
 from bgfast.tournament.spec import TournamentSpec
 from bgfast.tournament.sprt import Sprt, SprtStatus
 from bgfast.tournament.store import RunInfo, Store, default_db_path
-from bgfast.tournament.worker import BACKENDS, ChunkResult, run_chunks
+from bgfast.tournament.worker import BACKENDS, run_chunks
+from bgfast.validation import whole_number
 
 __all__ = ["run_tournament"]
 
@@ -71,8 +73,7 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
         raise ValueError("a scheduler address is only for the dask backend")
     if workers is None:
         workers = os.cpu_count() or 1
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a whole number of at least 1, got {workers!r}")
+    workers = whole_number(workers, "workers", low=1)
     reporter = reporter or QuietReporter()
     path = Path(db) if db is not None else default_db_path(spec)
     store = Store(path)
@@ -152,7 +153,8 @@ class _SprtState:
     def add(self, result: ChunkResult) -> bool:
         """Count a saved chunk; True when the test has decided (stop playing)."""
         ids = self.run.player_ids
-        self.pending[result.chunk] = [(row[3], ids[row[4]], ids[row[5]], row[8]) for row in result.rows]
+        self.pending[result.chunk] = [(row.dice_index, ids[row.seat0], ids[row.seat1], row.result.winner)
+                                      for row in result.rows]
         return self._advance()
 
     def _advance(self) -> bool:
@@ -189,20 +191,18 @@ class _Leader:
         self.matches = [0] * len(self.names)
         index = {pid: i for i, pid in enumerate(run.player_ids)}
         for t in store.seat_totals():  # what is already saved (resumed runs)
-            p0, p1, n, wins0 = t[0], t[1], t[2], t[3]
-            if p0 in index and p1 in index:
-                self.matches[index[p0]] += n
-                self.matches[index[p1]] += n
-                self.wins[index[p0]] += wins0
-                self.wins[index[p1]] += n - wins0
+            if t.player0 in index and t.player1 in index:
+                self.matches[index[t.player0]] += t.matches
+                self.matches[index[t.player1]] += t.matches
+                self.wins[index[t.player0]] += t.wins0
+                self.wins[index[t.player1]] += t.matches - t.wins0
 
     def add(self, result: ChunkResult) -> str:
         """Count a saved chunk; the progress line."""
         for row in result.rows:
-            seat0, seat1, winner = row[4], row[5], row[8]
-            self.matches[seat0] += 1
-            self.matches[seat1] += 1
-            self.wins[seat1 if winner else seat0] += 1
+            self.matches[row.seat0] += 1
+            self.matches[row.seat1] += 1
+            self.wins[row.seat1 if row.result.winner else row.seat0] += 1
         share = sorted(((w / n if n else 0.0, name) for w, n, name in zip(self.wins, self.matches, self.names)),
                        reverse=True)
         if len(share) < 2:

@@ -33,6 +33,7 @@ from typing import Any
 
 from bgfast.errors import InvalidSpecError
 from bgfast.match import Rules
+from bgfast.validation import flag, one_of, real_number, whole_number
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -65,17 +66,14 @@ def _check_keys(table: Mapping[str, Any], path: str, required: tuple[str, ...], 
             raise _fail(f"{prefix}{key}", "missing (this key is required)")
 
 
+# The checks of bgfast.validation, with messages in the spec's form "key.path: problem".
+
 def _int(value: Any, path: str, low: int, high: int | None = None, what: str = "a whole number") -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
-        bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        raise _fail(path, f"must be {what} {bound}, got {value!r}")
-    return value
+    return whole_number(value, f"{path}:", low=low, high=high, what=what, error=InvalidSpecError)
 
 
 def _bool(value: Any, path: str) -> bool:
-    if not isinstance(value, bool):
-        raise _fail(path, f"must be true or false, got {value!r}")
-    return value
+    return flag(value, f"{path}:", error=InvalidSpecError)
 
 
 def _str(value: Any, path: str) -> str:
@@ -218,9 +216,7 @@ class TournamentSpec:
         if not _NAME.fullmatch(name):
             raise _fail("name", f"must use only letters, digits and . _ + - (it names the results file), got {name!r}")
         seed = _int(data.get("seed", 1), "seed", 0, 2**63 - 1)
-        fmt = data.get("format", "round-robin")
-        if fmt not in FORMATS:
-            raise _fail("format", f"must be one of {', '.join(FORMATS)}, got {fmt!r}")
+        fmt = str(one_of(data.get("format", "round-robin"), "format:", FORMATS, error=InvalidSpecError))
         lengths_raw = data["match_length"]
         lengths_list = lengths_raw if isinstance(lengths_raw, list) else [lengths_raw]
         if not lengths_list:
@@ -317,12 +313,11 @@ class TournamentSpec:
         for key in ("elo0", "elo1", "alpha", "beta"):
             if key not in raw:
                 continue
-            value = raw[key]
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise _fail(f"sprt.{key}", f"must be a number, got {value!r}")
-            if key in ("alpha", "beta") and not 0.0 < value < 0.5:
-                raise _fail(f"sprt.{key}", f"must be between 0 and 0.5, got {value!r}")
-            values[key] = float(value)
+            if key in ("alpha", "beta"):
+                values[key] = real_number(raw[key], f"sprt.{key}:", low=0.0, high=0.5, strict=True,
+                                          bounds="between 0 and 0.5", error=InvalidSpecError)
+            else:
+                values[key] = real_number(raw[key], f"sprt.{key}:", error=InvalidSpecError)
         if values["elo1"] <= values["elo0"]:
             raise _fail("sprt.elo1", f"must be greater than elo0 ({values['elo0']:g}), got {values['elo1']:g}")
         if n_players != 2:

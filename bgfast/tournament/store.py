@@ -40,8 +40,8 @@ from typing import Any
 from bgfast.errors import InvalidSpecError
 from bgfast.tournament.pairs import UnitGroup
 from bgfast.tournament.ratings import POINTS_CLIP
+from bgfast.tournament.results import ChunkResult, MatchSummary, SavedMatch, SeatTotals
 from bgfast.tournament.spec import TournamentSpec
-from bgfast.tournament.worker import ChunkResult
 
 __all__ = ["SCHEMA_VERSION", "RunInfo", "Store", "open_results"]
 
@@ -101,7 +101,10 @@ CREATE TABLE IF NOT EXISTS matches (
 ) WITHOUT ROWID;
 """
 
-_INSERT_MATCH = f"INSERT INTO matches VALUES ({', '.join('?' * 19)})"
+_MATCH_COLUMNS = ("run", "idx", "chunk", "pairing", "length", "seed", "dice_index", "player0", "player1",
+                  *MatchSummary._fields)
+"""The columns of ``matches``: the match's place, then how it went (named as in MatchSummary)."""
+_INSERT_MATCH = f"INSERT INTO matches ({', '.join(_MATCH_COLUMNS)}) VALUES ({', '.join('?' * len(_MATCH_COLUMNS))})"
 
 
 @dataclass
@@ -245,12 +248,13 @@ class Store:
                     cur = conn.execute("INSERT INTO players (name, bot, options) VALUES (?, ?, ?)",
                                        (player.name, player.bot, options))
                     ids.append(int(cur.lastrowid))  # type: ignore[arg-type]
-                elif (found[1], found[2]) != (player.bot, options):
+                    continue
+                saved_id, saved_bot, saved_options = found
+                if (saved_bot, saved_options) != (player.bot, options):
                     raise InvalidSpecError(
-                        f"players[{i}].name: {player.name!r} is bot {found[1]!r} with options {found[2]} in "
+                        f"players[{i}].name: {player.name!r} is bot {saved_bot!r} with options {saved_options} in "
                         f"{str(self.path)!r}; give this player another name")
-                else:
-                    ids.append(int(found[0]))
+                ids.append(int(saved_id))
             cur = conn.execute(
                 "INSERT INTO runs (name, spec_hash, spec, seed, total_matches, chunk_size, chunks, created) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -267,8 +271,8 @@ class Store:
         ids = run.player_ids
         seed = run.spec.seed
         chunk = result.chunk
-        rows = ((run.run, r[0], chunk, r[1], r[2], seed, r[3], ids[r[4]], ids[r[5]], *r[6:])
-                for r in result.rows)
+        rows = ((run.run, r.idx, chunk, r.pairing, r.length, seed, r.dice_index, ids[r.seat0], ids[r.seat1],
+                 *r.result) for r in result.rows)
         conn = self._conn
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -319,33 +323,27 @@ class Store:
         """Player id -> name, in the order players were first added."""
         return dict(self._conn.execute("SELECT player, name FROM players ORDER BY player"))
 
-    def seat_totals(self) -> list[tuple[int, ...]]:
-        """Sums over all matches, grouped by (player0, player1): the numbers reports are built from.
-
-        Each row: player0, player1, matches, seat-0 wins, games, net points (seat 0),
-        net points squared, games squared, net points x games, gammons0, gammons1,
-        backgammons0, backgammons1, doubles.
-        """
-        return self._conn.execute(
+    def seat_totals(self) -> list[SeatTotals]:
+        """Sums over all matches, grouped by (player0, player1): the numbers reports are built from."""
+        return [SeatTotals._make(row) for row in self._conn.execute(
             "SELECT player0, player1, COUNT(*), SUM(winner = 0), SUM(games), SUM(score0 - score1), "
             "SUM((score0 - score1) * (score0 - score1)), SUM(games * games), SUM((score0 - score1) * games), "
             "SUM(gammons0), SUM(gammons1), SUM(backgammons0), SUM(backgammons1), SUM(doubles) "
-            "FROM matches GROUP BY player0, player1 ORDER BY player0, player1").fetchall()
+            "FROM matches GROUP BY player0, player1 ORDER BY player0, player1")]
 
-    def iter_matches(self) -> Iterator[tuple[Any, ...]]:
-        """Every match, run by run in index order: run name, idx, player0 name, player1 name,
-        length, seed, dice_index, score0, score1, winner seat, games, gammons0, gammons1,
-        backgammons0, backgammons1, doubles, plies.  Streams: memory does not grow with the file."""
+    def iter_matches(self) -> Iterator[SavedMatch]:
+        """Every match, run by run in index order.  Streams: memory does not grow with the file."""
+        summary = ", ".join(f"m.{name}" for name in MatchSummary._fields)
         cur = self._conn.execute(
-            "SELECT r.name, m.idx, p0.name, p1.name, m.length, m.seed, m.dice_index, m.score0, m.score1, "
-            "m.winner, m.games, m.gammons0, m.gammons1, m.backgammons0, m.backgammons1, m.doubles, m.plies "
+            f"SELECT r.name, m.idx, p0.name, p1.name, m.length, m.seed, m.dice_index, {summary} "
             "FROM matches m JOIN runs r ON r.run = m.run JOIN players p0 ON p0.player = m.player0 "
             "JOIN players p1 ON p1.player = m.player1 ORDER BY m.run, m.idx")
         while True:
             rows = cur.fetchmany(4096)
             if not rows:
                 return
-            yield from rows
+            for run, idx, player0, player1, length, seed, dice_index, *result in rows:
+                yield SavedMatch(run, idx, player0, player1, length, seed, dice_index, MatchSummary(*result))
 
     # ------------------------------------------------------------ units (dice pairs)
 
