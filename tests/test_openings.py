@@ -11,6 +11,7 @@ import pytest
 from bgfast.bots import get_bot
 from bgfast.errors import InvalidSpecError
 from bgfast.game import MatchPlayer
+from bgfast.match import MatchState
 from bgfast.position import Position
 from bgfast.tournament.openings import (
     load_openings,
@@ -76,13 +77,24 @@ def test_an_xgid_for_another_match_length_is_refused() -> None:
 
 @pytest.mark.parametrize(("fields", "problem"), [
     (":0:0:1:00:2:1:0:7:10", "score 2-1"),
-    (":1:0:1:00:0:0:0:7:10", "cube is not centred"),
+    (":1:1:1:00:0:0:0:7:10", "cube is not centred"),
+    (":1:0:1:00:0:0:0:7:10", "a centred cube is at 1"),  # MatchState refuses it: not a valid XGID
     (":0:0:1:31:0:0:0:7:10", "dice '31'"),
     (":0:0:1:00:0:0:1:7:10", "Crawford"),
 ])
 def test_an_xgid_that_is_not_the_start_of_a_game_is_refused(fields: str, problem: str) -> None:
     xgid = SPLIT_21_XGID.split(":")[0] + fields
     assert problem in error_line(xgid, match_length=7)
+
+
+def test_a_position_id_with_a_match_id_is_read_and_its_match_fields_checked() -> None:
+    start = f"{SLOT_21}:{MatchState(length=7).match_id()}"
+    assert str(parse_openings(start, match_length=7)[0]) == SLOT_21
+    message = error_line(f"{SLOT_21}:{MatchState(length=7, score=(2, 1)).match_id()}", match_length=7)
+    assert message.startswith("book.txt:1: the Match ID is not the start of a game of this spec")
+    assert "score" in message and "match length" not in message
+    assert "match length 7" in error_line(start, match_length=0)
+    assert error_line(f"{SLOT_21}:nonsense", match_length=7).startswith("book.txt:1: not a Position ID or an XGID")
 
 
 def test_an_xgid_is_refused_when_the_spec_plays_several_lengths() -> None:

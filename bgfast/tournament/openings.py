@@ -1,14 +1,15 @@
 """Openings: positions a tournament's games start from, read from a file, and playing from them.
 
-An openings file lists one position a line: a gnubg Position ID (14 characters) or an
-XGID, from the view of the player *on roll*.  Everything after ``#`` is a comment; blank
+An openings file lists one position a line: a gnubg Position ID (14 characters), gnubg's
+``PositionID:MatchID`` pair or an XGID (the forms :func:`bgfast.formats.text.parse_position`
+reads), from the view of the player *on roll*.  Everything after ``#`` is a comment; blank
 lines are skipped.  A spec names the file with ``openings = "FILE"`` (relative to the spec
 file) and plays each opening as a dice pair with the seats swapped: in both matches the
 player in seat 0 is the one who "played" the opening move and the player in seat 1 is on
 roll, so each player meets each opening once from each side, on the same dice.  In a
 match, the opening starts the first game; later games start from the opening roll.
 
-An XGID also says the match situation.  It must be the start of a game of the spec's kind:
+An XGID or a Match ID also says the match situation.  It must be the start of a game of the spec's kind:
 its match length equal to the spec's (0 = money), score 0-0, the cube centred at 1, not
 the Crawford game, no dice rolled and no double pending; anything else is refused, as
 is an ID that does not parse, a finished position, a position with more checkers than
@@ -35,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from bgfast.errors import InvalidMatchIdError, InvalidPositionError, InvalidSpecError
+from bgfast.game import MatchSummary
 from bgfast.position import Position
 
 __all__ = [
@@ -65,43 +67,45 @@ class Opening:
 
 
 def parse_opening(text: str, where: str, *, match_length: int | None, checkers: int = 15) -> Position:
-    """One opening: a Position ID or an XGID (see the module docstring).
+    """One opening: a Position ID, ``PositionID:MatchID`` or an XGID (see the module docstring).
 
     :param where: how error messages name the place it was read (``file:line``).
     :param match_length: the spec's match length (0 = money), or None when the spec plays
-        several lengths (then an XGID, which names one, is refused).
+        several lengths (then an XGID or a Match ID, which names one, is refused).
     :raises InvalidSpecError: see :func:`parse_openings`.
     """
-    from bgfast.xgid import parse_xgid
+    from bgfast.formats.text import parse_position
 
-    if text.startswith("XGID=") or ":" in text:
-        try:
-            record = parse_xgid(text)
-            position = Position.from_board(record.board)
-        except (InvalidPositionError, InvalidMatchIdError) as exc:
+    is_xgid = text.startswith("XGID=") or text.count(":") >= 4  # as parse_position tells the forms apart
+    try:
+        position, match = parse_position(text)
+    except (InvalidPositionError, InvalidMatchIdError) as exc:
+        if is_xgid:
             raise InvalidSpecError(f"{where}: not a valid XGID: {exc}") from None
+        raise InvalidSpecError(f"{where}: not a Position ID or an XGID: {text!r} ({exc})") from None
+    if match is not None:
         problems = []
         if match_length is None:
             problems.append("the spec plays several match lengths (use Position IDs, which fit any)")
-        elif record.match_length != match_length:
+        elif match.length != match_length:
             kind = "money games" if match_length == 0 else f"{match_length}-point matches"
-            problems.append(f"match length {record.match_length}, but the spec plays {kind}")
-        if (record.score_bottom, record.score_top) != (0, 0):
-            problems.append(f"score {record.score_bottom}-{record.score_top}, not 0-0")
-        if record.cube_log2 or record.cube_position:
+            problems.append(f"match length {match.length}, but the spec plays {kind}")
+        if match.score != (0, 0):
+            on_roll = match.player_on_roll
+            problems.append(f"score {match.score[on_roll]}-{match.score[1 - on_roll]} (the player on roll's "
+                            "first), not 0-0")
+        if match.cube_value != 1 or match.cube_owner != -1:
             problems.append("the cube is not centred at 1")
-        if record.crawford:
+        if match.crawford:
             problems.append("it is a Crawford game")
-        if record.dice != "00":
-            problems.append(f"dice {record.dice!r}, not '00' (to roll)")
+        if match.double_offered:
+            problems.append("a double is pending, not a roll to make")
+        elif match.dice != (0, 0):
+            problems.append(f"dice '{match.dice[0]}{match.dice[1]}' rolled, not to roll")
         if problems:
-            raise InvalidSpecError(f"{where}: the XGID is not the start of a game of this spec: "
+            what = "XGID" if is_xgid else "Match ID"
+            raise InvalidSpecError(f"{where}: the {what} is not the start of a game of this spec: "
                                    f"{'; '.join(problems)}")
-    else:
-        try:
-            position = Position.from_id(text)
-        except InvalidPositionError as exc:
-            raise InvalidSpecError(f"{where}: not a Position ID or an XGID: {text!r} ({exc})") from None
     if position.is_over():
         raise InvalidSpecError(f"{where}: {position.id()} is a finished position (a side has no checker left)")
     if max(position.checkers()) > checkers:
@@ -115,10 +119,10 @@ def parse_openings(text: str, *, source: str = "<openings>", match_length: int |
     """The openings of an openings file's ``text`` (module docstring), in file order.
 
     :param source: the file's name, as error messages show it.
-    :param match_length: the spec's match length (0 = money), which XGIDs must agree with
-        (None: the spec plays several lengths, and XGIDs are refused).
+    :param match_length: the spec's match length (0 = money), which XGIDs and Match IDs must
+        agree with (None: the spec plays several lengths, and they are refused).
     :param checkers: the variant's checkers a side (15 in standard backgammon).
-    :raises InvalidSpecError: a line that is not a Position ID or XGID, an XGID whose
+    :raises InvalidSpecError: a line that is not a Position ID or XGID, an XGID or Match ID whose
         match fields disagree, a finished position, too many checkers, or no opening at
         all; the message starts with ``source:line:``.
     """
@@ -175,11 +179,10 @@ def opening_order(count: int, order: str, seed: int) -> tuple[int, ...]:
     raise ValueError(f"openings order must be one of {', '.join(OPENINGS_ORDERS)}, got {order!r}")
 
 
-def play_opening(player: Any, seed: int, index: int, opening: Position) -> tuple[int, ...]:
+def play_opening(player: Any, seed: int, index: int, opening: Position) -> MatchSummary:
     """Play the match (or money game) ``index`` of run ``seed`` starting from ``opening``,
-    seat 1 on roll (seat 0 having made the opening move), and return its summary in the
-    order of :class:`bgfast.game.MatchSummary` (score0, score1, winner, games, gammons0,
-    gammons1, backgammons0, backgammons1, doubles, plies).
+    seat 1 on roll (seat 0 having made the opening move), and return its summary (seat 0
+    first, as :meth:`~bgfast.game.MatchPlayer.play` returns it).
 
     ``player`` is a :class:`bgfast.game.MatchPlayer`.  The dice are those of stream
     ``(seed, index)``, as in :meth:`~bgfast.game.MatchPlayer.play`, so the two matches
@@ -199,13 +202,13 @@ def play_opening(player: Any, seed: int, index: int, opening: Position) -> tuple
     """
     runner = player._runner  # the C runner of the MatchPlayer (bgfast.game)
     length = int(player.length)
-    board = opening._key
+    board = opening.to_bytes()
     if length > 0:
         play_match_from = getattr(runner, "play_match_from", None)
         if play_match_from is None:
             raise NotImplementedError(
                 "playing a match from an opening needs MatchRunner.play_match_from in bgfast/_core/game.pyx")
-        return tuple(play_match_from(int(seed), int(index), board, 1))
+        return MatchSummary(*play_match_from(int(seed), int(index), board, 1))
     runner.reseed(int(seed), int(index))
     runner.script([])
     winner, kind, points, _cube, plies, _truncated, _final, _turn = runner.play_from(board, 1)
@@ -213,7 +216,7 @@ def play_opening(player: Any, seed: int, index: int, opening: Position) -> tuple
     gammon = (int(kind == "gammon" and winner == 0), int(kind == "gammon" and winner == 1))
     backgammon = (int(kind == "backgammon" and winner == 0), int(kind == "backgammon" and winner == 1))
     score = (points, 0) if winner == 0 else (0, points)
-    return (*score, winner, 1, *gammon, *backgammon, doubles, plies)
+    return MatchSummary(*score, winner, 1, *gammon, *backgammon, doubles, plies)
 
 
 def match_from_opening_supported() -> bool:
