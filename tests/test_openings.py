@@ -257,9 +257,11 @@ def test_random_order_is_a_seeded_shuffle_of_the_file() -> None:
     assert scheduler(spec).opening(0) == opening_order(27, "random", 5)[0]
 
 
-def test_an_unknown_order_is_a_value_error() -> None:
-    with pytest.raises(ValueError):
+def test_an_unknown_order_or_no_openings_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="openings order must be one of sequential, random, got 'backwards'"):
         opening_order(3, "backwards", 1)
+    with pytest.raises(ValueError, match="count must be"):
+        opening_order(0, "sequential", 1)
 
 
 # ---------------------------------------------------------------- playing from an opening

@@ -38,6 +38,7 @@ import numpy as np
 from bgfast.errors import InvalidMatchIdError, InvalidPositionError, InvalidSpecError
 from bgfast.game import MatchSummary
 from bgfast.position import Position
+from bgfast.validation import one_of, whole_number
 
 __all__ = [
     "OPENINGS_ORDERS",
@@ -167,16 +168,13 @@ def opening_order(count: int, order: str, seed: int) -> tuple[int, ...]:
     >>> sorted(opening_order(5, "random", 1)) == [0, 1, 2, 3, 4]
     True
 
-    :raises ValueError: an unknown ``order`` or a ``count`` below 1.
+    :raises ValueError: an unknown ``order``, or a ``count`` that is not an integer of at least 1.
     """
-    if count < 1:
-        raise ValueError(f"count must be at least 1, got {count!r}")
-    if order == "sequential":
+    count = whole_number(count, "count", low=1)
+    if one_of(order, "openings order", OPENINGS_ORDERS) == "sequential":
         return tuple(range(count))
-    if order == "random":
-        rng = np.random.default_rng([seed, 0x6F70656E])  # "open"
-        return tuple(int(i) for i in rng.permutation(count))
-    raise ValueError(f"openings order must be one of {', '.join(OPENINGS_ORDERS)}, got {order!r}")
+    rng = np.random.default_rng([seed, 0x6F70656E])  # "open"
+    return tuple(int(i) for i in rng.permutation(count))
 
 
 def play_opening(player: Any, seed: int, index: int, opening: Position) -> MatchSummary:

@@ -337,9 +337,8 @@ class TournamentSpec:
             parse_opening,
         )
 
-        order = data.get("openings_order", "sequential")
-        if order not in OPENINGS_ORDERS:
-            raise _fail("openings_order", f"must be one of {', '.join(OPENINGS_ORDERS)}, got {order!r}")
+        order = str(one_of(data.get("openings_order", "sequential"), "openings_order:", OPENINGS_ORDERS,
+                           error=InvalidSpecError))
         if "openings" not in data:
             if "openings_order" in data:
                 raise _fail("openings_order", "is only for a spec with openings")
