@@ -245,14 +245,11 @@ def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | No
     pos = {pid: i for i, pid in enumerate(ids)}
     per_player = [Stats() for _ in ids]
     pairs: dict[tuple[int, int], Stats] = {}
-    wins = [[0] * len(ids) for _ in ids]
     for totals in store.seat_totals():
         p0, p1 = pos[totals.player0], pos[totals.player1]
         s = _seat0_stats(totals)
         per_player[p0] += s
         per_player[p1] += ~s
-        wins[p0][p1] += s.wins
-        wins[p1][p0] += s.losses
         key, view = ((p0, p1), s) if p0 < p1 else ((p1, p0), ~s)
         pairs[key] = pairs.get(key, Stats()) + view
     runs = store.runs()

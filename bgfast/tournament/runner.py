@@ -146,8 +146,8 @@ class _SprtState:
         saved = next(r for r in store.runs() if r["run"] == run.run)
         self.decided = saved["sprt_status"] in ("H0", "H1")
         if not self.decided:
-            for chunk, rows in itertools.groupby(store.iter_outcomes(run.run), key=lambda r: r[0]):
-                self.pending[chunk] = [r[1:] for r in rows]
+            for chunk, rows in itertools.groupby(store.iter_outcomes(run.run), key=lambda outcome: outcome[0]):
+                self.pending[chunk] = [(dice, p0, p1, winner) for _, dice, p0, p1, winner in rows]
                 self._advance()
 
     def add(self, result: ChunkResult) -> bool:
