@@ -211,10 +211,12 @@ def play_opening(player: Any, seed: int, index: int, opening: Position) -> Match
     runner.script([])
     winner, kind, points, _cube, plies, _truncated, _final, _turn = runner.play_from(board, 1)
     doubles = len(runner.games()[0][2])
-    gammon = (int(kind == "gammon" and winner == 0), int(kind == "gammon" and winner == 1))
-    backgammon = (int(kind == "backgammon" and winner == 0), int(kind == "backgammon" and winner == 1))
-    score = (points, 0) if winner == 0 else (0, points)
-    return MatchSummary(*score, winner, 1, *gammon, *backgammon, doubles, plies)
+    gammon, backgammon = kind == "gammon", kind == "backgammon"
+    return MatchSummary(
+        score0=points if winner == 0 else 0, score1=points if winner == 1 else 0, winner=winner, games=1,
+        gammons0=int(gammon and winner == 0), gammons1=int(gammon and winner == 1),
+        backgammons0=int(backgammon and winner == 0), backgammons1=int(backgammon and winner == 1),
+        doubles=doubles, plies=plies)
 
 
 def match_from_opening_supported() -> bool:
