@@ -153,11 +153,14 @@ def test_xgid_of_a_gnubg_id_pair_matches_a_published_conversion():
 
 
 # XGID <-> gnubg "PositionID:MatchID" pairs published by two independent converters
-# (the R package backgammoncalculator and the Python backgammon-engine-kit), which
-# both read the XGID as gnubg does.  MatchState.from_xgid takes the game as in play.
+# (the R package backgammoncalculator and the Python backgammon-engine-kit), as GNU
+# Backgammon 1.07's `set xgid` reads them.  MatchState.from_xgid takes the game as in
+# play.  For turn -1 (the top player on roll) the converters published AQGqAAAAAAAE
+# and EQGqAAAAAAAE, with the bottom player as player 1; gnubg makes the player on roll
+# player 1 (UQmqAAAAAAAE, QQmqAAAAAAAE), and so does bgfast.
 PUBLISHED_PAIRS = [
-    ("XGID=-BDB-------------a------e-:1:-1:-1:42:0:0:0:5:10", "ewMAAD4gAAAAAA:AQGqAAAAAAAE"),
-    ("XGID=-BDB-------------a------e-:1:1:-1:42:0:0:0:5:10", "ewMAAD4gAAAAAA:EQGqAAAAAAAE"),
+    ("XGID=-BDB-------------a------e-:1:-1:-1:42:0:0:0:5:10", "ewMAAD4gAAAAAA:UQmqAAAAAAAE"),
+    ("XGID=-BDB-------------a------e-:1:1:-1:42:0:0:0:5:10", "ewMAAD4gAAAAAA:QQmqAAAAAAAE"),
     ("XGID=-E------A-------------bdb-:1:1:1:42:0:0:0:5:10", "ewMAAD4gAAAAAA:UQmqAAAAAAAE"),
     ("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:4:0:7:10", "4HPwATDgc/ABMA:cAngAEAAEAAE"),
     ("XGID=-b----E-C---eE---c-e----B-:1:1:1:00:0:0:0:0:10", "4HPwATDgc/ABMA:UQkAAAAAAAAE"),
@@ -174,9 +177,13 @@ def test_xgid_converts_to_the_published_gnubg_ids(xgid, gnubg_id):
 
 
 @pytest.mark.parametrize("xgid, gnubg_id", PUBLISHED_PAIRS)
-def test_published_gnubg_ids_convert_to_the_xgid(xgid, gnubg_id):
+def test_published_gnubg_ids_convert_to_an_xgid_that_reads_back_to_them(xgid, gnubg_id):
     position_id, match_id = gnubg_id.split(":")
-    assert MatchState.from_match_id(match_id).xgid(decode_position_id(position_id)) == xgid
+    written = MatchState.from_match_id(match_id).xgid(decode_position_id(position_id))
+    assert MatchState.from_xgid(written).match_id() == match_id
+    assert encode_position_id(parse_xgid(written).board) == position_id
+    if parse_xgid(xgid).turn == 1:  # player 1 (on roll) is drawn at the bottom, as these XGIDs have it
+        assert written == xgid
 
 
 def test_xgid_bottom_player_is_player_one_and_top_player_is_player_zero():
@@ -187,12 +194,21 @@ def test_xgid_bottom_player_is_player_one_and_top_player_is_player_zero():
 
 
 def test_xgid_double_offered_names_the_doubler_in_the_turn_field():
-    # Top player (player 0) owns the cube at 2 and redoubles.
+    # The top player owns the cube at 2 and redoubles: it is on roll, so player 1 (as gnubg reads it).
     text = "XGID=-b----E-C---eE---c-e----B-:1:-1:-1:D:0:0:1:0:10"
     state = MatchState.from_xgid(text)
-    assert state.double_offered and state.player_on_roll == 0 and state.turn == 1
-    assert state.cube_value == 2 and state.cube_owner == 0 and state.jacoby
-    assert state.xgid([START, START]) == text
+    assert state.double_offered and state.player_on_roll == 1 and state.turn == 0
+    assert state.cube_value == 2 and state.cube_owner == 1 and state.jacoby
+    # written back with player 1 at the bottom
+    assert state.xgid([START, START]) == "XGID=-b----E-C---eE---c-e----B-:1:1:1:D:0:0:1:0:10"
+
+
+def test_xgid_with_the_top_player_on_roll_makes_it_player_one_with_its_score_and_cube():
+    # gnubg 1.07 `set xgid` gives Match ID UQmgABAAIAAE: player 1 (on roll, at the top) has 4 points and the cube
+    state = MatchState.from_xgid("XGID=--a-CbC-CA--b-Ab-bbcBA-Aa-:1:-1:-1:00:1:4:0:5:10")
+    assert state.player_on_roll == 1 and state.turn == 1
+    assert state.score == (1, 4) and state.cube_value == 2 and state.cube_owner == 1
+    assert state.match_id() == "UQmgABAAIAAE"
 
 
 def test_xgid_money_rules_field_reads_jacoby_and_writes_beaver_from_rules():
@@ -217,10 +233,18 @@ def test_xgid_money_rules_field_reads_jacoby_and_writes_beaver_from_rules():
     ],
 )
 def test_match_state_round_trips_through_the_xgid(state):
+    # the player on roll reads back as player 1 (gnubg's reading): the players renumbered when it was 0
     board = [START, START]
     text = state.xgid(board)
-    assert MatchState.from_xgid(text) == state
+    assert MatchState.from_xgid(text) == (state if state.player_on_roll == 1 else _renumbered(state))
     assert parse_xgid(text).board == board
+
+
+def _renumbered(state: MatchState) -> MatchState:
+    """``state`` with players 0 and 1 swapped."""
+    return dataclasses.replace(
+        state, score=state.score[::-1], player_on_roll=1 - state.player_on_roll, turn=1 - state.turn,
+        cube_owner=state.cube_owner if state.cube_owner == -1 else 1 - state.cube_owner)
 
 
 def test_xgid_position_side1_is_the_player_on_roll():

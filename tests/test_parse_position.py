@@ -37,7 +37,7 @@ def test_an_xgid_with_or_without_its_prefix_gives_both(prefix: str) -> None:
 
 def test_an_xgid_with_the_top_player_on_roll_is_from_that_players_view() -> None:
     pos, match = parse_position("XGID=aC----B-------------b---dB:0:0:-1:31:0:0:1:0:10")
-    assert match is not None and match.player_on_roll == 0
+    assert match is not None and match.player_on_roll == 1  # the player on roll is player 1, as in gnubg
     assert pos.board[1][24] == 1 and pos.board[1][0] == 4  # the top player: 1 on the bar, 4 on its ace point
 
 
