@@ -33,7 +33,8 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bgfast.errors import IllegalCubeActionError, InvalidMatchIdError, InvalidSpecError
+from bgfast.dice import Dice
+from bgfast.errors import IllegalCubeActionError, InvalidDiceError, InvalidMatchIdError, InvalidSpecError
 from bgfast.formats.match_id import CENTRED, LAYOUT, decode_match_id, encode_match_id
 from bgfast.formats.xgid import (
     DEFAULT_MAX_CUBE_LOG2,
@@ -221,11 +222,11 @@ class MatchState:
         except ValueError:
             raise E(f"game_state must be 0..4, got {self.game_state!r}") from None
         if self.length and max(self.score) >= self.length:
-            score = f"{self.score[0]}-{self.score[1]}"
+            won = f"{self.score[0]}-{self.score[1]}"
             if min(self.score) >= self.length:
-                raise E(f"score {score}: only one player can win a {self.length}-point match")
+                raise E(f"score {won}: only one player can win a {self.length}-point match")
             if self.game_state not in _ENDED:
-                raise E(f"score {score} has won the {self.length}-point match, so the game is over "
+                raise E(f"score {won} has won the {self.length}-point match, so the game is over "
                         f"(game_state OVER, RESIGNED or DROPPED), not {self.game_state.name}")
         set_("resigned", count("resigned", self.resigned, 3))
         try:
@@ -479,6 +480,38 @@ class MatchState:
             resigned=0,
             dice=(0, 0),
         )
+
+    # -------------------------------------------------------------- the roll
+
+    def check_roll(self, dice: Dice | str | tuple[int, int]) -> Dice:
+        """``dice`` as :class:`~bgfast.dice.Dice` if the player on roll may play them now.
+
+        That needs a game that has not ended, no double and no resignation
+        waiting for an answer, and, when this state says the dice were rolled,
+        those dice (in either order).  This is what makes a Match ID or an XGID
+        a position to play from (``bgfast moves``, a rollout's first roll).
+
+        >>> MatchState(player_on_roll=1, turn=1, dice=(6, 5)).check_roll("56")
+        Dice(high=6, low=5)
+        >>> MatchState(player_on_roll=1, turn=1, dice=(6, 5)).check_roll("31")
+        Traceback (most recent call last):
+        ...
+        bgfast.errors.InvalidDiceError: the match state says 6-5 were rolled, not 3-1
+
+        :raises InvalidDiceError: dice that do not parse, other dice than the
+            state's, a pending double or resignation, or a game that has ended.
+        """
+        roll = Dice.of(dice)
+        if self.game_state in _ENDED:
+            raise InvalidDiceError(f"no roll to play: the game is over ({self.game_state.name})")
+        if self.double_offered:
+            raise InvalidDiceError(f"no roll to play: a double is pending, player {self.turn} is to take or pass")
+        if self.resigned:
+            raise InvalidDiceError(f"no roll to play: a resignation is offered, player {self.turn} is to answer")
+        if self.dice != (0, 0) and self.dice != (roll.high, roll.low):
+            raise InvalidDiceError(f"the match state says {self.dice[0]}-{self.dice[1]} were rolled, "
+                                   f"not {roll.high}-{roll.low}")
+        return roll
 
     # -------------------------------------------------------------- the cube
 

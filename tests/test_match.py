@@ -8,11 +8,14 @@ import json
 from pathlib import Path
 
 import pytest
+from gnubg_oracle import renumbered
 from reference import decode_position_id, encode_position_id
 
 from bgfast import met
+from bgfast.dice import Dice
 from bgfast.errors import (
     IllegalCubeActionError,
+    InvalidDiceError,
     InvalidMatchIdError,
     InvalidPositionError,
     InvalidSpecError,
@@ -236,15 +239,10 @@ def test_match_state_round_trips_through_the_xgid(state):
     # the player on roll reads back as player 1 (gnubg's reading): the players renumbered when it was 0
     board = [START, START]
     text = state.xgid(board)
-    assert MatchState.from_xgid(text) == (state if state.player_on_roll == 1 else _renumbered(state))
+    assert MatchState.from_xgid(text) == (state if state.player_on_roll == 1 else renumbered(state))
     assert parse_xgid(text).board == board
 
 
-def _renumbered(state: MatchState) -> MatchState:
-    """``state`` with players 0 and 1 swapped."""
-    return dataclasses.replace(
-        state, score=state.score[::-1], player_on_roll=1 - state.player_on_roll, turn=1 - state.turn,
-        cube_owner=state.cube_owner if state.cube_owner == -1 else 1 - state.cube_owner)
 
 
 def test_xgid_position_side1_is_the_player_on_roll():
@@ -279,12 +277,13 @@ def test_xgid_of_an_impossible_board_raises_invalid_position_error():
 
 def test_default_rules():
     rules = Rules()
-    assert (rules.crawford, rules.jacoby, rules.beaver, rules.max_cube, rules.variant) == (
+    assert (rules.crawford, rules.jacoby, rules.beaver, rules.max_cube, rules.variant, rules.dead_cube) == (
         True,
         True,
         False,
         64,
         "standard",
+        "refuse",
     )
 
 
@@ -299,6 +298,8 @@ def test_default_rules():
         ({"jacoby": "yes"}, "rules.jacoby"),
         ({"beaver": None}, "rules.beaver"),
         ({"variant": "acey-deucey"}, "rules.variant"),
+        ({"dead_cube": "sometimes"}, "rules.dead_cube"),
+        ({"dead_cube": True}, "rules.dead_cube"),
     ],
 )
 def test_invalid_rules_raise_invalid_spec_error_naming_the_key(fields, key):
@@ -491,6 +492,31 @@ def test_cube_is_dead_for_the_leader_after_the_crawford_game():
     assert state.is_cube_dead(0) and not state.is_cube_dead(1)
 
 
+@pytest.mark.parametrize("state", [
+    _playing(length=7, score=(5, 1), cube_value=2, cube_owner=0),   # the 2-away leader owning a 2-cube
+    _playing(length=7, score=(6, 2)),                               # the 1-away leader after the Crawford game
+    _playing(length=1),                                             # a 1-point match
+    _playing(length=5, score=(1, 3), cube_value=4, cube_owner=0),   # 4-away owning a 4-cube
+])
+def test_doubling_a_dead_cube_is_refused_as_gnubg_does_unless_the_rules_allow_it(state):
+    assert state.is_cube_dead(0) and not state.can_double(0, Rules())
+    with pytest.raises(IllegalCubeActionError, match="the cube is dead"):
+        state.double(0, Rules())
+    allow = Rules(dead_cube="allow")
+    assert state.can_double(0, allow) and state.double(0, allow).double_offered
+
+
+def test_a_live_cube_may_be_doubled_under_either_dead_cube_rule():
+    state = _playing(length=7, score=(3, 5), cube_value=2, cube_owner=0)  # 4-away with a 2-cube
+    assert not state.is_cube_dead(0)
+    assert state.can_double(0, Rules()) and state.can_double(0, Rules(dead_cube="allow"))
+
+
+def test_the_dead_cube_rule_does_not_lift_the_crawford_rule():
+    state = _playing(length=7, score=(6, 2), crawford=True)
+    assert not state.can_double(0, Rules(dead_cube="allow")) and not state.can_double(1, Rules(dead_cube="allow"))
+
+
 def test_cube_is_dead_for_an_owner_who_wins_the_match_with_the_current_cube():
     # 2-away owning a 2-cube: a redouble only raises what the opponent wins.
     state = _playing(length=7, score=(5, 1), cube_value=2, cube_owner=0)
@@ -508,10 +534,25 @@ def test_cube_is_dead_for_an_owner_who_wins_the_match_with_the_current_cube():
     ({"length": 7, "score": (6, 3), "crawford": True, "double_offered": True, "turn": 1}, "no double in the Crawford"),
     ({"double_offered": True, "turn": 1, "dice": (3, 1)}, "before the dice are rolled"),
     ({"double_offered": True, "turn": 0, "player_on_roll": 0}, "turn must differ"),
+    ({"length": 7, "score": (8, 0)}, "has won the 7-point match"),
+    ({"length": 7, "score": (3, 7)}, "has won the 7-point match"),
+    ({"length": 7, "score": (7, 0), "game_state": GameState.NONE}, "not NONE"),
+    ({"length": 7, "score": (7, 9), "game_state": GameState.OVER}, "only one player can win"),
 ])
 def test_an_impossible_match_state_raises_invalid_match_id_error(fields: dict, message: str) -> None:
     with pytest.raises(InvalidMatchIdError, match=message):
         MatchState(**fields)
+
+
+@pytest.mark.parametrize("state", [GameState.OVER, GameState.RESIGNED, GameState.DROPPED])
+def test_a_score_past_the_length_is_accepted_once_the_game_is_over(state: GameState) -> None:
+    assert MatchState(length=7, score=(8, 3), game_state=state).away(0) == 0
+
+
+def test_a_won_match_from_after_game_is_a_possible_state() -> None:
+    won = MatchState(length=7, score=(6, 3)).after_game(0, 2, Rules())
+    assert won.score == (8, 3) and won.game_state == GameState.OVER
+    assert MatchState.from_match_id(won.match_id()) == won
 
 
 def test_the_crawford_game_and_an_owned_cube_are_accepted() -> None:
@@ -532,3 +573,71 @@ def test_the_package_exports_the_match_state_and_the_rules() -> None:
 
     assert bgfast.MatchState is MatchState and bgfast.Rules is Rules
     assert bgfast.MatchEquityTable is met.MatchEquityTable
+
+
+# ------------------------------------------------------------------ the roll
+
+
+def test_check_roll_takes_any_dice_before_the_roll_and_only_the_rolled_dice_after() -> None:
+    assert MatchState().check_roll("31") == Dice(3, 1)
+    rolled = MatchState(player_on_roll=1, turn=1, dice=(6, 5))
+    assert rolled.check_roll((5, 6)) == Dice(6, 5)
+    with pytest.raises(InvalidDiceError, match="6-5 were rolled, not 3-1"):
+        rolled.check_roll("31")
+
+
+@pytest.mark.parametrize("state, message", [
+    (MatchState(double_offered=True, turn=1), "a double is pending"),
+    (MatchState(resigned=2, turn=1), "a resignation is offered"),
+    (MatchState(length=5, score=(5, 2), game_state=GameState.OVER), "the game is over"),
+    (MatchState(game_state=GameState.DROPPED), "the game is over"),
+])
+def test_check_roll_refuses_a_state_with_no_roll_to_play(state: MatchState, message: str) -> None:
+    with pytest.raises(InvalidDiceError, match=message):
+        state.check_roll("31")
+
+
+def test_check_roll_refuses_dice_that_do_not_parse() -> None:
+    with pytest.raises(InvalidDiceError):
+        MatchState().check_roll("71")
+
+
+# ------------------------------------------------------------------ the dead-cube rule in a spec and the CLI
+
+_SPEC = """
+name = "t"
+seed = 3
+match_length = 5
+matches_per_pairing = 2
+
+[[players]]
+name = "pubeval"
+bot = "pubeval"
+
+[[players]]
+name = "random"
+bot = "random"
+"""
+
+
+def test_a_tournament_spec_reads_the_dead_cube_rule_and_keeps_its_hash_by_default() -> None:
+    from bgfast.tournament.spec import TournamentSpec
+
+    plain = TournamentSpec.from_toml_string(_SPEC)
+    refuse = TournamentSpec.from_toml_string(_SPEC + '\n[rules]\ndead_cube = "refuse"\n')
+    allow = TournamentSpec.from_toml_string(_SPEC + '\n[rules]\ndead_cube = "allow"\n')
+    assert plain.rules.dead_cube == "refuse" and allow.rules.dead_cube == "allow"
+    assert refuse.hash == plain.hash and "dead_cube" not in plain.to_toml()  # older specs keep their hash
+    assert allow.hash != plain.hash and TournamentSpec.from_toml_string(allow.to_toml()) == allow
+    with pytest.raises(InvalidSpecError, match="rules.dead_cube"):
+        TournamentSpec.from_toml_string(_SPEC + '\n[rules]\ndead_cube = "maybe"\n')
+
+
+def test_bgfast_play_takes_the_dead_cube_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    from bgfast.cli import main
+
+    args = ["play", "--player", "pubeval", "--player", "random", "--length", "3", "--seed", "1"]
+    assert main([*args, "--dead-cube", "allow"]) == 0
+    capsys.readouterr()
+    assert main([*args, "--dead-cube", "maybe"]) != 0
+    assert "--dead-cube" in capsys.readouterr().err
