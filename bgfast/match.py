@@ -8,8 +8,9 @@
   :mod:`bgfast.formats.xgid`), and knows the cube rules:
   :meth:`~MatchState.can_double`, :meth:`~MatchState.double`,
   :meth:`~MatchState.take`, :meth:`~MatchState.drop`, :meth:`~MatchState.beaver`,
-  :meth:`~MatchState.is_cube_dead`.
-* :class:`Rules` -- the options: Crawford, Jacoby, beavers, maximum cube, variant.
+  :meth:`~MatchState.is_cube_dead`, and which roll may be played (:meth:`~MatchState.check_roll`).
+* :class:`Rules` -- the options: Crawford, Jacoby, beavers, maximum cube, variant,
+  and whether a dead cube may be doubled.
 
 Match equity tables and take points live in :mod:`bgfast.met` (re-exported here
 for old code: :class:`~bgfast.met.MatchEquityTable`, :data:`~bgfast.met.DEFAULT_MET`,

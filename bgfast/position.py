@@ -315,9 +315,13 @@ class Position:
     def parse_move(self, text: str, dice: Dice | tuple[int, int] | str) -> Move:
         """Parse gnubg move notation (``24/18 13/11``, ``bar/22*``, ``6/off(2)``, ``24/20*/16``).
 
-        Intermediate points a checker only passes need not be written; a hit on an
-        intermediate point must be (``24/20*/16``).  An empty string or ``"-"``
-        is the no-play move, legal only when nothing can be played.
+        Every spelling of a play that names its checkers' moves reads: gnubg's (what
+        ``str(move)`` writes), one step a die (``24/21 21/15*``), the moves in any
+        order (``20/18 20/14``), a doubled hit marked once or on each (``13/11*(2)``,
+        ``13/11* 13/11``), ``25``/``0`` for the bar and off.  Intermediate points a
+        checker only passes need not be written; a hit on an intermediate point must
+        be (``24/20*/16``).  An empty string or ``"-"`` is the no-play move, legal only
+        when nothing can be played.
 
         :raises InvalidDiceError: bad dice.
         :raises InvalidMoveError: the text does not parse.
@@ -326,13 +330,14 @@ class Position:
         dice = Dice.of(dice)
         segments = _parse_notation(text)
         target = self._apply_segments(segments, text)
-        for move in self.legal_moves(dice):
-            if move.position == target:
-                return move
+        moves = self.legal_moves(dice)
+        index = moves.find(target._key)
+        if index >= 0:
+            return moves[index]
         raise IllegalMoveError(f"no legal move {text!r} for dice {dice} in {self.id()}")
 
     def move_notation(self, move: Move) -> str:
-        """The gnubg notation of ``move`` (same as ``str(move)``)."""
+        """The gnubg notation of ``move``, exactly as GNU Backgammon writes it (same as ``str(move)``)."""
         return str(move)
 
     def _apply_segments(self, segments: list[tuple[list[tuple[int, bool]], int]], text: str) -> Position:
