@@ -604,33 +604,20 @@ def test_check_roll_refuses_dice_that_do_not_parse() -> None:
 
 # ------------------------------------------------------------------ the dead-cube rule in a spec and the CLI
 
-_SPEC = """
-name = "t"
-seed = 3
-match_length = 5
-matches_per_pairing = 2
-
-[[players]]
-name = "pubeval"
-bot = "pubeval"
-
-[[players]]
-name = "random"
-bot = "random"
-"""
-
-
 def test_a_tournament_spec_reads_the_dead_cube_rule_and_keeps_its_hash_by_default() -> None:
+    from tournament_helpers import small_spec_text
+
     from bgfast.tournament.spec import TournamentSpec
 
-    plain = TournamentSpec.from_toml_string(_SPEC)
-    refuse = TournamentSpec.from_toml_string(_SPEC + '\n[rules]\ndead_cube = "refuse"\n')
-    allow = TournamentSpec.from_toml_string(_SPEC + '\n[rules]\ndead_cube = "allow"\n')
+    spec = small_spec_text()
+    plain = TournamentSpec.from_toml_string(spec)
+    refuse = TournamentSpec.from_toml_string(spec + '\n[rules]\ndead_cube = "refuse"\n')
+    allow = TournamentSpec.from_toml_string(spec + '\n[rules]\ndead_cube = "allow"\n')
     assert plain.rules.dead_cube == "refuse" and allow.rules.dead_cube == "allow"
     assert refuse.hash == plain.hash and "dead_cube" not in plain.to_toml()  # older specs keep their hash
     assert allow.hash != plain.hash and TournamentSpec.from_toml_string(allow.to_toml()) == allow
     with pytest.raises(InvalidSpecError, match="rules.dead_cube"):
-        TournamentSpec.from_toml_string(_SPEC + '\n[rules]\ndead_cube = "maybe"\n')
+        TournamentSpec.from_toml_string(spec + '\n[rules]\ndead_cube = "maybe"\n')
 
 
 def test_bgfast_play_takes_the_dead_cube_rule(capsys: pytest.CaptureFixture[str]) -> None:
