@@ -57,7 +57,7 @@ def whole_number(value: object, name: str, *, low: int | None = None, high: int 
     """
     ok = not isinstance(value, bool) and isinstance(value, (int, np.integer))
     if ok:
-        number = int(value)  # type: ignore[call-overload]
+        number: int = int(value)  # type: ignore[call-overload]
         if (low is None or number >= low) and (high is None or number <= high):
             return number
     bounds = _range_words(low, high)

@@ -68,7 +68,7 @@ def test_a_cube_policy_the_bot_lacks_raises_unknown_bot_error() -> None:
 
 @pytest.mark.parametrize("seed", ["abc", -1, 2.5, True])
 def test_a_seed_that_is_not_a_non_negative_integer_raises_unknown_bot_error(seed: object) -> None:
-    with pytest.raises(UnknownBotError, match="seed must be a non-negative integer"):
+    with pytest.raises(UnknownBotError, match="seed must be an integer of at least 0"):
         get_bot("random", seed=seed)
 
 

@@ -29,7 +29,8 @@ from bgfast._core.movegen cimport MoveGen, Child, MAX_CHILDREN, TABLE_SIZE, SLOT
 
 cnp.import_array()
 
-DEF HOME_MASK = 0x3F
+cdef enum:
+    HOME_MASK = 0x3F
 
 
 cdef MoveGen* movegen_new() noexcept nogil:

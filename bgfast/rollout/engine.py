@@ -42,22 +42,23 @@ from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 import numpy as np
 
+from bgfast._core.game import CubeKind, GameResult, PlayKind
 from bgfast.bots import available_bots, get_bot
-from bgfast.bots.base import CUBE_KINDS, CoreBot, CubeResponse
+from bgfast.bots.base import CoreBot, CubeResponse
+from bgfast.cube import Probs, cubeless_equities, dead_cube_mwc, flip, money_equity, mwc
 from bgfast.dice import ALL_36, Dice
 from bgfast.errors import InvalidRolloutError, RolloutWorkerError
-from bgfast.game import MAX_MATCH_LENGTH, make_runner
+from bgfast.game import MAX_MATCH_LENGTH, CoreConfig, make_runner
 from bgfast.match import MatchEquityTable, MatchState, Rules, parse_position
 from bgfast.position import VARIANTS, Move, Position
 from bgfast.procs import exit_with_parent
-from bgfast.rollout.cubeful import dead_cube_mwc, flip, janowski_money
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
 from bgfast.rollout.stats import estimate_columns, variance_strata
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from bgfast._core.game import MatchRunner, _GameResult, _Probs
+    from bgfast._core.game import MatchRunner
 
 __all__ = ["CHECK_EVERY", "MIN_STRATIFIED_TRIALS", "Evaluator", "parse_position", "rollout"]
 
@@ -95,9 +96,9 @@ class _Cubeless:
         self.bot = bot
         self.name = getattr(bot, "name", "bot")
 
-    def core_config(self) -> tuple[int, int, float] | None:
+    def core_config(self) -> CoreConfig | None:
         config = self.bot.core_config() if hasattr(self.bot, "core_config") else None
-        return None if config is None else (config[0], CUBE_KINDS["never"], config[2])
+        return None if config is None else CoreConfig(*config)._replace(cube=CubeKind.CUBE_NEVER)
 
     def choose_move(self, position: Position, dice: Dice, match: MatchState) -> Any:
         return self.bot.choose_move(position, dice, match)
@@ -153,7 +154,7 @@ class _Task:
     luck: bool = False
 
 
-def _root_luck(luck: tuple[_Probs, _Probs], root: int) -> np.ndarray:
+def _root_luck(luck: tuple[Probs, Probs], root: int) -> np.ndarray:
     """The summed luck of both players as one vector in ``root``'s view (see game.pyx add_luck)."""
     own, other = np.asarray(luck[root]), np.asarray(luck[1 - root])
     # the opponent's win/gammon/backgammon luck is root's loss luck, and the other way round
@@ -190,7 +191,7 @@ class _Worker:
         self.cubeless = make_runner(shim, shim, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
         self.cubeless.measure_luck(task.luck)
         config = bot.core_config() if hasattr(bot, "core_config") else None
-        never = config is not None and config[1] == CUBE_KINDS["never"]
+        never = config is not None and CoreConfig(*config).cube == CubeKind.CUBE_NEVER
         self.cubeful = None
         if task.cubeful and not never:
             self.cubeful = make_runner(bot, bot, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
@@ -207,7 +208,7 @@ class _Worker:
 
     # -- one trial
 
-    def _play(self, runner: MatchRunner, line: _Line, i: int) -> _GameResult:
+    def _play(self, runner: MatchRunner, line: _Line, i: int) -> GameResult:
         t, m = self.task, self.task.match
         runner.reseed(t.seed, i)
         runner.script(self.scripts[i % len(self.scripts)])
@@ -222,7 +223,7 @@ class _Worker:
                 return tuple(float(x) for x in self.gnubg.probabilities(gboard, 0))  # type: ignore[return-value]
         return _as_probabilities(self.evaluator.evaluate(Position._from_key(board)), self.evaluator)
 
-    def _cubeless_row(self, res: _GameResult) -> tuple[float, float, float, float, float]:
+    def _cubeless_row(self, res: GameResult) -> tuple[float, float, float, float, float]:
         winner, kind, _points, _cube, _plies, truncated, final, final_turn = res
         if truncated:
             p = self.evaluate(cast(bytes, final))  # play_from gives the final board when truncated
@@ -233,11 +234,9 @@ class _Worker:
         return (0.0, 0.0, 0.0, float(k >= 1), float(k >= 2))
 
     def _mwc_after(self, won: bool, points: int) -> float:
-        a, b = self.away
-        post = a == 1 or b == 1
-        return self.task.met.mwc(a - points, b, post) if won else self.task.met.mwc(a, b - points, post)  # type: ignore[union-attr]
+        return _mwc_after(self.task.met, self.away[0], self.away[1], won, points)  # type: ignore[arg-type]
 
-    def _cubeful_value(self, res: _GameResult, runner: MatchRunner, row: tuple[float, ...] | None) -> float:
+    def _cubeful_value(self, res: GameResult, runner: MatchRunner, row: tuple[float, ...] | None) -> float:
         t, m = self.task, self.task.match
         winner, _kind, points, cube, _plies, truncated, final, final_turn = res
         if not truncated:
@@ -255,8 +254,8 @@ class _Worker:
             p_root = p if final_turn == t.root else flip(p)
         if m.length == 0:
             p_on_roll = p_root if final_turn == t.root else flip(p_root)
-            relative = -1 if owner == -1 else (0 if owner == final_turn else 1)
-            value = janowski_money(p_on_roll, relative, t.cube_efficiency, jacoby=m.jacoby) * cube / m.cube_value
+            value = money_equity(p_on_roll, owner=owner, player=final_turn, x=t.cube_efficiency,
+                                 jacoby=m.jacoby) * cube / m.cube_value
             return value if final_turn == t.root else -value
         return dead_cube_mwc(p_root, t.met, self.away[0], self.away[1], cube)  # type: ignore[arg-type]
 
@@ -336,9 +335,15 @@ def _outcome_row(pos: Position, root_wins: bool, match: MatchState, met: MatchEq
             value = (points if root_wins else -points) / match.cube_value
         else:
             a, b = match.length - match.score[root], match.length - match.score[1 - root]
-            post = a == 1 or b == 1
-            value = met.mwc(a - points, b, post) if root_wins else met.mwc(a, b - points, post)  # type: ignore[union-attr]
+            value = _mwc_after(met, a, b, root_wins, points)  # type: ignore[arg-type]
     return (*row, value)
+
+
+def _mwc_after(met: MatchEquityTable, away: int, opp_away: int, won: bool, points: int) -> float:
+    """The MWC of the side ``away`` points from winning once it has won (or lost) ``points``:
+    the game was played with either side 1-away (post-Crawford) or not."""
+    post = away == 1 or opp_away == 1
+    return mwc(met, away - points, opp_away, post) if won else mwc(met, away, opp_away - points, post)
 
 
 def _block_size(workers: int) -> int:
@@ -562,7 +567,7 @@ def rollout(
         lines = (line_after(move),)
     elif roll is not None:
         lines = (_Line(pos._key, root, roll.high, roll.low),)
-        if isinstance(bot_obj, CoreBot) and bot_obj.play_kind != "random":
+        if isinstance(bot_obj, CoreBot) and bot_obj.play_kind != PlayKind.PLAY_RANDOM:
             shown_play = str(bot_obj.choose_move(pos, roll, dataclasses.replace(match, dice=(roll.high, roll.low))))
     else:
         lines = (_Line(pos._key, root),)
@@ -601,8 +606,7 @@ def _ranking_column(data: NDArray[np.float64], cubeful: bool) -> NDArray[np.floa
     """Per line and trial, the equity plays are ranked by (cubeful, or cubeless money equity)."""
     if cubeful:
         return data[..., 5]
-    w, wg, wbg, lg, lbg = (data[..., c] for c in range(5))
-    return 2.0 * w - 1.0 + wg - lg + wbg - lbg
+    return cubeless_equities(data[..., :5])
 
 
 def _blocks(total: int, size: int) -> Iterator[tuple[int, int]]:
