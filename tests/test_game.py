@@ -1,5 +1,5 @@
 """Playing matches: MatchPlayer / play_match, replay from the seed, the Python-bot path,
-variants, the match records and their text/JSON log (bgfast.matchlog)."""
+variants, the match records and their text/JSON log (bgfast.formats.matchlog)."""
 from __future__ import annotations
 
 import json
@@ -21,7 +21,7 @@ from bgfast.game import (
     play_match,
 )
 from bgfast.match import Rules
-from bgfast.matchlog import game_line, match_dict, match_json, match_text
+from bgfast.formats.matchlog import game_line, match_dict, match_json, match_text
 from bgfast.position import STARTING, VARIANTS, Position, starting_position
 
 # ---------------------------------------------------------------- replay from the seed

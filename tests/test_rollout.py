@@ -28,11 +28,10 @@ from bgfast.errors import (
     InvalidRolloutError,
     UnknownBotError,
 )
-from bgfast.game import make_runner
+from bgfast.game import decisions
 from bgfast.match import MatchEquityTable, MatchState
 from bgfast.rollout import Estimate
 from bgfast.rollout import rollout as _rollout
-from bgfast.rollout.cubeful import cubeless_equity, dead_cube_mwc, flip, janowski_money
 from bgfast.rollout.stats import estimate, variance_strata
 
 
@@ -60,8 +59,7 @@ CASH = Position.from_board([home(0, 0, 0, 0, 0, 15), home(1)])
 
 @cache
 def _chooser(bot: str):
-    player = get_bot(bot, cube="never")
-    return make_runner(player, player)
+    return decisions(get_bot(bot, cube="never").core_config())
 
 
 def exact_win(position: Position, bot: str = "pubeval") -> float:
@@ -412,20 +410,6 @@ def test_exact_bearoff_is_refused_for_hypergammon() -> None:
 
     with pytest.raises(InvalidRolloutError, match="not for hypergammon"):
         rollout(ONE_EACH, truncate=1, evaluator=ExactBearoff(), exact_bearoff=True, rules=Rules(variant="hypergammon"))
-
-
-def test_janowski_with_a_dead_cube_is_the_cubeless_equity() -> None:
-    p = (0.62, 0.2, 0.01, 0.08, 0.003)
-    for owner in (-1, 0, 1):
-        assert janowski_money(p, owner, 0.0) == pytest.approx(cubeless_equity(p))
-    assert janowski_money(p, 0, 1.0) > janowski_money(p, -1, 1.0) > janowski_money(p, 1, 1.0)
-    assert flip(flip(p)) == pytest.approx(p)
-
-
-def test_a_dead_cube_mwc_weights_each_outcome_through_the_met() -> None:
-    met = MatchEquityTable.load()
-    assert dead_cube_mwc((0.0, 0.0, 0.0, 0.0, 0.0), met, 5, 5, 1) == met.equity(5, 4)
-    assert dead_cube_mwc((1.0, 1.0, 0.0, 0.0, 0.0), met, 5, 5, 2) == met.equity(1, 5)
 
 
 # ---------------------------------------------------------------- statistics
