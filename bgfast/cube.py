@@ -21,7 +21,7 @@ The cubeful money equity is Janowski's (R. Janowski, "Take-Points in Money Games
 1993): ``(1 - x) * dead + x * live`` with the cube efficiency ``x``; see
 :mod:`bgfast._core.cube` for the live-cube lines and for match play by the table.
 
->>> cubeless_equity((0.6, 0.2, 0.01, 0.1, 0.005))
+>>> round(cubeless_equity((0.6, 0.2, 0.01, 0.1, 0.005)), 6)
 0.305
 >>> flip((0.6, 0.2, 0.01, 0.1, 0.0))
 (0.4, 0.1, 0.0, 0.2, 0.01)

@@ -22,7 +22,8 @@ Decisions one at a time (a built-in bot asked from Python) go through the same
 decision functions, from :class:`Decisions`, without a match.
 """
 from cpython.ref cimport PyObject
-from cpython.mem cimport PyMem_Calloc, PyMem_Free, PyMem_RawRealloc, PyMem_RawFree
+from cpython.mem cimport PyMem_Calloc, PyMem_Free
+from libc.stdlib cimport realloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 
@@ -227,7 +228,7 @@ cdef TurnRecord* _new_turn(MatchCtx* m, int player, int action, const Board* bef
     cdef int cap
     if t.n == t.cap:
         cap = 256 if t.cap == 0 else 2 * t.cap
-        grown = <TurnRecord*> PyMem_RawRealloc(t.turns, cap * sizeof(TurnRecord))
+        grown = <TurnRecord*> realloc(t.turns, cap * sizeof(TurnRecord))
         if grown == NULL:
             with gil:
                 raise MemoryError()
@@ -540,7 +541,7 @@ cdef class MatchRunner:
     def __dealloc__(self):
         if self.m != NULL:
             movegen_free(self.m.gen)
-            PyMem_RawFree(self.m.log.turns)
+            free(self.m.log.turns)
             PyMem_Free(self.m)
         PyMem_Free(self.log)
 
