@@ -14,7 +14,7 @@ from bgfast.bots.heuristic import HeuristicBot
 from bgfast.errors import InvalidPositionError, InvalidWeightsError, UnknownBotError
 from bgfast.game import MatchPlayer
 from bgfast.match import Rules
-from bgfast.position import Position
+from bgfast.position import VARIANTS, Position
 
 
 def _board(mover: dict[int, int], opponent: dict[int, int]) -> Position:
@@ -242,3 +242,35 @@ def test_heuristic_beats_pubeval_in_cubeless_money_games() -> None:
     # measured here: +0.321 +- 0.020; the threshold is eight standard errors below
     assert ppg > 0.15
     assert ppg - 0.15 > 8 * se, (ppg, se)
+
+
+def _fit_tool():  # type: ignore[no-untyped-def]
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "tools" / "fit_heuristic.py"
+    spec = importlib.util.spec_from_file_location("fit_heuristic", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+@pytest.mark.parametrize("variant", ["standard", "nackgammon", "hypergammon"])
+def test_the_fitting_samples_are_the_game_loops_positions_after_each_play(variant: str) -> None:
+    X, C, Y = _fit_tool().sample_positions(20, 3, policy=0, variant=variant)
+    player = MatchPlayer(get_bot("pubeval", cube="never"), get_bot("pubeval", cube="never"),
+                         rules=Rules(jacoby=False, variant=variant))
+    boards, results = [], []
+    for gi in range(20):
+        history = player.history(seed=3, index=gi)
+        game = history.record.games[0]
+        points = {"single": 1, "gammon": 2, "backgammon": 3}[game.kind]
+        for turn in history.games[0]:
+            boards.append(turn.move.position._key)
+            results.append(points if turn.player == game.winner else -points)
+    assert len(X) == len(boards) and Y.tolist() == results
+    for i in range(0, len(boards), 37):
+        cls, features = _heuristic.features(boards[i])
+        assert C[i] == cls and (X[i] == features).all()
+    checkers = sum(VARIANTS[variant][1])
+    assert all(sum(b[25:]) <= checkers for b in boards)

@@ -76,12 +76,17 @@ def _cinit_params(pyx: str) -> dict[str, list[tuple[str, object]]]:
     return out
 
 
+_NOT_CDEF_BASES = {"enum.IntEnum", "IntEnum", "NamedTuple"}
+
+
 def _stub_new_params(pyi: str) -> dict[str, list[tuple[str, object]]]:
     """``{class: [(argument, default or ...), ...]}`` of each stub class's ``__new__`` (none: [])."""
     out: dict[str, list[tuple[str, object]]] = {}
     for node in ast.parse(pyi).body:
         if not isinstance(node, ast.ClassDef) or node.name.startswith("_"):
             continue
+        if any(ast.unparse(base) in _NOT_CDEF_BASES for base in node.bases):
+            continue  # a cpdef enum or a NamedTuple of the module: no __cinit__
         params: list[tuple[str, object]] = []
         for item in node.body:
             if isinstance(item, ast.FunctionDef) and item.name == "__new__":
@@ -108,5 +113,6 @@ def test_the_source_scan_reads_cinit_arguments_and_defaults() -> None:
            "cdef class B:\n    def __cinit__(self):\n        pass\n")
     assert _cinit_params(pyx) == {"A": [("origin", ...), ("d1", ...), ("lane", 0), ("met", None)], "B": []}
     pyi = ("class A:\n    def __new__(cls, origin: object, d1: int, lane: int = 0, met: None = None)"
-           " -> A: ...\nclass B: ...\nclass _P: ...\n")
+           " -> A: ...\nclass B: ...\nclass _P: ...\nclass K(enum.IntEnum):\n    K_A = 0\n"
+           "class R(NamedTuple):\n    x: int\n")
     assert _stub_new_params(pyi) == _cinit_params(pyx)

@@ -38,11 +38,12 @@ _POINTS = {"single": 1, "gammon": 2, "backgammon": 3}
 
 
 def sample_positions(games: int, seed: int, policy: int = 1, stride: int = 1,
-                     weights: H.HeuristicWeights | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                     weights: H.HeuristicWeights | None = None,
+                     variant: str = "standard") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Self-play training data from the game loop: the positions after each play and how the game ended.
 
-    Games ``0 .. games-1`` of run ``seed`` are cubeless money games played by the C loop
-    (its dice, opening roll and rules), with the record of every turn kept.
+    Games ``0 .. games-1`` of run ``seed`` are cubeless money games of ``variant`` played
+    by the C loop (its dice, opening roll and rules), with the record of every turn kept.
 
     :param policy: 0 pubeval plays both sides, 1 the heuristic (``weights``) both; 3 the
         heuristic against pubeval, the heuristic in seat 0 in even games and seat 1 in odd ones.
@@ -53,7 +54,8 @@ def sample_positions(games: int, seed: int, policy: int = 1, stride: int = 1,
     heuristic = HeuristicBot(cube="never", weights=weights)
     pubeval = get_bot("pubeval", cube="never")
     pairs = {0: [(pubeval, pubeval)], 1: [(heuristic, heuristic)], 3: [(heuristic, pubeval), (pubeval, heuristic)]}
-    players = [MatchPlayer(a, b, rules=Rules(jacoby=False)) for a, b in pairs[policy]]
+    rules = Rules(jacoby=False, variant=variant)
+    players = [MatchPlayer(a, b, rules=rules) for a, b in pairs[policy]]
     boards, results = [], []
     for gi in range(games):
         record, turns = players[gi % len(players)].turns(seed, gi)
