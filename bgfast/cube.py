@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from bgfast.match import MatchEquityTable
 
 __all__ = [
-    "CubeDecision", "DEFAULT_CUBE_EFFICIENCY", "Probs", "core_met", "cubeless_equities", "cubeless_equity",
+    "CubeDecision", "DEFAULT_CUBE_EFFICIENCY", "Probs", "as_probs", "core_met", "cubeless_equities", "cubeless_equity",
     "dead_cube_mwc", "decide", "flip", "money_equity", "mwc",
 ]
 
@@ -59,12 +59,22 @@ DEFAULT_CUBE_EFFICIENCY = 0.68
 _NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 
 
-def _five(p: object) -> Probs:
-    """``p`` as five floats: a 5-sequence, or an object with the five named attributes."""
-    if hasattr(p, "win"):
-        values = tuple(float(getattr(p, name)) for name in _NAMES)
-    else:
-        values = tuple(float(x) for x in p)  # type: ignore[attr-defined]
+def as_probs(p: object) -> Probs:
+    """``p`` as five floats: a 5-sequence, or an object with the five named attributes
+    (``win``, ``win_gammon``, ``win_backgammon``, ``lose_gammon``, ``lose_backgammon``).
+
+    >>> as_probs([1, 0.5, 0, 0, 0])
+    (1.0, 0.5, 0.0, 0.0, 0.0)
+
+    :raises ValueError: anything else (the values' ranges are not checked).
+    """
+    try:
+        if hasattr(p, "win"):
+            values = tuple(float(getattr(p, name)) for name in _NAMES)
+        else:
+            values = tuple(float(x) for x in p)  # type: ignore[attr-defined]
+    except (TypeError, ValueError, AttributeError):
+        values = ()
     if len(values) != 5:
         raise ValueError(f"probabilities are 5 numbers (win, wg, wbg, lg, lbg), got {p!r}")
     return values
@@ -81,7 +91,7 @@ def cubeless_equity(p: object) -> float:
 
     :raises ValueError: not five numbers.
     """
-    return float(_cube.cubeless_equity(_five(p)))
+    return float(_cube.cubeless_equity(as_probs(p)))
 
 
 def cubeless_equities(p: ArrayLike) -> NDArray[np.float64]:
@@ -104,7 +114,7 @@ def flip(p: object) -> Probs:
 
     :raises ValueError: not five numbers.
     """
-    return _cube.flip(_five(p))
+    return _cube.flip(as_probs(p))
 
 
 def money_equity(p: object, *, owner: int = -1, player: int = 0, x: float = DEFAULT_CUBE_EFFICIENCY,
@@ -123,7 +133,7 @@ def money_equity(p: object, *, owner: int = -1, player: int = 0, x: float = DEFA
     """
     owner, player = _owner(owner, player, "player")
     x = real_number(x, "x", low=0.0, high=1.0)
-    return float(_cube.money_equity(_five(p), owner, player, x, bool(jacoby)))
+    return float(_cube.money_equity(as_probs(p), owner, player, x, bool(jacoby)))
 
 
 class CubeDecision(NamedTuple):
@@ -171,7 +181,7 @@ def decide(p: object, *, owner: int = -1, doubler: int = 0, cube: int = 1, x: fl
                                   f"{met.name!r}")
         length = max(away, opp_away)
     double, response, nd, dt, dp = _cube.decide(
-        _five(p), x=x, length=length, doubler_away=away, taker_away=opp_away, cube=cube, owner=owner,
+        as_probs(p), x=x, length=length, doubler_away=away, taker_away=opp_away, cube=cube, owner=owner,
         doubler=doubler, jacoby=bool(jacoby) and met is None, beaver=bool(beaver), max_cube=max_cube,
         met=table, post_crawford=bool(post_crawford))
     return CubeDecision(double, int(response), nd, dt, dp)
@@ -242,4 +252,4 @@ def dead_cube_mwc(p: object, met: MatchEquityTable, away: int, opp_away: int, cu
     table = core_met(met)
     a, b = _aways(met, table, away, opp_away, low=1)
     cube = whole_number(cube, "cube", low=1)
-    return float(_cube.dead_cube_mwc(_five(p), table, a, b, cube))
+    return float(_cube.dead_cube_mwc(as_probs(p), table, a, b, cube))

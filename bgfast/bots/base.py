@@ -171,6 +171,11 @@ class CoreBot(Bot):
         """The options that rebuild this bot with :func:`bgfast.bots.get_bot`."""
         return {"cube": self.cube, "cube_efficiency": self.cube_efficiency}
 
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state["_decisions"] = {}     # C objects, rebuilt on demand (a pickled bot goes to a worker)
+        return state
+
     @property
     def evaluator(self) -> CoreEvaluator:
         """The evaluator of its cube decisions and of its luck in rollouts (the heuristic's

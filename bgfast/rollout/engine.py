@@ -45,7 +45,7 @@ import numpy as np
 from bgfast._core.game import CubeKind, GameResult, PlayKind
 from bgfast.bots import available_bots, get_bot
 from bgfast.bots.base import CoreBot, CubeResponse
-from bgfast.cube import Probs, cubeless_equities, dead_cube_mwc, flip, money_equity, mwc
+from bgfast.cube import Probs, as_probs, cubeless_equities, dead_cube_mwc, flip, money_equity, mwc
 from bgfast.dice import ALL_36, Dice
 from bgfast.errors import InvalidRolloutError, RolloutWorkerError
 from bgfast.game import MAX_MATCH_LENGTH, CoreConfig, make_runner
@@ -163,10 +163,9 @@ def _root_luck(luck: tuple[Probs, Probs], root: int) -> np.ndarray:
 
 
 def _as_probabilities(p: Any, source: Any) -> tuple[float, float, float, float, float]:
-    names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
     try:
-        values = tuple(float(getattr(p, n)) for n in names) if hasattr(p, "win") else tuple(float(x) for x in p)
-    except (TypeError, ValueError):
+        values: tuple[float, ...] = as_probs(p)
+    except ValueError:
         values = ()
     if len(values) != 5 or not all(0.0 <= v <= 1.0 for v in values):
         raise InvalidRolloutError(f"evaluator {source!r} returned {p!r}, not five probabilities from 0 to 1")
