@@ -20,20 +20,22 @@ between the take point, where the opponent cashes, and the cash point) with
 the cube efficiency ``x`` (0.68 by default; Janowski suggests about 2/3).
 
 Money (:func:`money_equity`, the one Janowski formula: the decisions and the
-cubeful value of a truncated rollout both use it).  With ``W`` and ``L`` the average values of a win and a
-loss (1 + gammon and backgammon rates per win or loss), Janowski's formulas:
+cubeful value of a truncated rollout both use it).  With ``W`` and ``L`` the
+average values of a win and a loss (1 + gammon and backgammon rates per win or
+loss), Janowski's formulas:
 dead ``E = p (W + L) - L``; live, own cube ``E = p (W + L + 1/2) - L`` up to the
 cash point ``CP = (L + 1) / (W + L + 1/2)``; live, opponent's cube
 ``E = p (W + L + 1/2) - L - 1/2`` above the take point
 ``TP = (L - 1/2) / (W + L + 1/2)``; live, centred cube: linear from -1 at TP to
 +1 at CP (beyond the take and cash points the live part is -1 and +1: the
-opponent cashes, or the side cashes).  DT is twice the equity with the opponent owning the cube, DP is
-+1.  The taker's take point is then ``(W_t - 1/2) / (W_t + L_t + x/2)`` in the
+opponent cashes, or the side cashes).  DT is twice the equity with the
+opponent owning the cube, DP is +1.  The taker's take point is then ``(W_t - 1/2) / (W_t + L_t + x/2)`` in the
 taker's terms: 25% with a dead cube (``x = 0``) and 20% fully live (``x = 1``)
 without gammons.  With the Jacoby rule, gammons count single in the dead part
 of ND while the cube is centred.
 
-Match play (``met``).  The same model with match winning chances (MWC) from
+Match play (a :class:`Met`; the lookup of a table is :func:`mwc`, the value of
+a dead cube :func:`dead_cube_mwc`).  The same model with match winning chances (MWC) from
 the match equity table in place of money: each result (win or lose 1, 2 or 3
 times the cube) is worth the MWC at the score it leads to, so gammons count
 through the gammon values at the score.  Take and cash points of a live cube
