@@ -61,9 +61,9 @@ def test_a_missing_gnubg_nn_raises_an_error_naming_the_extra(monkeypatch: pytest
     assert "\n" not in str(info.value)
 
 
-@pytest.mark.parametrize("ply", [-1, 3, 1.5, True, "0"])
+@pytest.mark.parametrize("ply", [-1, 3, 1.5, 0.0, True, "0"])
 def test_a_ply_other_than_0_1_2_is_rejected(ply: object) -> None:
-    with pytest.raises(UnknownBotError, match="ply 0, 1 or 2"):
+    with pytest.raises(UnknownBotError, match="ply must be a whole number from 0 to 2"):
         get_bot("gnubg", ply=ply)
 
 

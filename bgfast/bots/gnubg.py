@@ -34,7 +34,7 @@ from bgfast.dice import Dice
 from bgfast.errors import InvalidPositionError, UnknownBotError
 from bgfast.match import MatchState
 from bgfast.position import Move, Position
-from bgfast.validation import real_number
+from bgfast.validation import real_number, whole_number
 
 __all__ = ["GnubgBot"]
 
@@ -94,8 +94,7 @@ class GnubgBot(Bot):
     cube_policies: ClassVar[tuple[str, ...]] = ("gnubg", "never")
 
     def __init__(self, ply: int = 0, cube: str = "gnubg", cube_efficiency: float = 0.68) -> None:
-        if isinstance(ply, bool) or ply not in PLIES:
-            raise UnknownBotError(f"bot 'gnubg' plays at ply 0, 1 or 2, got ply={ply!r}")
+        ply = whole_number(ply, "bot 'gnubg': ply", low=PLIES[0], high=PLIES[-1], error=UnknownBotError)
         if cube not in self.cube_policies:
             raise UnknownBotError(
                 f"bot 'gnubg' has no cube policy {cube!r}; choose from {', '.join(self.cube_policies)}"
