@@ -179,7 +179,7 @@ def decide(p: object, *, owner: int = -1, doubler: int = 0, cube: int = 1, x: fl
         if max(away, opp_away) >= table.size:
             raise InvalidMetError(f"{away}-away, {opp_away}-away is beyond the {met.max_length}-point table "
                                   f"{met.name!r}")
-        length = max(away, opp_away)
+        length = max(away, opp_away)   # the core reads only "match play" from the length
     double, response, nd, dt, dp = _cube.decide(
         as_probs(p), x=x, length=length, doubler_away=away, taker_away=opp_away, cube=cube, owner=owner,
         doubler=doubler, jacoby=bool(jacoby) and met is None, beaver=bool(beaver), max_cube=max_cube,
