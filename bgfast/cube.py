@@ -43,7 +43,7 @@ from bgfast.validation import real_number, whole_number
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
-    from bgfast.match import MatchEquityTable
+    from bgfast.met import MatchEquityTable
 
 __all__ = [
     "CubeDecision", "DEFAULT_CUBE_EFFICIENCY", "Probs", "as_probs", "core_met", "cubeless_equities", "cubeless_equity",
@@ -222,7 +222,7 @@ def mwc(met: MatchEquityTable, away: int, opp_away: int, post_crawford: bool = F
     ``opp_away`` away; 0 or less means that side has won.  ``post_crawford``: the
     Crawford game has been played, so a 1-away side is the leader.
 
-    >>> from bgfast.match import MatchEquityTable
+    >>> from bgfast.met import MatchEquityTable
     >>> met = MatchEquityTable.load()
     >>> mwc(met, 1, 3, post_crawford=True), mwc(met, -2, 5), mwc(met, 2, 4) == met.equity(2, 4)
     (0.67736, 1.0, True)
@@ -241,7 +241,7 @@ def dead_cube_mwc(p: object, met: MatchEquityTable, away: int, opp_away: int, cu
     A game with either side 1-away is the Crawford game or comes after it, so the
     scores it leads to are read post-Crawford.
 
-    >>> from bgfast.match import MatchEquityTable
+    >>> from bgfast.met import MatchEquityTable
     >>> met = MatchEquityTable.load()
     >>> dead_cube_mwc((1.0, 0.0, 0.0, 0.0, 0.0), met, 3, 3) == met.equity(2, 3)
     True

@@ -43,7 +43,8 @@ from bgfast.cube import core_met
 from bgfast.dice import Dice
 from bgfast.errors import IllegalMoveError, InvalidSpecError
 from bgfast.evaluator import default_evaluator
-from bgfast.match import MatchEquityTable, MatchState, Rules
+from bgfast.match import MatchState, Rules
+from bgfast.met import MatchEquityTable
 from bgfast.position import VARIANTS, CheckerMove, Move, Position
 from bgfast.validation import whole_number
 

@@ -13,7 +13,8 @@ from bgfast.bots import get_bot
 from bgfast.bots.base import CUBE_KINDS, CubeResponse, Probabilities
 from bgfast.errors import InvalidMetError, UnknownBotError
 from bgfast.game import MatchPlayer
-from bgfast.match import MatchEquityTable, MatchState, Rules
+from bgfast.match import MatchState, Rules
+from bgfast.met import MatchEquityTable
 from bgfast.position import Position
 
 NO_GAMMONS = (0.0, 0.0, 0.0, 0.0)

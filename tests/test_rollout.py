@@ -29,7 +29,8 @@ from bgfast.errors import (
     UnknownBotError,
 )
 from bgfast.game import decisions
-from bgfast.match import MatchEquityTable, MatchState
+from bgfast.match import MatchState
+from bgfast.met import MatchEquityTable
 from bgfast.rollout import Estimate
 from bgfast.rollout import rollout as _rollout
 from bgfast.rollout.stats import estimate, variance_strata

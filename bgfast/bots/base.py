@@ -19,8 +19,9 @@ from bgfast._core.game import CubeKind, PlayKind
 from bgfast.dice import Dice
 from bgfast.errors import InvalidPositionError, UnknownBotError
 from bgfast.evaluator import default_evaluator
+from bgfast.formats.text import parse_position
 from bgfast.game import CoreConfig, decisions
-from bgfast.match import MatchState, Rules, parse_position
+from bgfast.match import MatchState, Rules
 from bgfast.position import Move, Position
 from bgfast.validation import real_number, whole_number
 
@@ -118,14 +119,6 @@ class Bot:
         return f"<{type(self).__name__} {self.name!r}>"
 
 
-def as_position(position: Position | str) -> Position:
-    """``position`` as a :class:`Position`: itself, or parsed from a Position ID or XGID.
-
-    :raises InvalidPositionError: anything else.
-    """
-    return parse_position(position)[0]
-
-
 class _Scene(TypedDict):
     """The match state the core's choose/offer/respond take as keywords."""
 
@@ -206,7 +199,7 @@ class CoreBot(Bot):
 
         :raises InvalidPositionError: a malformed position. :raises InvalidDiceError: bad dice.
         """
-        position, dice = as_position(position), Dice.of(dice)
+        position, dice = parse_position(position)[0], Dice.of(dice)
         if position.is_over():
             raise InvalidPositionError(f"the game in {position.id()!r} is over: there is no play to choose")
         match = match or MatchState()
@@ -224,14 +217,14 @@ class CoreBot(Bot):
     def should_double(self, position: Position | str, match: MatchState, *, rules: Rules | None = None) -> bool:
         """Whether the core doubles for this bot on roll in ``position`` (False when the cube
         is not available to it)."""
-        position = as_position(position)
+        position = parse_position(position)[0]
         kernel = self._kernel(match, rules)
         return bool(kernel.offer(position._key, match.player_on_roll, **self._scene(match)))
 
     def accept_double(self, position: Position | str, match: MatchState, *,
                       rules: Rules | None = None) -> CubeResponse:
         """The core's answer for this bot to a double; ``position`` has the doubler on roll."""
-        position = as_position(position)
+        position = parse_position(position)[0]
         kernel = self._kernel(match, rules)
         taker = 1 - match.player_on_roll
         return CubeResponse(kernel.respond(position._key, taker, **self._scene(match)))

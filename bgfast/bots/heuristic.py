@@ -12,9 +12,10 @@ from typing import ClassVar
 from bgfast._core.evaluator import CoreEvaluator
 from bgfast._core.game import PlayKind
 from bgfast._core.heuristic import DEFAULT_BLEND, DEFAULT_FILTER, FILTER_MAX, HeuristicWeights
-from bgfast.bots.base import CoreBot, Probabilities, as_position
+from bgfast.bots.base import CoreBot, Probabilities
 from bgfast.errors import InvalidPositionError, UnknownBotError
 from bgfast.evaluator import heuristic_evaluator, heuristic_weights
+from bgfast.formats.text import parse_position
 from bgfast.position import Position
 from bgfast.validation import real_number, whole_number
 
@@ -115,7 +116,7 @@ class HeuristicBot(CoreBot):
         >>> bot.evaluate(won)
         Probabilities(win=1.0, win_gammon=1.0, win_backgammon=0.0, lose_gammon=0.0, lose_backgammon=0.0)
         """
-        position = as_position(position)
+        position = parse_position(position)[0]
         if plies not in (0, 1):
             raise ValueError(f"plies must be 0 or 1, got {plies!r}")
         if position.is_over():
@@ -135,4 +136,4 @@ class HeuristicBot(CoreBot):
         >>> best == start.parse_move("8/5 6/5", (3, 1)).position
         True
         """
-        return Probabilities(*self._evaluator.after(as_position(position)._key))
+        return Probabilities(*self._evaluator.after(parse_position(position)[0]._key))
