@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from bgfast.met import MatchEquityTable
 
 __all__ = [
-    "CubeDecision", "DEFAULT_CUBE_EFFICIENCY", "Probs", "as_probs", "core_met", "cubeless_equities", "cubeless_equity",
+    "CubeDecision", "DEFAULT_CUBE_EFFICIENCY", "Probs", "as_probs", "cubeless_equities", "cubeless_equity",
     "dead_cube_mwc", "decide", "flip", "money_equity", "mwc",
 ]
 
@@ -173,7 +173,7 @@ def decide(p: object, *, owner: int = -1, doubler: int = 0, cube: int = 1, x: fl
     length = 0
     table = None
     if met is not None:
-        table = core_met(met)
+        table = met.core_table
         away = whole_number(away, "away", low=1)
         opp_away = whole_number(opp_away, "opp_away", low=1)
         if max(away, opp_away) >= table.size:
@@ -189,38 +189,11 @@ def decide(p: object, *, owner: int = -1, doubler: int = 0, cube: int = 1, x: fl
 
 # ---------------------------------------------------------------- match equity tables
 
-_MET_CACHE: dict[int, tuple[object, _cube.Met]] = {}
-
-
-def core_met(met: MatchEquityTable) -> _cube.Met:
-    """The table in the core's form (index = points away, 0 = won), built once per table.
-
-    Rows and columns run from 0-away to the table's length, at most 63: the core reads
-    ``pre[a][b] = met.equity(a, b)`` and ``post[a] = met.post_crawford(a)``.
-    """
-    cached = _MET_CACHE.get(id(met))
-    if cached is not None and cached[0] is met:
-        return cached[1]
-    n = min(_cube.MET_ROWS, met.max_length + 1)
-    pre = [[met.equity(a, b) for b in range(n)] for a in range(n)]
-    post = [met.post_crawford(a) if a >= 1 else 1.0 for a in range(n)]
-    table = _cube.Met(pre, post)
-    _MET_CACHE[id(met)] = (met, table)
-    return table
-
-
-def _aways(met: MatchEquityTable, table: _cube.Met, away: object, opp_away: object, low: int) -> tuple[int, int]:
-    a = whole_number(away, "away", low=low, error=InvalidMetError)
-    b = whole_number(opp_away, "opp_away", low=low, error=InvalidMetError)
-    if max(a, b) >= table.size:
-        raise InvalidMetError(f"{max(a, b)}-away is beyond the {met.max_length}-point table {met.name!r}")
-    return a, b
-
-
 def mwc(met: MatchEquityTable, away: int, opp_away: int, post_crawford: bool = False) -> float:
     """The match winning chance of the side ``away`` points from winning against one
     ``opp_away`` away; 0 or less means that side has won.  ``post_crawford``: the
-    Crawford game has been played, so a 1-away side is the leader.
+    Crawford game has been played, so a 1-away side is the leader.  The same lookup as
+    :meth:`MatchEquityTable.mwc <bgfast.met.MatchEquityTable.mwc>` (the core's).
 
     >>> from bgfast.met import MatchEquityTable
     >>> met = MatchEquityTable.load()
@@ -229,9 +202,7 @@ def mwc(met: MatchEquityTable, away: int, opp_away: int, post_crawford: bool = F
 
     :raises InvalidMetError: an away that is not an integer, or beyond the table.
     """
-    table = core_met(met)
-    a, b = _aways(met, table, away, opp_away, low=-(2**31))
-    return float(_cube.mwc(table, a, b, bool(post_crawford)))
+    return met.mwc(away, opp_away, post_crawford)
 
 
 def dead_cube_mwc(p: object, met: MatchEquityTable, away: int, opp_away: int, cube: int = 1) -> float:
@@ -249,7 +220,10 @@ def dead_cube_mwc(p: object, met: MatchEquityTable, away: int, opp_away: int, cu
     :raises ValueError: not five numbers, or a cube below 1.
     :raises InvalidMetError: an away below 1 or beyond the table.
     """
-    table = core_met(met)
-    a, b = _aways(met, table, away, opp_away, low=1)
+    table = met.core_table
+    a = whole_number(away, "away", low=1, error=InvalidMetError)
+    b = whole_number(opp_away, "opp_away", low=1, error=InvalidMetError)
+    if max(a, b) >= table.size:
+        raise InvalidMetError(f"{max(a, b)}-away is beyond the {met.max_length}-point table {met.name!r}")
     cube = whole_number(cube, "cube", low=1)
     return float(_cube.dead_cube_mwc(as_probs(p), table, a, b, cube))

@@ -39,7 +39,6 @@ from bgfast._core import game as _game
 from bgfast._core.cube import Met
 from bgfast._core.evaluator import CoreEvaluator
 from bgfast._core.game import CubeKind, PlayKind, TurnAction
-from bgfast.cube import core_met
 from bgfast.dice import Dice
 from bgfast.errors import IllegalMoveError, InvalidSpecError
 from bgfast.evaluator import default_evaluator
@@ -274,7 +273,7 @@ def _core_player(config: CoreConfig) -> tuple[int, int, float, CoreEvaluator, No
 
 
 def _core_met(uses_met: bool, length: int, met: MatchEquityTable | None) -> Met | None:
-    return core_met(met or MatchEquityTable.load()) if uses_met and length > 0 else None
+    return (met or MatchEquityTable.load()).core_table if uses_met and length > 0 else None
 
 
 def make_runner(bot0: object, bot1: object, *, length: int = 0, rules: Rules | None = None,

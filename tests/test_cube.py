@@ -2,6 +2,8 @@
 play, the match equity table in match play."""
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -27,7 +29,7 @@ def _p(win: float, wg: float = 0.0, wbg: float = 0.0, lg: float = 0.0, lbg: floa
 @pytest.fixture(scope="module")
 def kazaross() -> tuple[MatchEquityTable, _cube.Met]:
     met = MatchEquityTable.load("Kazaross-XG2")
-    return met, cube.core_met(met)
+    return met, met.core_table
 
 
 @st.composite
@@ -100,17 +102,57 @@ def test_probabilities_that_are_not_five_numbers_raise_value_error() -> None:
         cube.cubeless_equities([[0.5, 0.1]])
 
 
-def test_the_core_table_lookup_is_the_match_equity_table(kazaross: tuple) -> None:
+def _mwc_by_the_rules(met: MatchEquityTable, a: int, b: int, post: bool) -> float:
+    """The oracle of the lookup, from the table's rows: won / lost, the post-Crawford row
+    for a 1-away leader after the Crawford game, else the pre-Crawford table."""
+    if a <= 0:
+        return 1.0
+    if b <= 0:
+        return 0.0
+    if post and b == 1:
+        return met.post_crawford(a)
+    if post and a == 1:
+        return 1.0 - met.post_crawford(b)
+    return met.equity(a, b)
+
+
+def test_the_one_lookup_reads_the_table_by_the_crawford_rules(kazaross: tuple) -> None:
     met, _ = kazaross
     for post in (False, True):
         for a in range(-2, met.max_length + 1):
             for b in range(-2, met.max_length + 1):
-                assert cube.mwc(met, a, b, post) == met.mwc(a, b, post), (a, b, post)
+                expected = _mwc_by_the_rules(met, a, b, post)
+                assert met.mwc(a, b, post) == expected, (a, b, post)
+                assert cube.mwc(met, a, b, post) == expected, (a, b, post)
+
+
+def test_the_core_table_is_built_from_the_match_equity_table(kazaross: tuple) -> None:
+    met, table = kazaross
+    assert table.size == met.max_length + 1
+    assert pickle.loads(pickle.dumps(met)).mwc(4, 2) == met.mwc(4, 2) == met.equity(4, 2)
+    toy = MatchEquityTable("toy", [[0.5, 0.7], [0.3, 0.5]], [0.5, 0.49])
+    assert toy.core_table.size == 3
+    assert toy.mwc(2, 1) == 0.3 and toy.mwc(2, 1, post_crawford=True) == 0.49 and toy.mwc(1, 2, True) == 0.51
+
+
+def test_a_finished_match_reads_no_table(kazaross: tuple) -> None:
+    met, _ = kazaross
+    assert met.mwc(0, 99) == 1.0 and met.mwc(-5, 3) == 1.0 and met.mwc(99, 0) == 0.0 and met.mwc(3, -1) == 0.0
+
+
+def test_a_table_longer_than_the_core_holds_raises_invalid_met_error() -> None:
+    from bgfast.met import MAX_MET_LENGTH
+
+    n = MAX_MET_LENGTH + 1
+    with pytest.raises(InvalidMetError, match="at most 63"):
+        MatchEquityTable("long", [[0.5] * n for _ in range(n)], [0.5] * n)
+    n = MAX_MET_LENGTH
+    assert MatchEquityTable("longest", [[0.5] * n for _ in range(n)], [0.5] * n).mwc(n, n) == 0.5
 
 
 def test_a_lookup_beyond_the_table_raises_invalid_met_error(kazaross: tuple) -> None:
     met, _ = kazaross
-    with pytest.raises(InvalidMetError, match="26-away"):
+    with pytest.raises(InvalidMetError, match="away 26 is beyond the 25-point table"):
         cube.mwc(met, 26, 3)
     with pytest.raises(InvalidMetError, match="away"):
         cube.dead_cube_mwc((0.5, 0, 0, 0, 0), met, 0, 3)
