@@ -12,7 +12,7 @@ it, not to the process: two heuristic bots with different weights play side by s
 >>> ev.kind.name, ev.filter
 ('EVAL_HEURISTIC', 5)
 >>> from bgfast.position import Position
->>> 0.45 < ev.on_roll(Position()._key)[0] < 0.6
+>>> 0.45 < ev.on_roll(Position().to_bytes())[0] < 0.6
 True
 """
 from __future__ import annotations

@@ -227,33 +227,33 @@ class _PythonAdapter:
                           double_offered=doubled, jacoby=jacoby and length == 0)
 
     def choose_play(self, board: bytes, d1: int, d2: int, state: _game._State) -> bytes:
-        pos = Position._from_key(board)
+        pos = Position._from_valid_bytes(board)
         dice = Dice(d1, d2)
         match = dataclasses.replace(self._match(state), dice=(dice.high, dice.low))
         choice = self.bot.choose_move(pos, dice, match)  # type: ignore[attr-defined]
         if isinstance(choice, Move):
-            return choice.position._key
+            return choice.position.to_bytes()
         if isinstance(choice, Position):
-            return choice._key
+            return choice.to_bytes()
         if isinstance(choice, str):
-            return pos.parse_move(choice, dice).position._key
+            return pos.parse_move(choice, dice).position.to_bytes()
         raise TypeError(f"choose_move must return a Move, a Position or notation, got {choice!r}")
 
     def illegal_play(self, board: bytes, d1: int, d2: int, result: bytes) -> int:
         raise IllegalMoveError(
-            f"bot {self.bot!r} played to {Position._from_key(result).id()}, not a legal play "
-            f"of {Dice(d1, d2)} in {Position._from_key(board).id()}"
+            f"bot {self.bot!r} played to {Position._from_valid_bytes(result).id()}, not a legal play "
+            f"of {Dice(d1, d2)} in {Position._from_valid_bytes(board).id()}"
         )
 
     def should_double(self, board: bytes, state: _game._State) -> bool:
         method = getattr(self.bot, "should_double", None)
-        return bool(method(Position._from_key(board), self._match(state))) if method else False
+        return bool(method(Position._from_valid_bytes(board), self._match(state))) if method else False
 
     def accept_double(self, board: bytes, state: _game._State) -> int:
         method = getattr(self.bot, "accept_double", None)
         if method is None:
             return 1
-        return int(method(Position._from_key(board), self._match(state, doubled=True)))
+        return int(method(Position._from_valid_bytes(board), self._match(state, doubled=True)))
 
 
 def _config(bot: object) -> CoreConfig | None:
@@ -312,14 +312,14 @@ def _turns_of_game(rows: NDArray[np.void]) -> tuple[Turn, ...]:
     """The :class:`Turn` objects of one game's rows of :data:`bgfast._core.game.TURN_DTYPE`."""
     turns = []
     for row in rows:
-        position = Position._from_key(row["before"].tobytes())
+        position = Position._from_valid_bytes(row["before"].tobytes())
         action = int(row["action"])
         if action == TurnAction.ACTION_MOVE:
             dice = Dice(int(row["d1"]), int(row["d2"]))
             hit = int(row["hit"])
             steps = tuple(CheckerMove(int(row["src"][k]), int(row["dst"][k]), bool(hit >> k & 1))
                           for k in range(int(row["nsteps"])))
-            move = Move(position, Position._from_key(row["after"].tobytes()), dice, steps)
+            move = Move(position, Position._from_valid_bytes(row["after"].tobytes()), dice, steps)
             turns.append(Turn(int(row["player"]), "move", position, dice, move, int(row["cube"])))
         else:
             turns.append(Turn(int(row["player"]), ACTIONS[action], position, cube=int(row["cube"])))

@@ -145,7 +145,7 @@ def test_pubeval_plays_the_play_with_the_highest_pubeval_score() -> None:
     for pos in _positions_from_games(150):
         dice = rng.choice(ALL_21)
         race = pos.is_race()
-        scores = {c: pubeval_score(c._key, race) for c in pos.children(dice.high, dice.low)}
+        scores = {c: pubeval_score(c.to_bytes(), race) for c in pos.children(dice.high, dice.low)}
         chosen = bot.choose_move(pos, dice, MONEY).position
         assert scores[chosen] == max(scores.values())
 

@@ -326,7 +326,7 @@ def test_a_game_from_a_position_gives_a_named_result() -> None:
 
     runner = make_runner(get_bot("pubeval"), get_bot("pubeval"))
     runner.reseed(1, 0)
-    result = runner.play_from(STARTING._key, 0, max_plies=3)
+    result = runner.play_from(STARTING.to_bytes(), 0, max_plies=3)
     assert isinstance(result, GameResult) and result.truncated and result.plies == 3
     assert result.final is not None and len(result.final) == 50 and result.final_turn == 1
 
@@ -360,7 +360,7 @@ def test_a_players_cube_and_luck_are_measured_by_its_own_evaluator() -> None:
         runner = MatchRunner(rules, start, [player, player])
         runner.measure_luck(True)
         runner.reseed(5, 0)
-        runner.play_from(STARTING._key, 0, max_plies=12)
+        runner.play_from(STARTING.to_bytes(), 0, max_plies=12)
         return runner.luck()
 
     assert luck(default_evaluator()) == luck(heuristic_evaluator(filter=5))

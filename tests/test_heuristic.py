@@ -155,9 +155,9 @@ def test_with_the_move_filter_the_choice_is_among_pubevals_best_plays(corpus: li
             continue
         race = pos.is_race()
         children = pos.children(6, 6)
-        scores = sorted((pubeval_score(c._key, race) for c in children), reverse=True)
+        scores = sorted((pubeval_score(c.to_bytes(), race) for c in children), reverse=True)
         chosen = bot.choose_move(pos, pos.legal_moves(6, 6).dice).position
-        assert pubeval_score(chosen._key, race) >= scores[min(len(scores), _heuristic.DEFAULT_FILTER) - 1]
+        assert pubeval_score(chosen.to_bytes(), race) >= scores[min(len(scores), _heuristic.DEFAULT_FILTER) - 1]
 
 
 def test_the_move_filter_size_and_the_pubeval_blend_are_checked() -> None:
@@ -266,7 +266,7 @@ def test_the_fitting_samples_are_the_game_loops_positions_after_each_play(varian
         game = history.record.games[0]
         points = {"single": 1, "gammon": 2, "backgammon": 3}[game.kind]
         for turn in history.games[0]:
-            boards.append(turn.move.position._key)
+            boards.append(turn.move.position.to_bytes())
             results.append(points if turn.player == game.winner else -points)
     assert len(X) == len(boards) and Y.tolist() == results
     for i in range(0, len(boards), 37):

@@ -72,8 +72,8 @@ def exact_win(position: Position, bot: str = "pubeval") -> float:
         total = 0.0
         for dice in ALL_21:
             if bot == "random":
-                children = Position._from_key(key).children(dice.high, dice.low)
-                share = sum(1.0 if not any(c._key[25:]) else 1.0 - value(c._key[25:] + c._key[:25])
+                children = Position.from_bytes(key).children(dice.high, dice.low)
+                share = sum(1.0 if not any(c.to_bytes()[25:]) else 1.0 - value(c.to_bytes()[25:] + c.to_bytes()[:25])
                             for c in children) / len(children)
             else:
                 child = runner.choose(key, dice.high, dice.low, 0)
@@ -81,7 +81,7 @@ def exact_win(position: Position, bot: str = "pubeval") -> float:
             total += dice.weight * share
         return total / 36.0
 
-    return value(position._key)
+    return value(position.to_bytes())
 
 
 class ExactBearoff:
@@ -275,7 +275,7 @@ def test_results_are_from_the_side_on_roll_before_the_dice() -> None:
     # opponent bears off next roll): the first roll is stratified, so that chance is exact
     runner = _chooser("pubeval")
     keeps_all = sum(d.weight for d in ALL_21
-                    if sum(runner.choose(flipped.position._key, d.high, d.low, 0)[25:]) == 15) / 36
+                    if sum(runner.choose(flipped.position.to_bytes(), d.high, d.low, 0)[25:]) == 15) / 36
     assert flipped.win.value == 0.0 and flipped.lose_gammon.value == pytest.approx(keeps_all)
 
 

@@ -207,8 +207,8 @@ class CoreBot(Bot):
         if self.play_kind == PlayKind.PLAY_RANDOM:
             kernel.reseed(self._seed, self._calls, 1 + match.player_on_roll)
             self._calls += 1
-        board = kernel.choose(position._key, dice.high, dice.low, match.player_on_roll, **self._scene(match))
-        target = Position._from_key(board)
+        board = kernel.choose(position.to_bytes(), dice.high, dice.low, match.player_on_roll, **self._scene(match))
+        target = Position._from_valid_bytes(board)
         for move in position.legal_moves(dice.high, dice.low):
             if move.position == target:
                 return move
@@ -219,7 +219,7 @@ class CoreBot(Bot):
         is not available to it)."""
         position = parse_position(position)[0]
         kernel = self._kernel(match, rules)
-        return bool(kernel.offer(position._key, match.player_on_roll, **self._scene(match)))
+        return bool(kernel.offer(position.to_bytes(), match.player_on_roll, **self._scene(match)))
 
     def accept_double(self, position: Position | str, match: MatchState, *,
                       rules: Rules | None = None) -> CubeResponse:
@@ -227,4 +227,4 @@ class CoreBot(Bot):
         position = parse_position(position)[0]
         kernel = self._kernel(match, rules)
         taker = 1 - match.player_on_roll
-        return CubeResponse(kernel.respond(position._key, taker, **self._scene(match)))
+        return CubeResponse(kernel.respond(position.to_bytes(), taker, **self._scene(match)))

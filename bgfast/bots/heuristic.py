@@ -121,7 +121,7 @@ class HeuristicBot(CoreBot):
             raise ValueError(f"plies must be 0 or 1, got {plies!r}")
         if position.is_over():
             raise InvalidPositionError(f"the game in {position.id()!r} is over; nothing to evaluate")
-        return Probabilities(*self._evaluator.on_roll(position._key, plies))
+        return Probabilities(*self._evaluator.on_roll(position.to_bytes(), plies))
 
     def evaluate_after(self, position: Position | str) -> Probabilities:
         """Cubeless probabilities for the side that has just *moved* to ``position``.
@@ -136,4 +136,4 @@ class HeuristicBot(CoreBot):
         >>> best == start.parse_move("8/5 6/5", (3, 1)).position
         True
         """
-        return Probabilities(*self._evaluator.after(parse_position(position)[0]._key))
+        return Probabilities(*self._evaluator.after(parse_position(position)[0].to_bytes()))

@@ -217,7 +217,7 @@ class _Worker:
             gboard = [list(board[:25]), list(board[25:])]
             if self.gnubg.classify(gboard) == _GNUBG_BEAROFF2:
                 return tuple(float(x) for x in self.gnubg.probabilities(gboard, 0))  # type: ignore[return-value]
-        return _as_probabilities(self.evaluator.evaluate(Position._from_key(board)), self.evaluator)
+        return _as_probabilities(self.evaluator.evaluate(Position._from_valid_bytes(board)), self.evaluator)
 
     def _cubeless_row(self, res: GameResult) -> tuple[float, float, float, float, float]:
         winner, kind, _points, _cube, _plies, truncated, final, final_turn = res
@@ -445,9 +445,9 @@ def _lines(request: RolloutRequest) -> tuple[tuple[_Line, ...], list[Move], str 
     def line_after(move: Move) -> _Line:
         after = move.position
         if after.is_over():
-            return _Line(after._key, root, fixed=_outcome_row(after, True, match, request.met, root, request.cubeful,
+            return _Line(after.to_bytes(), root, fixed=_outcome_row(after, True, match, request.met, root, request.cubeful,
                                                               request.checkers))
-        return _Line(after.swap_sides()._key, 1 - root)
+        return _Line(after.swap_sides().to_bytes(), 1 - root)
 
     if request.plays:
         moves = sorted(pos.legal_moves(roll.high, roll.low), key=str)  # type: ignore[union-attr]
@@ -459,8 +459,8 @@ def _lines(request: RolloutRequest) -> tuple[tuple[_Line, ...], list[Move], str 
         bot = request.bot
         if isinstance(bot, CoreBot) and bot.play_kind != PlayKind.PLAY_RANDOM:
             shown_play = str(bot.choose_move(pos, roll, dataclasses.replace(match, dice=(roll.high, roll.low))))
-        return (_Line(pos._key, root, roll.high, roll.low),), [], shown_play
-    return (_Line(pos._key, root),), [], None
+        return (_Line(pos.to_bytes(), root, roll.high, roll.low),), [], shown_play
+    return (_Line(pos.to_bytes(), root),), [], None
 
 
 def _sampling(request: RolloutRequest) -> tuple[int, int]:
