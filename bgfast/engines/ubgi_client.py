@@ -8,10 +8,14 @@ decision and keeps it for every later match:
    each player option is sent as ``set KEY VALUE`` and must not be refused; two probes
    find out whether the engine reads XGIDs (``position xgid`` then ``isready``) and makes
    cube decisions (``go cube`` on the opening position);
-2. per game ``newgame``; per decision ``position xgid <XGID>`` (which carries the cube,
-   score, length and Crawford flag), or for an engine that refuses XGIDs ``position
-   gnubgid <ID>`` plus ``set game.* ...`` for the keys it lists (only those whose value
-   changed), then ``dice d1 d2`` and ``go chequer``, or ``go cube``;
+2. per game ``newgame``; per decision the position and its match context, then ``dice
+   d1 d2`` and ``go chequer``, or ``go cube``.  The context goes as ``position xgid
+   <XGID>`` (which carries the cube, score, length and Crawford flag), or as ``position
+   gnubgid <ID>`` plus ``set game.* ...`` for the ``game.*`` keys the engine lists (only
+   those whose value changed).  With ``context="auto"`` (the default) an engine that
+   lists every key of :data:`~bgfast.formats.ubgi.GAME_KEYS` (``bgfast engine`` does) gets
+   the keys, which cost far less per decision than an XGID; one that reads XGIDs gets
+   XGIDs; any other gets the keys it lists;
 3. answers: ``bestmove`` (checked against the legal plays), ``bestcube
    double|nodouble``, and for a double offered ``bestcube take|drop|beaver`` (bgfast's
    extension); ``info`` lines are skipped.
@@ -54,7 +58,10 @@ from bgfast.formats import ubgi
 from bgfast.match import MatchState
 from bgfast.position import STARTING_POSITION_ID, Move, Position
 
-__all__ = ["UbgiBot", "option_text"]
+__all__ = ["CONTEXTS", "UbgiBot", "option_text"]
+
+CONTEXTS = ("auto", "xgid", "keys")
+"""How :class:`UbgiBot` may send the match context."""
 
 _START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
 
@@ -83,8 +90,12 @@ class UbgiBot(OutsideBot):
     :param timeout_s: seconds per decision (and for the handshake).
     :param cube: a bgfast cube policy that decides instead of the engine, or None.
     :param label: the engine's name in messages (default: the program's file name).
+    :param context: how the match context is sent: ``"auto"``, ``"xgid"`` or ``"keys"``
+        (``position gnubgid`` and the ``game.*`` keys the engine lists).
     :raises EngineStartError: a command that is not an executable program, an option value
-        that is not one line of text.
+        that is not one line of text, an unknown ``context``; at the first decision, an
+        engine that cannot start, fails its handshake, refuses an option, or does not
+        read XGIDs with ``context="xgid"``.
     :raises UnknownBotError: an unknown cube policy.
     """
 
@@ -92,8 +103,11 @@ class UbgiBot(OutsideBot):
 
     def __init__(self, command: Sequence[str], *, options: Mapping[str, object] | None = None,
                  timeout_s: float = DEFAULT_TIMEOUT_S, cube: str | None = None,
-                 label: str | None = None) -> None:
+                 label: str | None = None, context: str = "auto") -> None:
         self.command = check_command(command)
+        if context not in CONTEXTS:
+            raise EngineStartError(f"context must be one of {', '.join(CONTEXTS)}, got {context!r}")
+        self.context = context
         super().__init__(label=label or os.path.basename(self.command[0]), timeout_s=timeout_s, cube=cube)
         self.options = {str(key): option_text(value) for key, value in (options or {}).items()}
         self.engine_name = ""
@@ -102,6 +116,8 @@ class UbgiBot(OutsideBot):
         """The engine's ``key`` lines, once started."""
         self.reads_xgid = False
         """Whether the engine accepts ``position xgid`` (found at the handshake)."""
+        self.uses_xgid = False
+        """Whether the match context goes as XGIDs (decided at the handshake)."""
         self._process: EngineProcess | None = None
         self._pending: list[str] = []
         self._sent_game: dict[str, str] = {}
@@ -190,11 +206,15 @@ class UbgiBot(OutsideBot):
                 raise EngineStartError(f"engine {self.label!r} refuses option {key} = {value!r}: {reply!r}")
         self.reads_xgid = self._until_ready([f"position xgid {_START_XGID}"], "position xgid") is None
         self._game_keys = tuple(k for k in ubgi.GAME_KEY_NAMES if k in keys)
+        if self.context == "xgid" and not self.reads_xgid:
+            raise EngineStartError(f"engine {self.label!r} does not read XGIDs (context='xgid')")
+        every_key = len(self._game_keys) == len(ubgi.GAME_KEY_NAMES)
+        self.uses_xgid = self.reads_xgid and (self.context == "xgid" or (self.context == "auto" and not every_key))
         if self._policy is None:
             self._cube_supported = self._probe_cube()
-            self._take_supported = self._cube_supported and (self.reads_xgid or "game.doubled" in keys)
-        log.info("engine %s: ready (%s; xgid %s, cube %s, game keys %s)", self.label,
-                 self.engine_name or "no id name", "yes" if self.reads_xgid else "no",
+            self._take_supported = self._cube_supported and (self.uses_xgid or "game.doubled" in keys)
+        log.info("engine %s: ready (%s; context by %s, cube %s, game keys %s)", self.label,
+                 self.engine_name or "no id name", "xgid" if self.uses_xgid else "keys",
                  "yes" if self._cube_supported else "no", ", ".join(self._game_keys) or "none")
 
     def _until_ready(self, lines: Sequence[str], asked: str) -> str | None:
@@ -230,7 +250,7 @@ class UbgiBot(OutsideBot):
     # ------------------------------------------------------------ decisions
 
     def _position_lines(self, position: Position, match: MatchState) -> list[str]:
-        if self.reads_xgid:
+        if self.uses_xgid:
             return [f"position xgid {match.xgid(position.board)}"]
         lines = [f"position gnubgid {position.id()}"]
         if self._game_keys:

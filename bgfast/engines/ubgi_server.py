@@ -187,9 +187,10 @@ class UbgiServer:
         if isinstance(choice, Move):
             return ubgi.format_move(choice)
         if isinstance(choice, Position):
-            for move in position.legal_moves(dice.high, dice.low):
-                if move.position == choice:
-                    return ubgi.format_move(move)
+            legal = position.legal_moves(dice.high, dice.low)
+            index = legal.find(choice._key)
+            if index >= 0:
+                return ubgi.format_move(legal[index])
             raise IllegalMoveError(f"the bot played to {choice.id()}, not a legal play of {dice}")
         return ubgi.format_move(position.parse_move(str(choice), dice))
 

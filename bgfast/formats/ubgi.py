@@ -589,7 +589,8 @@ def parse_steps(payload: str) -> tuple[tuple[int, int], ...]:
             raise InvalidMoveError(f"cannot read {word!r} in UBGI move {payload!r}: expected from/to")
         src = BAR if m.group(1) == "bar" else int(m.group(1))
         dst = OFF if m.group(2) == "off" else int(m.group(2))
-        if not 1 <= src <= BAR or not OFF <= dst < src or (m.group(1) != "bar" and src == BAR):
+        numbers_ok = (m.group(1) == "bar" or 1 <= src <= 24) and (m.group(2) == "off" or 1 <= dst <= 24)
+        if not numbers_ok or dst >= src:
             raise InvalidMoveError(f"{word!r} in UBGI move {payload!r} does not move toward home "
                                    "from bar or 24..1 to 23..1 or off")
         steps.extend([(src, dst)] * int(m.group(3) or 1))
@@ -629,10 +630,9 @@ def parse_move(position: Position, dice: Dice | str | tuple[int, int], payload: 
             elif opp[24 - dst] > 1:
                 raise IllegalMoveError(f"UBGI move {payload!r} lands on {dst}, which the opponent holds, "
                                        f"in {position.id()}")
-    target = Position._from_key(bytes(opp + me))
-    for move in legal:
-        if move.position == target:
-            return move
+    index = legal.find(bytes(opp + me))
+    if index >= 0:
+        return legal[index]
     raise IllegalMoveError(f"UBGI move {payload!r} is not a legal play of {dice} in {position.id()}")
 
 
