@@ -137,12 +137,13 @@ class UbgiServer:
         value = spec.read(text)
         if key.startswith("engine."):
             option = {"engine.ply": "ply", "engine.cube": "cube", "engine.seed": "seed"}[key]
+            native = value
             if option == "ply":
                 if spec.low == spec.high:  # a bot without lookahead: only 1-ply exists
                     self.values[key] = value
                     return []
-                value = ubgi.native_ply(value)  # type: ignore[arg-type]
-            options = {**self._options, option: value}
+                native = ubgi.native_ply(value)  # type: ignore[arg-type]
+            options = {**self._options, option: native}
             try:
                 self.bot = get_bot(self._name, **options)
             except BgfastError as exc:
