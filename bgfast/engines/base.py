@@ -153,7 +153,7 @@ class OutsideBot(Bot):
 
     # ------------------------------------------------------------ the Bot interface
 
-    def _ask(self, seat: int, match: MatchState, position: Position) -> None:
+    def _prepare(self, seat: int, match: MatchState, position: Position) -> None:
         """Start the engine if needed and tell it of a new game if one began."""
         if not self._running:
             self.start()
@@ -193,7 +193,7 @@ class OutsideBot(Bot):
             match = dataclasses.replace(match, dice=(dice.high, dice.low))
         seat = match.turn
         try:
-            self._ask(seat, match, position)
+            self._prepare(seat, match, position)
             start = time.perf_counter()
             move = self._choose(position, dice, match)
         except EngineError as exc:
@@ -219,7 +219,7 @@ class OutsideBot(Bot):
         position = as_position(position)
         seat = match.turn
         try:
-            self._ask(seat, match, position)
+            self._prepare(seat, match, position)
             start = time.perf_counter()
             answer = self._double(position, match)
         except EngineError as exc:
@@ -241,7 +241,7 @@ class OutsideBot(Bot):
         position = as_position(position)
         seat = match.turn
         try:
-            self._ask(seat, match, position)
+            self._prepare(seat, match, position)
             start = time.perf_counter()
             answer = self._take(position, match)
         except EngineError as exc:
