@@ -3,8 +3,8 @@
 >>> from bgfast.bots import get_bot
 >>> get_bot("pubeval", cube="never")
 <PubevalBot 'pubeval'>
->>> sorted(available_bots())[:2]
-['gnubg', 'heuristic']
+>>> sorted(available_bots())[:3]
+['bgsage', 'gnubg', 'heuristic']
 """
 from __future__ import annotations
 
@@ -32,10 +32,19 @@ def available_bots() -> list[str]:
 def get_bot(name: str, **options: object) -> Bot:
     """Build the bot registered as ``name`` with its options.
 
-    ``name`` may carry options as a spec, ``"pubeval:cube=never"`` (see :mod:`bgfast.bots.spec`).
+    ``name`` may carry options as a spec, ``"pubeval:cube=never"`` (see :mod:`bgfast.bots.spec`),
+    or be a plugin: ``"module:factory"`` or an entry point of the group ``bgfast.bots``
+    (see :mod:`bgfast.bots.plugins`).
 
     :raises UnknownBotError: an unknown name, or options the bot does not take.
+    :raises BotLoadError: a plugin that cannot be loaded or whose factory raises.
     """
+    if isinstance(name, str) and name not in _REGISTRY and name.partition(":")[0] not in _REGISTRY:
+        from bgfast.bots.plugins import load_plugin
+
+        plugin = load_plugin(name, options)
+        if plugin is not None:
+            return plugin
     if isinstance(name, str) and ":" in name:   # a spec such as "pubeval:cube=never"
         from bgfast.bots.spec import parse_bot_spec
 
@@ -69,7 +78,14 @@ def _gnubg(**options: object) -> Bot:
     return GnubgBot(**options)  # type: ignore[arg-type]
 
 
+def _bgsage(**options: object) -> Bot:
+    from bgfast.bots.bgsage import BgsageBot
+
+    return BgsageBot(**options)  # type: ignore[arg-type]
+
+
 register_bot("random", RandomBot)
 register_bot("pubeval", PubevalBot)
 register_bot("heuristic", _heuristic)
 register_bot("gnubg", _gnubg)
+register_bot("bgsage", _bgsage)
