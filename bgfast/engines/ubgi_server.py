@@ -105,6 +105,8 @@ class UbgiServer:
         self.dice: Dice | None = None
         self._xgid_match: MatchState | None = None
         self._rules = Rules()
+        self._keys_match: MatchState | None = None  # the game.* keys' match, built once per change
+        self._rolled: dict[tuple[MatchState, int, int], MatchState] = {}
 
     # ------------------------------------------------------------ keys
 
@@ -150,6 +152,8 @@ class UbgiServer:
                 raise UbgiError("bad_value", f"{key} {' '.join(str(exc).split())}") from None
             self._options = options
         self.values[key] = value
+        if key.startswith("game."):
+            self._keys_match = None
         return []
 
     # ------------------------------------------------------------ state
@@ -157,7 +161,18 @@ class UbgiServer:
     def _match(self) -> MatchState:
         if self._xgid_match is not None:
             return self._xgid_match
-        return ubgi.match_from_game_settings(self.values)
+        if self._keys_match is None:
+            self._keys_match = ubgi.match_from_game_settings(self.values)
+        return self._keys_match
+
+    def _with_dice(self, match: MatchState, dice: Dice) -> MatchState:
+        key = (match, dice.high, dice.low)
+        rolled = self._rolled.get(key)
+        if rolled is None:
+            if len(self._rolled) > 256:
+                self._rolled.clear()
+            rolled = self._rolled[key] = dataclasses.replace(match, dice=(dice.high, dice.low))
+        return rolled
 
     def _set_position(self, kind: str, text: str) -> None:
         try:
@@ -184,7 +199,7 @@ class UbgiServer:
         return self.position
 
     def _play(self, position: Position, dice: Dice, match: MatchState) -> str:
-        choice = self.bot.choose_move(position, dice, dataclasses.replace(match, dice=(dice.high, dice.low)))
+        choice = self.bot.choose_move(position, dice, self._with_dice(match, dice))
         if isinstance(choice, Move):
             return ubgi.format_move(choice)
         if isinstance(choice, Position):
