@@ -132,7 +132,7 @@ def play_match(play: Any, bots: Sequence[object], *, seed: int, index: int, leng
     of ``bots``): through :func:`~bgfast.engines.resilient.play_resilient` when a seat holds
     an outside player, directly (the fast path) otherwise.
     """
-    if any(isinstance(bot, OutsideBot) for bot in bots):
+    if any(isinstance(bot, OutsideBot) or isinstance(getattr(bot, "inner", None), OutsideBot) for bot in bots):
         return play_resilient(lambda: play.play(seed, index), bots, length=length)
     summary: MatchSummary = play.play(seed, index)
     return ResilientResult(summary)

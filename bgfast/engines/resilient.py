@@ -87,14 +87,24 @@ def forfeit_summary(*, length: int, seat: int, match: MatchState | None, games: 
     return MatchSummary(score[0], score[1], winner, games, 0, 0, 0, 0, 0, 0)
 
 
+def _outside(bot: object) -> object:
+    """``bot``, or the outside player a wrapper (``.inner``, e.g. a recorder) holds."""
+    for _ in range(8):
+        if isinstance(bot, OutsideBot) or not hasattr(bot, "inner"):
+            break
+        bot = bot.inner
+    return bot
+
+
 def play_resilient(play: Callable[[], MatchSummary], bots: Sequence[object], *, length: int,
                    attempts: int = MAX_ATTEMPTS) -> ResilientResult:
     """Play a match with ``play()`` until it finishes or ``attempts`` attempts have failed.
 
     :param play: plays the whole match from its start (e.g. ``lambda:
         match_player.play(seed, index)``) and returns its summary.
-    :param bots: the bots in seat 0 and seat 1; the outside ones are told of each new
-        attempt, and the one that forfeits has its ``forfeits`` counter raised.
+    :param bots: the bots in seat 0 and seat 1; those with a ``new_match`` method (outside
+        players, recorders) are told of each new attempt, and the outside player that
+        forfeits (or the one a wrapper holds as ``inner``) has its ``forfeits`` counter raised.
     :param length: the match length (0 = a money game).
     :raises EngineError: a fault that names no seat (it cannot be charged to a player).
     :raises EngineStartError: an engine that cannot be started at all.
@@ -103,8 +113,9 @@ def play_resilient(play: Callable[[], MatchSummary], bots: Sequence[object], *, 
     last: EngineError | None = None
     for attempt in range(attempts):
         for bot in bots:
-            if isinstance(bot, OutsideBot):
-                bot.new_match()
+            start = getattr(bot, "new_match", None)  # outside players and recorders of them
+            if callable(start):
+                start()
         try:
             return ResilientResult(play(), tuple(faults))
         except EngineError as exc:
@@ -116,7 +127,7 @@ def play_resilient(play: Callable[[], MatchSummary], bots: Sequence[object], *, 
                         exc.kind, exc.seat, "; playing the match again" if attempt + 1 < attempts else "")
     assert last is not None and last.seat is not None
     seat = last.seat
-    loser = bots[seat]
+    loser = _outside(bots[seat])
     games = 1
     if isinstance(loser, OutsideBot):
         loser.counters.forfeits += 1
