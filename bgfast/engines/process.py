@@ -3,7 +3,9 @@
 An engine process is started once and reused; it ends with the process that started it
 (on Linux through ``PR_SET_PDEATHSIG``, so even a ``kill -9`` of the tournament worker
 takes it along; GNU Backgammon's ``external`` would otherwise listen for a new connection
-forever).  Its stderr (and, for programs that talk over a socket, its stdout) goes line
+forever).  Linux sends that signal when the *thread* that started the engine ends, so
+engines are started from long-lived threads (a worker's main thread, a Dask worker's
+executor thread); UBGI engines also see the end of their stdin when their parent dies.  Its stderr (and, for programs that talk over a socket, its stdout) goes line
 by line to the ``bgfast.engines`` logger, which a tournament writes to its run log.
 
 Lines are read through :class:`LineReader`, which waits on the file descriptor with
