@@ -165,8 +165,11 @@ def test_go_turn_gives_the_cube_and_the_play() -> None:
 
 def test_a_combined_position_and_match_id_carries_the_match() -> None:
     server = UbgiServer("pubeval")
-    assert server.handle("position gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAA") == []
-    assert server.dice is not None and (server.dice.high, server.dice.low) == (6, 5) or server.dice is None
+    match = MatchState(length=7, score=(2, 3), cube_value=2, cube_owner=0, player_on_roll=1, turn=1, dice=(6, 5))
+    assert server.handle(f"position gnubgid 4HPwATDgc/ABMA:{match.match_id()}") == []
+    assert server._match() == match and server.dice is not None and tuple(server.dice) == (6, 5)
+    assert server.handle("go") == ["bestmove 24/18 18/13"]
+    assert server.handle("position gnubgid 4HPwATDgc/ABMA:nonsense")[0].startswith("error bad_value gnubgid")
 
 
 def test_serve_reads_lines_until_quit(tmp_path: Path) -> None:

@@ -103,7 +103,7 @@ class UbgiServer:
         self._describe_keys()
         self.position: Position | None = None
         self.dice: Dice | None = None
-        self._xgid_match: MatchState | None = None
+        self._given_match: MatchState | None = None  # from an XGID or a gnubgid's Match ID
         self._rules = Rules()
         self._keys_match: MatchState | None = None  # the game.* keys' match, built once per change
         self._rolled: dict[tuple[MatchState, int, int], MatchState] = {}
@@ -126,7 +126,7 @@ class UbgiServer:
             engine.append(ubgi.KeySpec("engine.cube", "enum", str(getattr(bot, "cube", policies[0])),
                                        choices=tuple(policies), description="bgfast cube policy"))
         if _takes(bot, "seed"):
-            engine.append(ubgi.KeySpec("engine.seed", "int", str(getattr(bot, "_seed", 0)), 0, _MAX_SEED,
+            engine.append(ubgi.KeySpec("engine.seed", "int", str(self._options.get("seed", 0)), 0, _MAX_SEED,
                                        minor=True, description="seed of the bot's own random choices"))
         self.keys = {k.name: k for k in (*engine, *ubgi.GAME_KEYS)}
         for spec in self.keys.values():
@@ -159,8 +159,8 @@ class UbgiServer:
     # ------------------------------------------------------------ state
 
     def _match(self) -> MatchState:
-        if self._xgid_match is not None:
-            return self._xgid_match
+        if self._given_match is not None:
+            return self._given_match
         if self._keys_match is None:
             self._keys_match = ubgi.match_from_game_settings(self.values)
         return self._keys_match
@@ -186,7 +186,7 @@ class UbgiServer:
         except ValueError as exc:
             raise UbgiError("bad_value", f"{kind} {' '.join(str(exc).split())}") from None
         self.position = position
-        self._xgid_match = match
+        self._given_match = match
         self.dice = Dice(*match.dice) if match is not None and match.dice != (0, 0) else None
 
     # ------------------------------------------------------------ decisions
@@ -276,7 +276,7 @@ class UbgiServer:
         if isinstance(command, ubgi.NewGame):
             self.position = None
             self.dice = None
-            self._xgid_match = None
+            self._given_match = None
             return []
         if isinstance(command, ubgi.SetOption):
             return self._set(command.key, command.value)
