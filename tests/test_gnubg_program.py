@@ -8,11 +8,7 @@ installed (``apt-get install gnubg``).  They check the facts the adapter relies 
 from __future__ import annotations
 
 import dataclasses
-import os
 import random
-import subprocess
-import sys
-import textwrap
 import time
 
 import pytest
@@ -27,6 +23,7 @@ from bgfast.formats.fibs import FibsBoard, format_fibs_board, parse_fibs_board
 from bgfast.game import MatchPlayer
 from bgfast.match import MatchState, Rules
 from bgfast.position import Position
+from test_ubgi_engine import assert_engine_dies_with_its_parent
 from test_ubgi_format import _positions
 
 try:
@@ -123,27 +120,12 @@ def test_a_line_gnubg_cannot_read_gets_an_error_line(gnubg: GnubgExternal) -> No
 
 
 def test_the_gnubg_process_dies_with_the_process_that_started_it() -> None:
-    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
-        import time
+    assert_engine_dies_with_its_parent("""
         from bgfast.engines.gnubg_external import GnubgProgramBot
         bot = GnubgProgramBot(0)
         bot.start()
-        print(bot.pid, flush=True)
-        time.sleep(60)
-    """)], stdout=subprocess.PIPE, text=True)
-    assert child.stdout is not None
-    pid = int(child.stdout.readline())
-    os.kill(pid, 0)
-    child.kill()
-    child.wait()
-    for _ in range(100):
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return
-        time.sleep(0.05)
-    os.kill(pid, 9)
-    pytest.fail("gnubg outlived the process that started it")
+        pid = bot.pid
+    """)
 
 
 # ---------------------------------------------------------------- gnubg's neural net as the oracle

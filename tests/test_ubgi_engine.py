@@ -394,15 +394,11 @@ def test_three_faults_of_one_match_are_a_forfeit(length: int, winner_points: int
         bot.close()
 
 
-def test_an_engine_dies_with_the_process_that_started_it(tmp_path: Path) -> None:
-    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
-        import sys, time
-        from bgfast.engines.ubgi_client import UbgiBot
-        bot = UbgiBot({[*SERVER, '--bot', 'pubeval']!r})
-        bot.start()
-        print(bot._process.pid, flush=True)
-        time.sleep(60)
-    """)], stdout=subprocess.PIPE, text=True)
+def assert_engine_dies_with_its_parent(start_engine: str) -> None:
+    """Run ``start_engine`` (Python that starts an engine and binds its pid to ``pid``) in a
+    child process, kill the child with SIGKILL, and check that the engine goes too."""
+    code = f"import time\n{textwrap.dedent(start_engine)}\nprint(pid, flush=True)\ntime.sleep(60)\n"
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     assert child.stdout is not None
     engine_pid = int(child.stdout.readline())
     os.kill(engine_pid, 0)  # running
@@ -412,11 +408,19 @@ def test_an_engine_dies_with_the_process_that_started_it(tmp_path: Path) -> None
         try:
             os.kill(engine_pid, 0)
         except ProcessLookupError:
-            break
+            return
         time.sleep(0.05)
-    else:
-        os.kill(engine_pid, 9)
-        pytest.fail("the engine outlived its parent")
+    os.kill(engine_pid, 9)
+    pytest.fail("the engine outlived the process that started it")
+
+
+def test_an_engine_dies_with_the_process_that_started_it() -> None:
+    assert_engine_dies_with_its_parent(f"""
+        from bgfast.engines.ubgi_client import UbgiBot
+        bot = UbgiBot({[*SERVER, '--bot', 'pubeval']!r})
+        bot.start()
+        pid = bot._process.pid
+    """)
 
 
 def test_rules_with_beavers_let_a_beaver_answer_cross_the_protocol() -> None:

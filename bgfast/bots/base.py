@@ -16,7 +16,7 @@ from bgfast._core import game as _game
 from bgfast.dice import Dice
 from bgfast.errors import InvalidPositionError
 from bgfast.match import MatchState, parse_position
-from bgfast.position import Move, Position
+from bgfast.position import LegalMoves, Move, Position
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -115,6 +115,19 @@ def as_position(position: Position | str) -> Position:
     :raises InvalidPositionError: anything else.
     """
     return parse_position(position)[0]
+
+
+def legal_plays(position: Position | str, dice: Dice | str | tuple[int, int]) -> tuple[Position, Dice, LegalMoves]:
+    """What a bot about to choose a play needs: ``position`` and ``dice`` as value types and
+    the roll's legal plays (one, possibly empty, when there is no choice).
+
+    :raises InvalidPositionError: a malformed position, or a game that is over.
+    :raises InvalidDiceError: bad dice.
+    """
+    position, dice = as_position(position), Dice.of(dice)
+    if position.is_over():
+        raise InvalidPositionError(f"the game in {position.id()!r} is over: there is no play to choose")
+    return position, dice, position.legal_moves(dice.high, dice.low)
 
 
 class _Scene(TypedDict):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from bgfast.bots.base import Bot, CubeResponse, as_position
+from bgfast.bots.base import Bot, CubeResponse, as_position, legal_plays
 from bgfast.dice import Dice
 from bgfast.errors import InvalidPositionError, UnknownBotError
 from bgfast.match import MatchState
@@ -150,11 +150,8 @@ class BgsageBot(Bot):
 
         :raises InvalidPositionError: a finished game or a malformed position.
         """
-        position, dice = as_position(position), Dice.of(dice)
-        if position.is_over():
-            raise InvalidPositionError(f"the game in {position.id()!r} is over: there is no play to choose")
+        position, dice, legal = legal_plays(position, dice)
         match = match or MatchState()
-        legal = position.legal_moves(dice.high, dice.low)
         if len(legal) == 1:
             return legal[0]
         me = match.player_on_roll

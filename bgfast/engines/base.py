@@ -24,18 +24,21 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import ClassVar
+from collections.abc import Callable
+from typing import ClassVar, TypeVar
 
-from bgfast.bots.base import Bot, CubeResponse, as_position
+from bgfast.bots.base import Bot, CubeResponse, as_position, legal_plays
 from bgfast.bots.cube_policy import DEFAULT_CUBE_POLICY, cube_policy
 from bgfast.dice import Dice
 from bgfast.engines.counters import EngineCounters
-from bgfast.errors import EngineCrashedError, EngineError, EngineStartError, InvalidPositionError
+from bgfast.errors import EngineCrashedError, EngineError, EngineStartError
 from bgfast.match import MatchState
 from bgfast.position import Move, Position
 from bgfast.validation import real_number
 
 __all__ = ["DEFAULT_TIMEOUT_S", "OutsideBot"]
+
+Answer = TypeVar("Answer")
 
 DEFAULT_TIMEOUT_S = 60.0
 """Seconds an engine may take over one decision before it counts as hung."""
@@ -173,6 +176,20 @@ class OutsideBot(Bot):
         self.restart()
         return exc
 
+    def _decide(self, position: Position, match: MatchState,
+                ask: Callable[[Position, MatchState], Answer | None]) -> Answer | None:
+        """Ask the engine (``ask``), timing a decision it answers and charging a fault to it."""
+        seat = match.turn
+        try:
+            self._prepare(seat, match, position)
+            start = time.perf_counter()
+            answer = ask(position, match)
+        except EngineError as exc:
+            raise self._fault(exc, seat, match) from None
+        if answer is not None:
+            self.counters.record((time.perf_counter() - start) * 1000.0)
+        return answer
+
     def choose_move(self, position: Position | str, dice: Dice | str | tuple[int, int],
                     match: MatchState | None = None) -> Move:
         """The engine's play for ``dice``; ``position`` has this player on roll.  A roll with
@@ -182,23 +199,14 @@ class OutsideBot(Bot):
         :raises EngineStartError: the engine cannot be started (first start only).
         :raises InvalidPositionError: a finished game or a malformed position.
         """
-        position, dice = as_position(position), Dice.of(dice)
-        if position.is_over():
-            raise InvalidPositionError(f"the game in {position.id()!r} is over: there is no play to choose")
-        match = match or MatchState()
-        legal = position.legal_moves(dice.high, dice.low)
+        position, dice, legal = legal_plays(position, dice)
         if len(legal) == 1:
             return legal[0]
+        match = match or MatchState()
         if match.dice != (dice.high, dice.low):
             match = dataclasses.replace(match, dice=(dice.high, dice.low))
-        seat = match.turn
-        try:
-            self._prepare(seat, match, position)
-            start = time.perf_counter()
-            move = self._choose(position, dice, match)
-        except EngineError as exc:
-            raise self._fault(exc, seat, match) from None
-        self.counters.record((time.perf_counter() - start) * 1000.0)
+        move = self._decide(position, match, lambda p, m: self._choose(p, dice, m))
+        assert move is not None
         return move
 
     def _cube_bot(self) -> Bot:
@@ -214,21 +222,12 @@ class OutsideBot(Bot):
 
         :raises EngineError: the engine crashed, hung or answered wrongly (counted).
         """
-        if self._policy is not None or not self._cube_supported:
-            return self._cube_bot().should_double(position, match)
-        position = as_position(position)
-        seat = match.turn
-        try:
-            self._prepare(seat, match, position)
-            start = time.perf_counter()
-            answer = self._double(position, match)
-        except EngineError as exc:
-            raise self._fault(exc, seat, match) from None
-        if answer is None:
+        if self._policy is None and self._cube_supported:
+            answer = self._decide(as_position(position), match, self._double)
+            if answer is not None:
+                return answer
             self._cube_supported = False
-            return self._cube_bot().should_double(position, match)
-        self.counters.record((time.perf_counter() - start) * 1000.0)
-        return answer
+        return self._cube_bot().should_double(position, match)
 
     def accept_double(self, position: Position, match: MatchState) -> CubeResponse:
         """The answer to a double (``position``: the doubler on roll); as for
@@ -236,19 +235,9 @@ class OutsideBot(Bot):
 
         :raises EngineError: the engine crashed, hung or answered wrongly (counted).
         """
-        if self._policy is not None or not self._cube_supported or not self._take_supported:
-            return self._cube_bot().accept_double(position, match)
-        position = as_position(position)
-        seat = match.turn
-        try:
-            self._prepare(seat, match, position)
-            start = time.perf_counter()
-            answer = self._take(position, match)
-        except EngineError as exc:
-            raise self._fault(exc, seat, match) from None
-        if answer is None:
+        if self._policy is None and self._cube_supported and self._take_supported:
+            answer = self._decide(as_position(position), match, self._take)
+            if answer is not None:
+                return answer
             self._take_supported = False
-            return self._cube_bot().accept_double(position, match)
-        self.counters.record((time.perf_counter() - start) * 1000.0)
-        return answer
-
+        return self._cube_bot().accept_double(position, match)
