@@ -19,7 +19,7 @@ from bgfast.dice import ALL_21
 from bgfast.engines.gnubg_external import GnubgExternal, GnubgProgramBot, find_program, gnubg_board
 from bgfast.engines.resilient import play_resilient
 from bgfast.errors import EngineStartError, UnknownBotError
-from bgfast.formats.fibs import FibsBoard, format_fibs_board, parse_fibs_board
+from bgfast.formats.fibs import format_fibs_board, parse_fibs_board
 from bgfast.game import MatchPlayer
 from bgfast.match import MatchState, Rules
 from bgfast.position import Position
