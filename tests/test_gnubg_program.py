@@ -226,7 +226,7 @@ def test_the_program_at_0_ply_beats_pubeval_by_more_than_half_a_point_a_game() -
     rules = Rules(jacoby=False)
     first, second = MatchPlayer(gnubg, pubeval, length=0, rules=rules), MatchPlayer(pubeval, gnubg, length=0, rules=rules)
     total = 0
-    pairs = 200
+    pairs = 1000  # 2,000 games: one standard error is about 0.03
     for index in range(pairs):
         gnubg.new_match()
         a = first.play(1, index)
