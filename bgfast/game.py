@@ -17,7 +17,8 @@ import numpy as np
 from bgfast._core import game as _game
 from bgfast.dice import Dice
 from bgfast.errors import IllegalMoveError, InvalidSpecError
-from bgfast.match import MatchEquityTable, MatchState, Rules
+from bgfast.match import MatchState, Rules
+from bgfast.met import MatchEquityTable
 from bgfast.position import VARIANTS, Move, Position
 
 PLAY_PYTHON = 3

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from bgfast._core.rng import Stream
 from bgfast.dice import Dice
 from bgfast.game import MatchPlayer, MatchRecord
-from bgfast.match import MatchEquityTable, MatchState, Rules
+from bgfast.match import MatchState, Rules
+from bgfast.met import MatchEquityTable
 from bgfast.position import Move, Position, starting_position
 
 __all__ = ["Turn", "MatchHistory", "play_match_with_history"]

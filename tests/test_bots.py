@@ -9,7 +9,7 @@ from conftest import read_ids
 from scripted_bots import scripted_pair
 
 from bgfast.bots import CubeResponse, get_bot
-from bgfast.bots.spec import bot_from_spec, parse_bot_spec
+from bgfast.bots.spec import parse_bot_spec
 from bgfast.dice import ALL_21, Dice
 from bgfast.errors import InvalidDiceError, InvalidPositionError, UnknownBotError
 from bgfast.game import MatchPlayer
@@ -82,7 +82,8 @@ def test_a_bot_spec_is_a_name_with_optional_key_value_options() -> None:
     assert parse_bot_spec("pubeval:cube=never") == ("pubeval", {"cube": "never"})
     assert parse_bot_spec("x:a=1,b=0.5,c=true,d=False,e=text") == (
         "x", {"a": 1, "b": 0.5, "c": True, "d": False, "e": "text"})
-    assert bot_from_spec("pubeval:cube=never").cube == "never"
+    assert get_bot("pubeval:cube=never").cube == "never"
+    assert get_bot("heuristic:cube=janowski", cube_efficiency=0.5).cube_efficiency == 0.5
 
 
 @pytest.mark.parametrize("spec", ["", ":cube=never", "pubeval:", "pubeval:cube", "pubeval:=never",

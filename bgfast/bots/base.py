@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, ClassVar, TypedDict
 from bgfast._core import game as _game
 from bgfast.dice import Dice
 from bgfast.errors import InvalidPositionError
-from bgfast.match import MatchState, parse_position
+from bgfast.formats.text import parse_position
+from bgfast.match import MatchState
 from bgfast.position import LegalMoves, Move, Position
 
 if TYPE_CHECKING:
@@ -109,14 +110,6 @@ class Bot:
         return f"<{type(self).__name__} {self.name!r}>"
 
 
-def as_position(position: Position | str) -> Position:
-    """``position`` as a :class:`Position`: itself, or parsed from a Position ID or XGID.
-
-    :raises InvalidPositionError: anything else.
-    """
-    return parse_position(position)[0]
-
-
 def legal_plays(position: Position | str, dice: Dice | str | tuple[int, int]) -> tuple[Position, Dice, LegalMoves]:
     """What a bot about to choose a play needs: ``position`` and ``dice`` as value types and
     the roll's legal plays (one, possibly empty, when there is no choice).
@@ -124,7 +117,7 @@ def legal_plays(position: Position | str, dice: Dice | str | tuple[int, int]) ->
     :raises InvalidPositionError: a malformed position, or a game that is over.
     :raises InvalidDiceError: bad dice.
     """
-    position, dice = as_position(position), Dice.of(dice)
+    position, dice = parse_position(position)[0], Dice.of(dice)
     if position.is_over():
         raise InvalidPositionError(f"the game in {position.id()!r} is over: there is no play to choose")
     return position, dice, position.legal_moves(dice.high, dice.low)
@@ -196,7 +189,7 @@ class CoreBot(Bot):
 
         :raises InvalidPositionError: a malformed position. :raises InvalidDiceError: bad dice.
         """
-        position, dice = as_position(position), Dice.of(dice)
+        position, dice = parse_position(position)[0], Dice.of(dice)
         if position.is_over():
             raise InvalidPositionError(f"the game in {position.id()!r} is over: there is no play to choose")
         match = match or MatchState()
@@ -213,12 +206,12 @@ class CoreBot(Bot):
         raise AssertionError("the core chose a play that legal_moves does not list")
 
     def should_double(self, position: Position | str, match: MatchState) -> bool:
-        position = as_position(position)
+        position = parse_position(position)[0]
         runner = self._kernel(match)
         return bool(runner.offer(position._key, match.player_on_roll, **self._scene(match, match.player_on_roll)))
 
     def accept_double(self, position: Position | str, match: MatchState) -> CubeResponse:
-        position = as_position(position)
+        position = parse_position(position)[0]
         runner = self._kernel(match)
         taker = 1 - match.player_on_roll
         return CubeResponse(runner.respond(position._key, taker, **self._scene(match, taker)))

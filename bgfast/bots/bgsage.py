@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from bgfast.bots.base import Bot, CubeResponse, as_position, legal_plays
+from bgfast.bots.base import Bot, CubeResponse, legal_plays
 from bgfast.dice import Dice
 from bgfast.errors import InvalidPositionError, UnknownBotError
+from bgfast.formats.text import parse_position
 from bgfast.match import MatchState
 from bgfast.position import Move, Position
 
@@ -161,7 +162,7 @@ class BgsageBot(Bot):
             to_sage_board(position), dice.high, dice.low, cube_value=match.cube_value, cube_owner=owner,
             away1=away1, away2=away2, is_crawford=match.crawford, jacoby=match.jacoby)
         after = from_sage_board(list(result.moves[0].board))
-        index = legal.find(after._key)
+        index = legal.find(after.to_bytes())
         if index < 0:
             raise AssertionError(f"Open Sage chose a play to {after.id()} that is not legal for {dice} "
                                  f"in {position.id()}")
@@ -185,14 +186,14 @@ class BgsageBot(Bot):
         """Double when Open Sage's verdict is to double (its own cube, or the policy's)."""
         if self._policy is not None:
             return self._policy.should_double(position, match)
-        return bool(self._decision(as_position(position), match, match.player_on_roll).should_double)
+        return bool(self._decision(parse_position(position)[0], match, match.player_on_roll).should_double)
 
     def accept_double(self, position: Position, match: MatchState) -> CubeResponse:
         """Take when Open Sage says take; beaver in money play when the doubler's
         double/take equity is below zero.  ``position`` has the doubler on roll."""
         if self._policy is not None:
             return self._policy.accept_double(position, match)
-        verdict = self._decision(as_position(position), match, match.player_on_roll)
+        verdict = self._decision(parse_position(position)[0], match, match.player_on_roll)
         if not verdict.should_take:
             return CubeResponse.PASS
         if match.is_money and verdict.equity_dt < 0.0:

@@ -28,9 +28,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from bgfast.bots.base import Bot, CubeResponse, as_position
+from bgfast.bots.base import Bot, CubeResponse
 from bgfast.dice import Dice
 from bgfast.errors import InvalidPositionError, UnknownBotError
+from bgfast.formats.text import parse_position
 from bgfast.match import MatchState
 from bgfast.position import Move, Position
 
@@ -187,7 +188,7 @@ class GnubgBot(Bot):
     def choose_move(self, position: Position | str, dice: Dice | str | tuple[int, int],
                     match: MatchState | None = None) -> Move:
         """gnubg's play at :attr:`ply` for ``dice``; ``position`` has this bot on roll."""
-        position, dice = as_position(position), Dice.of(dice)
+        position, dice = parse_position(position)[0], Dice.of(dice)
         if position.is_over():
             raise InvalidPositionError(f"the game in {position.id()!r} is over: there is no play to choose")
         match = match or MatchState()

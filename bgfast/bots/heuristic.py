@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from bgfast._core import heuristic as _heuristic
-from bgfast.bots.base import CoreBot, Probabilities, as_position
+from bgfast.bots.base import CoreBot, Probabilities
 from bgfast.errors import InvalidPositionError
+from bgfast.formats.text import parse_position
 from bgfast.position import Position
 
 __all__ = ["HeuristicBot"]
@@ -73,7 +74,7 @@ class HeuristicBot(CoreBot):
         >>> bot.evaluate(won)
         Probabilities(win=1.0, win_gammon=1.0, win_backgammon=0.0, lose_gammon=0.0, lose_backgammon=0.0)
         """
-        position = as_position(position)
+        position = parse_position(position)[0]
         if plies not in (0, 1):
             raise ValueError(f"plies must be 0 or 1, got {plies!r}")
         if position.is_over():
@@ -93,4 +94,4 @@ class HeuristicBot(CoreBot):
         >>> best == start.parse_move("8/5 6/5", (3, 1)).position
         True
         """
-        return Probabilities(*_heuristic.evaluate_after(as_position(position)._key))
+        return Probabilities(*_heuristic.evaluate_after(parse_position(position)[0]._key))

@@ -27,11 +27,12 @@ import time
 from collections.abc import Callable
 from typing import ClassVar, TypeVar
 
-from bgfast.bots.base import Bot, CubeResponse, as_position, legal_plays
+from bgfast.bots.base import Bot, CubeResponse, legal_plays
 from bgfast.bots.cube_policy import DEFAULT_CUBE_POLICY, cube_policy
 from bgfast.dice import Dice
 from bgfast.engines.counters import EngineCounters
 from bgfast.errors import EngineCrashedError, EngineError, EngineStartError
+from bgfast.formats.text import parse_position
 from bgfast.match import MatchState
 from bgfast.position import Move, Position
 from bgfast.validation import real_number
@@ -223,7 +224,7 @@ class OutsideBot(Bot):
         :raises EngineError: the engine crashed, hung or answered wrongly (counted).
         """
         if self._policy is None and self._cube_supported:
-            answer = self._decide(as_position(position), match, self._double)
+            answer = self._decide(parse_position(position)[0], match, self._double)
             if answer is not None:
                 return answer
             self._cube_supported = False
@@ -236,7 +237,7 @@ class OutsideBot(Bot):
         :raises EngineError: the engine crashed, hung or answered wrongly (counted).
         """
         if self._policy is None and self._cube_supported and self._take_supported:
-            answer = self._decide(as_position(position), match, self._take)
+            answer = self._decide(parse_position(position)[0], match, self._take)
             if answer is not None:
                 return answer
             self._take_supported = False

@@ -29,9 +29,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from bgfast.bots.base import Bot, CubeResponse, as_position
+from bgfast.bots.base import Bot, CubeResponse
 from bgfast.dice import Dice
 from bgfast.errors import BgfastError
+from bgfast.formats.text import parse_position
 from bgfast.match import MatchState
 from bgfast.position import Move, Position
 
@@ -117,15 +118,15 @@ class RecordingBot(Bot):
         return encode_decisions(self.decisions)
 
     def choose_move(self, position: Position, dice: Dice, match: MatchState) -> Move:
-        position, dice = as_position(position), Dice.of(dice)
+        position, dice = parse_position(position)[0], Dice.of(dice)
         choice = self.inner.choose_move(position, dice, match)  # type: ignore[attr-defined]
         legal = position.legal_moves(dice.high, dice.low)
         if isinstance(choice, Move):
-            key = choice.position._key
+            key = choice.position.to_bytes()
         elif isinstance(choice, Position):
-            key = choice._key
+            key = choice.to_bytes()
         else:
-            key = position.parse_move(str(choice), dice).position._key
+            key = position.parse_move(str(choice), dice).position.to_bytes()
         index = legal.find(key)
         if index < 0:
             raise ValueError(f"{self.inner!r} played to a position that is not a legal play of {dice}")
@@ -172,7 +173,7 @@ class ReplayBot(Bot):
         return self.used == len(self.decisions)
 
     def choose_move(self, position: Position, dice: Dice, match: MatchState) -> Move:
-        position, dice = as_position(position), Dice.of(dice)
+        position, dice = parse_position(position)[0], Dice.of(dice)
         legal = position.legal_moves(dice.high, dice.low)
         return legal[self._next(f"a play of {dice}", len(legal) - 1)]
 

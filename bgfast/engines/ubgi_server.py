@@ -45,6 +45,7 @@ from bgfast.bots.base import Bot, CubeResponse
 from bgfast.dice import Dice
 from bgfast.errors import BgfastError, IllegalMoveError, InvalidMoveError, UbgiError
 from bgfast.formats import ubgi
+from bgfast.formats.text import parse_position
 from bgfast.match import MatchState, Rules
 from bgfast.position import Move, Position
 
@@ -175,14 +176,12 @@ class UbgiServer:
         return rolled
 
     def _set_position(self, kind: str, text: str) -> None:
+        match: MatchState | None
         try:
             if kind == "xgid":
                 position, match = Position.from_xgid(text), MatchState.from_xgid(text)
-            elif ":" in text:
-                pid, mid = text.split(":", 1)
-                position, match = Position.from_id(pid), MatchState.from_match_id(mid)
-            else:
-                position, match = Position.from_id(text), None
+            else:   # a Position ID, or gnubg's PositionID:MatchID pair
+                position, match = parse_position(text)
         except ValueError as exc:
             raise UbgiError("bad_value", f"{kind} {' '.join(str(exc).split())}") from None
         self.position = position
@@ -204,7 +203,7 @@ class UbgiServer:
             return ubgi.format_move(choice)
         if isinstance(choice, Position):
             legal = position.legal_moves(dice.high, dice.low)
-            index = legal.find(choice._key)
+            index = legal.find(choice.to_bytes())
             if index >= 0:
                 return ubgi.format_move(legal[index])
             raise IllegalMoveError(f"the bot played to {choice.id()}, not a legal play of {dice}")

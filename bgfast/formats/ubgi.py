@@ -615,8 +615,8 @@ def parse_move(position: Position, dice: Dice | str | tuple[int, int], payload: 
         if len(legal) == 1 and not legal[0].checker_moves:
             return legal[0]
         raise IllegalMoveError(f"'pass' is not legal for dice {dice} in {position.id()}: a checker can move")
-    opp = list(position._key[:25])
-    me = list(position._key[25:])
+    board = position.to_bytes()
+    opp, me = list(board[:25]), list(board[25:])
     for src, dst in steps:
         if me[src - 1] == 0:
             raise IllegalMoveError(f"UBGI move {payload!r} moves a checker from "

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bgfast.match import MatchEquityTable
+from bgfast.met import MatchEquityTable
 
 __all__ = ["cubeless_equity", "dead_cube_mwc", "flip", "janowski_money"]
 
