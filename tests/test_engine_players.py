@@ -77,7 +77,7 @@ def test_preflight_starts_and_stops_each_engine_and_reports_the_first_that_fails
 def test_built_in_bots_take_the_fast_path_and_count_nothing() -> None:
     bots = (get_bot("pubeval"), get_bot("heuristic"))
     player = MatchPlayer(*bots, length=3)
-    result = play_match(player, bots, seed=1, index=0, length=3)
+    result = play_match(lambda: player.play(1, 0), bots, length=3)
     assert result.summary == player.play(1, 0) and not result.faults
     assert take_counters(bots) == {}
 
@@ -91,7 +91,7 @@ def test_a_chunk_with_a_faulty_engine_keeps_one_row_a_match_and_counts_each_faul
     rows = []
     for index, (a, b) in enumerate([(0, 2), (1, 2), (2, 0)]):
         player = MatchPlayer(bots[a], bots[b], length=3)
-        result = play_match(player, (bots[a], bots[b]), seed=4, index=index, length=3)
+        result = play_match(lambda: player.play(4, index), (bots[a], bots[b]), length=3)
         rows.append((a, b, result))
     counters = take_counters(bots)
     assert len(rows) == 3
@@ -112,10 +112,10 @@ def test_a_spawned_engine_is_reused_across_matches() -> None:
     bot = outside_bot(command=[*SERVER, "--bot", "pubeval"])
     heuristic = get_bot("heuristic")
     player = MatchPlayer(bot, heuristic, length=0)
-    play_match(player, (bot, heuristic), seed=1, index=0, length=0)
+    play_match(lambda: player.play(1, 0), (bot, heuristic), length=0)
     pid = bot._process.pid  # type: ignore[attr-defined]
     for index in range(1, 4):
-        play_match(player, (bot, heuristic), seed=1, index=index, length=0)
+        play_match(lambda: player.play(1, index), (bot, heuristic), length=0)
     assert bot._process.pid == pid and bot.counters.restarts == 0  # type: ignore[attr-defined]
     bot.close()
 

@@ -228,6 +228,8 @@ class OutsideBot(Bot):
             if answer is not None:
                 return answer
             self._cube_supported = False
+        if self._policy is None:
+            self.counters.cube_by_policy += 1
         return self._cube_bot().should_double(position, match)
 
     def accept_double(self, position: Position, match: MatchState) -> CubeResponse:
@@ -241,4 +243,6 @@ class OutsideBot(Bot):
             if answer is not None:
                 return answer
             self._take_supported = False
+        if self._policy is None:
+            self.counters.cube_by_policy += 1
         return self._cube_bot().accept_double(position, match)

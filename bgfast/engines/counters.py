@@ -10,7 +10,7 @@ gives the fields of ``bgfast report --json`` (zeros for the built-in bots).
 >>> a = EngineCounters(decisions=2, decision_ms_total=3.0, decision_ms_max=2.0)
 >>> b = EngineCounters(decisions=1, decision_ms_total=4.0, decision_ms_max=4.0, timeouts=1)
 >>> (a + b).report()
-{'decisions': 3, 'decision_ms_mean': 2.333, 'decision_ms_max': 4.0, 'restarts': 0, 'timeouts': 1, 'illegal_answers': 0, 'forfeits': 0}
+{'decisions': 3, 'decision_ms_mean': 2.333, 'decision_ms_max': 4.0, 'restarts': 0, 'crashes': 0, 'timeouts': 1, 'illegal_answers': 0, 'forfeits': 0, 'cube_by_policy': 0}
 """
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from typing import Any
 
 __all__ = ["REPORT_FIELDS", "EngineCounters"]
 
-REPORT_FIELDS = ("decisions", "decision_ms_mean", "decision_ms_max", "restarts", "timeouts",
-                 "illegal_answers", "forfeits")
+REPORT_FIELDS = ("decisions", "decision_ms_mean", "decision_ms_max", "restarts", "crashes", "timeouts",
+                 "illegal_answers", "forfeits", "cube_by_policy")
 """The per-player fields of ``bgfast report --json`` that come from the counters."""
 
 
@@ -38,6 +38,9 @@ class EngineCounters:
     :ivar timeouts: decisions with no answer within the time limit.
     :ivar illegal_answers: answers that were illegal or did not parse.
     :ivar forfeits: matches lost by forfeit after three faults of the same match.
+    :ivar cube_by_policy: cube decisions that bgfast's default cube policy made because the
+        engine does not make them (it answered ``unsupported``); not those of a ``cube``
+        policy the player was given.
     """
 
     decisions: int = 0
@@ -48,6 +51,7 @@ class EngineCounters:
     timeouts: int = 0
     illegal_answers: int = 0
     forfeits: int = 0
+    cube_by_policy: int = 0
 
     def record(self, ms: float) -> None:
         """Count one decision that took ``ms`` milliseconds."""
@@ -81,6 +85,7 @@ class EngineCounters:
             timeouts=self.timeouts + other.timeouts,
             illegal_answers=self.illegal_answers + other.illegal_answers,
             forfeits=self.forfeits + other.forfeits,
+            cube_by_policy=self.cube_by_policy + other.cube_by_policy,
         )
 
     def take(self) -> EngineCounters:
@@ -111,7 +116,9 @@ class EngineCounters:
             "decision_ms_mean": round(self.decision_ms_mean, 3),
             "decision_ms_max": round(self.decision_ms_max, 3),
             "restarts": self.restarts,
+            "crashes": self.crashes,
             "timeouts": self.timeouts,
             "illegal_answers": self.illegal_answers,
             "forfeits": self.forfeits,
+            "cube_by_policy": self.cube_by_policy,
         }

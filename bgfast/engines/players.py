@@ -25,7 +25,7 @@ match with restarts, replays and forfeits (:mod:`bgfast.engines.resilient`); and
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bgfast.engines.base import DEFAULT_TIMEOUT_S, OutsideBot
@@ -127,15 +127,20 @@ def preflight(bots: Sequence[object]) -> None:
                 bot.close()
 
 
-def play_match(play: Any, bots: Sequence[object], *, seed: int, index: int, length: int) -> ResilientResult:
-    """Play match ``index`` of run ``seed`` with ``play`` (a :class:`~bgfast.game.MatchPlayer`
-    of ``bots``): through :func:`~bgfast.engines.resilient.play_resilient` when a seat holds
-    an outside player, directly (the fast path) otherwise.
+def play_match(play: Callable[[], MatchSummary], bots: Sequence[object], *, length: int) -> ResilientResult:
+    """Play one match with ``play()`` (it plays the whole match from its start, e.g.
+    ``lambda: match_player.play(seed, index)``) between ``bots`` (seat 0, seat 1).
+
+    When a seat holds an outside player or a recorder of one (anything with a
+    ``new_match`` method), through :func:`~bgfast.engines.resilient.play_resilient`:
+    each seat is told of the new match, and an engine fault replays the match, three
+    faults forfeit it; otherwise ``play()`` is called once (the fast path).
+
+    :param length: the match length (0 = a money game), for a forfeit's score.
     """
-    if any(isinstance(bot, OutsideBot) or isinstance(getattr(bot, "inner", None), OutsideBot) for bot in bots):
-        return play_resilient(lambda: play.play(seed, index), bots, length=length)
-    summary: MatchSummary = play.play(seed, index)
-    return ResilientResult(summary)
+    if any(callable(getattr(bot, "new_match", None)) for bot in bots):
+        return play_resilient(play, bots, length=length)
+    return ResilientResult(play())
 
 
 def take_counters(bots: Sequence[object]) -> dict[int, EngineCounters]:
