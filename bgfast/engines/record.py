@@ -36,7 +36,19 @@ from bgfast.formats.text import parse_position
 from bgfast.match import MatchState
 from bgfast.position import Move, Position
 
-__all__ = ["RecordError", "RecordingBot", "ReplayBot", "decode_decisions", "encode_decisions"]
+__all__ = ["RecordError", "RecordingBot", "ReplayBot", "decode_decisions", "encode_decisions", "plays_in_core"]
+
+
+def plays_in_core(bot: object) -> bool:
+    """True if ``bot`` plays in the compiled core (a built-in bot, whose matches are a pure
+    function of their dice, so nothing of them needs recording).
+
+    >>> from bgfast.bots import get_bot
+    >>> plays_in_core(get_bot("pubeval")), plays_in_core(RecordingBot(get_bot("pubeval")))
+    (True, False)
+    """
+    config = getattr(bot, "core_config", None)
+    return callable(config) and config() is not None
 
 
 class RecordError(BgfastError, ValueError):

@@ -39,7 +39,7 @@ from bgfast._core.rng import Stream
 from bgfast.bots.base import Bot, CubeResponse
 from bgfast.bots.builtin import RandomBot
 from bgfast.dice import Dice
-from bgfast.engines.record import ReplayBot
+from bgfast.engines.record import ReplayBot, plays_in_core
 from bgfast.errors import BgfastError
 from bgfast.history import MatchHistory, play_match_with_history
 from bgfast.match import MatchState, Rules
@@ -136,8 +136,7 @@ def _seat_bot(run: _Run, player: str, record: bytes | None, match: SavedMatch, s
         raise ExportError(f"player {player!r}'s decisions are not in the results file (written by an earlier "
                           "version?), so its match cannot be rebuilt")
     bot = PlayerSpec(player, table["bot"], table.get("cube"), dict(table.get("options", {}))).build()
-    config = getattr(bot, "core_config", None)
-    if not callable(config) or config() is None:
+    if not plays_in_core(bot):
         raise ExportError(f"player {player!r} ({table['bot']}) plays in Python and its decisions are not in the "
                           "results file (written by an earlier version?), so its match cannot be rebuilt")
     if isinstance(bot, RandomBot):

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from bgfast.engines.players import play_match, take_counters
-from bgfast.engines.record import RecordingBot
+from bgfast.engines.record import RecordingBot, plays_in_core
 from bgfast.errors import WorkerFailedError
 from bgfast.position import Position
 from bgfast.procs import JobWindow, WorkerPool
@@ -66,13 +66,6 @@ class ChunkError(Exception):
 
     def __str__(self) -> str:
         return f"chunk {self.chunk}: {self.message}"
-
-
-def plays_in_core(bot: object) -> bool:
-    """True if ``bot`` plays in the compiled core (a built-in bot: its matches are a pure
-    function of the spec and their index, so nothing of them needs recording)."""
-    config = getattr(bot, "core_config", None)
-    return callable(config) and config() is not None
 
 
 class _Players:
