@@ -133,6 +133,7 @@ def play_resilient(play: Callable[[], MatchSummary], bots: Sequence[object], *, 
         loser.counters.forfeits += 1
         games = loser.games_started
     match = last.match if isinstance(last.match, MatchState) else None
-    log.warning("match forfeited by seat %d after %d faults", seat, len(faults))
+    log.warning("match forfeited by seat %d (engine %r) after %d faults", seat,
+                getattr(loser, "label", None) or last.engine, len(faults))
     return ResilientResult(forfeit_summary(length=length, seat=seat, match=match, games=games),
                            tuple(faults), seat)
