@@ -159,7 +159,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from bgfast.bots import get_bot
     from bgfast.game import play_match
     from bgfast.match import Rules
-    from bgfast.matchlog import match_json, match_text
+    from bgfast.formats.matchlog import match_json, match_text
 
     if len(args.player) != 2:
         raise ValueError(f"give --player twice (player 0, then player 1), got {args.player!r}")
@@ -170,8 +170,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         raise InvalidSpecError(f"--mat writes standard backgammon only (Jellyfish .mat has no variants), "
                                f"not {rules.variant!r}")
     if args.mat:
-        from bgfast.history import play_match_with_history
-        from bgfast.matfile import write_mat
+        from bgfast.formats.mat import write_mat
+        from bgfast.game import play_match_with_history
 
         history = play_match_with_history(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
                                           index=args.index)

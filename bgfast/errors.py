@@ -58,6 +58,11 @@ class InvalidMetError(BgfastError, ValueError):
     """A match equity table that is unknown or does not parse, or a lookup outside it."""
 
 
+class InvalidWeightsError(BgfastError, ValueError):
+    """An evaluator's weights file that cannot be read or does not fit the evaluator
+    (another number of rows or features, text that is not numbers); the message names the file."""
+
+
 class WorkerFailedError(BgfastError, RuntimeError):
     """A tournament chunk whose play raised, or a worker process that died.
 

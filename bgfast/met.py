@@ -8,7 +8,10 @@ Kazaross and Woolsey; each file keeps its copyright notice, see
 
 Every match winning chance (MWC) here is a probability from 0 to 1, from the point
 of view of the player named first in the call (``away`` before ``opp_away``).
-Scores are counted as points *away* from winning the match.
+Scores are counted as points *away* from winning the match.  Every lookup at a score
+(:meth:`MatchEquityTable.mwc`, and through it the take points and the EMG conversions)
+is the core's one (:func:`bgfast._core.cube.mwc`), on the table's C form
+(:attr:`MatchEquityTable.core_table`), which the game loop's cube decisions read too.
 
 >>> met = MatchEquityTable.load()
 >>> met.equity(2, 4), round(met.take_point(4, 2), 4)
@@ -23,15 +26,19 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
+from bgfast._core import cube as _cube
 from bgfast.errors import InvalidMetError
 from bgfast.validation import whole_number
 
-__all__ = ["DEFAULT_MET", "MONEY_TAKE_POINT", "MatchEquityTable", "risk_gain_take_point"]
+__all__ = ["DEFAULT_MET", "MAX_MET_LENGTH", "MONEY_TAKE_POINT", "MatchEquityTable", "risk_gain_take_point"]
 
 DEFAULT_MET = "Kazaross-XG2"
 """The match equity table used when none is named."""
 
 _MET_DIR = Path(__file__).resolve().parent / "data" / "met"
+
+MAX_MET_LENGTH = _cube.MET_ROWS - 1
+"""The longest match a table may cover (63 points: the core's table holds 0- to 63-away)."""
 
 
 def risk_gain_take_point(pass_mwc: float, win_mwc: float, lose_mwc: float) -> float:
@@ -87,7 +94,8 @@ class MatchEquityTable:
         0.3
 
         :raises InvalidMetError: the pre-Crawford table is not square, the
-            post-Crawford row has another length, or a value is outside 0..1.
+            post-Crawford row has another length, a value is outside 0..1, or the
+            table is longer than :data:`MAX_MET_LENGTH`.
         """
         pre = tuple(tuple(float(x) for x in row) for row in pre_crawford)
         post = tuple(float(x) for x in post_crawford)
@@ -98,6 +106,8 @@ class MatchEquityTable:
             )
         if not all(0.0 <= x <= 1.0 for row in pre for x in row) or not all(0.0 <= x <= 1.0 for x in post):
             raise InvalidMetError(f"MET {name!r}: every value must be a probability from 0 to 1")
+        if n > MAX_MET_LENGTH:
+            raise InvalidMetError(f"MET {name!r} covers {n} points; bgfast reads at most {MAX_MET_LENGTH}")
         self.name = name
         """The name the table was loaded by, e.g. ``'Kazaross-XG2'``."""
         self.title = title
@@ -110,6 +120,11 @@ class MatchEquityTable:
         """The longest match the table covers."""
         self._pre = pre
         self._post = post
+        # index = points away, 0 = the match is won (row 0 all 1.0, column 0 below it 0.0)
+        self.core_table = _cube.Met(
+            [[1.0] * (n + 1)] + [[0.0, *row] for row in pre], [1.0, *post])
+        """The table in the core's form (a :class:`bgfast._core.cube.Met`), as the game
+        loop's cube decisions and :meth:`mwc` read it."""
 
     def __repr__(self) -> str:
         return f"MatchEquityTable.load({self.name!r})"
@@ -206,17 +221,14 @@ class MatchEquityTable:
 
         :raises InvalidMetError: a non-integer away, or beyond :attr:`max_length`.
         """
-        away = whole_number(away, "away", error=InvalidMetError, what="an integer")
-        opp_away = whole_number(opp_away, "opp_away", error=InvalidMetError, what="an integer")
-        if away <= 0:
-            return 1.0
-        if opp_away <= 0:
-            return 0.0
-        if post_crawford and opp_away == 1:
-            return self.post_crawford(away)
-        if post_crawford and away == 1:
-            return 1.0 - self.post_crawford(opp_away)
-        return self.equity(away, opp_away)
+        away = max(0, whole_number(away, "away", error=InvalidMetError, what="an integer"))
+        opp_away = max(0, whole_number(opp_away, "opp_away", error=InvalidMetError, what="an integer"))
+        if away and opp_away:
+            self._check_away("away", away)
+            self._check_away("opp_away", opp_away)
+        else:   # a finished match reads no table: keep the other side's away inside it
+            away, opp_away = min(away, 1), min(opp_away, 1)
+        return float(_cube.mwc(self.core_table, away, opp_away, bool(post_crawford)))
 
     def _outcomes(self, away: int, opp_away: int, points: int) -> tuple[float, float]:
         """MWC after the player wins / loses ``points`` in a game now at (away, opp_away)."""

@@ -112,12 +112,15 @@ class Position:
         self._id: str | None = None
 
     @classmethod
-    def _from_key(cls, key: bytes) -> Position:
-        """A position on a 50-byte board that is known to be valid (no check): the core's output."""
+    def _from_valid_bytes(cls, board: bytes) -> Position:
+        """The position of a 50-byte ``bytes`` board known to be valid, such as the core's
+        output: :meth:`from_bytes` without its checks, for the hot paths."""
         pos = cls.__new__(cls)
-        pos._key = key
+        pos._key = board
         pos._id = None
         return pos
+
+    _from_key = _from_valid_bytes   # the older private name, kept for code not yet switched
 
     # ------------------------------------------------------------ parse / format
 
@@ -157,7 +160,7 @@ class Position:
         except TypeError:
             raise InvalidPositionError(f"a board is {BOARD_BYTES} bytes, got {data!r}") from None
         check_board_bytes(raw, data)
-        return cls._from_key(raw)
+        return cls._from_valid_bytes(raw)
 
     def to_bytes(self) -> bytes:
         """The board as 50 bytes: side 0's 25 counts, then side 1's (the module docstring).
@@ -177,7 +180,7 @@ class Position:
         :raises InvalidPositionError: not 2 x 25 non-negative integers, more than 15
             checkers a side, or a point held by both sides.
         """
-        return cls._from_key(board_bytes(board))
+        return cls._from_valid_bytes(board_bytes(board))
 
     @classmethod
     def from_xgid(cls, xgid: str) -> Position:
@@ -217,7 +220,7 @@ class Position:
         return hash(self._key)
 
     def __reduce__(self):  # type: ignore[no-untyped-def]
-        return (Position._from_key, (self._key,))
+        return (Position._from_valid_bytes, (self._key,))
 
     # ------------------------------------------------------------ facts
 
@@ -232,7 +235,7 @@ class Position:
 
     def swap_sides(self) -> Position:
         """The same board with the turn handed over (the opponent now on roll)."""
-        return Position._from_key(self._key[25:] + self._key[:25])
+        return Position._from_valid_bytes(self._key[25:] + self._key[:25])
 
     def is_race(self) -> bool:
         """True when no contact is left: every checker of one side has passed every checker of the other."""
@@ -308,9 +311,9 @@ class Position:
         :raises InvalidDiceError: a die outside 1..6, or dice that do not parse.
         """
         if type(d1) is int and type(d2) is int and 0 < d1 < 7 and 0 < d2 < 7:
-            return LegalMoves(self, d1, d2)
+            return LegalMoves(self, self._key, d1, d2)
         dice = Dice.of(d1) if d2 is None else Dice(d1, d2)  # type: ignore[arg-type]
-        return LegalMoves(self, dice.high, dice.low)
+        return LegalMoves(self, self._key, dice.high, dice.low)
 
     def parse_move(self, text: str, dice: Dice | tuple[int, int] | str) -> Move:
         """Parse gnubg move notation (``24/18 13/11``, ``bar/22*``, ``6/off(2)``, ``24/20*/16``).
@@ -356,7 +359,7 @@ class Position:
                 dst = landings[-1][0]
                 if dst != OFF:
                     me[dst - 1] += 1
-        return Position._from_key(bytes(opp + me))
+        return Position._from_valid_bytes(bytes(opp + me))
 
     def diagram(self) -> str:
         """A readable ASCII board like gnubg's; ``X`` is the side on roll (moving down to 1)."""
@@ -484,7 +487,8 @@ class LegalMoves(_movegen.ChildList):
     Supports ``len``, iteration, ``in`` (a :class:`Move`, a :class:`Position` or
     notation text), ``bool`` and indexing.  Never empty: when nothing can be
     played it holds one move with no steps.  The plays are generated in C when
-    the view is made and kept in C memory.
+    the view is made and kept in C memory (the core's ``ChildList``, whose
+    accessors are private).
     """
 
     __slots__ = ()
@@ -492,47 +496,47 @@ class LegalMoves(_movegen.ChildList):
     @property
     def position(self) -> Position:
         """The position the plays start from."""
-        return self.origin  # type: ignore[no-any-return]
+        return self._origin  # type: ignore[no-any-return]
 
     @property
     def dice(self) -> Dice:
         """The roll played."""
-        return _DICE[self.high, self.low]
+        return _DICE[self._high, self._low]
 
     def count(self) -> int:
         """The number of distinct legal plays (1 when nothing can be played)."""
-        return self.n
+        return self._n
 
     def __bool__(self) -> bool:
-        return self.n > 0
+        return self._n > 0
 
     def __getitem__(self, i: int) -> Move:
         if i < 0:
-            i += self.n
-        steps = tuple(CheckerMove(src, dst, hit) for src, dst, hit in self.steps(i))
-        return Move(self.origin, Position._from_key(self.board(i)), self.dice, steps)
+            i += self._n
+        steps = tuple(CheckerMove(src, dst, hit) for src, dst, hit in self._steps(i))
+        return Move(self._origin, Position._from_valid_bytes(self._board(i)), self.dice, steps)
 
     def __iter__(self) -> Iterator[Move]:
-        for i in range(self.n):
+        for i in range(self._n):
             yield self[i]
 
     def positions(self) -> list[Position]:
         """The resulting positions, in the mover's frame."""
-        return [Position._from_key(self.board(i)) for i in range(self.n)]
+        return [Position._from_valid_bytes(self._board(i)) for i in range(self._n)]
 
     def __contains__(self, item: object) -> bool:
         if isinstance(item, str):
             try:
-                self.origin.parse_move(item, self.dice)
+                self._origin.parse_move(item, self.dice)
             except (InvalidMoveError, IllegalMoveError):
                 return False
             return True
         if isinstance(item, Move):
-            if item.origin != self.origin:
+            if item.origin != self._origin:
                 return False
             item = item.position
         if isinstance(item, Position):
-            return self.find(item._key) >= 0
+            return self._find(item._key) >= 0
         return False
 
     def __repr__(self) -> str:
@@ -613,7 +617,7 @@ def starting_position(variant: str = "standard") -> Position:
     :raises InvalidPositionError: an unknown variant.
     """
     try:
-        return Position._from_key(_START_KEYS[variant])
+        return Position._from_valid_bytes(_START_KEYS[variant])
     except (KeyError, TypeError):
         raise InvalidPositionError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}") from None
 

@@ -7,14 +7,9 @@ from bgfast.bots import get_bot
 from bgfast.engines.record import RecordError, RecordingBot, ReplayBot, decode_decisions, encode_decisions
 from bgfast.engines.resilient import play_resilient
 from bgfast.engines.ubgi_client import UbgiBot
-from bgfast.game import MatchPlayer
-from bgfast.history import play_match_with_history
+from bgfast.formats.mat import mat_text
+from bgfast.game import MatchPlayer, play_match_with_history
 from test_ubgi_engine import SERVER, fake
-
-try:
-    from bgfast.formats.mat import mat_text
-except ImportError:  # before the .mat writer moved to bgfast.formats (issue 11)
-    from bgfast.matfile import mat_text
 
 
 def test_varints_round_trip_and_a_truncated_record_is_refused() -> None:

@@ -7,7 +7,7 @@
 * codecs: the text codecs that work on plain fields and records (the Position ID's
   Python face, the Match ID, the XGID); they know nothing of the value types.
 * model: the value types and the rules (``bgfast`` itself, ``position``, ``dice``,
-  ``match``, ``met``, ``cube``, ``game``, ``history``, ``batch``).
+  ``match``, ``met``, ``cube``, ``evaluator``, ``game``, ``batch``).
 * formats: the readers and writers built on the model (``bgfast.formats.*`` other
   than the codecs, such as ``parse_position``, the ``.mat`` writer, the match log).
 * bots, then the engines that drive them (rollouts, tournaments, benchmarks, the
@@ -38,8 +38,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "base": ("bgfast.errors", "bgfast.validation"),
     "codecs": ("bgfast.formats.position_id", "bgfast.formats.match_id", "bgfast.formats.xgid"),
     "model": ("bgfast", "bgfast.position", "bgfast.dice", "bgfast.match", "bgfast.met", "bgfast.cube",
-              "bgfast.game", "bgfast.history", "bgfast.batch", "bgfast.xgid"),
-    "formats": ("bgfast.formats", "bgfast.matfile", "bgfast.matchlog"),
+              "bgfast.evaluator", "bgfast.game", "bgfast.batch", "bgfast.xgid"),
+    "formats": ("bgfast.formats",),
     "bots": ("bgfast.bots",),
     "engines": ("bgfast.rollout", "bgfast.tournament", "bgfast.bench", "bgfast.procs", "bgfast.engines",
                 "bgfast.train"),

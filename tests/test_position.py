@@ -281,6 +281,11 @@ def test_legal_moves_has_a_length_and_yields_moves() -> None:
     assert moves.dice == Dice(3, 1) and moves.position == STARTING
 
 
+def test_legal_moves_shows_only_its_documented_api() -> None:
+    public = {name for name in dir(STARTING.legal_moves(3, 1)) if not name.startswith("_")}
+    assert public == {"count", "dice", "position", "positions"}
+
+
 def test_legal_moves_does_not_care_about_the_order_of_the_dice() -> None:
     assert {m.position for m in STARTING.legal_moves(1, 3)} == {m.position for m in STARTING.legal_moves(3, 1)}
 

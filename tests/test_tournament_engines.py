@@ -19,7 +19,7 @@ from bgfast.cli import main
 from bgfast.engines.record import decode_decisions
 from bgfast.errors import InvalidSpecError
 from bgfast.tournament import TournamentSpec, load_standings, run_tournament
-from bgfast.tournament.export import ExportError, export_all, export_match
+from bgfast.tournament.export import ExportError, export_all, export_match, match_history
 from bgfast.tournament.store import Store
 
 FAKE = str(Path(__file__).parent / "engines" / "fake_ubgi.py")
@@ -345,6 +345,30 @@ def test_export_writes_matches_of_built_in_and_plugin_bots_and_refuses_what_a_ma
                                       rules='variant = "nackgammon"', per_pairing=2))
     with pytest.raises(ExportError, match="plays 'nackgammon': a .mat file holds standard backgammon only"):
         export_match(variant, 0, tmp_path / "n.mat")
+
+
+def test_the_export_of_a_random_bot_match_is_the_match_the_tournament_played(tmp_path: Path) -> None:
+    # the random bot draws its plays from the match's own stream in the C loop, and the
+    # history is the loop's own record of the match: the export replays it exactly
+    db = run(tmp_path, spec_text("chance", player("random", bot="random"), player("heuristic", bot="heuristic"),
+                                 length=5, per_pairing=6))
+    with Store(db) as store:
+        saved = list(store.iter_matches())
+    assert len(saved) == 6
+    doubles = 0
+    for match in saved:
+        history, seats = match_history(db, match.idx)
+        record, result = history.record, match.result
+        assert seats == (match.player0, match.player1)
+        assert (record.score, record.winner, len(record.games), sum(g.plies for g in record.games),
+                record.cube_actions, record.gammons, record.backgammons) == (
+            (result.score0, result.score1), result.winner, result.games, result.plies, result.doubles,
+            (result.gammons0, result.gammons1), (result.backgammons0, result.backgammons1))
+        moves = [turn for game in history.games for turn in game if turn.action == "move"]
+        assert len(moves) == result.plies
+        assert all(turn.move in turn.position.legal_moves(turn.dice) for turn in moves)
+        doubles += result.doubles
+    assert doubles > 0  # the heuristic doubles the random bot: the cube is in the replay too
 
 
 def test_export_refuses_a_match_from_an_opening(tmp_path: Path) -> None:

@@ -162,11 +162,11 @@ class BgsageBot(Bot):
             to_sage_board(position), dice.high, dice.low, cube_value=match.cube_value, cube_owner=owner,
             away1=away1, away2=away2, is_crawford=match.crawford, jacoby=match.jacoby)
         after = from_sage_board(list(result.moves[0].board))
-        index = legal.find(after.to_bytes())
-        if index < 0:
+        try:
+            return legal[legal.positions().index(after)]
+        except ValueError:
             raise AssertionError(f"Open Sage chose a play to {after.id()} that is not legal for {dice} "
-                                 f"in {position.id()}")
-        return legal[index]
+                                 f"in {position.id()}") from None
 
     def _decision(self, position: Position, match: MatchState, doubler: int) -> Any:
         """Open Sage's 1-ply cube verdict for ``doubler`` on roll in ``position``."""

@@ -14,7 +14,7 @@ integer per decision it is asked for, in the order the game loop asks, as LEB128
 
 :class:`ReplayBot` plays those decisions back; seated in place of the recorded player with
 the same dice (seed, index) it plays the same match, so
-:func:`bgfast.history.play_match_with_history` rebuilds every move of it (for a ``.mat``
+:func:`bgfast.game.play_match_with_history` rebuilds every move of it (for a ``.mat``
 file).  A typical money game is about 30 bytes a player, a 7-point match a few hundred.
 
 >>> from bgfast.bots import get_bot
@@ -134,14 +134,15 @@ class RecordingBot(Bot):
         choice = self.inner.choose_move(position, dice, match)  # type: ignore[attr-defined]
         legal = position.legal_moves(dice.high, dice.low)
         if isinstance(choice, Move):
-            key = choice.position.to_bytes()
+            after = choice.position
         elif isinstance(choice, Position):
-            key = choice.to_bytes()
+            after = choice
         else:
-            key = position.parse_move(str(choice), dice).position.to_bytes()
-        index = legal.find(key)
-        if index < 0:
-            raise ValueError(f"{self.inner!r} played to a position that is not a legal play of {dice}")
+            after = position.parse_move(str(choice), dice).position
+        try:
+            index = legal.positions().index(after)
+        except ValueError:
+            raise ValueError(f"{self.inner!r} played to a position that is not a legal play of {dice}") from None
         self.decisions.append(index)
         return legal[index]
 

@@ -203,10 +203,10 @@ class UbgiServer:
             return ubgi.format_move(choice)
         if isinstance(choice, Position):
             legal = position.legal_moves(dice.high, dice.low)
-            index = legal.find(choice.to_bytes())
-            if index >= 0:
-                return ubgi.format_move(legal[index])
-            raise IllegalMoveError(f"the bot played to {choice.id()}, not a legal play of {dice}")
+            try:
+                return ubgi.format_move(legal[legal.positions().index(choice)])
+            except ValueError:
+                raise IllegalMoveError(f"the bot played to {choice.id()}, not a legal play of {dice}") from None
         return ubgi.format_move(position.parse_move(str(choice), dice))
 
     def _may_double(self, match: MatchState) -> bool:

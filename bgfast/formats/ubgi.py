@@ -630,10 +630,10 @@ def parse_move(position: Position, dice: Dice | str | tuple[int, int], payload: 
             elif opp[24 - dst] > 1:
                 raise IllegalMoveError(f"UBGI move {payload!r} lands on {dst}, which the opponent holds, "
                                        f"in {position.id()}")
-    index = legal.find(bytes(opp + me))
-    if index >= 0:
-        return legal[index]
-    raise IllegalMoveError(f"UBGI move {payload!r} is not a legal play of {dice} in {position.id()}")
+    try:
+        return legal[legal.positions().index(Position.from_bytes(bytes(opp + me)))]
+    except ValueError:
+        raise IllegalMoveError(f"UBGI move {payload!r} is not a legal play of {dice} in {position.id()}") from None
 
 
 # ---------------------------------------------------------------- match context without xgid

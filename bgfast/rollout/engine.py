@@ -37,16 +37,17 @@ from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 import numpy as np
 
+from bgfast._core.game import CubeKind, GameResult, PlayKind
 from bgfast.bots import available_bots, get_bot
-from bgfast.bots.base import CUBE_KINDS, CoreBot, CubeResponse
+from bgfast.bots.base import CoreBot, CubeResponse
+from bgfast.cube import Probs, as_probs, cubeless_equities, dead_cube_mwc, flip, money_equity, mwc
 from bgfast.dice import ALL_36, Dice
 from bgfast.errors import InvalidRolloutError, RolloutWorkerError
-from bgfast.game import make_runner
+from bgfast.game import CoreConfig, make_runner
 from bgfast.match import MatchState, Rules
 from bgfast.met import MatchEquityTable
 from bgfast.position import Move, Position
 from bgfast.procs import WorkerPool
-from bgfast.rollout.cubeful import dead_cube_mwc, flip, janowski_money
 from bgfast.rollout.request import RolloutRequest
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
 from bgfast.rollout.stats import estimate_columns, variance_strata
@@ -54,7 +55,7 @@ from bgfast.rollout.stats import estimate_columns, variance_strata
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from bgfast._core.game import MatchRunner, _GameResult, _Probs
+    from bgfast._core.game import MatchRunner
 
 __all__ = ["CHECK_EVERY", "MIN_STRATIFIED_TRIALS", "Evaluator", "RolloutRequest", "rollout", "run_rollout"]
 
@@ -92,9 +93,9 @@ class _Cubeless:
         self.bot = bot
         self.name = getattr(bot, "name", "bot")
 
-    def core_config(self) -> tuple[int, int, float] | None:
+    def core_config(self) -> CoreConfig | None:
         config = self.bot.core_config() if hasattr(self.bot, "core_config") else None
-        return None if config is None else (config[0], CUBE_KINDS["never"], config[2])
+        return None if config is None else CoreConfig(*config)._replace(cube=CubeKind.CUBE_NEVER)
 
     def choose_move(self, position: Position, dice: Dice, match: MatchState) -> Any:
         return self.bot.choose_move(position, dice, match)
@@ -150,7 +151,7 @@ class _Task:
     luck: bool = False
 
 
-def _root_luck(luck: tuple[_Probs, _Probs], root: int) -> np.ndarray:
+def _root_luck(luck: tuple[Probs, Probs], root: int) -> np.ndarray:
     """The summed luck of both players as one vector in ``root``'s view (see game.pyx add_luck)."""
     own, other = np.asarray(luck[root]), np.asarray(luck[1 - root])
     # the opponent's win/gammon/backgammon luck is root's loss luck, and the other way round
@@ -159,10 +160,9 @@ def _root_luck(luck: tuple[_Probs, _Probs], root: int) -> np.ndarray:
 
 
 def _as_probabilities(p: Any, source: Any) -> tuple[float, float, float, float, float]:
-    names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
     try:
-        values = tuple(float(getattr(p, n)) for n in names) if hasattr(p, "win") else tuple(float(x) for x in p)
-    except (TypeError, ValueError):
+        values: tuple[float, ...] = as_probs(p)
+    except ValueError:
         values = ()
     if len(values) != 5 or not all(0.0 <= v <= 1.0 for v in values):
         raise InvalidRolloutError(f"evaluator {source!r} returned {p!r}, not five probabilities from 0 to 1")
@@ -187,7 +187,7 @@ class _Worker:
         self.cubeless = make_runner(shim, shim, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
         self.cubeless.measure_luck(task.luck)
         config = bot.core_config() if hasattr(bot, "core_config") else None
-        never = config is not None and config[1] == CUBE_KINDS["never"]
+        never = config is not None and CoreConfig(*config).cube == CubeKind.CUBE_NEVER
         self.cubeful = None
         if task.cubeful and not never:
             self.cubeful = make_runner(bot, bot, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
@@ -204,7 +204,7 @@ class _Worker:
 
     # -- one trial
 
-    def _play(self, runner: MatchRunner, line: _Line, i: int) -> _GameResult:
+    def _play(self, runner: MatchRunner, line: _Line, i: int) -> GameResult:
         t, m = self.task, self.task.match
         runner.reseed(t.seed, i)
         runner.script(self.scripts[i % len(self.scripts)])
@@ -217,9 +217,9 @@ class _Worker:
             gboard = [list(board[:25]), list(board[25:])]
             if self.gnubg.classify(gboard) == _GNUBG_BEAROFF2:
                 return tuple(float(x) for x in self.gnubg.probabilities(gboard, 0))  # type: ignore[return-value]
-        return _as_probabilities(self.evaluator.evaluate(Position._from_key(board)), self.evaluator)
+        return _as_probabilities(self.evaluator.evaluate(Position._from_valid_bytes(board)), self.evaluator)
 
-    def _cubeless_row(self, res: _GameResult) -> tuple[float, float, float, float, float]:
+    def _cubeless_row(self, res: GameResult) -> tuple[float, float, float, float, float]:
         winner, kind, _points, _cube, _plies, truncated, final, final_turn = res
         if truncated:
             p = self.evaluate(cast(bytes, final))  # play_from gives the final board when truncated
@@ -230,11 +230,9 @@ class _Worker:
         return (0.0, 0.0, 0.0, float(k >= 1), float(k >= 2))
 
     def _mwc_after(self, won: bool, points: int) -> float:
-        a, b = self.away
-        post = a == 1 or b == 1
-        return self.task.met.mwc(a - points, b, post) if won else self.task.met.mwc(a, b - points, post)  # type: ignore[union-attr]
+        return _mwc_after(self.task.met, self.away[0], self.away[1], won, points)  # type: ignore[arg-type]
 
-    def _cubeful_value(self, res: _GameResult, runner: MatchRunner, row: tuple[float, ...] | None) -> float:
+    def _cubeful_value(self, res: GameResult, runner: MatchRunner, row: tuple[float, ...] | None) -> float:
         t, m = self.task, self.task.match
         winner, _kind, points, cube, _plies, truncated, final, final_turn = res
         if not truncated:
@@ -252,8 +250,8 @@ class _Worker:
             p_root = p if final_turn == t.root else flip(p)
         if m.length == 0:
             p_on_roll = p_root if final_turn == t.root else flip(p_root)
-            relative = -1 if owner == -1 else (0 if owner == final_turn else 1)
-            value = janowski_money(p_on_roll, relative, t.cube_efficiency, jacoby=m.jacoby) * cube / m.cube_value
+            value = money_equity(p_on_roll, owner=owner, player=final_turn, x=t.cube_efficiency,
+                                 jacoby=m.jacoby) * cube / m.cube_value
             return value if final_turn == t.root else -value
         return dead_cube_mwc(p_root, t.met, self.away[0], self.away[1], cube)  # type: ignore[arg-type]
 
@@ -321,9 +319,15 @@ def _outcome_row(pos: Position, root_wins: bool, match: MatchState, met: MatchEq
             value = (points if root_wins else -points) / match.cube_value
         else:
             a, b = match.length - match.score[root], match.length - match.score[1 - root]
-            post = a == 1 or b == 1
-            value = met.mwc(a - points, b, post) if root_wins else met.mwc(a, b - points, post)  # type: ignore[union-attr]
+            value = _mwc_after(met, a, b, root_wins, points)  # type: ignore[arg-type]
     return (*row, value)
+
+
+def _mwc_after(met: MatchEquityTable, away: int, opp_away: int, won: bool, points: int) -> float:
+    """The MWC of the side ``away`` points from winning once it has won (or lost) ``points``:
+    the game was played with either side 1-away (post-Crawford) or not."""
+    post = away == 1 or opp_away == 1
+    return mwc(met, away - points, opp_away, post) if won else mwc(met, away, opp_away - points, post)
 
 
 def _block_size(workers: int) -> int:
@@ -441,9 +445,9 @@ def _lines(request: RolloutRequest) -> tuple[tuple[_Line, ...], list[Move], str 
     def line_after(move: Move) -> _Line:
         after = move.position
         if after.is_over():
-            return _Line(after._key, root, fixed=_outcome_row(after, True, match, request.met, root, request.cubeful,
+            return _Line(after.to_bytes(), root, fixed=_outcome_row(after, True, match, request.met, root, request.cubeful,
                                                               request.checkers))
-        return _Line(after.swap_sides()._key, 1 - root)
+        return _Line(after.swap_sides().to_bytes(), 1 - root)
 
     if request.plays:
         moves = sorted(pos.legal_moves(roll.high, roll.low), key=str)  # type: ignore[union-attr]
@@ -453,10 +457,10 @@ def _lines(request: RolloutRequest) -> tuple[tuple[_Line, ...], list[Move], str 
     if roll is not None:
         shown_play = None
         bot = request.bot
-        if isinstance(bot, CoreBot) and bot.play_kind != "random":
+        if isinstance(bot, CoreBot) and bot.play_kind != PlayKind.PLAY_RANDOM:
             shown_play = str(bot.choose_move(pos, roll, dataclasses.replace(match, dice=(roll.high, roll.low))))
-        return (_Line(pos._key, root, roll.high, roll.low),), [], shown_play
-    return (_Line(pos._key, root),), [], None
+        return (_Line(pos.to_bytes(), root, roll.high, roll.low),), [], shown_play
+    return (_Line(pos.to_bytes(), root),), [], None
 
 
 def _sampling(request: RolloutRequest) -> tuple[int, int]:
@@ -472,8 +476,7 @@ def _ranking_column(data: NDArray[np.float64], cubeful: bool) -> NDArray[np.floa
     """Per line and trial, the equity plays are ranked by (cubeful, or cubeless money equity)."""
     if cubeful:
         return data[..., 5]
-    w, wg, wbg, lg, lbg = (data[..., c] for c in range(5))
-    return 2.0 * w - 1.0 + wg - lg + wbg - lbg
+    return cubeless_equities(data[..., :5])
 
 
 def _blocks(total: int, size: int) -> Iterator[tuple[int, int]]:

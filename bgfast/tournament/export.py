@@ -4,7 +4,7 @@ A results file keeps each match's numbers, not its moves; the moves are rebuilt:
 
 * a match between bots that play in the compiled core is a pure function of the spec and
   the match's dice index, so it is played again (through
-  :func:`bgfast.history.play_match_with_history`, which keeps every turn);
+  :func:`bgfast.game.play_match_with_history`, which keeps every turn);
 * a seat that a Python bot or an outside engine held has its decisions recorded in the
   file (:mod:`bgfast.engines.record`); a :class:`~bgfast.engines.record.ReplayBot` plays
   them back in that seat, with the same dice.
@@ -35,16 +35,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from bgfast._core.rng import Stream
-from bgfast.bots.base import Bot, CubeResponse
-from bgfast.bots.builtin import RandomBot
-from bgfast.dice import Dice
 from bgfast.engines.record import ReplayBot, plays_in_core
 from bgfast.errors import BgfastError
-from bgfast.history import MatchHistory, play_match_with_history
-from bgfast.match import MatchState, Rules
-from bgfast.position import Move, Position
-from bgfast.matfile import write_mat
+from bgfast.formats.mat import write_mat
+from bgfast.game import MatchHistory, play_match_with_history
+from bgfast.match import Rules
 from bgfast.tournament.results import SavedMatch
 from bgfast.tournament.spec import PlayerSpec
 from bgfast.tournament.store import Store, open_results
@@ -106,29 +101,7 @@ def _check_format(run: _Run) -> None:
                           "the opening roll (SGF export will come with the formats issue)")
 
 
-class _CoreRandom(Bot):
-    """The ``random`` bot as the C game loop plays it, for the Python path of the replay:
-    the loop draws its choices from the match's own stream, lane 1 + seat
-    (``bgfast/_core/game.pyx``), asked only when there is more than one play, while
-    :class:`~bgfast.bots.builtin.RandomBot` called from Python draws from a stream of its
-    own.  Cube decisions are the bot's (deterministic)."""
-
-    def __init__(self, bot: Any, seed: int, index: int, seat: int) -> None:
-        self.bot = bot
-        self.stream = Stream(seed, index, 1 + seat)
-
-    def choose_move(self, position: Position, dice: Dice, match: MatchState) -> Move:
-        legal = position.legal_moves(dice.high, dice.low)
-        return legal[self.stream.below(len(legal))]
-
-    def should_double(self, position: Position, match: MatchState) -> bool:
-        return bool(self.bot.should_double(position, match))
-
-    def accept_double(self, position: Position, match: MatchState) -> CubeResponse:
-        return CubeResponse(int(self.bot.accept_double(position, match)))
-
-
-def _seat_bot(run: _Run, player: str, record: bytes | None, match: SavedMatch, seat: int) -> object:
+def _seat_bot(run: _Run, player: str, record: bytes | None) -> object:
     if record is not None:
         return ReplayBot(record)
     table = run.players.get(player)
@@ -139,8 +112,6 @@ def _seat_bot(run: _Run, player: str, record: bytes | None, match: SavedMatch, s
     if not plays_in_core(bot):
         raise ExportError(f"player {player!r} ({table['bot']}) plays in Python and its decisions are not in the "
                           "results file (written by an earlier version?), so its match cannot be rebuilt")
-    if isinstance(bot, RandomBot):
-        return _CoreRandom(bot, match.seed, match.dice_index, seat)
     return bot
 
 
@@ -151,8 +122,7 @@ def _history(store: Store, run: _Run, match: SavedMatch) -> MatchHistory:
         raise ExportError(f"match {match.idx} of run {run.name!r} was forfeited by {loser!r} (its engine failed "
                           "three times): it did not finish, so there is no match to write")
     records = (decisions.seat0, decisions.seat1) if decisions is not None else (None, None)
-    bots = [_seat_bot(run, player, record, match, seat)
-            for seat, (player, record) in enumerate(zip((match.player0, match.player1), records))]
+    bots = [_seat_bot(run, player, record) for player, record in zip((match.player0, match.player1), records)]
     history = play_match_with_history(bots[0], bots[1], length=match.length, rules=run.rules, seed=match.seed,
                                       index=match.dice_index)
     result = match.result

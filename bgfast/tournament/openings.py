@@ -209,14 +209,15 @@ def play_opening(player: Any, seed: int, index: int, opening: Position) -> Match
         return MatchSummary(*play_match_from(int(seed), int(index), board, 1))
     runner.reseed(int(seed), int(index))
     runner.script([])
-    winner, kind, points, _cube, plies, _truncated, _final, _turn = runner.play_from(board, 1)
+    game = runner.play_from(board, 1)   # a GameResult (bgfast._core.game)
     doubles = len(runner.games()[0][2])
-    gammon, backgammon = kind == "gammon", kind == "backgammon"
+    winner, points = game.winner, game.points
+    gammon, backgammon = game.kind == "gammon", game.kind == "backgammon"
     return MatchSummary(
         score0=points if winner == 0 else 0, score1=points if winner == 1 else 0, winner=winner, games=1,
         gammons0=int(gammon and winner == 0), gammons1=int(gammon and winner == 1),
         backgammons0=int(backgammon and winner == 0), backgammons1=int(backgammon and winner == 1),
-        doubles=doubles, plies=plies)
+        doubles=doubles, plies=game.plies)
 
 
 def match_from_opening_supported() -> bool:
