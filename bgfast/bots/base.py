@@ -192,7 +192,6 @@ class CoreBot(Bot):
         return CoreConfig(self.play_kind, CUBE_KINDS[self.cube], self.cube_efficiency, self.evaluator)
 
     def _kernel(self, match: MatchState, rules: Rules | None) -> Decisions:
-        rules = rules or Rules()
         key = (match.length, match.jacoby, rules)
         kernel = self._decisions.get(key)
         if kernel is None:
