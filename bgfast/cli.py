@@ -393,6 +393,49 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_export(sub: argparse._SubParsersAction[_Parser]) -> None:
+    p = sub.add_parser(
+        "export",
+        help="write tournament matches as Jellyfish .mat files",
+        description="Write match N of the results file DB (the index 'bgfast report --matches' prints), or "
+        "every match, as a Jellyfish .mat file that GNU Backgammon imports.  A match between bgfast's "
+        "built-in bots is played again from the spec and its index; the decisions of Python bots and "
+        "outside engines are recorded in the results file as they play, and played back.  Forfeited "
+        "matches, variants and starts from opening positions cannot be .mat files and are refused.",
+    )
+    p.add_argument("db", metavar="DB", help="a results file written by 'bgfast tournament'")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--match", type=_non_negative, metavar="N", help="the match to write (with --mat)")
+    which.add_argument("--all", action="store_true", help="write every match (with --mat-dir); skips forfeits")
+    p.add_argument("--mat", metavar="FILE", help="the .mat file of --match")
+    p.add_argument("--mat-dir", metavar="DIR", help="the folder of --all's files, named RUN-N.mat")
+    p.add_argument("--run", metavar="NAME", help="the run (spec name) in a file that holds several")
+    p.set_defaults(func=_cmd_export)
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from bgfast.tournament.export import export_all, export_match
+
+    if args.all:
+        if args.mat_dir is None or args.mat is not None:
+            raise ValueError("--all writes into a folder: give --mat-dir DIR (not --mat)")
+        folder = Path(args.mat_dir)
+        if not folder.is_dir():
+            raise ValueError(f"--mat-dir {args.mat_dir!r}: no such folder")
+        done = export_all(args.db, folder, run=args.run)
+        print(f"wrote {len(done.written)} matches to {folder}", file=sys.stderr)
+        if done.forfeits:
+            print(f"skipped {len(done.forfeits)} forfeited matches: "
+                  + ", ".join(f"{run} {idx}" for run, idx in done.forfeits), file=sys.stderr)
+        return 0
+    if args.mat is None or args.mat_dir is not None:
+        raise ValueError("--match N writes one file: give --mat FILE (not --mat-dir)")
+    out = _output_file(args.mat, "--mat")
+    run = export_match(args.db, args.match, out, run=args.run)
+    print(f"wrote match {args.match} of run {run} to {out}", file=sys.stderr)
+    return 0
+
+
 def _output_file(name: str, option: str, *, suffix: str = "") -> Path:
     """The file an output option names, checked before any work: its folder must exist
     and it must not be a folder; ``suffix`` is added when the name has none (as
@@ -409,9 +452,30 @@ def _output_file(name: str, option: str, *, suffix: str = "") -> Path:
     return path
 
 
+# ---------------------------------------------------------------- engine
+
+
+def _add_engine(sub: argparse._SubParsersAction[_Parser]) -> None:
+    from bgfast.engines import ubgi_server
+
+    p = sub.add_parser(
+        "engine",
+        help="serve a bgfast bot as a UBGI engine on stdin/stdout",
+        description="Speak UBGI v0.2 (bgci's engine protocol) on stdin/stdout for a bgfast bot, so that "
+        "other programs (bgci, a bgfast tournament's command = [...]) can play it.  Keys: engine.ply "
+        "(root-inclusive: UBGI 1-ply is gnubg's 0-ply), engine.cube, engine.seed and the game.* match "
+        "context.  'go cube' answers take, drop or beaver when a double is offered (bgfast's extension).",
+    )
+    p.add_argument("--bot", default=ubgi_server.DEFAULT_BOT, metavar="SPEC",
+                   help=f"the bot, NAME[:KEY=VALUE,...] or module:factory (default {ubgi_server.DEFAULT_BOT})")
+    p.set_defaults(func=lambda a: ubgi_server.serve(a.bot))
+
+
 # ---------------------------------------------------------------- the command
 
-COMMANDS: list[Callable[[argparse._SubParsersAction[_Parser]], None]] = [_add_moves, _add_show, _add_play, _add_rollout, _add_tournament, _add_report, _add_bench]
+COMMANDS: list[Callable[[argparse._SubParsersAction[_Parser]], None]] = [
+    _add_moves, _add_show, _add_play, _add_rollout, _add_tournament, _add_report, _add_export, _add_bench,
+    _add_engine]
 """The subcommands, in the order ``bgfast --help`` lists them."""
 
 

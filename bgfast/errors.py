@@ -88,3 +88,78 @@ class RolloutWorkerError(BgfastError, RuntimeError):
 
 class MissingExtraError(BgfastError, ImportError):
     """An optional dependency that a feature needs is not installed (the message names the extra)."""
+
+
+class BotLoadError(UnknownBotError):
+    """A plugin bot (``module:factory`` or an entry point of the group ``bgfast.bots``) that
+    cannot be loaded: its module is missing or fails to import, the name is not in it or is
+    not callable, or the factory raises.  The message names the plugin and the cause."""
+
+
+class UbgiError(BgfastError, ValueError):
+    """A UBGI v0.2 line that does not parse, or a value it carries that is out of range.
+
+    :ivar code: the UBGI error code the line earns: ``bad_command``, ``bad_value``,
+        ``bad_state`` or ``unsupported`` (UBGI v0.2, section 5).
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class InvalidFibsBoardError(InvalidPositionError):
+    """A FIBS ``board:`` line (the FIBS client protocol's board state) that does not parse
+    or describes an impossible board."""
+
+
+class EngineStartError(BgfastError, ValueError):
+    """An outside engine that cannot be used, found before any match is played: a command
+    that is missing or not executable, a process that exits or fails its handshake, an
+    option it refuses."""
+
+
+class EngineError(BgfastError, RuntimeError):
+    """An outside engine that failed during play; the tournament restarts it and replays the
+    match (after three failures of one match, the match is a forfeit).
+
+    :ivar engine: the engine's name.
+    :ivar kind: ``"crash"``, ``"timeout"`` or ``"illegal"`` (an illegal or unparsable answer),
+        the counter the fault is counted in.
+    :ivar seat: the seat (0 or 1) of the engine at the failed decision, or None if unknown.
+    :ivar match: the match state of the failed decision, or None.
+    """
+
+    kind = "crash"
+
+    def __init__(self, message: str, *, engine: str = "", seat: int | None = None,
+                 match: object = None) -> None:
+        super().__init__(message)
+        self.engine = engine
+        self.seat = seat
+        self.match = match
+
+
+class EngineCrashedError(EngineError):
+    """An engine process that exited or closed its connection during play."""
+
+    kind = "crash"
+
+
+class EngineTimeoutError(EngineError):
+    """An engine that gave no answer to a decision within its time limit (``timeout_s``)."""
+
+    kind = "timeout"
+
+
+class EngineIllegalAnswerError(EngineError):
+    """An engine answer that parses but is not allowed: an illegal move for the position and
+    dice, or a cube answer that does not fit the question."""
+
+    kind = "illegal"
+
+
+class EngineProtocolError(EngineError):
+    """An engine answer that does not parse: garbage, an unexpected line, an error line."""
+
+    kind = "illegal"

@@ -28,7 +28,6 @@ What a match leaves:
 """
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
@@ -219,17 +218,16 @@ class _PythonAdapter:
         self.bot = bot
 
     @staticmethod
-    def _match(state: _game._State, *, doubled: bool = False) -> MatchState:
+    def _match(state: _game._State, *, doubled: bool = False, dice: tuple[int, int] = (0, 0)) -> MatchState:
         player, length, s0, s1, cube, owner, crawford, jacoby, _beaver, _max = state
         on_roll = 1 - player if doubled else player
-        return MatchState(length=length, score=(s0, s1), cube_value=cube, cube_owner=owner,
-                          crawford=crawford, player_on_roll=on_roll, turn=player,
-                          double_offered=doubled, jacoby=jacoby and length == 0)
+        return MatchState._from_valid_fields(length, (s0, s1), cube, owner, crawford, on_roll, player, doubled,
+                                             dice, bool(jacoby and length == 0))
 
     def choose_play(self, board: bytes, d1: int, d2: int, state: _game._State) -> bytes:
         pos = Position._from_valid_bytes(board)
         dice = Dice(d1, d2)
-        match = dataclasses.replace(self._match(state), dice=(dice.high, dice.low))
+        match = self._match(state, dice=(dice.high, dice.low))
         choice = self.bot.choose_move(pos, dice, match)  # type: ignore[attr-defined]
         if isinstance(choice, Move):
             return choice.position.to_bytes()

@@ -244,6 +244,19 @@ class MatchState:
             raise E("a double is offered to the opponent of the player on roll: turn must differ from "
                     f"player_on_roll ({self.player_on_roll})")
 
+    @classmethod
+    def _from_valid_fields(cls, length: int, score: tuple[int, int], cube_value: int, cube_owner: int,
+                           crawford: bool, player_on_roll: int, turn: int, double_offered: bool,
+                           dice: tuple[int, int], jacoby: bool) -> MatchState:
+        """A game in progress from fields that are already valid and normalised (the game
+        loop's own, as it calls a Python bot back), without the constructor's checks."""
+        state = object.__new__(cls)
+        state.__dict__.update(length=length, score=score, cube_value=cube_value, cube_owner=cube_owner,
+                              crawford=crawford, player_on_roll=player_on_roll, turn=turn,
+                              game_state=GameState.PLAYING, double_offered=double_offered, resigned=0,
+                              dice=dice, jacoby=jacoby)
+        return state
+
     # ------------------------------------------------------------------ text
 
     def __repr__(self) -> str:

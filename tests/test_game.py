@@ -2,6 +2,7 @@
 variants, the match records and their text/JSON log (bgfast.formats.matchlog)."""
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -20,7 +21,7 @@ from bgfast.game import (
     MatchRecord,
     play_match,
 )
-from bgfast.match import Rules
+from bgfast.match import MatchState, Rules
 from bgfast.formats.matchlog import game_line, match_dict, match_json, match_text
 from bgfast.position import STARTING, VARIANTS, Position, starting_position
 
@@ -105,6 +106,35 @@ def test_a_python_bot_is_asked_to_take_with_the_doubler_on_roll() -> None:
     assert (ask.what, answer.what, answer.seat) == ("double", "take", 0)
     assert answer.position == ask.position
     assert (answer.match.player_on_roll, answer.match.turn, answer.match.double_offered) == (1, 0, True)
+
+
+def test_the_match_state_a_python_bot_is_given_is_the_one_the_checked_constructor_builds() -> None:
+    # the loop's states skip MatchState's checks (MatchState._from_valid_fields): each must be
+    # the state the constructor makes of the same fields, with the same normalised types
+    seen: list[MatchState] = []
+
+    class Watcher(PubevalDelegate):
+        def choose_move(self, position, dice, match):  # type: ignore[no-untyped-def]
+            seen.append(match)
+            return super().choose_move(position, dice, match)
+
+        def should_double(self, position, match):  # type: ignore[no-untyped-def]
+            seen.append(match)
+            return super().should_double(position, match)
+
+        def accept_double(self, position, match):  # type: ignore[no-untyped-def]
+            seen.append(match)
+            return super().accept_double(position, match)
+
+    for length, index in ((5, 0), (5, 1), (0, 2)):
+        MatchPlayer(Watcher(cube="keith"), get_bot("heuristic"), length=length).record(seed=4, index=index)
+    assert {m.double_offered for m in seen} == {True, False} and any(m.crawford for m in seen)
+    assert any(m.jacoby for m in seen) and any(m.cube_owner != -1 for m in seen)
+    for state in seen:
+        fields = {f.name: getattr(state, f.name) for f in dataclasses.fields(MatchState)}
+        checked = MatchState(**fields)
+        assert state == checked and MatchState.from_match_id(state.match_id()) == state
+        assert [type(getattr(state, name)) for name in fields] == [type(getattr(checked, name)) for name in fields]
 
 
 def test_a_python_bot_may_answer_with_a_move_or_its_notation() -> None:

@@ -22,7 +22,10 @@ from bgfast.tournament import (
 )
 from bgfast.tournament.report import CSV_COLUMNS
 
-JSON_PLAYER_KEYS = {"name", "matches", "match_wins", "ppg", "ppg_se", "ppg_se_paired", "elo", "elo_ci95"}
+JSON_PLAYER_KEYS = {"name", "matches", "match_wins", "ppg", "ppg_se", "ppg_se_paired", "elo", "elo_ci95",
+                    # what an outside engine did (zeros for built-in bots): bgfast.engines.counters.REPORT_FIELDS
+                    "decisions", "decision_ms_mean", "decision_ms_max", "restarts", "crashes", "timeouts",
+                    "illegal_answers", "forfeits", "cube_by_policy"}
 JSON_PAIRING_KEYS = {"a", "b", "matches", "a_wins", "b_wins", "a_ppg", "paired", "units", "pentanomial", "elo_diff",
                      "elo_diff_ci", "los", "ppg_se_paired", "ppg_se_independent"}
 
@@ -64,6 +67,7 @@ def test_the_json_report_has_exactly_the_documented_keys(one_worker: Path) -> No
                          "rating", "anchor", "paired"}
     assert data["tournament"] == "small" and data["matches_played"] == 120
     assert all(set(p) == JSON_PLAYER_KEYS for p in data["players"])
+    assert all(p["decisions"] == p["forfeits"] == p["restarts"] == 0 for p in data["players"])
     assert all(set(q) == JSON_PAIRING_KEYS for q in data["pairings"])
     json.dumps(data)
 

@@ -5,8 +5,8 @@
 <PubevalBot 'pubeval'>
 >>> get_bot("pubeval:cube=never").cube
 'never'
->>> sorted(available_bots())[:2]
-['gnubg', 'heuristic']
+>>> sorted(available_bots())[:3]
+['bgsage', 'gnubg', 'heuristic']
 """
 from __future__ import annotations
 
@@ -36,10 +36,18 @@ def get_bot(name: str, **options: object) -> Bot:
     """Build the bot registered as ``name`` with its options.
 
     ``name`` may carry options as a spec, ``"pubeval:cube=never"`` (see :mod:`bgfast.bots.spec`);
-    keyword options win over the spec's.
+    keyword options win over the spec's.  It may also be a plugin: ``"module:factory"`` or
+    an entry point of the group ``bgfast.bots`` (see :mod:`bgfast.bots.plugins`).
 
     :raises UnknownBotError: an unknown name, a malformed spec, or options the bot does not take.
+    :raises BotLoadError: a plugin that cannot be loaded or whose factory raises.
     """
+    if isinstance(name, str) and name not in _REGISTRY and name.partition(":")[0] not in _REGISTRY:
+        from bgfast.bots.plugins import load_plugin
+
+        plugin = load_plugin(name, options)
+        if plugin is not None:
+            return plugin
     if isinstance(name, str) and ":" in name:   # a spec such as "pubeval:cube=never"
         name, spec_options = parse_bot_spec(name)
         options = {**spec_options, **options}
@@ -71,7 +79,14 @@ def _gnubg(**options: object) -> Bot:
     return GnubgBot(**options)  # type: ignore[arg-type]
 
 
+def _bgsage(**options: object) -> Bot:
+    from bgfast.bots.bgsage import BgsageBot
+
+    return BgsageBot(**options)  # type: ignore[arg-type]
+
+
 register_bot("random", RandomBot)
 register_bot("pubeval", PubevalBot)
 register_bot("heuristic", _heuristic)
 register_bot("gnubg", _gnubg)
+register_bot("bgsage", _bgsage)

@@ -22,7 +22,7 @@ from bgfast.evaluator import default_evaluator
 from bgfast.formats.text import parse_position
 from bgfast.game import CoreConfig, decisions
 from bgfast.match import MatchState, Rules
-from bgfast.position import Move, Position
+from bgfast.position import LegalMoves, Move, Position
 from bgfast.validation import real_number, whole_number
 
 if TYPE_CHECKING:
@@ -119,6 +119,19 @@ class Bot:
         return f"<{type(self).__name__} {self.name!r}>"
 
 
+def legal_plays(position: Position | str, dice: Dice | str | tuple[int, int]) -> tuple[Position, Dice, LegalMoves]:
+    """What a bot about to choose a play needs: ``position`` and ``dice`` as value types and
+    the roll's legal plays (one, possibly empty, when there is no choice).
+
+    :raises InvalidPositionError: a malformed position, or a game that is over.
+    :raises InvalidDiceError: bad dice.
+    """
+    position, dice = parse_position(position)[0], Dice.of(dice)
+    if position.is_over():
+        raise InvalidPositionError(f"the game in {position.id()!r} is over: there is no play to choose")
+    return position, dice, position.legal_moves(dice.high, dice.low)
+
+
 class _Scene(TypedDict):
     """The match state the core's choose/offer/respond take as keywords."""
 
@@ -179,7 +192,6 @@ class CoreBot(Bot):
         return CoreConfig(self.play_kind, CUBE_KINDS[self.cube], self.cube_efficiency, self.evaluator)
 
     def _kernel(self, match: MatchState, rules: Rules | None) -> Decisions:
-        rules = rules or Rules()
         key = (match.length, match.jacoby, rules)
         kernel = self._decisions.get(key)
         if kernel is None:
@@ -199,20 +211,17 @@ class CoreBot(Bot):
 
         :raises InvalidPositionError: a malformed position. :raises InvalidDiceError: bad dice.
         """
-        position, dice = parse_position(position)[0], Dice.of(dice)
-        if position.is_over():
-            raise InvalidPositionError(f"the game in {position.id()!r} is over: there is no play to choose")
+        position, dice, legal = legal_plays(position, dice)
         match = match or MatchState()
         kernel = self._kernel(match, rules)
         if self.play_kind == PlayKind.PLAY_RANDOM:
             kernel.reseed(self._seed, self._calls, 1 + match.player_on_roll)
             self._calls += 1
         board = kernel.choose(position.to_bytes(), dice.high, dice.low, match.player_on_roll, **self._scene(match))
-        target = Position._from_valid_bytes(board)
-        for move in position.legal_moves(dice.high, dice.low):
-            if move.position == target:
-                return move
-        raise AssertionError("the core chose a play that legal_moves does not list")
+        try:
+            return legal[legal.positions().index(Position._from_valid_bytes(board))]
+        except ValueError:
+            raise AssertionError("the core chose a play that legal_moves does not list") from None
 
     def should_double(self, position: Position | str, match: MatchState, *, rules: Rules | None = None) -> bool:
         """Whether the core doubles for this bot on roll in ``position`` (False when the cube

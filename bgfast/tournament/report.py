@@ -8,6 +8,7 @@ pairing in memory.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import math
 import sys
 from collections.abc import Iterable
@@ -15,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Protocol
 
+from bgfast.bots.cube_policy import DEFAULT_CUBE_POLICY
+from bgfast.engines.counters import EngineCounters
 from bgfast.tournament.pairs import PairingStats, pairing_stats
 from bgfast.tournament.ratings import RATINGS, EloInterval, Ratings, fit_ratings
 from bgfast.tournament.results import SavedMatch, SeatTotals
@@ -67,6 +70,15 @@ class PlayerStanding:
     ppg_se_paired: float = math.nan
     """The standard error of ``stats.ppg`` with units (dice pairs) as the samples, each
     pairing a stratum (:func:`~bgfast.tournament.stats.stratified_ratio_se`)."""
+    engine: EngineCounters = dataclasses.field(default_factory=EngineCounters)
+    """What the player's outside engine did (all zero for a bot that plays in bgfast)."""
+    plays: str = ""
+    """What plays for the player: a bot's name, ``engine NAME`` or ``command ...``."""
+
+    @property
+    def is_outside(self) -> bool:
+        """True for an outside engine (a UBGI command or an engine bgfast drives by name)."""
+        return self.plays.startswith(("engine ", "command "))
 
 
 @dataclass(frozen=True)
@@ -125,6 +137,8 @@ class Standings:
     """What the Elo figures rate: ``"wins"`` (match wins) or ``"points"`` (money points, bgci's score)."""
     anchor: str | None = None
     """The player rated 0, or None: the players' mean is 0."""
+    forfeits: tuple[tuple[str, int, str, str], ...] = ()
+    """Forfeited matches: (run, match index, the player who forfeited, the opponent)."""
 
     @property
     def paired(self) -> bool:
@@ -144,7 +158,13 @@ class Standings:
         Each pairing has ``elo_diff`` (a's Elo minus b's), ``elo_diff_ci`` ([low, high], 95%),
         ``los``, ``ppg_se_paired`` (dice pairs as the samples) and ``ppg_se_independent``
         (matches as the samples), ``units`` and ``pentanomial`` (units by a's score 0, 1/4,
-        1/2, 3/4, 1 per match); an infinite Elo (a pairing one side never won) is null."""
+        1/2, 3/4, 1 per match); an infinite Elo (a pairing one side never won) is null.
+
+        Each player has what its outside engine did (zeros for bgfast's own bots):
+        ``decisions``, ``decision_ms_mean`` and ``decision_ms_max`` (milliseconds a decision,
+        round trip), ``restarts``, ``crashes``, ``timeouts``, ``illegal_answers``,
+        ``forfeits``, and ``cube_by_policy`` (cube decisions bgfast's policy made because
+        the engine answered ``unsupported``)."""
         out: dict[str, Any] = {
             "tournament": self.tournament,
             "matches_played": self.matches_played,
@@ -157,7 +177,8 @@ class Standings:
                 {"name": p.name, "matches": p.stats.matches, "match_wins": p.stats.wins,
                  "ppg": round(p.stats.ppg, 4), "ppg_se": round(p.stats.ppg_se, 4),
                  "ppg_se_paired": _json_number(p.ppg_se_paired, 4),
-                 "elo": round(p.elo, 1), "elo_ci95": [round(p.elo_ci95[0], 1), round(p.elo_ci95[1], 1)]}
+                 "elo": round(p.elo, 1), "elo_ci95": [round(p.elo_ci95[0], 1), round(p.elo_ci95[1], 1)],
+                 **p.engine.report()}
                 for p in self.players
             ],
             "pairings": [_pairing_json(q) for q in self.pairings],
@@ -195,6 +216,7 @@ class Standings:
                          f"{self.prior_draws:g} virtual draw to keep the ratings finite)")
         lines.append("")
         lines.extend(self._pairing_lines())
+        lines.extend(self._engine_lines())
         if self.sprt is not None:
             t = self.sprt
             verdict = {"H1": f"H1 accepted (Elo >= {t.elo1:g})", "H0": f"H0 accepted (Elo <= {t.elo0:g})"}.get(
@@ -205,6 +227,29 @@ class Standings:
             lines.append(f"SPRT [{t.elo0:g}, {t.elo1:g}]: {verdict} after {t.matches} matches, "
                          f"LLR {t.llr:+.2f}{bounds}{over}")
         return "\n".join(lines)
+
+    def _engine_lines(self) -> list[str]:
+        """The outside engines' table (decisions, time, faults), the forfeited matches, and
+        which engines had their cube decisions made by bgfast; nothing without outside players."""
+        outside = [p for p in self.players if p.is_outside]
+        if not outside:
+            return []
+        width = max([len("engine")] + [len(p.name) for p in outside])
+        lines = ["", f"{'engine':<{width}}  {'decisions':>9}  {'ms mean':>8}  {'ms max':>8}  {'restarts':>8}  "
+                 f"{'crashes':>7}  {'timeouts':>8}  {'illegal':>7}  {'forfeits':>8}"]
+        for p in outside:
+            e = p.engine
+            lines.append(f"{p.name:<{width}}  {e.decisions:>9}  {e.decision_ms_mean:>8.3f}  {e.decision_ms_max:>8.1f}  "
+                         f"{e.restarts:>8}  {e.crashes:>7}  {e.timeouts:>8}  {e.illegal_answers:>7}  {e.forfeits:>8}")
+        for p in outside:
+            if p.engine.cube_by_policy:
+                lines.append(f"({p.name} answered 'unsupported' to cube decisions: its {p.engine.cube_by_policy} "
+                             f"cube decisions were made by bgfast's cube policy {DEFAULT_CUBE_POLICY!r})")
+        if self.forfeits:
+            shown = ", ".join(f"{idx} ({loser} vs {winner})" for _, idx, loser, winner in self.forfeits[:10])
+            more = f" and {len(self.forfeits) - 10} more" if len(self.forfeits) > 10 else ""
+            lines.append(f"forfeited matches (index): {shown}{more}")
+        return lines
 
     def _pairing_lines(self) -> list[str]:
         names = [f"{q.a} - {q.b}" for q in self.pairings]
@@ -254,8 +299,11 @@ def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | No
         pairs[key] = pairs.get(key, Stats()) + view
     runs = store.runs()
     results, ratings, paired_se = _unit_results(store, pos, pairs, rating, anchor, [names[pid] for pid in ids], runs)
+    counters = store.engine_counters()
+    plays = store.player_bots()
     players = sorted(
-        (PlayerStanding(names[pid], per_player[i], ratings.elo[i], ratings.ci95[i], paired_se[i])
+        (PlayerStanding(names[pid], per_player[i], ratings.elo[i], ratings.ci95[i], paired_se[i],
+                        counters.get(pid, EngineCounters()), plays.get(pid, ""))
          for i, pid in enumerate(ids) if per_player[i].matches),
         key=lambda p: (-p.elo, p.name))
     pairings = tuple(PairingStanding(names[ids[a]], names[ids[b]], s, results[(a, b)], results[(a, b)].elo(rating))
@@ -275,7 +323,8 @@ def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | No
         tournament=runs[0]["name"] if runs else store.path.stem,
         matches_played=sum(s.matches for s in per_player) // 2,
         players=tuple(players), pairings=pairings, sprt=sprt, prior_draws=ratings.prior_draws,
-        matches_scheduled=scheduled, running=store.writer_active(), rating=rating, anchor=anchor)
+        matches_scheduled=scheduled, running=store.writer_active(), rating=rating, anchor=anchor,
+        forfeits=tuple(store.forfeits()))
 
 
 def _unit_results(store: Store, pos: dict[int, int], pairs: dict[tuple[int, int], Stats], rating: str,

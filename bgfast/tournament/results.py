@@ -8,7 +8,9 @@ backgammons, cube actions, plies; seat 0 first); these records add where the mat
 sits in the tournament.
 
 - :class:`MatchRow`: one match as a worker returns it (seats index ``spec.players``);
-- :class:`ChunkResult`: a finished chunk of them;
+- :class:`MatchDecisions`: the recorded decisions of a match with a Python bot or an
+  outside engine in a seat, and the seat that forfeited it, if one did;
+- :class:`ChunkResult`: a finished chunk of them, with what the outside engines did;
 - :class:`SavedMatch`: one match as the results file gives it back (players by name);
 - :class:`SeatTotals`: sums over the matches of one seating, which standings are built from.
 
@@ -20,12 +22,13 @@ sits in the tournament.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from bgfast.engines.counters import EngineCounters
 from bgfast.game import MatchSummary
 
-__all__ = ["ChunkResult", "MatchRow", "MatchSummary", "SavedMatch", "SeatTotals"]
+__all__ = ["ChunkResult", "MatchDecisions", "MatchRow", "MatchSummary", "SavedMatch", "SeatTotals"]
 
 
 class MatchRow(NamedTuple):
@@ -44,14 +47,30 @@ class MatchRow(NamedTuple):
     result: MatchSummary
 
 
+class MatchDecisions(NamedTuple):
+    """The decisions of one match's recorded seats, as :class:`bgfast.engines.record.RecordingBot`
+    encodes them (a seat played by a bot of the compiled core is not recorded: None), and
+    the seat that forfeited the match (:mod:`bgfast.engines.resilient`), or None."""
+
+    idx: int
+    """The match's index in the schedule (as :attr:`MatchRow.idx`)."""
+    seat0: bytes | None
+    seat1: bytes | None
+    forfeit: int | None
+
+
 @dataclass(frozen=True)
 class ChunkResult:
-    """A finished chunk: its rows, in schedule order, and how long it took (seconds) on which worker."""
+    """A finished chunk: its rows, in schedule order, and how long it took (seconds) on which
+    worker; the decision records of its matches with a recorded seat, and what each outside
+    player (by its index in ``spec.players``) did while the chunk was played."""
 
     chunk: int
     rows: list[MatchRow]
     seconds: float
     worker: str
+    records: list[MatchDecisions] = field(default_factory=list)
+    counters: dict[int, EngineCounters] = field(default_factory=dict)
 
 
 class SavedMatch(NamedTuple):

@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from bgfast.engines.players import preflight
 from bgfast.tournament.report import (
     QuietReporter,
     Reporter,
@@ -28,6 +29,7 @@ from bgfast.validation import whole_number
 __all__ = ["run_tournament"]
 
 log = logging.getLogger("bgfast.tournament")
+engines_log = logging.getLogger("bgfast.engines")
 
 
 def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = None, *,
@@ -63,6 +65,8 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
     :returns: the standings over every match in the file.
     :raises InvalidSpecError: a bad spec, or a file that holds another spec (without ``append``).
     :raises WorkerFailedError: a chunk raised or a worker died; finished chunks are saved.
+    :raises EngineStartError: an outside engine that cannot start or fails its handshake
+        (found before any match is played).
     :raises MissingExtraError: the dask backend without dask.distributed installed.
     """
     if not isinstance(spec, TournamentSpec):
@@ -86,13 +90,16 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
         log.info("%s %s (spec %s) in %s: %d of %d matches saved, %s backend, %d workers",
                  "resuming" if run.resumed else "starting", spec.name, spec.hash, path, done,
                  spec.total_matches(), backend, workers)
-        reporter.on_start(spec, spec.total_matches(), done)
-        started = True
         sprt = _SprtState(spec, store, run) if spec.sprt is not None else None
         leader = _Leader(spec, store, run) if sprt is None else None
         todo = (c for c in range(spec.chunk_count()) if c not in run.finished)
         remaining = spec.chunk_count() - len(run.finished)
-        if remaining and not (sprt is not None and sprt.decided):
+        to_play = bool(remaining) and not (sprt is not None and sprt.decided)
+        if to_play:
+            _check_engines(spec)
+        reporter.on_start(spec, spec.total_matches(), done)
+        started = True
+        if to_play:
             results = run_chunks(spec, todo, workers=min(workers, remaining), backend=backend, address=scheduler)
             try:
                 for result in results:
@@ -211,6 +218,19 @@ class _Leader:
         return f"leader {leader} {100 * first:.1f}% (+{100 * (first - second):.1f} over {runner_up})"
 
 
+def _check_engines(spec: TournamentSpec) -> None:
+    """Start each outside player's engine once and stop it, here in the parent, so that an
+    engine that cannot start or fails its handshake stops the run before any match.
+
+    :raises EngineStartError: the first engine that fails, named.
+    """
+    outside = [p.build() for p in spec.players if p.is_outside]
+    if outside:
+        log.info("checking %d outside engine(s): %s", len(outside), ", ".join(p.name for p in spec.players
+                                                                              if p.is_outside))
+        preflight(outside)
+
+
 def _show_status(reporter: Reporter, text: str) -> None:
     """Tell the reporter the progress line, if it shows one (``on_status`` is optional)."""
     show = getattr(reporter, "on_status", None)
@@ -225,9 +245,10 @@ def _start_log(path: Path, *, multiprocess: bool) -> logging.Handler:
     handler: logging.Handler = file_handler
     if multiprocess:
         handler = _worker_queue_handler(file_handler)
-    log.addHandler(handler)
-    if log.level == logging.NOTSET or log.level > logging.INFO:
-        log.setLevel(logging.INFO)
+    for logger in (log, engines_log):  # the engines' stderr, restarts and forfeits go to the run's log too
+        logger.addHandler(handler)
+        if logger.level == logging.NOTSET or logger.level > logging.INFO:
+            logger.setLevel(logging.INFO)
     return handler
 
 
@@ -265,4 +286,5 @@ def _worker_queue_handler(file_handler: logging.Handler) -> logging.Handler:
 
 def _stop_log(handler: Any) -> None:
     log.removeHandler(handler)
+    engines_log.removeHandler(handler)
     handler.close()

@@ -84,44 +84,94 @@ def _str(value: Any, path: str) -> str:
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """One player: a display name and the bot that plays for it.
+    """One player: a display name and what plays for it, one of a bgfast bot (``bot``, a
+    built-in name or a plugin), a UBGI engine (``command``) or an engine bgfast drives by
+    name (``engine``, see :data:`bgfast.engines.players.ENGINES`).
 
     >>> PlayerSpec("pub", "pubeval", cube="never").build()
     <PubevalBot 'pubeval'>
+    >>> PlayerSpec("sage", command=("bgfast", "engine"), timeout_s=5.0).is_outside, PlayerSpec("sage", command=("bgfast", "engine")).describe()
+    (True, 'command bgfast engine')
     """
 
     name: str
     """The name in reports; unique within the tournament."""
-    bot: str
-    """A name known to :func:`bgfast.bots.get_bot`."""
+    bot: str | None = None
+    """A name known to :func:`bgfast.bots.get_bot` (or a plugin); None for an outside player."""
     cube: str | None = None
-    """The cube policy, for bots that take one (``None``: the bot's default)."""
+    """The cube policy: for bots that take one (``None``: the bot's default); for an outside
+    player, a bgfast policy that decides instead of the engine (``None``: the engine decides)."""
     options: Mapping[str, Any] = field(default_factory=dict, hash=False)
-    """Other keyword options passed to the bot (e.g. ``ply`` for gnubg)."""
+    """Other keyword options passed to the bot (e.g. ``ply`` for gnubg), or the engine's
+    options (UBGI keys sent as ``set KEY VALUE``; gnubg's ``ply``)."""
+    command: tuple[str, ...] | None = None
+    """The program and arguments of a UBGI engine, or None."""
+    engine: str | None = None
+    """The name of an outside engine bgfast knows how to drive (``"gnubg"``), or None."""
+    timeout_s: float | None = None
+    """Seconds an outside engine may take over one decision (None: the default, 60)."""
+
+    @property
+    def is_outside(self) -> bool:
+        """True for an engine that plays from outside bgfast (``command`` or ``engine``)."""
+        return self.command is not None or self.engine is not None
+
+    def describe(self) -> str:
+        """What plays for this player, one line: the bot's name, ``engine NAME`` or
+        ``command PROGRAM ARGS...`` (the results file keeps it beside the name)."""
+        import shlex
+
+        if self.command is not None:
+            return "command " + shlex.join(self.command)
+        if self.engine is not None:
+            return f"engine {self.engine}"
+        assert self.bot is not None
+        return self.bot
 
     def bot_options(self) -> dict[str, Any]:
-        """The keyword arguments given to :func:`~bgfast.bots.get_bot`."""
+        """The keyword arguments given to :func:`~bgfast.bots.get_bot` (for an outside
+        player: its options, cube policy and time limit)."""
         options = dict(self.options)
         if self.cube is not None:
             options["cube"] = self.cube
+        if self.timeout_s is not None:
+            options["timeout_s"] = self.timeout_s
         return options
 
     def build(self) -> object:
-        """A new bot for this player.
+        """A new bot for this player (an outside player's engine starts at its first decision).
 
         :raises UnknownBotError: the bot is unknown or refuses the options.
+        :raises BotLoadError: a plugin that cannot be loaded or whose factory raises.
+        :raises EngineStartError: an outside engine's program is missing or not executable.
         """
+        if self.is_outside:
+            from bgfast.engines.base import DEFAULT_TIMEOUT_S
+            from bgfast.engines.players import outside_bot
+
+            return outside_bot(command=self.command, engine=self.engine, options=self.options,
+                               timeout_s=DEFAULT_TIMEOUT_S if self.timeout_s is None else self.timeout_s,
+                               cube=self.cube, label=self.name)
         from bgfast.bots import get_bot
 
+        assert self.bot is not None
         return get_bot(self.bot, **self.bot_options())
 
     def to_dict(self) -> dict[str, Any]:
         """The TOML table of this player."""
-        out: dict[str, Any] = {"name": self.name, "bot": self.bot}
+        out: dict[str, Any] = {"name": self.name}
+        if self.command is not None:
+            out["command"] = list(self.command)
+        elif self.engine is not None:
+            out["engine"] = self.engine
+        else:
+            out["bot"] = self.bot
         if self.cube is not None:
             out["cube"] = self.cube
         if self.options:
             out["options"] = dict(self.options)
+        if self.timeout_s is not None:
+            out["timeout_s"] = self.timeout_s
         return out
 
 
@@ -258,9 +308,6 @@ class TournamentSpec:
 
     @staticmethod
     def _players(raw: Any) -> tuple[PlayerSpec, ...]:
-        from bgfast.bots import available_bots
-        from bgfast.errors import UnknownBotError
-
         if not isinstance(raw, list) or len(raw) < 2:
             raise _fail("players", "must list at least two players ([[players]] tables)")
         players = []
@@ -268,33 +315,68 @@ class TournamentSpec:
         for i, table in enumerate(raw):
             path = f"players[{i}]"
             if not isinstance(table, Mapping):
-                raise _fail(path, "must be a table with name and bot")
-            _check_keys(table, path, ("name", "bot"), ("cube", "options"))
+                raise _fail(path, "must be a table with name and bot (or command, or engine)")
+            _check_keys(table, path, ("name",), ("bot", "command", "engine", "cube", "options", "timeout_s"))
             name = _str(table["name"], f"{path}.name")
             if name in seen:
                 raise _fail(f"{path}.name", f"{name!r} is used by another player")
             seen.add(name)
-            bot = _str(table["bot"], f"{path}.bot")
-            if bot not in available_bots():
-                raise _fail(f"{path}.bot", f"unknown bot {bot!r} (known bots: {', '.join(sorted(available_bots()))})")
-            cube = table.get("cube")
-            if cube is not None:
-                cube = _str(cube, f"{path}.cube")
-            options = table.get("options", {})
-            if not isinstance(options, Mapping):
-                raise _fail(f"{path}.options", f"must be a table of bot options, got {options!r}")
-            if "cube" in options:
-                raise _fail(f"{path}.options.cube", f"set the cube policy with {path}.cube")
-            player = PlayerSpec(name, bot, cube, dict(options))
-            try:
-                player.build()
-            except UnknownBotError as exc:
-                key = "cube" if cube is not None and "cube" in str(exc) else "options"
-                raise _fail(f"{path}.{key}", str(exc)) from None
-            except ImportError as exc:
-                raise _fail(f"{path}.bot", f"bot {bot!r} cannot be loaded: {exc}") from None
-            players.append(player)
+            kinds = [key for key in ("bot", "command", "engine") if key in table]
+            if not kinds:
+                raise _fail(f"{path}.bot", "missing (a player needs one of bot, command or engine)")
+            if len(kinds) > 1:
+                raise _fail(f"{path}.{kinds[1]}", f"a player has one of bot, command or engine, not {' and '.join(kinds)}")
+            if kinds[0] == "bot":
+                players.append(TournamentSpec._bot_player(table, path, name))
+            else:
+                players.append(TournamentSpec._outside_player(table, path, name))
         return tuple(players)
+
+    @staticmethod
+    def _bot_player(table: Mapping[str, Any], path: str, name: str) -> PlayerSpec:
+        """A player played by a bgfast bot (built once here, to check its options: bots
+        in the process are cheap to build)."""
+        from bgfast.bots import available_bots
+        from bgfast.bots.plugins import is_plugin_name
+        from bgfast.errors import BotLoadError, UnknownBotError
+
+        if "timeout_s" in table:
+            raise _fail(f"{path}.timeout_s", "is only for outside players (command or engine)")
+        bot = _str(table["bot"], f"{path}.bot")
+        if bot not in available_bots() and not is_plugin_name(bot):
+            raise _fail(f"{path}.bot", f"unknown bot {bot!r} (known bots: {', '.join(sorted(available_bots()))}; "
+                        "or a plugin, module:factory)")
+        cube = table.get("cube")
+        if cube is not None:
+            cube = _str(cube, f"{path}.cube")
+        options = table.get("options", {})
+        if not isinstance(options, Mapping):
+            raise _fail(f"{path}.options", f"must be a table of bot options, got {options!r}")
+        if "cube" in options:
+            raise _fail(f"{path}.options.cube", f"set the cube policy with {path}.cube")
+        player = PlayerSpec(name, bot, cube, dict(options))
+        try:
+            player.build()
+        except BotLoadError as exc:
+            raise _fail(f"{path}.bot", " ".join(str(exc).split())) from None
+        except UnknownBotError as exc:
+            key = "cube" if cube is not None and "cube" in str(exc) else "options"
+            raise _fail(f"{path}.{key}", str(exc)) from None
+        except ImportError as exc:
+            raise _fail(f"{path}.bot", f"bot {bot!r} cannot be loaded: {exc}") from None
+        return player
+
+    @staticmethod
+    def _outside_player(table: Mapping[str, Any], path: str, name: str) -> PlayerSpec:
+        """A player played by an outside engine, checked without starting it."""
+        from bgfast.engines.players import check_outside_player
+
+        check_outside_player(table, path)
+        command = table.get("command")
+        timeout = table.get("timeout_s")
+        return PlayerSpec(name, None, table.get("cube"), dict(table.get("options", {})),
+                          command=tuple(command) if command is not None else None, engine=table.get("engine"),
+                          timeout_s=float(timeout) if timeout is not None else None)
 
     @staticmethod
     def _rules(raw: Any) -> Rules:

@@ -7,10 +7,20 @@ Layout (``PRAGMA user_version = 1``):
 - ``matches``: one row per match, keyed by (run, idx): the seats (``player0`` sits in
   seat 0), length, seed and dice index, final score, winner seat, games, gammons,
   backgammons, doubles (cube actions) and plies;
-- ``chunks``: one row per finished chunk.
+- ``chunks``: one row per finished chunk;
+- ``engine_counters``: per (run, player) what an outside engine did (decisions, their
+  total and longest time, restarts, crashes, timeouts, illegal answers, forfeits, cube
+  decisions left to bgfast's policy), summed chunk by chunk
+  (:class:`~bgfast.engines.counters.EngineCounters`);
+- ``match_records``: per (run, idx) of a match with a Python bot or an outside engine in
+  a seat, each recorded seat's decisions (:mod:`bgfast.engines.record`) and the seat
+  that forfeited, if one did.
 
-A chunk's match rows and its ``chunks`` row are written in one transaction, so a
-chunk is either wholly in the file or not at all: a crash (even ``kill -9``)
+A file written before the last two tables existed is read as it is (no engine counts,
+no records) and gets them when a run writes to it again.
+
+A chunk's match rows, records and counts and its ``chunks`` row are written in one
+transaction, so a chunk is either wholly in the file or not at all: a crash (even ``kill -9``)
 loses only unfinished chunks, and a resumed run skips the chunks listed in
 ``chunks``, so no match is ever counted twice.  The file is in WAL mode with
 ``synchronous = NORMAL``: a committed chunk survives the death of the process;
@@ -28,6 +38,7 @@ set()
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sqlite3
@@ -37,10 +48,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bgfast.engines.counters import EngineCounters
 from bgfast.errors import InvalidSpecError
 from bgfast.tournament.pairs import UnitGroup
 from bgfast.tournament.ratings import POINTS_CLIP
-from bgfast.tournament.results import ChunkResult, MatchSummary, SavedMatch, SeatTotals
+from bgfast.tournament.results import ChunkResult, MatchDecisions, MatchSummary, SavedMatch, SeatTotals
 from bgfast.tournament.spec import TournamentSpec
 
 __all__ = ["SCHEMA_VERSION", "RunInfo", "Store", "open_results"]
@@ -101,6 +113,35 @@ CREATE TABLE IF NOT EXISTS matches (
 ) WITHOUT ROWID;
 """
 
+_COUNTER_COLUMNS = tuple(f.name for f in dataclasses.fields(EngineCounters))
+"""The counts of ``engine_counters``, named as in EngineCounters."""
+
+_ENGINE_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS engine_counters (
+    run INTEGER NOT NULL,
+    player INTEGER NOT NULL,
+    {", ".join(f"{name} {'REAL' if name.startswith('decision_ms') else 'INTEGER'} NOT NULL"
+               for name in _COUNTER_COLUMNS)},
+    PRIMARY KEY (run, player)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS match_records (
+    run INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    seat0 BLOB,
+    seat1 BLOB,
+    forfeit INTEGER,
+    PRIMARY KEY (run, idx)
+) WITHOUT ROWID;
+"""
+"""The tables of outside engines and recorded matches (files of earlier versions lack them)."""
+
+_ADD_COUNTERS = (
+    f"INSERT INTO engine_counters (run, player, {', '.join(_COUNTER_COLUMNS)}) "
+    f"VALUES ({', '.join('?' * (len(_COUNTER_COLUMNS) + 2))}) ON CONFLICT (run, player) DO UPDATE SET "
+    + ", ".join(f"{c} = MAX({c}, excluded.{c})" if c == "decision_ms_max" else f"{c} = {c} + excluded.{c}"
+                for c in _COUNTER_COLUMNS))
+"""Adds a chunk's counts to a player's: sums, and the longer of the longest decisions."""
+
 _MATCH_COLUMNS = ("run", "idx", "chunk", "pairing", "length", "seed", "dice_index", "player0", "player1",
                   *MatchSummary._fields)
 """The columns of ``matches``: the match's place, then how it went (named as in MatchSummary)."""
@@ -153,13 +194,15 @@ class Store:
             version = self._conn.execute("PRAGMA user_version").fetchone()[0]
             tables = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if version == 0 and not tables and not readonly:
-                self._conn.executescript(_SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
+                self._conn.executescript(_SCHEMA + _ENGINE_SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
                 version = SCHEMA_VERSION
+                tables = {"engine_counters", "match_records"}
         except sqlite3.DatabaseError as exc:
             raise InvalidSpecError(f"{str(self.path)!r} is not a bgfast results file: {exc}") from None
         if version != SCHEMA_VERSION:
             self._conn.close()
             raise InvalidSpecError(f"{str(self.path)!r} is not a bgfast results file (schema {version})")
+        self._engine_tables = {"engine_counters", "match_records"} <= tables
         self._lock: Any = None
 
     def __enter__(self) -> Store:
@@ -220,6 +263,9 @@ class Store:
         """
         self._take_writer_lock()
         conn = self._conn
+        if not self._engine_tables:  # a file of an earlier version: add the tables it lacks
+            conn.executescript(_ENGINE_SCHEMA)
+            self._engine_tables = True
         row = conn.execute("SELECT run FROM runs WHERE spec_hash = ?", (spec.hash,)).fetchone()
         if row is not None:
             run = row[0]
@@ -246,11 +292,11 @@ class Store:
                                      (player.name,)).fetchone()
                 if found is None:
                     cur = conn.execute("INSERT INTO players (name, bot, options) VALUES (?, ?, ?)",
-                                       (player.name, player.bot, options))
+                                       (player.name, player.describe(), options))
                     ids.append(int(cur.lastrowid))  # type: ignore[arg-type]
                     continue
                 saved_id, saved_bot, saved_options = found
-                if (saved_bot, saved_options) != (player.bot, options):
+                if (saved_bot, saved_options) != (player.describe(), options):
                     raise InvalidSpecError(
                         f"players[{i}].name: {player.name!r} is bot {saved_bot!r} with options {saved_options} in "
                         f"{str(self.path)!r}; give this player another name")
@@ -267,7 +313,8 @@ class Store:
         return RunInfo(int(cur.lastrowid), spec, ids)  # type: ignore[arg-type]
 
     def write_chunk(self, run: RunInfo, result: ChunkResult) -> None:
-        """Write a finished chunk's matches and mark it finished, in one transaction."""
+        """Write a finished chunk's matches, their decision records and the chunk's engine
+        counts, and mark it finished, in one transaction (call :meth:`begin_run` first)."""
         ids = run.player_ids
         seed = run.spec.seed
         chunk = result.chunk
@@ -277,6 +324,12 @@ class Store:
         conn.execute("BEGIN IMMEDIATE")
         try:
             conn.executemany(_INSERT_MATCH, rows)
+            if result.records:
+                conn.executemany("INSERT INTO match_records (run, idx, seat0, seat1, forfeit) VALUES (?, ?, ?, ?, ?)",
+                                 ((run.run, *record) for record in result.records))
+            for player, counts in result.counters.items():
+                conn.execute(_ADD_COUNTERS, (run.run, ids[player],
+                                             *(getattr(counts, c) for c in _COUNTER_COLUMNS)))
             conn.execute("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?)",
                          (run.run, chunk, len(result.rows), result.seconds, result.worker, _now()))
             conn.execute("COMMIT")
@@ -331,19 +384,61 @@ class Store:
             "SUM(gammons0), SUM(gammons1), SUM(backgammons0), SUM(backgammons1), SUM(doubles) "
             "FROM matches GROUP BY player0, player1 ORDER BY player0, player1")]
 
-    def iter_matches(self) -> Iterator[SavedMatch]:
-        """Every match, run by run in index order.  Streams: memory does not grow with the file."""
+    def engine_counters(self) -> dict[int, EngineCounters]:
+        """What each outside player (by player id) did, summed over the runs of the file;
+        players with nothing counted are left out (as is everything in a file of an
+        earlier version)."""
+        if not self._engine_tables:
+            return {}
+        totals: dict[int, EngineCounters] = {}
+        for player, *counts in self._conn.execute(
+                f"SELECT player, {', '.join(_COUNTER_COLUMNS)} FROM engine_counters ORDER BY run, player"):
+            found = EngineCounters(**dict(zip(_COUNTER_COLUMNS, counts)))
+            totals[player] = totals[player] + found if player in totals else found
+        return totals
+
+    def player_bots(self) -> dict[int, str]:
+        """Player id -> what plays for it (:meth:`~bgfast.tournament.spec.PlayerSpec.describe`)."""
+        return dict(self._conn.execute("SELECT player, bot FROM players ORDER BY player"))
+
+    def match_decisions(self, run: str, idx: int) -> MatchDecisions | None:
+        """The decision records of match ``idx`` of the run named ``run``, or None if no seat
+        of it was recorded (both played in the core, or a file of an earlier version)."""
+        if not self._engine_tables:
+            return None
+        row = self._conn.execute(
+            "SELECT d.idx, d.seat0, d.seat1, d.forfeit FROM match_records d JOIN runs r ON r.run = d.run "
+            "WHERE r.name = ? AND d.idx = ?", (run, idx)).fetchone()
+        return MatchDecisions(row[0], row[1], row[2], row[3]) if row is not None else None
+
+    def forfeits(self) -> list[tuple[str, int, str, str]]:
+        """Every forfeited match: ``(run name, idx, the forfeiting player, the opponent)``, in order."""
+        if not self._engine_tables:
+            return []
+        return [tuple(row) for row in self._conn.execute(
+            "SELECT r.name, d.idx, CASE d.forfeit WHEN 0 THEN p0.name ELSE p1.name END, "
+            "CASE d.forfeit WHEN 0 THEN p1.name ELSE p0.name END FROM match_records d "
+            "JOIN runs r ON r.run = d.run JOIN matches m ON m.run = d.run AND m.idx = d.idx "
+            "JOIN players p0 ON p0.player = m.player0 JOIN players p1 ON p1.player = m.player1 "
+            "WHERE d.forfeit IS NOT NULL ORDER BY d.run, d.idx")]
+
+    def iter_matches(self, run: str | None = None, idx: int | None = None) -> Iterator[SavedMatch]:
+        """Every match (of the run named ``run``; only match ``idx`` of it), run by run in
+        index order.  Streams: memory does not grow with the file."""
         summary = ", ".join(f"m.{name}" for name in MatchSummary._fields)
+        where = [clause for clause, value in (("r.name = ?", run), ("m.idx = ?", idx)) if value is not None]
         cur = self._conn.execute(
             f"SELECT r.name, m.idx, p0.name, p1.name, m.length, m.seed, m.dice_index, {summary} "
             "FROM matches m JOIN runs r ON r.run = m.run JOIN players p0 ON p0.player = m.player0 "
-            "JOIN players p1 ON p1.player = m.player1 ORDER BY m.run, m.idx")
+            "JOIN players p1 ON p1.player = m.player1 "
+            + (f"WHERE {' AND '.join(where)} " if where else "") + "ORDER BY m.run, m.idx",
+            tuple(value for value in (run, idx) if value is not None))
         while True:
             rows = cur.fetchmany(4096)
             if not rows:
                 return
-            for run, idx, player0, player1, length, seed, dice_index, *result in rows:
-                yield SavedMatch(run, idx, player0, player1, length, seed, dice_index, MatchSummary(*result))
+            for name, index, player0, player1, length, seed, dice_index, *result in rows:
+                yield SavedMatch(name, index, player0, player1, length, seed, dice_index, MatchSummary(*result))
 
     # ------------------------------------------------------------ units (dice pairs)
 

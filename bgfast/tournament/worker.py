@@ -3,7 +3,12 @@
 :func:`play_chunk` is a pure function of (spec, chunk): it builds each player's
 bot once per process, keeps one :class:`~bgfast.game.MatchPlayer` per
 (seat 0, seat 1, length), and returns one :class:`~bgfast.tournament.results.MatchRow`
-per match.  The backends feed chunks to a process pool (:class:`bgfast.procs.WorkerPool`)
+per match.  A match between bots of the compiled core is played by the C loop alone;
+a seat held by a Python bot or an outside engine is wrapped in a
+:class:`~bgfast.engines.record.RecordingBot` (its decisions go into the results, for
+``bgfast export``), and the match is played through
+:func:`bgfast.engines.players.play_match`, which replays it after an engine fault and
+forfeits it after three.  The backends feed chunks to a process pool (:class:`bgfast.procs.WorkerPool`)
 or a Dask cluster and yield the finished chunks as they come, keeping only a
 bounded number in flight.
 """
@@ -18,11 +23,13 @@ import traceback
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from bgfast.engines.players import play_match, take_counters
+from bgfast.engines.record import RecordingBot, plays_in_core
 from bgfast.errors import WorkerFailedError
 from bgfast.position import Position
 from bgfast.procs import JobWindow, WorkerPool
 from bgfast.tournament.openings import play_opening
-from bgfast.tournament.results import ChunkResult, MatchRow
+from bgfast.tournament.results import ChunkResult, MatchDecisions, MatchRow
 from bgfast.tournament.schedule import chunk_range, scheduler
 from bgfast.tournament.spec import TournamentSpec
 
@@ -71,6 +78,10 @@ class _Players:
         self.spec = spec
         self.schedule = scheduler(spec)
         self.bots = [p.build() for p in spec.players]
+        self.recorded = [not plays_in_core(bot) for bot in self.bots]
+        """Whether each player's decisions are recorded (a Python bot or an outside engine)."""
+        self.seated = [RecordingBot(bot) if rec else bot for bot, rec in zip(self.bots, self.recorded)]
+        """The bots as they sit at the board: the recorded ones in their recorders."""
         self.match_players: dict[tuple[int, int, int], Any] = {}
         self.openings = tuple(Position(pid) for pid in spec.openings)
         """The positions of ``spec.openings`` (empty: every game starts with the opening roll)."""
@@ -79,7 +90,7 @@ class _Players:
         key = (a, b, length)
         player = self.match_players.get(key)
         if player is None:
-            player = self._make(self.bots[a], self.bots[b], length=length, rules=self.spec.rules)
+            player = self._make(self.seated[a], self.seated[b], length=length, rules=self.spec.rules)
             self.match_players[key] = player
         return player
 
@@ -114,26 +125,47 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
     :raises ChunkError: playing a match raised; the error names the chunk.
     """
     start = time.perf_counter()
+    records: list[MatchDecisions] = []
     try:
         players = _players_for(spec)
         seed = spec.seed
         rows = []
         match_players = players.match_players
         openings, schedule = players.openings, players.schedule
-        for index, pairing, length, dice, a, b in players.schedule.seats(*_bounds(chunk_range(spec, chunk))):
-            player = match_players.get((a, b, length)) or players.get(a, b, length)
-            if openings:
-                result = play_opening(player, seed, dice, openings[schedule.opening(index) or 0])
-            else:
-                result = player.play(seed, dice)
-            rows.append(MatchRow(index, pairing, length, dice, a, b, result))
+        seats = players.schedule.seats(*_bounds(chunk_range(spec, chunk)))
+        if not any(players.recorded):  # every bot plays in the core: the C loop alone
+            for index, pairing, length, dice, a, b in seats:
+                player = match_players.get((a, b, length)) or players.get(a, b, length)
+                if openings:
+                    result = play_opening(player, seed, dice, openings[schedule.opening(index) or 0])
+                else:
+                    result = player.play(seed, dice)
+                rows.append(MatchRow(index, pairing, length, dice, a, b, result))
+        else:
+            for index, pairing, length, dice, a, b in seats:
+                player = match_players.get((a, b, length)) or players.get(a, b, length)
+                if openings:
+                    play = functools.partial(play_opening, player, seed, dice, openings[schedule.opening(index) or 0])
+                else:
+                    play = functools.partial(player.play, seed, dice)
+                recorded = players.recorded[a], players.recorded[b]
+                if recorded[0] or recorded[1]:
+                    pair = players.seated[a], players.seated[b]
+                    outcome = play_match(play, pair, length=length)
+                    result = outcome.summary
+                    blobs = [bot.record() if isinstance(bot, RecordingBot) else None for bot in pair]
+                    records.append(MatchDecisions(index, blobs[0], blobs[1], outcome.forfeit))
+                else:
+                    result = play()
+                rows.append(MatchRow(index, pairing, length, dice, a, b, result))
+        counters = take_counters(players.bots)
     except Exception as exc:
         log.exception("chunk %d failed (pid %d)", chunk, os.getpid())
         raise ChunkError(chunk, f"{type(exc).__name__}: {' '.join(str(exc).split())}",
                          traceback.format_exc()) from None
     seconds = time.perf_counter() - start
     log.info("chunk %d: %d matches in %.3f s (pid %d)", chunk, len(rows), seconds, os.getpid())
-    return ChunkResult(chunk, rows, seconds, f"pid {os.getpid()}")
+    return ChunkResult(chunk, rows, seconds, f"pid {os.getpid()}", records, counters)
 
 
 def _bounds(r: range) -> tuple[int, int]:

@@ -1,0 +1,12 @@
+"""Engines from outside bgfast as players, and bgfast's bots as engines for other programs.
+
+* :mod:`bgfast.engines.ubgi_client` -- any UBGI v0.2 engine (``command = [...]``).
+* :mod:`bgfast.engines.gnubg_external` -- the GNU Backgammon program through its
+  external-player interface (``engine = "gnubg"``).
+* :mod:`bgfast.engines.ubgi_server` -- ``bgfast engine``: a bgfast bot as a UBGI engine.
+* :mod:`bgfast.engines.resilient` -- playing a match with outside engines: restarts,
+  replays, forfeits.
+* :mod:`bgfast.engines.players` -- the outside players of a tournament spec.
+
+Nothing is imported here, so that ``import bgfast.engines.x`` loads only what it needs.
+"""

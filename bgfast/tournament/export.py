@@ -1,0 +1,202 @@
+"""Tournament matches as Jellyfish ``.mat`` files: ``bgfast export``.
+
+A results file keeps each match's numbers, not its moves; the moves are rebuilt:
+
+* a match between bots that play in the compiled core is a pure function of the spec and
+  the match's dice index, so it is played again (through
+  :func:`bgfast.game.play_match_with_history`, which keeps every turn);
+* a seat that a Python bot or an outside engine held has its decisions recorded in the
+  file (:mod:`bgfast.engines.record`); a :class:`~bgfast.engines.record.ReplayBot` plays
+  them back in that seat, with the same dice.
+
+The rebuilt match is checked against the saved result (score, winner, games) and every
+recorded decision must be used, so an export either is the match that was played or
+raises.  A match that cannot be a ``.mat`` file is refused with one line: a forfeit (it did
+not finish), a variant or a start from an opening position (the format has neither; SGF
+will, with the formats issue).
+
+>>> import os, tempfile
+>>> from bgfast.tournament import TournamentSpec, run_tournament
+>>> spec = TournamentSpec.from_dict({"name": "doc", "match_length": 3, "matches_per_pairing": 2,
+...     "players": [{"name": "pubeval", "bot": "pubeval"}, {"name": "random", "bot": "random"}]})
+>>> folder = tempfile.mkdtemp()
+>>> db = os.path.join(folder, "doc.sqlite")
+>>> _ = run_tournament(spec, db, workers=1)
+>>> export_match(db, 1, os.path.join(folder, "m1.mat"))
+'doc'
+>>> open(os.path.join(folder, "m1.mat")).readline()
+' 3 point match\\n'
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from bgfast.engines.record import ReplayBot, plays_in_core
+from bgfast.errors import BgfastError
+from bgfast.formats.mat import write_mat
+from bgfast.game import MatchHistory, play_match_with_history
+from bgfast.match import Rules
+from bgfast.tournament.results import SavedMatch
+from bgfast.tournament.spec import PlayerSpec
+from bgfast.tournament.store import Store, open_results
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+__all__ = ["ExportError", "ExportSummary", "export_all", "export_match", "match_history"]
+
+
+class ExportError(BgfastError, ValueError):
+    """A match that cannot be written as a ``.mat`` file (a forfeit, a variant, an opening
+    start, no record of a seat's decisions), or one that does not replay to its saved result."""
+
+
+@dataclass(frozen=True)
+class ExportSummary:
+    """What :func:`export_all` did: the files written, and the forfeited matches it skipped
+    (``(run, match index)``)."""
+
+    written: tuple[Path, ...]
+    forfeits: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What the export needs of a run's spec: read from the TOML the file keeps, without
+    checking the players again (an outside engine need not be installed to export)."""
+
+    name: str
+    rules: Rules
+    players: Mapping[str, Mapping[str, Any]]
+    openings: bool
+
+
+def _runs(store: Store, run: str | None) -> list[_Run]:
+    saved = store.runs()
+    if run is not None:
+        saved = [r for r in saved if r["name"] == run]
+        if not saved:
+            names = ", ".join(r["name"] for r in store.runs()) or "none"
+            raise ExportError(f"no run {run!r} in {str(store.path)!r} (runs: {names})")
+    out = []
+    for r in saved:
+        raw = tomllib.loads(r["spec"])
+        out.append(_Run(r["name"], Rules(**raw.get("rules", {})), {p["name"]: p for p in raw["players"]},
+                        bool(raw.get("openings"))))
+    return out
+
+
+def _check_format(run: _Run) -> None:
+    if run.rules.variant != "standard":
+        raise ExportError(f"run {run.name!r} plays {run.rules.variant!r}: a .mat file holds standard backgammon "
+                          "only (SGF export will come with the formats issue)")
+    if run.openings:
+        raise ExportError(f"run {run.name!r} starts its games from opening positions: a .mat file starts from "
+                          "the opening roll (SGF export will come with the formats issue)")
+
+
+def _seat_bot(run: _Run, player: str, record: bytes | None) -> object:
+    if record is not None:
+        return ReplayBot(record)
+    table = run.players.get(player)
+    if table is None or "bot" not in table:
+        raise ExportError(f"player {player!r}'s decisions are not in the results file (written by an earlier "
+                          "version?), so its match cannot be rebuilt")
+    bot = PlayerSpec(player, table["bot"], table.get("cube"), dict(table.get("options", {}))).build()
+    if not plays_in_core(bot):
+        raise ExportError(f"player {player!r} ({table['bot']}) plays in Python and its decisions are not in the "
+                          "results file (written by an earlier version?), so its match cannot be rebuilt")
+    return bot
+
+
+def _history(store: Store, run: _Run, match: SavedMatch) -> MatchHistory:
+    decisions = store.match_decisions(run.name, match.idx)
+    if decisions is not None and decisions.forfeit is not None:
+        loser = (match.player0, match.player1)[decisions.forfeit]
+        raise ExportError(f"match {match.idx} of run {run.name!r} was forfeited by {loser!r} (its engine failed "
+                          "three times): it did not finish, so there is no match to write")
+    records = (decisions.seat0, decisions.seat1) if decisions is not None else (None, None)
+    bots = [_seat_bot(run, player, record) for player, record in zip((match.player0, match.player1), records)]
+    history = play_match_with_history(bots[0], bots[1], length=match.length, rules=run.rules, seed=match.seed,
+                                      index=match.dice_index)
+    result = match.result
+    rebuilt = history.record
+    if ((rebuilt.score, rebuilt.winner, len(rebuilt.games), sum(g.plies for g in rebuilt.games))
+            != ((result.score0, result.score1), result.winner, result.games, result.plies)
+            or not all(bot.exhausted() for bot in bots if isinstance(bot, ReplayBot))):
+        raise ExportError(f"match {match.idx} of run {run.name!r} does not replay to its saved result "
+                          f"({result.score0}-{result.score1} in {result.games} games; the replay gives "
+                          f"{rebuilt.score[0]}-{rebuilt.score[1]} in {len(rebuilt.games)}): the bots have changed "
+                          "since it was played")
+    return history
+
+
+def _find(store: Store, index: int, run: str | None) -> tuple[_Run, SavedMatch]:
+    runs = _runs(store, run)
+    if not runs:
+        raise ExportError(f"{str(store.path)!r} holds no run")
+    if len(runs) > 1:
+        raise ExportError(f"{str(store.path)!r} holds several runs ({', '.join(r.name for r in runs)}): "
+                          "name one with --run")
+    found = next(store.iter_matches(runs[0].name, index), None)
+    if found is None:
+        raise ExportError(f"run {runs[0].name!r} has no match {index} in {str(store.path)!r} "
+                          "(the index is the one 'bgfast report --matches' prints)")
+    _check_format(runs[0])
+    return runs[0], found
+
+
+def match_history(path: str | Path, index: int, *, run: str | None = None) -> tuple[MatchHistory, tuple[str, str]]:
+    """Match ``index`` of a results file rebuilt turn by turn, and the names of its seats.
+
+    :param run: the run (spec name) the match belongs to; needed when the file holds several.
+    :raises ExportError: no such run or match, several runs and no ``run``, a forfeit, a
+        variant or opening start, a seat with no record, a replay that differs.
+    :raises InvalidSpecError: no such file, or not a bgfast results file.
+    """
+    with open_results(path) as store:
+        found_run, match = _find(store, index, run)
+        return _history(store, found_run, match), (match.player0, match.player1)
+
+
+def export_match(path: str | Path, index: int, out: str | Path | IO[str], *, run: str | None = None) -> str:
+    """Write match ``index`` of the results file ``path`` to ``out`` (a file name or an open
+    text file) as a ``.mat`` file; returns the run's name.  Errors: as :func:`match_history`."""
+    with open_results(path) as store:
+        found_run, match = _find(store, index, run)
+        history = _history(store, found_run, match)
+    write_mat(history, out, players=(match.player0, match.player1))
+    return found_run.name
+
+
+def export_all(path: str | Path, folder: str | Path, *, run: str | None = None) -> ExportSummary:
+    """Write every finished match of the results file ``path`` (of the run ``run``; of every
+    run without it) into ``folder`` as ``<run>-<index>.mat``, skipping forfeits.
+
+    :raises ExportError: a run with a variant or an opening start (before any file is
+        written), a seat with no record, a replay that differs.
+    :raises InvalidSpecError: no such file, or not a bgfast results file.
+    """
+    folder = Path(folder)
+    written: list[Path] = []
+    skipped: list[tuple[str, int]] = []
+    with open_results(path) as store:
+        runs = _runs(store, run)
+        for r in runs:
+            _check_format(r)
+        forfeited = {(name, idx) for name, idx, _loser, _winner in store.forfeits()}
+        for r in runs:
+            for match in store.iter_matches(r.name):
+                if (r.name, match.idx) in forfeited:
+                    skipped.append((r.name, match.idx))
+                    continue
+                target = folder / f"{r.name}-{match.idx}.mat"
+                write_mat(_history(store, r, match), target, players=(match.player0, match.player1))
+                written.append(target)
+    return ExportSummary(tuple(written), tuple(skipped))
