@@ -152,6 +152,8 @@ def _add_play(sub: argparse._SubParsersAction[_Parser]) -> None:
                        help="beavers in money play (default off)")
     rules.add_argument("--max-cube", type=int, default=64, metavar="N", help="highest cube value (default 64)")
     rules.add_argument("--variant", default="standard", help="starting position: standard, nackgammon, hypergammon")
+    rules.add_argument("--dead-cube", choices=("refuse", "allow"), default="refuse",
+                       help="doubling a dead cube in match play: refuse as gnubg does (default), or allow")
     p.set_defaults(func=_cmd_play)
 
 
@@ -164,7 +166,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if len(args.player) != 2:
         raise ValueError(f"give --player twice (player 0, then player 1), got {args.player!r}")
     rules = Rules(crawford=args.crawford, jacoby=args.jacoby, beaver=args.beaver,
-                  max_cube=args.max_cube, variant=args.variant)
+                  max_cube=args.max_cube, variant=args.variant, dead_cube=args.dead_cube)
     bots = [get_bot(spec) for spec in args.player]
     if args.mat and rules.variant != "standard":
         raise InvalidSpecError(f"--mat writes standard backgammon only (Jellyfish .mat has no variants), "

@@ -8,17 +8,19 @@
   :mod:`bgfast.formats.xgid`), and knows the cube rules:
   :meth:`~MatchState.can_double`, :meth:`~MatchState.double`,
   :meth:`~MatchState.take`, :meth:`~MatchState.drop`, :meth:`~MatchState.beaver`,
-  :meth:`~MatchState.is_cube_dead`.
-* :class:`Rules` -- the options: Crawford, Jacoby, beavers, maximum cube, variant.
+  :meth:`~MatchState.is_cube_dead`, and which roll may be played (:meth:`~MatchState.check_roll`).
+* :class:`Rules` -- the options: Crawford, Jacoby, beavers, maximum cube, variant,
+  and whether a dead cube may be doubled.
 
 Match equity tables and take points live in :mod:`bgfast.met` (re-exported here
 for old code: :class:`~bgfast.met.MatchEquityTable`, :data:`~bgfast.met.DEFAULT_MET`,
 :data:`~bgfast.met.MONEY_TAKE_POINT`, :func:`~bgfast.met.risk_gain_take_point`).
 
 Players are numbered 0 and 1 as in gnubg's Match ID; the board of the player
-on roll (``player_on_roll``) is side 1 of a bgfast board.  In an XGID the
-bottom player is player 1 and the top player player 0 (gnubg's reading of
-XGIDs); see :mod:`bgfast.formats.xgid`.
+on roll (``player_on_roll``) is side 1 of a bgfast board.  Read from an XGID,
+the player on roll is player 1 and the other player 0, whoever sits at the
+bottom (GNU Backgammon's reading of XGIDs); written to one, player 1 sits at
+the bottom.  See :mod:`bgfast.formats.xgid`.
 
 Every match winning chance (MWC) here is a probability from 0 to 1, from the
 point of view of the player named first in the call.
@@ -32,7 +34,8 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bgfast.errors import IllegalCubeActionError, InvalidMatchIdError, InvalidSpecError
+from bgfast.dice import Dice
+from bgfast.errors import IllegalCubeActionError, InvalidDiceError, InvalidMatchIdError, InvalidSpecError
 from bgfast.formats.match_id import CENTRED, LAYOUT, decode_match_id, encode_match_id
 from bgfast.formats.xgid import (
     DEFAULT_MAX_CUBE_LOG2,
@@ -46,6 +49,7 @@ from bgfast.position import VARIANTS as _POSITION_VARIANTS
 from bgfast.validation import flag, one_of, power_of_two, whole_number
 
 __all__ = [
+    "DEAD_CUBE_RULES",
     "DEFAULT_MET",
     "MONEY_TAKE_POINT",
     "VARIANTS",
@@ -58,6 +62,9 @@ __all__ = [
 
 VARIANTS = tuple(_POSITION_VARIANTS)
 """The starting positions bgfast knows (``bgfast/data/variants.toml``)."""
+
+DEAD_CUBE_RULES = ("refuse", "allow")
+"""The values of :attr:`Rules.dead_cube`: a double of a dead cube is refused (gnubg's rule) or allowed."""
 
 _MAX_FIELD = (1 << LAYOUT["length"][1]) - 1  # the match length and the scores: 32767
 _MAX_CUBE = 1 << ((1 << LAYOUT["cube_log2"][1]) - 1)  # the cube's log2 has 4 bits: 32768
@@ -78,6 +85,10 @@ class GameState(enum.IntEnum):
     """The game ended by a dropped (passed) cube."""
 
 
+_ENDED = (GameState.OVER, GameState.RESIGNED, GameState.DROPPED)
+"""The game states of a game that has ended (a match may be won in them)."""
+
+
 def _check_player(player: int) -> int:
     return whole_number(player, "player", low=0, high=1)
 
@@ -86,19 +97,20 @@ def _check_player(player: int) -> int:
 class Rules:
     """The rule options of a match or money session.
 
-    ``jacoby`` and ``beaver`` apply to money play only; ``crawford`` to match
-    play only.  ``max_cube`` is the highest cube value (64: the faces of the
-    physical cube).
+    ``jacoby`` and ``beaver`` apply to money play only; ``crawford`` and
+    ``dead_cube`` to match play only.  ``max_cube`` is the highest cube value
+    (64: the faces of the physical cube).
 
     >>> Rules()
-    Rules(crawford=True, jacoby=True, beaver=False, max_cube=64, variant='standard')
+    Rules(crawford=True, jacoby=True, beaver=False, max_cube=64, variant='standard', dead_cube='refuse')
     >>> Rules(max_cube=48)
     Traceback (most recent call last):
     ...
     bgfast.errors.InvalidSpecError: rules.max_cube must be a power of two from 2 to 32768, got 48
 
     :raises InvalidSpecError: a flag that is not a bool, ``max_cube`` not a
-        power of two from 2 to 32768, or an unknown variant.
+        power of two from 2 to 32768, an unknown variant, or ``dead_cube``
+        other than ``"refuse"`` and ``"allow"``.
     """
 
     crawford: bool = True
@@ -111,6 +123,11 @@ class Rules:
     """The highest cube value allowed."""
     variant: str = "standard"
     """The starting position: one of :data:`VARIANTS`."""
+    dead_cube: str = "refuse"
+    """Doubling a dead cube (:meth:`MatchState.is_cube_dead`: in match play, when
+    winning at the current cube already wins the doubler the match): ``"refuse"``
+    as GNU Backgammon does ("The cube is dead; you can't double any more"), or
+    ``"allow"``, the looser rule some clubs play.  See :data:`DEAD_CUBE_RULES`."""
 
     def __post_init__(self) -> None:
         set_ = functools.partial(object.__setattr__, self)
@@ -118,6 +135,7 @@ class Rules:
             set_(name, flag(getattr(self, name), f"rules.{name}", error=InvalidSpecError))
         set_("max_cube", power_of_two(self.max_cube, "rules.max_cube", low=2, high=_MAX_CUBE, error=InvalidSpecError))
         one_of(self.variant, "rules.variant", VARIANTS, error=InvalidSpecError)
+        one_of(self.dead_cube, "rules.dead_cube", DEAD_CUBE_RULES, error=InvalidSpecError)
 
 
 @dataclass(frozen=True)
@@ -136,7 +154,11 @@ class MatchState:
     True
 
     :raises InvalidMatchIdError: a field out of its range (e.g. a cube value
-        that is not a power of two, a die of 7, one die zero and not the other).
+        that is not a power of two, a die of 7, one die zero and not the other),
+        or fields that make no possible state: a score at or past the match length
+        while the game is not over (``game_state`` PLAYING or NONE; gnubg's ``set
+        xgid`` refuses such a score too), both scores there, a Crawford game away
+        from match point.
     """
 
     length: int = 0
@@ -200,6 +222,13 @@ class MatchState:
             set_("game_state", GameState(self.game_state))
         except ValueError:
             raise E(f"game_state must be 0..4, got {self.game_state!r}") from None
+        if self.length and max(self.score) >= self.length:
+            won = f"{self.score[0]}-{self.score[1]}"
+            if min(self.score) >= self.length:
+                raise E(f"score {won}: only one player can win a {self.length}-point match")
+            if self.game_state not in _ENDED:
+                raise E(f"score {won} has won the {self.length}-point match, so the game is over "
+                        f"(game_state OVER, RESIGNED or DROPPED), not {self.game_state.name}")
         set_("resigned", count("resigned", self.resigned, 3))
         try:
             d1, d2 = self.dice
@@ -281,21 +310,27 @@ class MatchState:
     def from_xgid(cls, xgid: str) -> MatchState:
         """Read the match fields of an XGID (the position field is checked, not kept).
 
-        The XGID bottom player is player 1 and the top player player 0, as
-        gnubg reads XGIDs.  The player on roll is the XGID turn; with dice
-        ``'D'`` that player has doubled and the other must act.  The game is
-        taken to be in progress.  What a MatchState does not hold is dropped:
-        the beaver bit and the maximum cube (they belong to :class:`Rules`).
-        See :func:`bgfast.formats.xgid.xgid_to_match_fields`.
+        As GNU Backgammon 1.07 reads XGIDs (``set xgid``): the player on roll
+        (the XGID turn field's, whether it sits at the bottom or the top) is
+        player 1 and the other player 0, and the scores and the cube owner are
+        numbered so.  With dice ``'D'`` the player on roll has doubled and
+        player 0 must act (gnubg drops such a double; bgfast keeps it).  The
+        game is taken to be in progress.  What a MatchState does not hold is
+        dropped: the beaver bit and the maximum cube (they belong to
+        :class:`Rules`; :func:`bgfast.formats.text.read_position` returns
+        them).  See :func:`bgfast.formats.xgid.xgid_to_match_fields`.
 
         >>> state = MatchState.from_xgid('XGID=-b----E-C---eE---c-e----B-:1:-1:1:D:4:2:0:7:10')
         >>> state.score, state.cube_value, state.cube_owner, state.player_on_roll, state.turn
         ((2, 4), 2, 0, 1, 0)
+        >>> MatchState.from_xgid('XGID=-b----E-C---eE---c-e----B-:1:-1:-1:31:4:2:0:7:10').score
+        (4, 2)
 
         :raises InvalidPositionError: the position field is malformed.
-        :raises InvalidMatchIdError: another field is malformed, or the dice
-            field is a pending beaver (``'B'``) or raccoon (``'R'``), which a
-            MatchState cannot hold.
+        :raises InvalidMatchIdError: another field is malformed, a score at or
+            past the match length (gnubg refuses it too), or the dice field is
+            a pending beaver (``'B'``) or raccoon (``'R'``), which a MatchState
+            cannot hold.
         """
         return cls._from_match_fields(xgid_to_match_fields(parse_xgid(xgid)))
 
@@ -305,7 +340,10 @@ class MatchState:
         Player 1 is drawn at the bottom, player 0 at the top.  The beaver bit
         and the maximum cube come from ``rules`` when given (otherwise no
         beavers and XG's default maximum, 2**10).  The game state and a
-        resignation offer are not part of an XGID and are left out.  See
+        resignation offer are not part of an XGID and are left out.  Read back
+        (:meth:`from_xgid`, or gnubg's ``set xgid``) it gives this state when
+        player 1 is on roll, and this state with the players renumbered when
+        player 0 is (the player on roll is read as player 1).  See
         :func:`bgfast.formats.xgid.match_fields_to_xgid`.
 
         >>> start = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
@@ -457,6 +495,38 @@ class MatchState:
             dice=(0, 0),
         )
 
+    # -------------------------------------------------------------- the roll
+
+    def check_roll(self, dice: Dice | str | tuple[int, int]) -> Dice:
+        """``dice`` as :class:`~bgfast.dice.Dice` if the player on roll may play them now.
+
+        That needs a game that has not ended, no double and no resignation
+        waiting for an answer, and, when this state says the dice were rolled,
+        those dice (in either order).  This is what makes a Match ID or an XGID
+        a position to play from (``bgfast moves``, a rollout's first roll).
+
+        >>> MatchState(player_on_roll=1, turn=1, dice=(6, 5)).check_roll("56")
+        Dice(high=6, low=5)
+        >>> MatchState(player_on_roll=1, turn=1, dice=(6, 5)).check_roll("31")
+        Traceback (most recent call last):
+        ...
+        bgfast.errors.InvalidDiceError: the match state says 6-5 were rolled, not 3-1
+
+        :raises InvalidDiceError: dice that do not parse, other dice than the
+            state's, a pending double or resignation, or a game that has ended.
+        """
+        roll = Dice.of(dice)
+        if self.game_state in _ENDED:
+            raise InvalidDiceError(f"no roll to play: the game is over ({self.game_state.name})")
+        if self.double_offered:
+            raise InvalidDiceError(f"no roll to play: a double is pending, player {self.turn} is to take or pass")
+        if self.resigned:
+            raise InvalidDiceError(f"no roll to play: a resignation is offered, player {self.turn} is to answer")
+        if self.dice != (0, 0) and self.dice != (roll.high, roll.low):
+            raise InvalidDiceError(f"the match state says {self.dice[0]}-{self.dice[1]} were rolled, "
+                                   f"not {roll.high}-{roll.low}")
+        return roll
+
     # -------------------------------------------------------------- the cube
 
     def _double_problem(self, player: int, rules: Rules) -> str | None:
@@ -474,6 +544,9 @@ class MatchState:
         if self.cube_value * 2 > rules.max_cube:
             cube, top = self.cube_value, rules.max_cube
             return f"player {player} cannot double: the cube is at {cube} and the maximum is {top}"
+        if rules.dead_cube == "refuse" and self.is_cube_dead(player):
+            return (f"player {player} cannot double: the cube is dead (at {self.cube_value}, winning this game "
+                    f"already wins the match {self.away(player)}-away; rules.dead_cube is 'refuse')")
         return None
 
     def can_double(self, player: int, rules: Rules) -> bool:
@@ -481,13 +554,19 @@ class MatchState:
 
         That needs a game in play, ``player`` on roll and not yet rolled, no
         double pending, not the Crawford game, a centred cube or one
-        ``player`` owns, and a doubled cube within ``rules.max_cube``.  A dead
-        cube (:meth:`is_cube_dead`) may still legally be turned.
+        ``player`` owns, a doubled cube within ``rules.max_cube``, and a cube
+        that is not dead for ``player`` (:meth:`is_cube_dead`) unless
+        ``rules.dead_cube`` is ``"allow"``.  With the default ``"refuse"`` this
+        is exactly when GNU Backgammon 1.07 accepts ``double`` (checked on every
+        score and cube of matches to 1, 2, 3, 5 and 7, ``tests/test_match_gnubg.py``).
 
         >>> MatchState(length=7, score=(6, 3), crawford=True).can_double(0, Rules())
         False
-        >>> MatchState(length=7, score=(6, 3)).can_double(0, Rules())
+        >>> MatchState(length=7, score=(3, 6)).can_double(0, Rules())
         True
+        >>> leader = MatchState(length=7, score=(5, 3), cube_value=2, cube_owner=0)
+        >>> leader.can_double(0, Rules()), leader.can_double(0, Rules(dead_cube="allow"))
+        (False, True)
 
         :raises ValueError: a player other than 0 or 1.
         """

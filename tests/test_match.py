@@ -8,11 +8,14 @@ import json
 from pathlib import Path
 
 import pytest
+from gnubg_oracle import renumbered
 from reference import decode_position_id, encode_position_id
 
 from bgfast import met
+from bgfast.dice import Dice
 from bgfast.errors import (
     IllegalCubeActionError,
+    InvalidDiceError,
     InvalidMatchIdError,
     InvalidPositionError,
     InvalidSpecError,
@@ -153,11 +156,14 @@ def test_xgid_of_a_gnubg_id_pair_matches_a_published_conversion():
 
 
 # XGID <-> gnubg "PositionID:MatchID" pairs published by two independent converters
-# (the R package backgammoncalculator and the Python backgammon-engine-kit), which
-# both read the XGID as gnubg does.  MatchState.from_xgid takes the game as in play.
+# (the R package backgammoncalculator and the Python backgammon-engine-kit), as GNU
+# Backgammon 1.07's `set xgid` reads them.  MatchState.from_xgid takes the game as in
+# play.  For turn -1 (the top player on roll) the converters published AQGqAAAAAAAE
+# and EQGqAAAAAAAE, with the bottom player as player 1; gnubg makes the player on roll
+# player 1 (UQmqAAAAAAAE, QQmqAAAAAAAE), and so does bgfast.
 PUBLISHED_PAIRS = [
-    ("XGID=-BDB-------------a------e-:1:-1:-1:42:0:0:0:5:10", "ewMAAD4gAAAAAA:AQGqAAAAAAAE"),
-    ("XGID=-BDB-------------a------e-:1:1:-1:42:0:0:0:5:10", "ewMAAD4gAAAAAA:EQGqAAAAAAAE"),
+    ("XGID=-BDB-------------a------e-:1:-1:-1:42:0:0:0:5:10", "ewMAAD4gAAAAAA:UQmqAAAAAAAE"),
+    ("XGID=-BDB-------------a------e-:1:1:-1:42:0:0:0:5:10", "ewMAAD4gAAAAAA:QQmqAAAAAAAE"),
     ("XGID=-E------A-------------bdb-:1:1:1:42:0:0:0:5:10", "ewMAAD4gAAAAAA:UQmqAAAAAAAE"),
     ("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:4:0:7:10", "4HPwATDgc/ABMA:cAngAEAAEAAE"),
     ("XGID=-b----E-C---eE---c-e----B-:1:1:1:00:0:0:0:0:10", "4HPwATDgc/ABMA:UQkAAAAAAAAE"),
@@ -174,9 +180,13 @@ def test_xgid_converts_to_the_published_gnubg_ids(xgid, gnubg_id):
 
 
 @pytest.mark.parametrize("xgid, gnubg_id", PUBLISHED_PAIRS)
-def test_published_gnubg_ids_convert_to_the_xgid(xgid, gnubg_id):
+def test_published_gnubg_ids_convert_to_an_xgid_that_reads_back_to_them(xgid, gnubg_id):
     position_id, match_id = gnubg_id.split(":")
-    assert MatchState.from_match_id(match_id).xgid(decode_position_id(position_id)) == xgid
+    written = MatchState.from_match_id(match_id).xgid(decode_position_id(position_id))
+    assert MatchState.from_xgid(written).match_id() == match_id
+    assert encode_position_id(parse_xgid(written).board) == position_id
+    if parse_xgid(xgid).turn == 1:  # player 1 (on roll) is drawn at the bottom, as these XGIDs have it
+        assert written == xgid
 
 
 def test_xgid_bottom_player_is_player_one_and_top_player_is_player_zero():
@@ -187,12 +197,21 @@ def test_xgid_bottom_player_is_player_one_and_top_player_is_player_zero():
 
 
 def test_xgid_double_offered_names_the_doubler_in_the_turn_field():
-    # Top player (player 0) owns the cube at 2 and redoubles.
+    # The top player owns the cube at 2 and redoubles: it is on roll, so player 1 (as gnubg reads it).
     text = "XGID=-b----E-C---eE---c-e----B-:1:-1:-1:D:0:0:1:0:10"
     state = MatchState.from_xgid(text)
-    assert state.double_offered and state.player_on_roll == 0 and state.turn == 1
-    assert state.cube_value == 2 and state.cube_owner == 0 and state.jacoby
-    assert state.xgid([START, START]) == text
+    assert state.double_offered and state.player_on_roll == 1 and state.turn == 0
+    assert state.cube_value == 2 and state.cube_owner == 1 and state.jacoby
+    # written back with player 1 at the bottom
+    assert state.xgid([START, START]) == "XGID=-b----E-C---eE---c-e----B-:1:1:1:D:0:0:1:0:10"
+
+
+def test_xgid_with_the_top_player_on_roll_makes_it_player_one_with_its_score_and_cube():
+    # gnubg 1.07 `set xgid` gives Match ID UQmgABAAIAAE: player 1 (on roll, at the top) has 4 points and the cube
+    state = MatchState.from_xgid("XGID=--a-CbC-CA--b-Ab-bbcBA-Aa-:1:-1:-1:00:1:4:0:5:10")
+    assert state.player_on_roll == 1 and state.turn == 1
+    assert state.score == (1, 4) and state.cube_value == 2 and state.cube_owner == 1
+    assert state.match_id() == "UQmgABAAIAAE"
 
 
 def test_xgid_money_rules_field_reads_jacoby_and_writes_beaver_from_rules():
@@ -217,10 +236,13 @@ def test_xgid_money_rules_field_reads_jacoby_and_writes_beaver_from_rules():
     ],
 )
 def test_match_state_round_trips_through_the_xgid(state):
+    # the player on roll reads back as player 1 (gnubg's reading): the players renumbered when it was 0
     board = [START, START]
     text = state.xgid(board)
-    assert MatchState.from_xgid(text) == state
+    assert MatchState.from_xgid(text) == (state if state.player_on_roll == 1 else renumbered(state))
     assert parse_xgid(text).board == board
+
+
 
 
 def test_xgid_position_side1_is_the_player_on_roll():
@@ -255,12 +277,13 @@ def test_xgid_of_an_impossible_board_raises_invalid_position_error():
 
 def test_default_rules():
     rules = Rules()
-    assert (rules.crawford, rules.jacoby, rules.beaver, rules.max_cube, rules.variant) == (
+    assert (rules.crawford, rules.jacoby, rules.beaver, rules.max_cube, rules.variant, rules.dead_cube) == (
         True,
         True,
         False,
         64,
         "standard",
+        "refuse",
     )
 
 
@@ -275,6 +298,8 @@ def test_default_rules():
         ({"jacoby": "yes"}, "rules.jacoby"),
         ({"beaver": None}, "rules.beaver"),
         ({"variant": "acey-deucey"}, "rules.variant"),
+        ({"dead_cube": "sometimes"}, "rules.dead_cube"),
+        ({"dead_cube": True}, "rules.dead_cube"),
     ],
 )
 def test_invalid_rules_raise_invalid_spec_error_naming_the_key(fields, key):
@@ -467,6 +492,31 @@ def test_cube_is_dead_for_the_leader_after_the_crawford_game():
     assert state.is_cube_dead(0) and not state.is_cube_dead(1)
 
 
+@pytest.mark.parametrize("state", [
+    _playing(length=7, score=(5, 1), cube_value=2, cube_owner=0),   # the 2-away leader owning a 2-cube
+    _playing(length=7, score=(6, 2)),                               # the 1-away leader after the Crawford game
+    _playing(length=1),                                             # a 1-point match
+    _playing(length=5, score=(1, 3), cube_value=4, cube_owner=0),   # 4-away owning a 4-cube
+])
+def test_doubling_a_dead_cube_is_refused_as_gnubg_does_unless_the_rules_allow_it(state):
+    assert state.is_cube_dead(0) and not state.can_double(0, Rules())
+    with pytest.raises(IllegalCubeActionError, match="the cube is dead"):
+        state.double(0, Rules())
+    allow = Rules(dead_cube="allow")
+    assert state.can_double(0, allow) and state.double(0, allow).double_offered
+
+
+def test_a_live_cube_may_be_doubled_under_either_dead_cube_rule():
+    state = _playing(length=7, score=(3, 5), cube_value=2, cube_owner=0)  # 4-away with a 2-cube
+    assert not state.is_cube_dead(0)
+    assert state.can_double(0, Rules()) and state.can_double(0, Rules(dead_cube="allow"))
+
+
+def test_the_dead_cube_rule_does_not_lift_the_crawford_rule():
+    state = _playing(length=7, score=(6, 2), crawford=True)
+    assert not state.can_double(0, Rules(dead_cube="allow")) and not state.can_double(1, Rules(dead_cube="allow"))
+
+
 def test_cube_is_dead_for_an_owner_who_wins_the_match_with_the_current_cube():
     # 2-away owning a 2-cube: a redouble only raises what the opponent wins.
     state = _playing(length=7, score=(5, 1), cube_value=2, cube_owner=0)
@@ -484,10 +534,25 @@ def test_cube_is_dead_for_an_owner_who_wins_the_match_with_the_current_cube():
     ({"length": 7, "score": (6, 3), "crawford": True, "double_offered": True, "turn": 1}, "no double in the Crawford"),
     ({"double_offered": True, "turn": 1, "dice": (3, 1)}, "before the dice are rolled"),
     ({"double_offered": True, "turn": 0, "player_on_roll": 0}, "turn must differ"),
+    ({"length": 7, "score": (8, 0)}, "has won the 7-point match"),
+    ({"length": 7, "score": (3, 7)}, "has won the 7-point match"),
+    ({"length": 7, "score": (7, 0), "game_state": GameState.NONE}, "not NONE"),
+    ({"length": 7, "score": (7, 9), "game_state": GameState.OVER}, "only one player can win"),
 ])
 def test_an_impossible_match_state_raises_invalid_match_id_error(fields: dict, message: str) -> None:
     with pytest.raises(InvalidMatchIdError, match=message):
         MatchState(**fields)
+
+
+@pytest.mark.parametrize("state", [GameState.OVER, GameState.RESIGNED, GameState.DROPPED])
+def test_a_score_past_the_length_is_accepted_once_the_game_is_over(state: GameState) -> None:
+    assert MatchState(length=7, score=(8, 3), game_state=state).away(0) == 0
+
+
+def test_a_won_match_from_after_game_is_a_possible_state() -> None:
+    won = MatchState(length=7, score=(6, 3)).after_game(0, 2, Rules())
+    assert won.score == (8, 3) and won.game_state == GameState.OVER
+    assert MatchState.from_match_id(won.match_id()) == won
 
 
 def test_the_crawford_game_and_an_owned_cube_are_accepted() -> None:
@@ -508,3 +573,58 @@ def test_the_package_exports_the_match_state_and_the_rules() -> None:
 
     assert bgfast.MatchState is MatchState and bgfast.Rules is Rules
     assert bgfast.MatchEquityTable is met.MatchEquityTable
+
+
+# ------------------------------------------------------------------ the roll
+
+
+def test_check_roll_takes_any_dice_before_the_roll_and_only_the_rolled_dice_after() -> None:
+    assert MatchState().check_roll("31") == Dice(3, 1)
+    rolled = MatchState(player_on_roll=1, turn=1, dice=(6, 5))
+    assert rolled.check_roll((5, 6)) == Dice(6, 5)
+    with pytest.raises(InvalidDiceError, match="6-5 were rolled, not 3-1"):
+        rolled.check_roll("31")
+
+
+@pytest.mark.parametrize("state, message", [
+    (MatchState(double_offered=True, turn=1), "a double is pending"),
+    (MatchState(resigned=2, turn=1), "a resignation is offered"),
+    (MatchState(length=5, score=(5, 2), game_state=GameState.OVER), "the game is over"),
+    (MatchState(game_state=GameState.DROPPED), "the game is over"),
+])
+def test_check_roll_refuses_a_state_with_no_roll_to_play(state: MatchState, message: str) -> None:
+    with pytest.raises(InvalidDiceError, match=message):
+        state.check_roll("31")
+
+
+def test_check_roll_refuses_dice_that_do_not_parse() -> None:
+    with pytest.raises(InvalidDiceError):
+        MatchState().check_roll("71")
+
+
+# ------------------------------------------------------------------ the dead-cube rule in a spec and the CLI
+
+def test_a_tournament_spec_reads_the_dead_cube_rule_and_keeps_its_hash_by_default() -> None:
+    from tournament_helpers import small_spec_text
+
+    from bgfast.tournament.spec import TournamentSpec
+
+    spec = small_spec_text()
+    plain = TournamentSpec.from_toml_string(spec)
+    refuse = TournamentSpec.from_toml_string(spec + '\n[rules]\ndead_cube = "refuse"\n')
+    allow = TournamentSpec.from_toml_string(spec + '\n[rules]\ndead_cube = "allow"\n')
+    assert plain.rules.dead_cube == "refuse" and allow.rules.dead_cube == "allow"
+    assert refuse.hash == plain.hash and "dead_cube" not in plain.to_toml()  # older specs keep their hash
+    assert allow.hash != plain.hash and TournamentSpec.from_toml_string(allow.to_toml()) == allow
+    with pytest.raises(InvalidSpecError, match="rules.dead_cube"):
+        TournamentSpec.from_toml_string(spec + '\n[rules]\ndead_cube = "maybe"\n')
+
+
+def test_bgfast_play_takes_the_dead_cube_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    from bgfast.cli import main
+
+    args = ["play", "--player", "pubeval", "--player", "random", "--length", "3", "--seed", "1"]
+    assert main([*args, "--dead-cube", "allow"]) == 0
+    capsys.readouterr()
+    assert main([*args, "--dead-cube", "maybe"]) != 0
+    assert "--dead-cube" in capsys.readouterr().err

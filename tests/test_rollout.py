@@ -29,7 +29,7 @@ from bgfast.errors import (
     UnknownBotError,
 )
 from bgfast.game import decisions
-from bgfast.match import MatchState
+from bgfast.match import GameState, MatchState
 from bgfast.met import MatchEquityTable
 from bgfast.rollout import Estimate
 from bgfast.rollout import rollout as _rollout
@@ -471,7 +471,7 @@ def test_an_xgid_gives_the_position_and_the_match_score() -> None:
         ({"bot": "deepblue"}, UnknownBotError, "unknown bot 'deepblue'"),
         ({"bot": object()}, InvalidRolloutError, "cannot play"),
         ({"match": MatchState(double_offered=True, turn=1)}, InvalidRolloutError, "a double is pending"),
-        ({"match": MatchState(length=5, score=(5, 2))}, InvalidRolloutError, "already over"),
+        ({"match": MatchState(length=5, score=(5, 2), game_state=GameState.OVER)}, InvalidRolloutError, "already over"),
         ({"exact_bearoff": True}, InvalidRolloutError, "give truncate=N"),
     ],
 )

@@ -282,17 +282,26 @@ def test_match_fields_round_trip_through_the_xgid(text: str) -> None:
     rec = parse_xgid(text)
     fields = xgid_to_match_fields(rec)
     assert fields["game_state"] == 1 and fields["resigned"] == 0  # an XGID is read as a game in play
-    assert fields["player_on_roll"] == (1 if rec.turn == 1 else 0)
-    assert (fields["score1"], fields["score0"]) == (rec.score_bottom, rec.score_top)  # bottom = player 1
+    assert fields["player_on_roll"] == 1  # the player on roll is player 1, as gnubg reads XGIDs
+    scores = (rec.score_bottom, rec.score_top) if rec.turn == 1 else (rec.score_top, rec.score_bottom)
+    assert (fields["score1"], fields["score0"]) == scores
     assert MatchState.from_match_id(encode_match_id(fields)) == MatchState.from_xgid(text)
     again = match_fields_to_xgid(fields, rec.board, beaver=rec.beaver, max_cube_log2=rec.max_cube_log2)
-    assert again == rec
+    assert xgid_to_match_fields(again) == fields and again.board == rec.board
+    assert again.turn == 1 and (again == rec) == (rec.turn == 1)  # player 1 is drawn at the bottom
 
 
 def test_a_double_offered_names_the_doubler_on_roll_and_the_other_player_to_act() -> None:
-    fields = xgid_to_match_fields(parse_xgid(f"XGID={OPENING_FIELD}:1:1:-1:D:0:0:0:7:10"))
-    assert fields["double_offered"] == 1 and fields["player_on_roll"] == 0 and fields["turn"] == 1
+    # the top player owns the cube at 2 and redoubles: it is player 1, on roll; player 0 is to act
+    fields = xgid_to_match_fields(parse_xgid(f"XGID={OPENING_FIELD}:1:-1:-1:D:0:0:0:7:10"))
+    assert fields["double_offered"] == 1 and fields["player_on_roll"] == 1 and fields["turn"] == 0
     assert fields["cube_log2"] == 1 and fields["owner"] == 1 and (fields["die1"], fields["die2"]) == (0, 0)
+
+
+@pytest.mark.parametrize("turn, position, owner", [(1, 1, 1), (1, -1, 0), (-1, -1, 1), (-1, 1, 0), (1, 0, 3), (-1, 0, 3)])
+def test_the_cube_owner_is_numbered_by_who_is_on_roll(turn: int, position: int, owner: int) -> None:
+    fields = xgid_to_match_fields(parse_xgid(f"XGID={OPENING_FIELD}:1:{position}:{turn}:00:0:0:0:0:10"))
+    assert fields["owner"] == owner
 
 
 @pytest.mark.parametrize("dice", ["B", "R"])

@@ -33,17 +33,28 @@ says who that is: ``1`` is the bottom player, ``-1`` the top player.  So with
 turn 1 the board is ``[top, bottom]`` and with turn -1 it is
 ``[bottom, top]``.  The functions below take that turn as an argument
 (default 1: the player on roll is drawn at the bottom, which is what XG
-writes for its own user).  This is what GNU Backgammon does when it reads an
-XGID: it builds the board with the bottom player as its player 1 and swaps
-sides when the turn is -1; the bottom player is gnubg's player 1 and the top
-player gnubg's player 0 in the Match ID too (:func:`xgid_to_match_fields` and
-:func:`match_fields_to_xgid` below, which :class:`bgfast.match.MatchState` uses).
+writes for its own user).
+
+**Which player is which in a Match ID.**  An XGID names its players by where
+they sit (bottom, top); a Match ID by number (0, 1).  GNU Backgammon reads an
+XGID (``set xgid``) with the player on roll -- the player the turn field names --
+as its player 1 and the other as player 0, whichever of them sits at the bottom:
+the scores, the cube owner and the turn follow (with turn -1 the top player's
+score is player 1's).  :func:`xgid_to_match_fields` reads the same way, which
+:class:`bgfast.match.MatchState` uses; checked against gnubg 1.07 on hundreds of
+XGIDs (``tests/test_xgid_gnubg.py``, ``tests/data/xgid.jsonl``).  Writing
+(:func:`match_fields_to_xgid`), player 1 sits at the bottom and player 0 at the
+top, so an XGID of a state with player 1 on roll reads back to the same Match ID,
+and one with player 0 on roll reads back with the two players renumbered.
 
 With the dice field ``'D'`` (a double offered, waiting for take or pass) the
 turn names the player who *doubled*: that player is still the one "on roll"
 (gnubg's dice owner), so the board is still from the doubler's view.  The
 cube fields then give the cube as it was before the double.  ``'B'`` and
-``'R'`` mark a pending beaver and raccoon (money play).
+``'R'`` mark a pending beaver and raccoon (money play).  bgfast keeps a pending
+double (the doubled player, player 0, is to act); gnubg 1.07's ``set xgid``
+drops it and leaves the doubler to roll, which is the one field where the two
+Match IDs differ.
 
 The rules field means the Crawford flag in match play (``1`` = this game is
 the Crawford game) and, in money play, bit 0 = the Jacoby rule and bit 1 =
@@ -353,15 +364,19 @@ def format_xgid(record: XgidRecord) -> str:
 def xgid_to_match_fields(record: XgidRecord) -> dict[str, int]:
     """The match fields of an XGID as a Match ID holds them (:mod:`bgfast.formats.match_id`).
 
-    The bottom player is player 1 and the top player player 0 (gnubg's reading of
-    XGIDs).  The player on roll is the XGID turn; with dice ``'D'`` that player has
-    doubled and the other must act.  The game is taken to be in progress (game
-    state 1) with no resignation offered.  What a Match ID does not hold is
-    dropped: the beaver bit and the maximum cube.
+    As GNU Backgammon reads XGIDs (module docstring): the player on roll (the turn
+    field's) is player 1, the other player 0, so the scores and the cube owner are
+    ordered by who is on roll, not by who sits at the bottom.  With dice ``'D'`` the
+    player on roll has doubled and player 0 must act (gnubg drops such a double).
+    The game is taken to be in progress (game state 1) with no resignation offered.
+    What a Match ID does not hold is dropped: the beaver bit and the maximum cube.
 
     >>> fields = xgid_to_match_fields(parse_xgid('XGID=-b----E-C---eE---c-e----B-:1:-1:1:D:4:2:0:7:10'))
     >>> fields["score0"], fields["score1"], fields["owner"], fields["player_on_roll"], fields["turn"]
     (2, 4, 0, 1, 0)
+    >>> fields = xgid_to_match_fields(parse_xgid('XGID=-b----E-C---eE---c-e----B-:1:-1:-1:31:4:2:0:7:10'))
+    >>> fields["score0"], fields["score1"], fields["owner"], fields["player_on_roll"], fields["turn"]
+    (4, 2, 1, 1, 1)
 
     :raises InvalidMatchIdError: the dice field is a pending beaver (``'B'``) or
         raccoon (``'R'``), which a Match ID cannot hold.
@@ -370,23 +385,29 @@ def xgid_to_match_fields(record: XgidRecord) -> dict[str, int]:
         raise InvalidMatchIdError(
             f"a pending beaver or raccoon ({record.dice!r}) has no match state in {str(record)!r}"
         )
-    on_roll = 1 if record.turn == 1 else 0
     doubled = record.dice == "D"
     die1, die2 = (0, 0) if record.dice in ("00", "D") else (int(record.dice[0]), int(record.dice[1]))
+    on_roll_score, other_score = (
+        (record.score_bottom, record.score_top) if record.turn == 1 else (record.score_top, record.score_bottom)
+    )
+    if record.cube_position == 0:
+        owner = CENTRED
+    else:
+        owner = 1 if record.cube_position == record.turn else 0
     return {
         "cube_log2": record.cube_log2,
-        "owner": {0: CENTRED, 1: 1, -1: 0}[record.cube_position],
-        "player_on_roll": on_roll,
+        "owner": owner,
+        "player_on_roll": 1,
         "crawford": int(record.crawford),
         "game_state": 1,
-        "turn": 1 - on_roll if doubled else on_roll,
+        "turn": 0 if doubled else 1,
         "double_offered": int(doubled),
         "resigned": 0,
         "die1": die1,
         "die2": die2,
         "length": record.match_length,
-        "score0": record.score_top,
-        "score1": record.score_bottom,
+        "score0": other_score,
+        "score1": on_roll_score,
         "no_jacoby": int(not record.jacoby),
     }
 
@@ -398,7 +419,9 @@ def match_fields_to_xgid(fields: Mapping[str, int], board: Sequence[Sequence[int
     Player 1 is drawn at the bottom and player 0 at the top.  In money play the
     rules field holds the Jacoby rule (bit 0) and ``beaver`` (bit 1); in match play
     the Crawford flag.  The game state and a resignation offer are not part of an
-    XGID and are left out.
+    XGID and are left out.  Read back (:func:`xgid_to_match_fields`, as gnubg reads
+    it), the player on roll is player 1: the same fields when ``player_on_roll`` is
+    1, the players renumbered when it is 0.
 
     >>> from bgfast.formats.match_id import decode_match_id
     >>> start = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]

@@ -465,6 +465,8 @@ class TournamentSpec:
         out["paired_dice"] = self.paired_dice
         out["chunk_size"] = self.chunk_size
         out["rules"] = dataclasses.asdict(self.rules)
+        if self.rules.dead_cube == "refuse":  # the default, left out so that a spec keeps its hash
+            del out["rules"]["dead_cube"]
         if self.openings:
             out["openings"] = list(self.openings)
             out["openings_order"] = self.openings_order
