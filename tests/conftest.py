@@ -1,9 +1,17 @@
 """Session fixtures with the test vectors (readers in tests/vectors.py)."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from vectors import WILDBG_TOTALS, read_ids, read_jsonl
+
+# Child Pythons that the tests start (``python -m bgfast engine`` as an outside engine, CLI
+# runs, doctests) must import the installed bgfast, not the uncompiled source folder of the
+# clone the tests run from: PYTHONSAFEPATH (Python 3.11+) keeps the working directory off
+# their sys.path.
+os.environ.setdefault("PYTHONSAFEPATH", "1")
 
 
 @pytest.fixture(scope="session")
