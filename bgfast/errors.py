@@ -83,3 +83,8 @@ class RolloutWorkerError(BgfastError, RuntimeError):
 
 class MissingExtraError(BgfastError, ImportError):
     """An optional dependency that a feature needs is not installed (the message names the extra)."""
+
+
+class InvalidWeightsError(BgfastError, ValueError):
+    """A neural-net weights file that is not one: a wrong magic or version, a truncated
+    file, a checksum that does not match, or arrays that do not fit the architecture."""

@@ -1,0 +1,43 @@
+# cython: language_level=3
+"""C declarations of the neural-net evaluator (see neural.pyx)."""
+from bgfast._core.board cimport Board
+from bgfast._core.movegen cimport MoveGen
+from bgfast._core.rng cimport Rng
+
+cdef enum:
+    NN_OUT = 5                # win, win gammon, win backgammon, lose gammon, lose backgammon
+    NN_RAW_SIDE = 100         # 25 places (points 1..24, bar) x 4 units of the count code
+    NN_RAW = 200              # the side on roll's block, then the other side's
+    NN_HAND = 58              # the heuristic's dense features (heuristic.pyx)
+    NN_IN = 258
+    NN_MAX_HIDDEN = 512
+    NN_NETS = 2
+    NET_CONTACT = 0
+    NET_RACE = 1
+    # classes of a position after a play (side 0 on roll)
+    CLASS_CONTACT = 0
+    CLASS_RACE = 1
+    CLASS_BEAROFF = 2         # both sides wholly home: the one-sided database
+    CLASS_DECIDED = 3         # the game is over, or the side on roll surely bears off this roll
+
+ctypedef struct NetPart:
+    int hidden                # hidden units, a multiple of 8
+    float* w1                 # NN_IN x hidden: input i's column at w1 + i * hidden
+    float* b1                 # hidden
+    float* w2                 # NN_OUT x hidden
+    float b2[8]
+
+ctypedef struct Neural:
+    NetPart part[NN_NETS]
+
+cdef int neural_class(const Board* a) noexcept nogil
+# Probabilities of the side on roll (side 0) of ``a``, a position after side 1's play.
+cdef void neural_eval_after(const Neural* nn, const Board* a, float* q) noexcept nogil
+# Probabilities of side 1 of ``b`` *on roll*, before its roll: 0 plies, or 1 (21 rolls).
+cdef void neural_preroll(const Neural* nn, MoveGen* g, const Board* b, int plies, float* p) noexcept nogil
+# Probabilities of the mover (side 1) for every child of ``g`` (generated from ``parent``):
+# ``out[5 i .. 5 i + 4]``, the first layer computed from the inputs that differ from the parent's.
+cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* parent, float* out) noexcept nogil
+# The child of ``g`` the net plays at ``plies`` 0 or 1 (``g2``: scratch for the 1-ply look-ahead).
+cdef int neural_choose(const Neural* nn, const MoveGen* g, const Board* parent, int plies,
+                       MoveGen* g2) noexcept nogil
