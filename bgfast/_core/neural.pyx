@@ -909,6 +909,28 @@ cdef class Model:
         _flip(q, p)
         return (p[0], p[1], p[2], p[3], p[4])
 
+    def evaluate_net(self, const unsigned char[::1] board):
+        """The bare net's probabilities of the side on roll (side 1 of ``board``): the race net
+        for a race (pure bear-offs included), else the contact net, without the bear-off
+        database or the exact values of decided positions (for tests and analysis)."""
+        cdef Board b, a
+        cdef int idx[MAX_SPARSE]
+        cdef float val[MAX_SPARSE]
+        cdef float z[NN_MAX_HIDDEN]
+        cdef float o[NN_OUT]
+        cdef float q[NN_OUT]
+        cdef int m, cls
+        _board_arg(board, &b)
+        board_swap(&a, &b)
+        if board_checkers(&a, 0) == 0 or board_checkers(&a, 1) == 0:
+            raise ValueError("the game is over: a side has no checker left")
+        cls = CLASS_RACE if is_race(&a) else CLASS_CONTACT
+        m = _encode_raw(&a, idx, val)
+        m += _encode_hand(&a, idx + m, val + m)
+        _forward(&self.nn.part[cls], idx, val, m, z, o)
+        _joint(o, _masks(&a, cls), q)
+        return (q[0], q[1], q[2], q[3], q[4])
+
     def evaluate_batch(self, const unsigned char[:, ::1] boards, int plies=0):
         """:meth:`evaluate` of each row of an (n, 50) uint8 array: an (n, 5) float32 array."""
         cdef Py_ssize_t i, n = boards.shape[0]

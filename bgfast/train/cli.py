@@ -63,8 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "td":
             config = _config(args)
-            if config.games != (load_checkpoint(args.run_dir) or _NoMeta()).meta.get("config", {}).get("games", config.games):
-                _set_games(args.run_dir, config)
+            _set_games(args.run_dir, config)
             run_td(config, args.run_dir, log=lambda line: print(line, flush=True), stop_after=args.stop_after)
         elif args.command == "curve":
             points = read_curve(args.run_dir)
@@ -85,15 +84,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-class _NoMeta:
-    meta: dict[str, object] = {}
-
-
 def _set_games(run_dir: Path, config: TrainConfig) -> None:
     """Record a new total of games in the checkpoint's config (the only setting that may change)."""
     from bgfast.train.checkpoint import save_checkpoint
 
     saved = load_checkpoint(run_dir)
-    if saved is not None:
+    if saved is not None and saved.meta.get("config") != config.to_dict():
         saved.meta["config"] = config.to_dict()
         save_checkpoint(run_dir, saved)
