@@ -69,7 +69,14 @@ def _gnubg(**options: object) -> Bot:
     return GnubgBot(**options)  # type: ignore[arg-type]
 
 
+def _neural(**options: object) -> Bot:
+    from bgfast.bots.neural import NeuralBot
+
+    return NeuralBot(**options)  # type: ignore[arg-type]
+
+
 register_bot("random", RandomBot)
 register_bot("pubeval", PubevalBot)
 register_bot("heuristic", _heuristic)
 register_bot("gnubg", _gnubg)
+register_bot("neural", _neural)
