@@ -27,7 +27,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "model": ("bgfast", "bgfast.errors", "bgfast.position", "bgfast.dice", "bgfast.match", "bgfast.game",
               "bgfast.xgid"),
     "bots": ("bgfast.bots",),
-    "engines": ("bgfast.rollout", "bgfast.tournament", "bgfast.bench"),
+    "engines": ("bgfast.rollout", "bgfast.tournament", "bgfast.bench", "bgfast.train"),
     "cli": ("bgfast.cli", "bgfast.__main__"),
 }
 DEFAULT_LAYER = "model"
