@@ -127,13 +127,31 @@ cdef extern from *:
     }
 
     /* z[0:H] += sum_k val[k] * w[idx[k] * H : idx[k] * H + H] */
+    /* Blocks of 32 hidden units are kept in registers while every column is added, so each
+       column is read once and z is not reloaded per column; each z[j] still gets the same
+       additions in the same order (k ascending) as the plain loop. */
     NN_CLONES static void nn_gather_add(float* restrict z, const float* restrict w, const int* idx,
                                         const float* val, int m, int H) {
-        int k, j;
-        for (k = 0; k < m; k++) {
-            const float* restrict row = w + (size_t)idx[k] * (size_t)H;
-            float a = val[k];
-            for (j = 0; j < H; j++) z[j] += a * row[j];
+        int k, j, j0 = 0;
+        for (; j0 + 32 <= H; j0 += 32) {
+            float acc[32];
+            __builtin_memcpy(acc, z + j0, sizeof(acc));
+            for (k = 0; k < m; k++) {
+                const float* restrict row = w + (size_t)idx[k] * (size_t)H + j0;
+                float a = val[k];
+                for (j = 0; j < 32; j++) acc[j] += a * row[j];
+            }
+            __builtin_memcpy(z + j0, acc, sizeof(acc));
+        }
+        for (; j0 < H; j0 += 8) {
+            float acc[8];
+            __builtin_memcpy(acc, z + j0, sizeof(acc));
+            for (k = 0; k < m; k++) {
+                const float* restrict row = w + (size_t)idx[k] * (size_t)H + j0;
+                float a = val[k];
+                for (j = 0; j < 8; j++) acc[j] += a * row[j];
+            }
+            __builtin_memcpy(z + j0, acc, sizeof(acc));
         }
     }
 
@@ -974,6 +992,29 @@ cdef class Model:
             generate(self.g, &b, d1, d2)
             idx = neural_choose(&self.nn, self.g, &b, plies, self.g2)
         return (<const char*> self.g.items[idx].board.side[0])[:50]
+
+    def choose_batch(self, const unsigned char[:, ::1] boards, const long long[:, ::1] dice, int plies=0):
+        """:meth:`choose` for each row: boards (n, 50) uint8, dice (n, 2); returns the chosen
+        plays as an (n, 50) uint8 array (mover's frame)."""
+        cdef Py_ssize_t i, n = boards.shape[0]
+        cdef Board b
+        cdef int idx
+        if boards.shape[1] != 50 or dice.shape[0] != n or dice.shape[1] != 2:
+            raise ValueError("boards (n, 50) and dice (n, 2) are required")
+        if plies not in (0, 1):
+            raise ValueError("plies must be 0 or 1, got %r" % plies)
+        for i in range(n):
+            _board_arg(boards[i], &b)
+            _dice_arg(dice[i, 0], dice[i, 1])
+        out = np.zeros((n, 50), dtype=np.uint8)
+        cdef unsigned char[:, ::1] ov = out
+        with nogil:
+            for i in range(n):
+                board_from_bytes(&boards[i, 0], &b)
+                generate(self.g, &b, <int> dice[i, 0], <int> dice[i, 1])
+                idx = neural_choose(&self.nn, self.g, &b, plies, self.g2)
+                memcpy(&ov[i, 0], self.g.items[idx].board.side[0], 50)
+        return out
 
     def td_train(self, seed, unsigned long long first, int games, double lam,
                  double lr_contact, double lr_race):

@@ -4,6 +4,8 @@
     python tools/train_neural.py td /work/train/run1            # resume with the saved config
     python tools/train_neural.py curve /work/train/run1
     python tools/train_neural.py snapshot /work/train/run1 bgfast/data/weights/neural.bgw
+    python tools/train_neural.py refine /work/train/refine1 --start /work/train/run1/best.bgw
+    python tools/train_neural.py bench [--json] [--weights FILE]
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from typing import Sequence
 from bgfast.errors import BgfastError
 from bgfast.train.checkpoint import BEST, load_checkpoint, read_curve
 from bgfast.train.config import TrainConfig
+from bgfast.train.supervised import RefineConfig, run_refine
 from bgfast.train.td import run_td
 
 __all__ = ["main"]
@@ -36,6 +39,16 @@ def _parser() -> argparse.ArgumentParser:
     cv = sub.add_parser("curve", help="print a run's learning curve")
     cv.add_argument("run_dir", type=Path)
     cv.add_argument("--json", action="store_true")
+    rf = sub.add_parser("refine", help="supervised refinement on the net's own 1-ply labels (resumes)")
+    rf.add_argument("run_dir", type=Path)
+    rf.add_argument("--start", type=Path, default=None, help="weights to refine (a new run only)")
+    for field in dataclasses.fields(RefineConfig):
+        rf.add_argument("--" + field.name.replace("_", "-"), type=type(field.default), default=field.default)
+    bn = sub.add_parser("bench", help="speed against gnubg-nn (bgfast bench neural)")
+    bn.add_argument("--json", action="store_true")
+    bn.add_argument("--weights", type=Path, default=None)
+    bn.add_argument("--positions", type=int, default=20000)
+    bn.add_argument("--games", type=int, default=200)
     sn = sub.add_parser("snapshot", help="copy a run's best net to a weights file")
     sn.add_argument("run_dir", type=Path)
     sn.add_argument("target", type=Path)
@@ -65,6 +78,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             config = _config(args)
             _set_games(args.run_dir, config)
             run_td(config, args.run_dir, log=lambda line: print(line, flush=True), stop_after=args.stop_after)
+        elif args.command == "refine":
+            from bgfast.bots.neural_weights import read_weights
+
+            refine = RefineConfig(**{f.name: getattr(args, f.name) for f in dataclasses.fields(RefineConfig)})
+            saved = load_checkpoint(args.run_dir)
+            if saved is None and args.start is None:
+                raise BgfastError(f"{args.run_dir} holds no refinement yet: give --start WEIGHTS")
+            start = saved if saved is not None else read_weights(args.start)
+            run_refine(refine, start, args.run_dir, log=lambda line: print(line, flush=True))
+        elif args.command == "bench":
+            from bgfast.bots.neural_weights import read_weights
+            from bgfast.train.bench import bench_neural, format_bench
+
+            result = bench_neural(read_weights(args.weights).model(), positions=args.positions, games=args.games)
+            print(json.dumps(result) if args.json else format_bench(result))
         elif args.command == "curve":
             points = read_curve(args.run_dir)
             if args.json:
