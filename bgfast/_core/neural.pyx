@@ -217,6 +217,7 @@ cdef extern from *:
 
 cdef extern from *:
     int __builtin_ctz(unsigned int x) nogil
+    int __builtin_clz(unsigned int x) nogil
 
 
 # CODE[n]: the four units of a count n (truncated unary, then the excess over 3 halved).
@@ -334,16 +335,48 @@ cdef bint _surely_off(const uint8_t* r, const uint8_t* opp) noexcept nogil:
     return True
 
 
+cdef inline void _scan(const uint8_t* s, int* left, int* rear) noexcept nogil:
+    """Checkers of a side on the board, and the index of its rearmost (-1: none), eight
+    points at a time."""
+    cdef uint64_t w0 = load8(s), w1 = load8(s + 8), w2 = load8(s + 16)
+    cdef uint32_t occ = (nonzero_bytes(w0) | (nonzero_bytes(w1) << 8) | (nonzero_bytes(w2) << 16)
+                         | ((<uint32_t> (s[24] != 0)) << 24))
+    # a side has at most 15 checkers, so the byte sums below never carry
+    left[0] = <int> (((w0 * 0x0101010101010101ULL) >> 56) + ((w1 * 0x0101010101010101ULL) >> 56)
+                     + ((w2 * 0x0101010101010101ULL) >> 56)) + s[24]
+    rear[0] = 31 - __builtin_clz(occ) if occ else -1
+
+
+cdef inline int _classify(const Board* a, int* bits) noexcept nogil:
+    """The class of ``a`` (after side 1's play), and in ``bits`` the outputs that can still
+    be non-zero for side 0: bit 1 its gammon win, 2 its backgammon win, 3 and 4 its losses."""
+    cdef int l0, l1, r0, r1
+    _scan(a.side[0], &l0, &r0)
+    _scan(a.side[1], &l1, &r1)
+    bits[0] = 0x1F
+    if l1 < 15:
+        bits[0] &= ~0x06               # the mover has borne off: no gammon for the side on roll
+    if l0 < 15:
+        bits[0] &= ~0x18
+    if l1 == 0 or l0 == 0:
+        return CLASS_DECIDED
+    if r0 < 6 and r1 < 6:
+        return CLASS_BEAROFF
+    if l0 <= 2 and r0 < 6 and _surely_off(a.side[0], a.side[1]):
+        return CLASS_DECIDED
+    if r1 < 23 - r0:                   # no checker has an opposing one ahead of it
+        if r1 < 18:                    # no backgammon without a checker in the winner's home
+            bits[0] &= ~0x04
+        if r0 < 18:
+            bits[0] &= ~0x10
+        return CLASS_RACE
+    return CLASS_CONTACT
+
+
 cdef int neural_class(const Board* a) noexcept nogil:
     """The class of ``a``, a position after side 1's play (side 0 on roll)."""
-    cdef int left0 = board_checkers(a, 0)
-    if board_checkers(a, 1) == 0 or left0 == 0:
-        return CLASS_DECIDED
-    if is_pure_bearoff(a):
-        return CLASS_BEAROFF
-    if left0 <= 2 and _home_only(a.side[0]) and _surely_off(a.side[0], a.side[1]):
-        return CLASS_DECIDED
-    return CLASS_RACE if is_race(a) else CLASS_CONTACT
+    cdef int bits
+    return _classify(a, &bits)
 
 
 cdef void _decided(const Board* a, float* q) noexcept nogil:
@@ -363,21 +396,6 @@ cdef void _decided(const Board* a, float* q) noexcept nogil:
     elif board_checkers(a, 1) == 15:
         q[1] = 1
         q[2] = 1.0 if _any_back(m) else 0.0
-
-
-cdef inline int _masks(const Board* a, int cls) noexcept nogil:
-    """Bit k set when output k can still be non-zero for side 0 (on roll) of ``a``."""
-    cdef int bits = 0x1F
-    if board_checkers(a, 1) < 15:
-        bits &= ~0x06                  # the mover has borne off: no gammon for the side on roll
-    if board_checkers(a, 0) < 15:
-        bits &= ~0x18
-    if cls == CLASS_RACE:
-        if not _any_back(a.side[1]):
-            bits &= ~0x04
-        if not _any_back(a.side[0]):
-            bits &= ~0x10
-    return bits
 
 
 cdef inline void _joint(const float* o, int bits, float* q) noexcept nogil:
@@ -477,7 +495,8 @@ cdef inline void _forward(const NetPart* net, const int* idx, const float* val, 
 
 
 cdef void neural_eval_after(const Neural* nn, const Board* a, float* q) noexcept nogil:
-    cdef int cls = neural_class(a), m
+    cdef int bits, m
+    cdef int cls = _classify(a, &bits)
     cdef int idx[MAX_SPARSE]
     cdef float val[MAX_SPARSE]
     cdef float z[NN_MAX_HIDDEN]
@@ -493,7 +512,7 @@ cdef void neural_eval_after(const Neural* nn, const Board* a, float* q) noexcept
     m = _encode_raw(a, idx, val)
     m += _encode_hand(a, idx + m, val + m)
     _forward(&nn.part[NET_RACE if cls == CLASS_RACE else NET_CONTACT], idx, val, m, z, o)
-    _joint(o, _masks(a, cls), q)
+    _joint(o, bits, q)
 
 
 cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* parent, float* out) noexcept nogil:
@@ -504,7 +523,7 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
     cdef float q[NN_OUT]
     cdef int idx[MAX_SPARSE]
     cdef float val[MAX_SPARSE]
-    cdef int i, m, cls, net
+    cdef int i, m, cls, net, bits
     cdef const NetPart* part
     cdef const Board* a
     cdef Board s
@@ -512,7 +531,7 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
     have[1] = False
     for i in range(g.n):
         a = &g.items[i].board
-        cls = neural_class(a)
+        cls = _classify(a, &bits)
         if cls == CLASS_DECIDED:
             _decided(a, q)
         elif cls == CLASS_BEAROFF:
@@ -531,7 +550,7 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
             m += _encode_hand(a, idx + m, val + m)
             nn_gather_add(z, part.w1, idx, val, m, part.hidden)
             _outputs(part, z, o)
-            _joint(o, _masks(a, cls), q)
+            _joint(o, bits, q)
         _flip(q, out + NN_OUT * i)
 
 
@@ -728,7 +747,7 @@ cdef float _train_position(NetPart* net, const Board* a, int cls, const float* t
     m = _encode_raw(a, idx, val)
     m += _encode_hand(a, idx + m, val + m)
     _forward(net, idx, val, m, z, o)
-    bits = _masks(a, cls)
+    _classify(a, &bits)
     dz[0] = o[0] - t[0]
     dz[1] = t[0] * o[1] - t[1] if bits & 2 else 0.0
     dz[2] = t[1] * o[2] - t[2] if bits & 4 else 0.0
@@ -937,16 +956,22 @@ cdef class Model:
         cdef float z[NN_MAX_HIDDEN]
         cdef float o[NN_OUT]
         cdef float q[NN_OUT]
-        cdef int m, cls
+        cdef int m, cls, bits
         _board_arg(board, &b)
         board_swap(&a, &b)
         if board_checkers(&a, 0) == 0 or board_checkers(&a, 1) == 0:
             raise ValueError("the game is over: a side has no checker left")
+        _classify(&a, &bits)
         cls = CLASS_RACE if is_race(&a) else CLASS_CONTACT
+        if cls == CLASS_RACE:
+            if not _any_back(a.side[1]):
+                bits &= ~0x04
+            if not _any_back(a.side[0]):
+                bits &= ~0x10
         m = _encode_raw(&a, idx, val)
         m += _encode_hand(&a, idx + m, val + m)
         _forward(&self.nn.part[cls], idx, val, m, z, o)
-        _joint(o, _masks(&a, cls), q)
+        _joint(o, bits, q)
         return (q[0], q[1], q[2], q[3], q[4])
 
     def evaluate_batch(self, const unsigned char[:, ::1] boards, int plies=0):
