@@ -155,6 +155,44 @@ cdef extern from *:
         }
     }
 
+    /* nn_gather_add of the m sparse columns, then of the nd dense rows dw[0:nd] (contiguous, all
+       of them: a zero adds nothing) with weights dval, in one pass over z. */
+    NN_CLONES static void nn_accumulate(float* restrict z, const float* restrict w, const int* idx,
+                                        const float* val, int m, const float* restrict dw,
+                                        const float* dval, int nd, int H) {
+        int k, j, j0 = 0;
+        for (; j0 + 32 <= H; j0 += 32) {
+            float acc[32];
+            __builtin_memcpy(acc, z + j0, sizeof(acc));
+            for (k = 0; k < m; k++) {
+                const float* restrict row = w + (size_t)idx[k] * (size_t)H + j0;
+                float a = val[k];
+                for (j = 0; j < 32; j++) acc[j] += a * row[j];
+            }
+            for (k = 0; k < nd; k++) {
+                const float* restrict row = dw + (size_t)k * (size_t)H + j0;
+                float a = dval[k];
+                for (j = 0; j < 32; j++) acc[j] += a * row[j];
+            }
+            __builtin_memcpy(z + j0, acc, sizeof(acc));
+        }
+        for (; j0 < H; j0 += 8) {
+            float acc[8];
+            __builtin_memcpy(acc, z + j0, sizeof(acc));
+            for (k = 0; k < m; k++) {
+                const float* restrict row = w + (size_t)idx[k] * (size_t)H + j0;
+                float a = val[k];
+                for (j = 0; j < 8; j++) acc[j] += a * row[j];
+            }
+            for (k = 0; k < nd; k++) {
+                const float* restrict row = dw + (size_t)k * (size_t)H + j0;
+                float a = dval[k];
+                for (j = 0; j < 8; j++) acc[j] += a * row[j];
+            }
+            __builtin_memcpy(z + j0, acc, sizeof(acc));
+        }
+    }
+
     /* h = sigmoid(z) in place, then logits[o] = b2[o] + w2[o] . h for the 5 outputs */
     NN_CLONES static void nn_hidden_output(float* restrict z, const float* restrict w2,
                                            const float* b2, int H, float* logits) {
@@ -167,10 +205,13 @@ cdef extern from *:
         }
         for (o = 0; o < 5; o++) {
             const float* restrict w = w2 + (size_t)o * (size_t)H;
-            float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+            nn_v8f s = {0, 0, 0, 0, 0, 0, 0, 0}, a, b;
             float t = 0;
-            for (j = 0; j < H; j += 8)
-                for (k = 0; k < 8; k++) s[k] += w[j + k] * z[j + k];
+            for (j = 0; j < H; j += 8) {
+                __builtin_memcpy(&a, w + j, sizeof(a));
+                __builtin_memcpy(&b, z + j, sizeof(b));
+                s += a * b;                /* lane k sums the products j + k, j += 8 */
+            }
             for (k = 0; k < 8; k++) t += s[k];
             logits[o] = t + b2[o];
         }
@@ -208,6 +249,8 @@ cdef extern from *:
     """
     float nn_sigmoid1(float x) nogil
     void nn_gather_add(float* z, const float* w, const int* idx, const float* val, int m, int H) nogil
+    void nn_accumulate(float* z, const float* w, const int* idx, const float* val, int m,
+                       const float* dw, const float* dval, int nd, int H) nogil
     void nn_hidden_output(float* z, const float* w2, const float* b2, int H, float* logits) nogil
     void nn_backprop(float* w1, float* b1, float* w2, float* b2, int H, const int* idx,
                      const float* val, int m, const float* h, const float* dz2, float lr,
@@ -442,13 +485,21 @@ cdef inline int _encode_hand(const Board* a, int* idx, float* val) noexcept nogi
     cdef int j, m = 0
     cdef float v
     heuristic_features(a, f)
-    for j in range(NN_HAND):
+    for j in range(NN_HAND):             # store always, keep the non-zero ones (no branch)
         v = f[HAND[j]]
-        if v != 0:
-            idx[m] = NN_RAW + j
-            val[m] = v
-            m += 1
+        idx[m] = NN_RAW + j
+        val[m] = v
+        m += v != 0
     return m
+
+
+cdef inline void _hand_values(const Board* a, float* v) noexcept nogil:
+    """The ``NN_HAND`` hand-made inputs of ``a``, zeros included."""
+    cdef float f[H_NFEAT]
+    cdef int j
+    heuristic_features(a, f)
+    for j in range(NN_HAND):
+        v[j] = f[HAND[j]]
 
 
 cdef inline int _encode_delta(const Board* a, const Board* parent, int* idx, float* val) noexcept nogil:
@@ -471,10 +522,9 @@ cdef inline int _encode_delta(const Board* a, const Board* parent, int* idx, flo
             n = pa[j]
             for k in range(4):
                 d = CODE[n][k] - CODE[o][k]
-                if d != 0:
-                    idx[m] = (NN_RAW_SIDE if s else 0) + 4 * i + k
-                    val[m] = d
-                    m += 1
+                idx[m] = (NN_RAW_SIDE if s else 0) + 4 * i + k
+                val[m] = d
+                m += d != 0
     return m
 
 
@@ -524,6 +574,7 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
     cdef int idx[MAX_SPARSE]
     cdef float val[MAX_SPARSE]
     cdef int i, m, cls, net, bits
+    cdef float hand[NN_HAND]
     cdef const NetPart* part
     cdef const Board* a
     cdef Board s
@@ -547,8 +598,9 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
                 have[net] = True
             memcpy(z, acc[net], part.hidden * sizeof(float))
             m = _encode_delta(a, parent, idx, val)
-            m += _encode_hand(a, idx + m, val + m)
-            nn_gather_add(z, part.w1, idx, val, m, part.hidden)
+            _hand_values(a, hand)
+            nn_accumulate(z, part.w1, idx, val, m, part.w1 + NN_RAW * part.hidden, hand, NN_HAND,
+                          part.hidden)
             _outputs(part, z, o)
             _joint(o, bits, q)
         _flip(q, out + NN_OUT * i)
