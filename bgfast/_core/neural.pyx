@@ -126,71 +126,36 @@ cdef extern from *:
         return 1.0f / (1.0f + p * (nn_v8f)((i + 127) << 23));
     }
 
-    /* z[0:H] += sum_k val[k] * w[idx[k] * H : idx[k] * H + H] */
-    /* Blocks of 32 hidden units are kept in registers while every column is added, so each
-       column is read once and z is not reloaded per column; each z[j] still gets the same
-       additions in the same order (k ascending) as the plain loop. */
-    NN_CLONES static void nn_gather_add(float* restrict z, const float* restrict w, const int* idx,
-                                        const float* val, int m, int H) {
-        int k, j, j0 = 0;
-        for (; j0 + 32 <= H; j0 += 32) {
-            float acc[32];
-            __builtin_memcpy(acc, z + j0, sizeof(acc));
-            for (k = 0; k < m; k++) {
-                const float* restrict row = w + (size_t)idx[k] * (size_t)H + j0;
-                float a = val[k];
-                for (j = 0; j < 32; j++) acc[j] += a * row[j];
-            }
-            __builtin_memcpy(z + j0, acc, sizeof(acc));
+    /* z[j0:j0+B] += sum_k val[k] w[idx[k] H + j0 ...] + sum_k dval[k] dw[k H + j0 ...]: the block
+       of B hidden units stays in registers while every column is added, so each column is
+       read once; each z[j] gets its additions in the order of the columns. */
+    static inline __attribute__((always_inline)) void nn_block(
+            float* restrict z, const float* restrict w, const int* idx, const float* val, int m,
+            const float* restrict dw, const float* dval, int nd, int H, int j0, int B) {
+        float acc[32];
+        int k, j;
+        __builtin_memcpy(acc, z + j0, B * sizeof(float));
+        for (k = 0; k < m; k++) {
+            const float* restrict row = w + (size_t)idx[k] * (size_t)H + j0;
+            float a = val[k];
+            for (j = 0; j < B; j++) acc[j] += a * row[j];
         }
-        for (; j0 < H; j0 += 8) {
-            float acc[8];
-            __builtin_memcpy(acc, z + j0, sizeof(acc));
-            for (k = 0; k < m; k++) {
-                const float* restrict row = w + (size_t)idx[k] * (size_t)H + j0;
-                float a = val[k];
-                for (j = 0; j < 8; j++) acc[j] += a * row[j];
-            }
-            __builtin_memcpy(z + j0, acc, sizeof(acc));
+        for (k = 0; k < nd; k++) {
+            const float* restrict row = dw + (size_t)k * (size_t)H + j0;
+            float a = dval[k];
+            for (j = 0; j < B; j++) acc[j] += a * row[j];
         }
+        __builtin_memcpy(z + j0, acc, B * sizeof(float));
     }
 
-    /* nn_gather_add of the m sparse columns, then of the nd dense rows dw[0:nd] (contiguous, all
-       of them: a zero adds nothing) with weights dval, in one pass over z. */
+    /* z[0:H] += the m sparse columns idx/val of w, then the nd dense rows of dw (contiguous,
+       all of them: a zero weight adds nothing) with weights dval; H a multiple of 8. */
     NN_CLONES static void nn_accumulate(float* restrict z, const float* restrict w, const int* idx,
                                         const float* val, int m, const float* restrict dw,
                                         const float* dval, int nd, int H) {
-        int k, j, j0 = 0;
-        for (; j0 + 32 <= H; j0 += 32) {
-            float acc[32];
-            __builtin_memcpy(acc, z + j0, sizeof(acc));
-            for (k = 0; k < m; k++) {
-                const float* restrict row = w + (size_t)idx[k] * (size_t)H + j0;
-                float a = val[k];
-                for (j = 0; j < 32; j++) acc[j] += a * row[j];
-            }
-            for (k = 0; k < nd; k++) {
-                const float* restrict row = dw + (size_t)k * (size_t)H + j0;
-                float a = dval[k];
-                for (j = 0; j < 32; j++) acc[j] += a * row[j];
-            }
-            __builtin_memcpy(z + j0, acc, sizeof(acc));
-        }
-        for (; j0 < H; j0 += 8) {
-            float acc[8];
-            __builtin_memcpy(acc, z + j0, sizeof(acc));
-            for (k = 0; k < m; k++) {
-                const float* restrict row = w + (size_t)idx[k] * (size_t)H + j0;
-                float a = val[k];
-                for (j = 0; j < 8; j++) acc[j] += a * row[j];
-            }
-            for (k = 0; k < nd; k++) {
-                const float* restrict row = dw + (size_t)k * (size_t)H + j0;
-                float a = dval[k];
-                for (j = 0; j < 8; j++) acc[j] += a * row[j];
-            }
-            __builtin_memcpy(z + j0, acc, sizeof(acc));
-        }
+        int j0 = 0;
+        for (; j0 + 32 <= H; j0 += 32) nn_block(z, w, idx, val, m, dw, dval, nd, H, j0, 32);
+        for (; j0 < H; j0 += 8) nn_block(z, w, idx, val, m, dw, dval, nd, H, j0, 8);
     }
 
     /* h = sigmoid(z) in place, then logits[o] = b2[o] + w2[o] . h for the 5 outputs */
@@ -248,7 +213,6 @@ cdef extern from *:
     }
     """
     float nn_sigmoid1(float x) nogil
-    void nn_gather_add(float* z, const float* w, const int* idx, const float* val, int m, int H) nogil
     void nn_accumulate(float* z, const float* w, const int* idx, const float* val, int m,
                        const float* dw, const float* dval, int nd, int H) nogil
     void nn_hidden_output(float* z, const float* w2, const float* b2, int H, float* logits) nogil
@@ -288,14 +252,6 @@ _init_tables()
 
 
 # ---------------------------------------------------------------- classes and exact values
-
-cdef inline bint _home_only(const uint8_t* s) noexcept nogil:
-    cdef int i
-    for i in range(6, 25):
-        if s[i]:
-            return False
-    return True
-
 
 cdef inline bint _any_back(const uint8_t* s) noexcept nogil:
     """A checker of ``s`` on its bar or in the opponent's home board (its points 19..24)."""
@@ -540,7 +496,7 @@ cdef inline void _outputs(const NetPart* net, float* z, float* o) noexcept nogil
 cdef inline void _forward(const NetPart* net, const int* idx, const float* val, int m,
                           float* z, float* o) noexcept nogil:
     memcpy(z, net.b1, net.hidden * sizeof(float))
-    nn_gather_add(z, net.w1, idx, val, m, net.hidden)
+    nn_accumulate(z, net.w1, idx, val, m, NULL, NULL, 0, net.hidden)
     _outputs(net, z, o)
 
 
@@ -594,7 +550,7 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
             if not have[net]:
                 m = _encode_raw(parent, idx, val)
                 memcpy(acc[net], part.b1, part.hidden * sizeof(float))
-                nn_gather_add(acc[net], part.w1, idx, val, m, part.hidden)
+                nn_accumulate(acc[net], part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
                 have[net] = True
             memcpy(z, acc[net], part.hidden * sizeof(float))
             m = _encode_delta(a, parent, idx, val)
@@ -695,7 +651,9 @@ cdef int neural_choose(const Neural* nn, const MoveGen* g, const Board* parent, 
 
 # ---------------------------------------------------------------- games in C
 
-cdef void _start(Board* b) noexcept nogil:
+cdef int _opening(Board* b, Rng* dice, int* d1, int* d2) noexcept nogil:
+    """The starting position and the opening roll as the game loop draws it (one die each,
+    ties re-rolled, the higher die's player moves first with both); returns that player."""
     cdef int i
     memset(b, 0, sizeof(Board))
     for i in range(2):
@@ -703,6 +661,11 @@ cdef void _start(Board* b) noexcept nogil:
         b.side[i][7] = 3
         b.side[i][12] = 5
         b.side[i][23] = 2
+    while True:
+        d1[0] = rng_die(dice)
+        d2[0] = rng_die(dice)
+        if d1[0] != d2[0]:
+            return 0 if d1[0] > d2[0] else 1
 
 
 cdef inline int _argmax_equity(const float* vals, int n) noexcept nogil:
@@ -729,16 +692,8 @@ cdef int _play_versus(const Neural* nn, const int* kinds, Rng* dice, Rng* rngs, 
     the higher die moves first); player ``p`` plays by ``kinds[p]``.  Returns player 0's
     points (+-1, 2, 3)."""
     cdef Board b
-    cdef int a, c, d1, d2, turn, idx, kind, plies = 0
-    _start(&b)
-    while True:
-        a = rng_die(dice)
-        c = rng_die(dice)
-        if a != c:
-            break
-    turn = 0 if a > c else 1
-    d1 = a
-    d2 = c
+    cdef int d1, d2, turn, idx, kind, plies = 0
+    turn = _opening(&b, dice, &d1, &d2)
     while True:
         generate(g, &b, d1, d2)
         kind = kinds[turn]
@@ -813,19 +768,12 @@ cdef int _td_game(Neural* nn, TDBuffers* buf, Rng* dice, float lam, const float*
                   double* stats) noexcept nogil:
     """Play one self-play game at 0 ply and train on it; returns its plies."""
     cdef Board b
-    cdef int a, c, d1, d2, best, t, T = 0, k
+    cdef int d1, d2, best, t, T = 0, k
     cdef float ret[NN_OUT]
     cdef float nxt[NN_OUT]
     cdef MoveGen* g = buf.g
     cdef bint over = False
-    _start(&b)
-    while True:
-        a = rng_die(dice)
-        c = rng_die(dice)
-        if a != c:
-            break
-    d1 = a
-    d2 = c
+    _opening(&b, dice, &d1, &d2)
     while T < MAX_PLIES:
         generate(g, &b, d1, d2)
         neural_children(nn, g, &b, buf.vals)
@@ -1201,7 +1149,7 @@ cdef class Model:
         Pure bear-offs and decided positions are left out."""
         cdef Rng dice
         cdef Board b
-        cdef int a, c, d1, d2, best, i, ply
+        cdef int d1, d2, best, i, ply
         cdef long long n = 0
         cdef bytes key = run_key(seed)
         cdef const uint64_t* kp = <const uint64_t*> (<const char*> key)
@@ -1220,14 +1168,7 @@ cdef class Model:
                 ov = out
             with nogil:
                 rng_seed(&dice, kp, first + i, 0)
-                _start(&b)
-                while True:
-                    a = rng_die(&dice)
-                    c = rng_die(&dice)
-                    if a != c:
-                        break
-                d1 = a
-                d2 = c
+                _opening(&b, &dice, &d1, &d2)
                 ply = 0
                 while ply < MAX_PLIES:
                     if ply > 0 and (ply + i) % stride == 0:

@@ -36,7 +36,7 @@ from bgfast._core import neural as _neural
 from bgfast.errors import InvalidWeightsError
 
 __all__ = ["MAGIC", "VERSION", "Weights", "default_weights_path", "read_weights", "write_weights",
-           "decode_weights", "encode_weights"]
+           "decode_weights", "encode_weights", "write_bytes_atomic"]
 
 MAGIC = b"BGFNEURL"
 VERSION = 1
@@ -155,18 +155,24 @@ def read_weights(path: str | os.PathLike[str] | None = None) -> Weights:
     return decode_weights(p.read_bytes(), str(p))
 
 
-def write_weights(path: str | os.PathLike[str], weights: Weights) -> None:
-    """Write ``weights`` to ``path`` atomically (a temporary file in the same folder, renamed)."""
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Replace ``path`` by ``data`` atomically: a temporary file in the same folder, synced,
+    then renamed over it, so a reader sees the old file or the new one, never half of one."""
     p = Path(path)
-    data = encode_weights(weights)
     fd, tmp = tempfile.mkstemp(prefix=p.name + ".", suffix=".tmp", dir=p.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
         os.replace(tmp, p)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def write_weights(path: str | os.PathLike[str], weights: Weights) -> None:
+    """Write ``weights`` to ``path`` atomically (see :func:`write_bytes_atomic`)."""
+    write_bytes_atomic(path, encode_weights(weights))

@@ -9,12 +9,10 @@ last checkpoint and replays exactly what it would have played.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from bgfast.bots.neural_weights import Weights, read_weights, write_weights
+from bgfast.bots.neural_weights import Weights, read_weights, write_bytes_atomic, write_weights
 
 __all__ = ["CHECKPOINT", "BEST", "CURVE", "LOG", "save_checkpoint", "load_checkpoint", "write_text_atomic"]
 
@@ -25,18 +23,8 @@ LOG = "log.txt"
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` by ``text`` atomically (a temporary file in the same folder, renamed)."""
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Replace ``path`` by ``text`` (UTF-8) atomically."""
+    write_bytes_atomic(path, text.encode("utf-8"))
 
 
 def save_checkpoint(run_dir: Path, weights: Weights, name: str = CHECKPOINT) -> None:

@@ -18,8 +18,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
-import os
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +25,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from bgfast.bots.neural_weights import Weights
+from bgfast.bots.neural_weights import Weights, write_bytes_atomic
 from bgfast.errors import InvalidSpecError
 from bgfast.train.checkpoint import BEST, LOG, load_checkpoint, read_curve, save_checkpoint, write_curve
 from bgfast.train.curve import paired_ppg
@@ -92,12 +90,7 @@ def fit(model: Any, boards: np.ndarray, targets: np.ndarray, *, epochs: int, lr:
 def _save_npz(path: Path, boards: np.ndarray, targets: np.ndarray) -> None:
     buf = io.BytesIO()
     np.savez(buf, boards=boards, targets=targets)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    with os.fdopen(fd, "wb") as f:
-        f.write(buf.getvalue())
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    write_bytes_atomic(path, buf.getvalue())
 
 
 def run_refine(config: RefineConfig, start: Weights, run_dir: str | Path, *,
