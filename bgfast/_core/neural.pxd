@@ -41,3 +41,13 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
 # The child of ``g`` the net plays at ``plies`` 0 or 1 (``g2``: scratch for the 1-ply look-ahead).
 cdef int neural_choose(const Neural* nn, const MoveGen* g, const Board* parent, int plies,
                        MoveGen* g2) noexcept nogil
+
+# The Python face: a model owns its weights (``nn``) and two move generators of scratch
+# space (``g`` for its own calls, ``g2`` for the 1-ply look-ahead), so the game loop's
+# evaluator dispatch can point a player at ``&model.nn``.
+cdef class Model:
+    cdef Neural nn
+    cdef MoveGen* g
+    cdef MoveGen* g2
+    cdef readonly int contact_hidden
+    cdef readonly int race_hidden

@@ -829,12 +829,6 @@ cdef class Model:
     the opponent's 25 counts then those of the side on roll (gnubg order, each side
     from its own view, index 24 = the bar).
     """
-    cdef Neural nn
-    cdef MoveGen* g
-    cdef MoveGen* g2
-    cdef readonly int contact_hidden
-    cdef readonly int race_hidden
-
     def __cinit__(self, int contact_hidden=128, int race_hidden=64):
         cdef int k, h
         cdef void* mem
