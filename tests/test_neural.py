@@ -250,6 +250,35 @@ def test_the_same_seeds_give_the_same_net() -> None:
     assert not np.array_equal(other.get_weights()["contact.w1"], nets[0]["contact.w1"])
 
 
+def test_training_data_and_supervised_steps_make_the_td_net() -> None:
+    # td_train is td_targets (play, lambda-returns) followed by train_positions on them
+    config = TrainConfig(contact_hidden=8, race_hidden=8)
+    direct = initial_weights(config).model()
+    direct.td_train(config.seed, 0, 12, config.lam, 0.03, 0.03)
+    split = initial_weights(config).model()
+    for i in range(12):
+        boards, targets, plies = split.td_targets(config.seed, i, 1, config.lam)
+        assert plies > len(boards) > 0 and np.all((targets >= 0) & (targets <= 1))
+        split.train_positions(boards, targets, 0.03, 0.03, np.arange(len(boards), dtype=np.int64))
+    a, b = direct.get_weights(), split.get_weights()
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_several_workers_give_the_same_net_every_time() -> None:
+    from bgfast.train.td import train_games
+
+    config = TrainConfig(contact_hidden=8, race_hidden=8, games=48, workers=3, round_games=4, chunk=48,
+                         eval_every=48)
+    nets = []
+    for _ in range(2):
+        model = initial_weights(config).model()
+        train_games(model, config, 0, 48, [initial_weights(config).model() for _ in range(3)])
+        nets.append(model.get_weights())
+    assert all(np.array_equal(nets[0][k], nets[1][k]) for k in nets[0])
+    with pytest.raises(InvalidSpecError):
+        TrainConfig(workers=3, round_games=4, chunk=1000)     # 1000 is not whole rounds of 12
+
+
 def test_a_resumed_run_makes_the_net_of_an_uninterrupted_one(tmp_path) -> None:
     config = TrainConfig(contact_hidden=8, race_hidden=8, games=120, chunk=20, eval_every=40, eval_pairs=20)
     whole = run_td(config, tmp_path / "whole")

@@ -37,6 +37,9 @@ class Model:
     def td_train(
         self, seed: int, first: int, games: int, lam: float, lr_contact: float, lr_race: float
     ) -> tuple[tuple[int, int], int, tuple[float, float]]: ...
+    def td_targets(
+        self, seed: int, first: int, games: int, lam: float
+    ) -> tuple[NDArray[np.uint8], NDArray[np.float32], int]: ...
     def train_positions(
         self,
         boards: NDArray[np.uint8],

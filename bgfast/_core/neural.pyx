@@ -724,6 +724,7 @@ ctypedef struct TDBuffers:
     Board* boards             # positions after each play (side 0 on roll)
     int* cls
     float* values             # the side on roll's probabilities as the players saw them
+    float* returns            # their lambda-returns (the training targets)
     float* vals               # children's values of one roll
     float* tmp
     MoveGen* g
@@ -764,15 +765,11 @@ cdef float _train_position(NetPart* net, const Board* a, int cls, const float* t
     return dz[0] * dz[0]
 
 
-cdef int _td_game(Neural* nn, TDBuffers* buf, Rng* dice, float lam, const float* lr,
-                  double* stats) noexcept nogil:
-    """Play one self-play game at 0 ply and train on it; returns its plies."""
+cdef int _td_play(const Neural* nn, TDBuffers* buf, Rng* dice, float lam) noexcept nogil:
+    """Play one self-play game at 0 ply into ``buf`` with its lambda-returns; returns its plies."""
     cdef Board b
-    cdef int d1, d2, best, t, T = 0, k
-    cdef float ret[NN_OUT]
-    cdef float nxt[NN_OUT]
+    cdef int d1, d2, best, t, T = 0
     cdef MoveGen* g = buf.g
-    cdef bint over = False
     _opening(&b, dice, &d1, &d2)
     while T < MAX_PLIES:
         generate(g, &b, d1, d2)
@@ -783,21 +780,50 @@ cdef int _td_game(Neural* nn, TDBuffers* buf, Rng* dice, float lam, const float*
         _flip(buf.vals + NN_OUT * best, buf.values + NN_OUT * T)
         T += 1
         if board_checkers(&buf.boards[T - 1], 1) == 0:
-            over = True
             break
         board_swap(&b, &buf.boards[T - 1])
         d1 = rng_die(dice)
         d2 = rng_die(dice)
     # the lambda-returns, backwards from the last position (exact when the game is over)
-    memcpy(ret, buf.values + NN_OUT * (T - 1), NN_OUT * sizeof(float))
+    memcpy(buf.returns + NN_OUT * (T - 1), buf.values + NN_OUT * (T - 1), NN_OUT * sizeof(float))
     for t in range(T - 2, -1, -1):
-        _lambda_target(buf.values + NN_OUT * (t + 1), ret, lam, nxt)
-        memcpy(ret, nxt, NN_OUT * sizeof(float))
+        _lambda_target(buf.values + NN_OUT * (t + 1), buf.returns + NN_OUT * (t + 1), lam,
+                       buf.returns + NN_OUT * t)
+    return T
+
+
+cdef int _td_game(Neural* nn, TDBuffers* buf, Rng* dice, float lam, const float* lr,
+                  double* stats) noexcept nogil:
+    """Play one self-play game at 0 ply and train on it, last position first; returns its plies."""
+    cdef int t, k, T = _td_play(nn, buf, dice, lam)
+    for t in range(T - 2, -1, -1):
         k = buf.cls[t]
         if k == CLASS_CONTACT or k == CLASS_RACE:
-            stats[2 + k] += _train_position(&nn.part[k], &buf.boards[t], k, ret, lr[k], buf.tmp)
+            stats[2 + k] += _train_position(&nn.part[k], &buf.boards[t], k, buf.returns + NN_OUT * t,
+                                            lr[k], buf.tmp)
             stats[k] += 1
     return T
+
+
+cdef bint _td_buffers(TDBuffers* buf, MoveGen* g) noexcept nogil:
+    buf.boards = <Board*> malloc(MAX_PLIES * sizeof(Board))
+    buf.cls = <int*> malloc(MAX_PLIES * sizeof(int))
+    buf.values = <float*> malloc(MAX_PLIES * NN_OUT * sizeof(float))
+    buf.returns = <float*> malloc(MAX_PLIES * NN_OUT * sizeof(float))
+    buf.vals = <float*> malloc(MAX_CHILDREN * NN_OUT * sizeof(float))
+    buf.tmp = <float*> malloc(NN_MAX_HIDDEN * sizeof(float))
+    buf.g = g
+    return (buf.boards != NULL and buf.cls != NULL and buf.values != NULL and buf.returns != NULL
+            and buf.vals != NULL and buf.tmp != NULL)
+
+
+cdef void _td_free(TDBuffers* buf) noexcept nogil:
+    free(buf.boards)
+    free(buf.cls)
+    free(buf.values)
+    free(buf.returns)
+    free(buf.vals)
+    free(buf.tmp)
 
 
 # ---------------------------------------------------------------- Python entry points
@@ -1053,25 +1079,60 @@ cdef class Model:
         lr[0] = lr_contact
         lr[1] = lr_race
         memset(stats, 0, sizeof(stats))
-        buf.boards = <Board*> malloc(MAX_PLIES * sizeof(Board))
-        buf.cls = <int*> malloc(MAX_PLIES * sizeof(int))
-        buf.values = <float*> malloc(MAX_PLIES * NN_OUT * sizeof(float))
-        buf.vals = <float*> malloc(MAX_CHILDREN * NN_OUT * sizeof(float))
-        buf.tmp = <float*> malloc(NN_MAX_HIDDEN * sizeof(float))
-        buf.g = self.g
-        if buf.boards == NULL or buf.cls == NULL or buf.values == NULL or buf.vals == NULL or buf.tmp == NULL:
+        if not _td_buffers(&buf, self.g):
+            _td_free(&buf)
             raise MemoryError()
         with nogil:
             for i in range(games):
                 rng_seed(&dice, kp, first + i, 0)
                 plies += _td_game(&self.nn, &buf, &dice, <float> lam, lr, stats)
-        free(buf.boards)
-        free(buf.cls)
-        free(buf.values)
-        free(buf.vals)
-        free(buf.tmp)
+        _td_free(&buf)
         return ((int(stats[0]), int(stats[1])), plies,
                 (stats[2] / stats[0] if stats[0] else 0.0, stats[3] / stats[1] if stats[1] else 0.0))
+
+    def td_targets(self, seed, unsigned long long first, int games, double lam):
+        """The training data of :meth:`td_train` without the training: ``games`` self-play games
+        (dice of game ``first + i`` of run ``seed``) played with the weights as they are, and
+        each game's contact and race positions, last first, with their lambda-returns.
+
+        Returns ``(boards, targets, plies)``: (n, 50) uint8 boards with side 1 on roll,
+        (n, 5) float32 targets for :meth:`train_positions`, and the plies played.  Thread-safe
+        on distinct models (it releases the GIL)."""
+        cdef TDBuffers buf
+        cdef Rng dice
+        cdef int i, t, T
+        cdef long long plies = 0, n = 0, cap
+        cdef bytes key = run_key(seed)
+        cdef const uint64_t* kp = <const uint64_t*> (<const char*> key)
+        if games < 0 or not 0.0 <= lam <= 1.0:
+            raise ValueError("games >= 0 and 0 <= lam <= 1 are required")
+        if not _td_buffers(&buf, self.g):
+            _td_free(&buf)
+            raise MemoryError()
+        cap = games * 64 + MAX_PLIES
+        boards = np.zeros((cap, 50), dtype=np.uint8)
+        targets = np.zeros((cap, NN_OUT), dtype=np.float32)
+        cdef unsigned char[:, ::1] bv
+        cdef float[:, ::1] tv
+        for i in range(games):
+            if n + MAX_PLIES > cap:
+                cap = 2 * cap
+                boards = np.resize(boards, (cap, 50))
+                targets = np.resize(targets, (cap, NN_OUT))
+            bv = boards
+            tv = targets
+            with nogil:
+                rng_seed(&dice, kp, first + i, 0)
+                T = _td_play(&self.nn, &buf, &dice, <float> lam)
+                plies += T
+                for t in range(T - 2, -1, -1):
+                    if buf.cls[t] == CLASS_CONTACT or buf.cls[t] == CLASS_RACE:
+                        memcpy(&bv[n, 0], buf.boards[t].side[1], 25)    # side 1 on roll
+                        memcpy(&bv[n, 25], buf.boards[t].side[0], 25)
+                        memcpy(&tv[n, 0], buf.returns + NN_OUT * t, NN_OUT * sizeof(float))
+                        n += 1
+        _td_free(&buf)
+        return boards[:n].copy(), targets[:n].copy(), plies
 
     def train_positions(self, const unsigned char[:, ::1] boards, const float[:, ::1] targets,
                         double lr_contact, double lr_race, const long long[::1] order):

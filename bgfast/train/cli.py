@@ -60,7 +60,7 @@ def _config(args: argparse.Namespace) -> TrainConfig:
              if getattr(args, f.name) is not None}
     saved = load_checkpoint(args.run_dir)
     if saved is not None and "config" in saved.meta:
-        base = dict(saved.meta["config"])
+        base = TrainConfig.from_dict(dict(saved.meta["config"])).to_dict()
         changed = {k: v for k, v in given.items() if base.get(k) != v}
         if set(changed) - {"games"}:
             raise BgfastError(f"{args.run_dir} was started with other settings: {sorted(changed)}; "

@@ -27,6 +27,13 @@ class TrainConfig:
     :ivar eval_every: games between two points of the learning curve.
     :ivar eval_pairs: paired games against pubeval per point (dice of run ``eval_seed``).
     :ivar checkpoint_seconds: wall time between checkpoints (written at a chunk's end).
+    :ivar workers: threads playing self-play games.  With 1, each game's updates are made
+        right after it (the net plays game ``i + 1`` with what it learnt from game ``i``).
+        With more, the games are played in rounds of ``workers * round_games``: every worker
+        plays its ``round_games`` games with the weights of the round's start, then their
+        positions are trained on in worker order, so the net depends on the worker count
+        but not on the threads' timing.
+    :ivar round_games: games a worker plays a round (``workers`` > 1 only).
     """
 
     seed: int = 1
@@ -45,18 +52,26 @@ class TrainConfig:
     eval_pairs: int = 5000
     eval_seed: int = 99
     checkpoint_seconds: float = 300.0
+    workers: int = 1
+    round_games: int = 4
 
     def __post_init__(self) -> None:
         for name in ("seed", "init_seed", "eval_seed"):
             whole_number(getattr(self, name), name, low=0, error=InvalidSpecError)
         for name in ("games", "lr_half_games", "eval_pairs"):
             whole_number(getattr(self, name), name, low=0, error=InvalidSpecError)
-        for name in ("chunk", "eval_every"):
+        for name in ("chunk", "eval_every", "workers", "round_games"):
             whole_number(getattr(self, name), name, low=1, error=InvalidSpecError)
         for name in ("contact_hidden", "race_hidden"):
             h = whole_number(getattr(self, name), name, low=8, high=512, error=InvalidSpecError)
             if h % 8:
                 raise InvalidSpecError(f"{name} must be a multiple of 8, got {h}")
+        if self.workers > 1:
+            size = self.workers * self.round_games
+            for name in ("chunk", "eval_every", "games"):
+                if getattr(self, name) % size:
+                    raise InvalidSpecError(f"with {self.workers} workers of {self.round_games} games a round, "
+                                           f"{name} must be a multiple of {size}, got {getattr(self, name)}")
         real_number(self.lam, "lam", low=0.0, high=1.0, error=InvalidSpecError)
         for name in ("lr", "lr_min", "race_lr_factor", "init_scale", "checkpoint_seconds"):
             real_number(getattr(self, name), name, low=0.0, error=InvalidSpecError)

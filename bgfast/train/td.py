@@ -43,12 +43,42 @@ def initial_weights(config: TrainConfig) -> Weights:
     return Weights(arrays, {"games": 0, "positions": [0, 0], "seconds": 0.0})
 
 
-def train_games(model: _neural.Model, config: TrainConfig, first: int, games: int) -> dict[str, object]:
-    """Train ``model`` on games ``first .. first + games - 1`` in chunks; the chunks' facts."""
+def train_games(model: _neural.Model, config: TrainConfig, first: int, games: int,
+                copies: list[_neural.Model] | None = None) -> dict[str, object]:
+    """Train ``model`` on games ``first .. first + games - 1`` in chunks; the chunks' facts.
+
+    With ``config.workers`` > 1, ``copies`` are the workers' models (one each, any weights:
+    they are loaded with ``model``'s at each round) and ``first`` and ``games`` must be
+    whole rounds (multiples of ``workers * round_games``).
+    """
     positions = [0, 0]
     plies = 0
     mse = (0.0, 0.0)
     done = first
+    if config.workers > 1:
+        size = config.workers * config.round_games
+        if first % size or games % size or copies is None or len(copies) != config.workers:
+            raise ValueError(f"with {config.workers} workers, games come in rounds of {size}, "
+                             "played by one model copy per worker")
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(config.workers) as pool:
+            while done < first + games:
+                weights = model.get_weights()
+                for copy in copies:
+                    copy.set_weights(weights)
+                starts = [done + w * config.round_games for w in range(config.workers)]
+                results = list(pool.map(lambda a: a[0].td_targets(config.seed, a[1], config.round_games,
+                                                                  config.lam), zip(copies, starts)))
+                lr = config.learning_rate(done - done % config.chunk)
+                for boards, targets, pl in results:
+                    pc, pr = model.train_positions(boards, targets, lr, lr * config.race_lr_factor,
+                                                   np.arange(len(boards), dtype=np.int64))
+                    positions[0] += pc
+                    positions[1] += pr
+                    plies += pl
+                done += size
+        return {"positions": positions, "plies": plies, "mse": mse}
     while done < first + games:
         n = min(config.chunk - done % config.chunk, first + games - done)
         lr = config.learning_rate(done - done % config.chunk)
@@ -87,11 +117,12 @@ def run_td(config: TrainConfig, run_dir: str | Path, *, log: Callable[[str], Non
         say(f"new run: {json.dumps(config.to_dict(), sort_keys=True)}")
     else:
         weights = saved
-        if weights.meta.get("config") != config.to_dict():
+        if TrainConfig.from_dict(dict(weights.meta.get("config", {}))).to_dict() != config.to_dict():
             raise InvalidSpecError(f"{run} holds a run of another config: {weights.meta.get('config')!r}; "
                                    "use its config (or a new folder)")
         say(f"resuming after {weights.meta['games']:,} games")
     model = weights.model()
+    copies = [weights.model() for _ in range(config.workers)] if config.workers > 1 else None
     games = int(weights.meta["games"])
     positions = list(weights.meta.get("positions", [0, 0]))
     seconds = float(weights.meta.get("seconds", 0.0))
@@ -111,7 +142,7 @@ def run_td(config: TrainConfig, run_dir: str | Path, *, log: Callable[[str], Non
     while games < config.games:
         n = min(config.eval_every - games % config.eval_every, config.games - games,
                 config.chunk - games % config.chunk)
-        facts = train_games(model, config, games, n)
+        facts = train_games(model, config, games, n, copies)
         games += n
         positions[0] += facts["positions"][0]      # type: ignore[index]
         positions[1] += facts["positions"][1]      # type: ignore[index]
