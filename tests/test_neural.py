@@ -284,8 +284,8 @@ def test_a_resumed_run_makes_the_net_of_an_uninterrupted_one(tmp_path) -> None:
     whole = run_td(config, tmp_path / "whole")
     part = run_td(TrainConfig(**{**config.to_dict(), "games": 60}), tmp_path / "part")
     assert part.meta["games"] == 60
-    with pytest.raises(InvalidSpecError):
-        run_td(config, tmp_path / "part")              # the folder holds a run of another config
+    with pytest.raises(InvalidSpecError):              # the folder holds a run of another config
+        run_td(TrainConfig(**{**config.to_dict(), "lam": 0.5}), tmp_path / "part")
     from bgfast.train.cli import main
 
     assert main(["td", str(tmp_path / "part"), "--games", "120"]) == 0
@@ -295,6 +295,24 @@ def test_a_resumed_run_makes_the_net_of_an_uninterrupted_one(tmp_path) -> None:
     # a point every 40 games, and one where the first, shorter run ended
     assert [p["games"] for p in read_curve(tmp_path / "part")] == [40, 60, 80, 120]
     assert main(["td", str(tmp_path / "part"), "--lam", "0.5"]) == 1   # settings are fixed
+
+
+def test_the_moving_average_of_the_weights_resumes_too(tmp_path) -> None:
+    config = TrainConfig(contact_hidden=8, race_hidden=8, games=80, chunk=20, eval_every=40, eval_pairs=20,
+                         average_games=30)
+    run_td(config, tmp_path / "whole")
+    run_td(TrainConfig(**{**config.to_dict(), "games": 40}), tmp_path / "part")
+    run_td(config, tmp_path / "part")
+    a = read_weights(tmp_path / "whole" / "average.bgw")
+    b = read_weights(tmp_path / "part" / "average.bgw")
+    last = read_weights(tmp_path / "whole" / "checkpoint.bgw")
+    assert a.meta["games"] == b.meta["games"] == 80
+    assert all(np.array_equal(a.arrays[k], b.arrays[k]) for k in a.arrays)
+    assert not np.array_equal(a.arrays["contact.w1"], last.arrays["contact.w1"])
+    assert all(p["averaged"] for p in read_curve(tmp_path / "whole"))
+    # the average may be switched on when a run resumes: it does not change the net trained
+    assert TrainConfig(average_games=0).same_run(TrainConfig(average_games=100_000))
+    assert not TrainConfig(lam=0.5).same_run(TrainConfig())
 
 
 def test_bad_training_settings_raise() -> None:

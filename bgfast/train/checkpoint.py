@@ -2,7 +2,8 @@
 
 A run folder holds ``checkpoint.bgw`` (the weights after ``meta["games"]`` games,
 with the config in ``meta["config"]``), ``best.bgw`` (the best net of the learning
-curve so far), ``curve.jsonl`` (one JSON object a curve point) and ``log.txt``.
+curve so far), ``average.bgw`` (the moving average of the weights, when the run keeps
+one), ``curve.jsonl`` (one JSON object a curve point) and ``log.txt``.
 Every file is replaced atomically, so a run killed at any moment resumes from its
 last checkpoint and replays exactly what it would have played.
 """
@@ -14,10 +15,11 @@ from typing import Any
 
 from bgfast.bots.neural_weights import Weights, read_weights, write_bytes_atomic, write_weights
 
-__all__ = ["CHECKPOINT", "BEST", "CURVE", "LOG", "save_checkpoint", "load_checkpoint", "write_text_atomic"]
+__all__ = ["AVERAGE", "CHECKPOINT", "BEST", "CURVE", "LOG", "save_checkpoint", "load_checkpoint", "write_text_atomic"]
 
 CHECKPOINT = "checkpoint.bgw"
 BEST = "best.bgw"
+AVERAGE = "average.bgw"
 CURVE = "curve.jsonl"
 LOG = "log.txt"
 

@@ -19,7 +19,7 @@ from typing import Sequence
 
 from bgfast.errors import BgfastError
 from bgfast.train.checkpoint import BEST, load_checkpoint, read_curve
-from bgfast.train.config import TrainConfig
+from bgfast.train.config import RESUMABLE, TrainConfig
 from bgfast.train.supervised import RefineConfig, run_refine
 from bgfast.train.td import run_td
 
@@ -62,9 +62,9 @@ def _config(args: argparse.Namespace) -> TrainConfig:
     if saved is not None and "config" in saved.meta:
         base = TrainConfig.from_dict(dict(saved.meta["config"])).to_dict()
         changed = {k: v for k, v in given.items() if base.get(k) != v}
-        if set(changed) - {"games"}:
+        if set(changed) - set(RESUMABLE):
             raise BgfastError(f"{args.run_dir} was started with other settings: {sorted(changed)}; "
-                              "only --games may change on resume")
+                              f"only {', '.join(RESUMABLE)} may change on resume")
         base.update(given)
         return TrainConfig.from_dict(base)
     return TrainConfig(**given)
@@ -113,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _set_games(run_dir: Path, config: TrainConfig) -> None:
-    """Record a new total of games in the checkpoint's config (the only setting that may change)."""
+    """Record the resumable settings (a new total of games...) in the checkpoint's config."""
     from bgfast.train.checkpoint import save_checkpoint
 
     saved = load_checkpoint(run_dir)

@@ -8,7 +8,10 @@ from typing import Any
 from bgfast.errors import InvalidSpecError
 from bgfast.validation import real_number, whole_number
 
-__all__ = ["TrainConfig"]
+__all__ = ["RESUMABLE", "TrainConfig"]
+
+RESUMABLE = ("games", "average_games")
+"""Settings that a resumed run may change: they do not change the net trained so far."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,11 @@ class TrainConfig:
         positions are trained on in worker order, so the net depends on the worker count
         but not on the threads' timing.
     :ivar round_games: games a worker plays a round (``workers`` > 1 only).
+    :ivar average_games: 0, or the time constant, in games, of an exponential moving average of
+        the weights (Polyak averaging), updated after each chunk: the average is what the
+        learning curve measures and what ``best.bgw`` keeps; it smooths out the noise that
+        SGD steps leave in the net.  Training itself does not use it, so it may change when a
+        run resumes (as ``games`` may).
     """
 
     seed: int = 1
@@ -54,11 +62,12 @@ class TrainConfig:
     checkpoint_seconds: float = 300.0
     workers: int = 1
     round_games: int = 4
+    average_games: int = 0
 
     def __post_init__(self) -> None:
         for name in ("seed", "init_seed", "eval_seed"):
             whole_number(getattr(self, name), name, low=0, error=InvalidSpecError)
-        for name in ("games", "lr_half_games", "eval_pairs"):
+        for name in ("games", "lr_half_games", "eval_pairs", "average_games"):
             whole_number(getattr(self, name), name, low=0, error=InvalidSpecError)
         for name in ("chunk", "eval_every", "workers", "round_games"):
             whole_number(getattr(self, name), name, low=1, error=InvalidSpecError)
@@ -80,6 +89,11 @@ class TrainConfig:
         """The contact net's learning rate for the chunk that starts after ``games`` games."""
         rate = self.lr / (1.0 + games / self.lr_half_games) if self.lr_half_games else self.lr
         return max(rate, self.lr_min)
+
+    def same_run(self, other: TrainConfig) -> bool:
+        """Whether ``other`` trains the same net (it may differ in ``RESUMABLE`` settings only)."""
+        mine, theirs = self.to_dict(), other.to_dict()
+        return all(mine[k] == theirs[k] for k in mine if k not in RESUMABLE)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

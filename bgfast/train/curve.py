@@ -43,6 +43,8 @@ class CurvePoint:
     :ivar ppg: points per game against pubeval; :ivar se: its standard error; :ivar pairs: pairs played.
     :ivar lr: the learning rate then; :ivar mse: mean squared TD error of the win output (contact,
         race) over the last chunk; :ivar seconds: training wall time so far.
+    :ivar averaged: the net measured is the moving average of the weights (see
+        :attr:`~bgfast.train.config.TrainConfig.average_games`), not the last weights.
     """
 
     games: int
@@ -53,10 +55,12 @@ class CurvePoint:
     lr: float
     mse: tuple[float, float]
     seconds: float
+    averaged: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def text(self) -> str:
         return (f"games {self.games:>9,}  vs pubeval {self.ppg:+.3f} +- {self.se:.3f} ({self.pairs} pairs)"
-                f"  lr {self.lr:.4f}  mse {self.mse[0]:.4f}/{self.mse[1]:.4f}  {self.seconds:,.0f} s")
+                f"  lr {self.lr:.4f}  mse {self.mse[0]:.4f}/{self.mse[1]:.4f}  {self.seconds:,.0f} s"
+                + ("  (averaged)" if self.averaged else ""))

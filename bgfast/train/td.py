@@ -13,6 +13,7 @@ same results with or without AVX2).
 from __future__ import annotations
 
 import json
+import math
 import time
 from pathlib import Path
 from typing import Callable
@@ -22,7 +23,7 @@ import numpy as np
 from bgfast._core import neural as _neural
 from bgfast.bots.neural_weights import Weights
 from bgfast.errors import InvalidSpecError
-from bgfast.train.checkpoint import BEST, LOG, load_checkpoint, read_curve, save_checkpoint, write_curve
+from bgfast.train.checkpoint import AVERAGE, BEST, LOG, load_checkpoint, read_curve, save_checkpoint, write_curve
 from bgfast.train.config import TrainConfig
 from bgfast.train.curve import CurvePoint, paired_ppg
 
@@ -117,9 +118,10 @@ def run_td(config: TrainConfig, run_dir: str | Path, *, log: Callable[[str], Non
         say(f"new run: {json.dumps(config.to_dict(), sort_keys=True)}")
     else:
         weights = saved
-        if TrainConfig.from_dict(dict(weights.meta.get("config", {}))).to_dict() != config.to_dict():
+        if not TrainConfig.from_dict(dict(weights.meta.get("config", {}))).same_run(config):
             raise InvalidSpecError(f"{run} holds a run of another config: {weights.meta.get('config')!r}; "
                                    "use its config (or a new folder)")
+        weights.meta["config"] = config.to_dict()
         say(f"resuming after {weights.meta['games']:,} games")
     model = weights.model()
     copies = [weights.model() for _ in range(config.workers)] if config.workers > 1 else None
@@ -129,6 +131,9 @@ def run_td(config: TrainConfig, run_dir: str | Path, *, log: Callable[[str], Non
     best = float(weights.meta.get("best_ppg", -10.0))
     curve = [p for p in read_curve(run) if p["games"] <= games]
     write_curve(run, curve)
+    average = load_checkpoint(run, AVERAGE) if config.average_games else None
+    if config.average_games and (average is None or average.meta.get("games") != games):
+        average = Weights(model.get_weights(), {"games": games})      # (re)start the average here
     started = time.monotonic()
     last_save = started
     mse: tuple[float, float] = (0.0, 0.0)
@@ -136,6 +141,8 @@ def run_td(config: TrainConfig, run_dir: str | Path, *, log: Callable[[str], Non
     def checkpoint() -> Weights:
         w = Weights.of(model, {**weights.meta, "games": games, "positions": positions,
                                "seconds": seconds + time.monotonic() - started, "best_ppg": best})
+        if average is not None:                   # first: a checkpoint never runs ahead of it
+            save_checkpoint(run, Weights(average.arrays, {**w.meta, "averaged": True}), AVERAGE)
         save_checkpoint(run, w)
         return w
 
@@ -147,19 +154,28 @@ def run_td(config: TrainConfig, run_dir: str | Path, *, log: Callable[[str], Non
         positions[0] += facts["positions"][0]      # type: ignore[index]
         positions[1] += facts["positions"][1]      # type: ignore[index]
         mse = facts["mse"]                         # type: ignore[assignment]
+        if average is not None:
+            keep = math.exp(-n / config.average_games)
+            now = model.get_weights()
+            for name, arr in average.arrays.items():
+                arr *= np.float32(keep)
+                arr += np.float32(1.0 - keep) * now[name]
+            average.meta["games"] = games
         if games % config.eval_every == 0 or games == config.games:
-            ppg, se = paired_ppg(model, "pubeval", seed=config.eval_seed, pairs=config.eval_pairs)
+            measured = model if average is None else average.model()
+            ppg, se = paired_ppg(measured, "pubeval", seed=config.eval_seed, pairs=config.eval_pairs)
             point = CurvePoint(games, (positions[0], positions[1]), ppg, se, config.eval_pairs,
                                config.learning_rate(games - 1), mse,
-                               round(seconds + time.monotonic() - started, 1))
+                               round(seconds + time.monotonic() - started, 1), average is not None)
             curve.append(point.to_dict())
             write_curve(run, curve)
             say(point.text())
             if ppg > best:
                 best = ppg
-                save_checkpoint(run, Weights.of(model, {**weights.meta, "games": games, "positions": positions,
-                                                        "ppg_vs_pubeval": ppg, "se": se,
-                                                        "pairs": config.eval_pairs}), BEST)
+                save_checkpoint(run, Weights.of(measured, {**weights.meta, "games": games, "positions": positions,
+                                                           "ppg_vs_pubeval": ppg, "se": se,
+                                                           "pairs": config.eval_pairs,
+                                                           "averaged": average is not None}), BEST)
             checkpoint()
             last_save = time.monotonic()
         elif time.monotonic() - last_save >= config.checkpoint_seconds:
