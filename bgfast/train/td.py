@@ -173,6 +173,7 @@ def run_td(config: TrainConfig, run_dir: str | Path, *, log: Callable[[str], Non
             if ppg > best:
                 best = ppg
                 save_checkpoint(run, Weights.of(measured, {**weights.meta, "games": games, "positions": positions,
+                                                           "seconds": point.seconds,
                                                            "ppg_vs_pubeval": ppg, "se": se,
                                                            "pairs": config.eval_pairs,
                                                            "averaged": average is not None}), BEST)
