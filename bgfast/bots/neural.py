@@ -56,6 +56,18 @@ class NeuralBot(Bot):
         :class:`~bgfast.bots.neural_weights.Weights`.
     :param cube_efficiency: Janowski's ``x`` (0.68).
     :raises UnknownBotError: a bad option. :raises InvalidWeightsError: a bad weights file.
+
+    Strength of the shipped net (1.3 million self-play games; cubeless money, no Jacoby
+    rule, paired dice): +0.567 +- 0.009 points per game against pubeval over 20,000 games
+    (``python tools/ppg_vs_pubeval.py --bot neural --games 20000 --seed 1``); see
+    ``bgfast/data/weights/neural.md`` for the learning curve and the figures against gnubg.
+    Until the game loop has a neural evaluator kind, the bot plays through the loop's
+    Python-bot path (each decision a call into the core from Python).
+
+    >>> bot = NeuralBot(cube="never")
+    >>> p = bot.evaluate(Position())
+    >>> 0.45 < p.win < 0.6 and p.win_backgammon <= p.win_gammon <= p.win
+    True
     """
 
     name: ClassVar[str] = "neural"
