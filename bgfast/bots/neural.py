@@ -59,8 +59,9 @@ class NeuralBot(Bot):
 
     Strength of the shipped net (1.3 million self-play games; cubeless money, no Jacoby
     rule, paired dice): +0.567 +- 0.009 points per game against pubeval over 20,000 games
-    (``python tools/ppg_vs_pubeval.py --bot neural --games 20000 --seed 1``); see
-    ``bgfast/data/weights/neural.md`` for the learning curve and the figures against gnubg.
+    (``python tools/ppg_vs_pubeval.py --bot neural --games 20000 --seed 1``), and
+    -0.072 +- 0.016 against gnubg 0-ply over 6,000; see ``bgfast/data/weights/neural.md``
+    for the learning curve.
     Until the game loop has a neural evaluator kind, the bot plays through the loop's
     Python-bot path (each decision a call into the core from Python).
 
