@@ -14,7 +14,9 @@ import pytest
 
 from bgfast import STARTING, Position
 from bgfast._core.movegen import count_batch
-from corpus import GNUBG_TOTALS, ROLLS, TOTALS, boards_array
+from bgfast.batch import ROLLS_21 as ROLLS
+from bgfast.batch import boards_array
+from corpus import GNUBG_TOTALS, TOTALS
 
 _ROLL_LIST = [(int(a), int(b)) for a, b in ROLLS]
 

@@ -1,21 +1,14 @@
 """The fixed position sets of the benchmarks and their known answers.
 
-benchmarks/data/{contact,race}.csv are the wildbg benchmark sets (1000 gnubg Position
-IDs each).  Every benchmark asserts the known total number of plays before it times
-anything, so a fast wrong generator never shows up as a speed-up.
+The position sets are the wildbg benchmark's (1000 gnubg Position IDs each), in the
+package's copy ``bgfast/data/wildbg/{contact,race}.csv``.  Every benchmark asserts the
+known total number of plays before it times anything, so a fast wrong generator never
+shows up as a speed-up.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
-import numpy as np
-
-from bgfast import ALL_21, Position
-
-DATA = Path(__file__).parent / "data"
-
-ROLLS = np.array([(d.high, d.low) for d in ALL_21], dtype=np.int64)
-"""The 21 distinct rolls as an int64 (21, 2) array, higher die first."""
+from bgfast import Position
+from bgfast.bench import load_wildbg_set
 
 TOTALS = {
     # distinct plays summed over 1000 positions x 21 rolls; a roll with no play counts as one
@@ -29,9 +22,4 @@ GNUBG_TOTALS = {
 
 
 def load_positions(name: str) -> list[Position]:
-    return [Position(pid) for pid in (DATA / f"{name}.csv").read_text(encoding="ascii").split()]
-
-
-def boards_array(positions: list[Position]) -> np.ndarray:
-    """The (N, 50) uint8 array that count_batch takes: opponent's 25 counts, then the mover's."""
-    return np.frombuffer(b"".join(p._key for p in positions), dtype=np.uint8).reshape(-1, 50).copy()
+    return [Position(pid) for pid in load_wildbg_set(name)]

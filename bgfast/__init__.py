@@ -1,11 +1,16 @@
 """bgfast: backgammon by the full rules, very fast.
 
-The core value types are re-exported here; bots, rollouts and tournaments are
+The core value types are re-exported here: positions and moves
+(:mod:`bgfast.position`), dice (:mod:`bgfast.dice`), the match state and its rules
+(:mod:`bgfast.match`), match equity tables (:mod:`bgfast.met`) and the errors.
+The text formats are in :mod:`bgfast.formats`; bots, rollouts and tournaments are
 imported explicitly (``import bgfast.tournament``).
 
->>> from bgfast import Position
+>>> from bgfast import MatchState, Position
 >>> len(Position().legal_moves(6, 5))
 7
+>>> MatchState.from_match_id("cAkXAAAAAAAA").dice
+(6, 5)
 """
 __version__ = "0.1.0"
 
@@ -16,11 +21,14 @@ from bgfast.errors import (
     IllegalMoveError,
     InvalidDiceError,
     InvalidMatchIdError,
+    InvalidMetError,
     InvalidMoveError,
     InvalidPositionError,
     InvalidSpecError,
     UnknownBotError,
 )
+from bgfast.match import MatchState, Rules
+from bgfast.met import MatchEquityTable
 from bgfast.position import (
     BAR,
     NUM_CHECKERS,
@@ -37,7 +45,8 @@ from bgfast.position import (
 __all__ = [
     "__version__", "Position", "Move", "CheckerMove", "LegalMoves", "Outcome", "Dice",
     "ALL_21", "ALL_36", "BAR", "OFF", "NUM_CHECKERS", "STARTING", "STARTING_POSITION_ID",
+    "MatchState", "Rules", "MatchEquityTable",
     "BgfastError", "InvalidPositionError", "InvalidDiceError", "InvalidMoveError",
-    "IllegalMoveError", "IllegalCubeActionError", "InvalidMatchIdError", "InvalidSpecError",
-    "UnknownBotError",
+    "IllegalMoveError", "IllegalCubeActionError", "InvalidMatchIdError", "InvalidMetError",
+    "InvalidSpecError", "UnknownBotError",
 ]

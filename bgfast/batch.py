@@ -27,7 +27,7 @@ def boards_array(positions: Iterable[Position | str]) -> np.ndarray:
 
     :raises InvalidPositionError: a malformed Position ID.
     """
-    keys = [(p if isinstance(p, Position) else Position.from_id(p))._key for p in positions]
+    keys = [(p if isinstance(p, Position) else Position.from_id(p)).to_bytes() for p in positions]
     return np.frombuffer(b"".join(keys), dtype=np.uint8).reshape(len(keys), 50).copy()
 
 

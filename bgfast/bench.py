@@ -34,15 +34,15 @@ import numpy as np
 
 from bgfast import __version__
 from bgfast._core.movegen import count_batch
-from bgfast.dice import ALL_21
-from bgfast.position import STARTING, Position
+from bgfast.batch import ROLLS_21, boards_array
+from bgfast.position import Position
 
 __all__ = ["WILDBG_SETS", "load_wildbg_set", "movegen", "movegen_report", "games", "games_report", "pub_best_move_game"]
 
 WILDBG_SETS = ("contact", "race")
 """The two position sets of the wildbg benchmark, in the order they are measured."""
 
-_ROLLS = np.array([(d.high, d.low) for d in ALL_21], dtype=np.int64)
+_ROLLS = ROLLS_21
 _OPENING_ROLL = np.array([(3, 1)], dtype=np.int64)
 _OPENING_REPEATS = 20_000
 
@@ -82,10 +82,6 @@ def _best_of(repeat: int, runs: dict[str, Callable[[], Any]]) -> dict[str, float
         if enabled:
             gc.enable()
     return best
-
-
-def _boards_array(positions: list[Position]) -> np.ndarray:
-    return np.frombuffer(b"".join(p._key for p in positions), dtype=np.uint8).reshape(-1, 50).copy()
 
 
 def _api_pass(positions: list[Position], rolls: list[tuple[int, int]]) -> int:
@@ -138,7 +134,7 @@ def movegen(*, repeat: int = 3, positions: int | None = None, peers: bool = True
     ids = {name: load_wildbg_set(name, positions) for name in WILDBG_SETS}
     all_ids = [pid for name in WILDBG_SETS for pid in ids[name]]
     parsed = [Position(pid) for pid in all_ids]
-    boards = _boards_array(parsed)
+    boards = boards_array(parsed)
     rolls = [(int(a), int(b)) for a, b in _ROLLS]
     generations = len(parsed) * len(rolls)
 
@@ -160,19 +156,20 @@ def movegen(*, repeat: int = 3, positions: int | None = None, peers: bool = True
 
     gnubg = _import_gnubg_nn() if peers else None
     skipped = None if gnubg is not None else _peer_skipped(peers)
-    opening_boards = np.repeat(_boards_array([STARTING]), _OPENING_REPEATS, axis=0)
+    start_position = Position()
+    opening_boards = np.repeat(boards_array([start_position]), _OPENING_REPEATS, axis=0)
     runs: dict[str, Callable[[], Any]] = {
         "batch": lambda: count_batch(boards, _ROLLS),
         "api": lambda: _api_pass(parsed, rolls),
         "opening_batch": lambda: count_batch(opening_boards, _OPENING_ROLL),
-        "opening_api": lambda: _api_pass([STARTING] * _OPENING_REPEATS, [(3, 1)]),
+        "opening_api": lambda: _api_pass([start_position] * _OPENING_REPEATS, [(3, 1)]),
     }
     gnubg_results = None
     if gnubg is not None:
         moves = gnubg[0]
         lists = [[list(side) for side in pos.board] for pos in parsed]
         gnubg_results = _check_gnubg(moves, lists, counts, all_ids, rolls)
-        start_lists = [[list(side) for side in STARTING.board]] * _OPENING_REPEATS
+        start_lists = [[list(side) for side in start_position.board]] * _OPENING_REPEATS
         runs["gnubg"] = lambda: _gnubg_pass(moves, lists, rolls)
         runs["opening_gnubg"] = lambda: _gnubg_pass(moves, start_lists, [(3, 1)])
     seconds = _best_of(repeat, runs)
@@ -194,7 +191,7 @@ def movegen(*, repeat: int = 3, positions: int | None = None, peers: bool = True
         out[f"{tier}_generations_per_s"] = gps
         out[f"{tier}_plays_per_s"] = pps
     opening = {
-        "results": len(STARTING.legal_moves(3, 1)),
+        "results": len(start_position.legal_moves(3, 1)),
         "batch_us": seconds["opening_batch"] / _OPENING_REPEATS * 1e6,
         "api_us": seconds["opening_api"] / _OPENING_REPEATS * 1e6,
         "gnubg_nn_us": None,

@@ -20,6 +20,7 @@ from bgfast import __version__
 from bgfast.dice import Dice
 from bgfast.errors import BgfastError, InvalidPositionError, InvalidSpecError, RolloutWorkerError, WorkerFailedError
 from bgfast.position import Move, Position
+from bgfast.validation import whole_number
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
@@ -64,7 +65,7 @@ def _play_order(move: Move) -> tuple[tuple[int, int], ...]:
 
 def _position(text: str) -> Position:
     """A Position ID, ``PositionID:MatchID`` or XGID from the command line."""
-    from bgfast.match import parse_position
+    from bgfast.formats.text import parse_position
 
     return parse_position(text)[0]
 
@@ -110,12 +111,9 @@ def _int_at_least(low: int, what: str) -> Callable[[str], int]:
     """An argparse type: an integer of at least ``low`` (``what`` names it in the error)."""
     def parse(text: str) -> int:
         try:
-            value = int(text)
+            return whole_number(int(text), what, low=low)
         except ValueError:
-            value = low - 1
-        if value < low:
-            raise argparse.ArgumentTypeError(f"expected a {what} integer, got {text!r}")
-        return value
+            raise argparse.ArgumentTypeError(f"expected a {what} integer, got {text!r}") from None
     return parse
 
 
@@ -158,22 +156,22 @@ def _add_play(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from bgfast.bots.spec import bot_from_spec
+    from bgfast.bots import get_bot
     from bgfast.game import play_match
     from bgfast.match import Rules
-    from bgfast.matchlog import match_json, match_text
+    from bgfast.formats.matchlog import match_json, match_text
 
     if len(args.player) != 2:
         raise ValueError(f"give --player twice (player 0, then player 1), got {args.player!r}")
     rules = Rules(crawford=args.crawford, jacoby=args.jacoby, beaver=args.beaver,
                   max_cube=args.max_cube, variant=args.variant)
-    bots = [bot_from_spec(spec) for spec in args.player]
+    bots = [get_bot(spec) for spec in args.player]
     if args.mat and rules.variant != "standard":
         raise InvalidSpecError(f"--mat writes standard backgammon only (Jellyfish .mat has no variants), "
                                f"not {rules.variant!r}")
     if args.mat:
-        from bgfast.history import play_match_with_history
-        from bgfast.matfile import write_mat
+        from bgfast.formats.mat import write_mat
+        from bgfast.game import play_match_with_history
 
         history = play_match_with_history(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
                                           index=args.index)
@@ -233,16 +231,14 @@ def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 
 def _cmd_rollout(args: argparse.Namespace) -> int:
-    from bgfast.bots.spec import bot_from_spec
+    from bgfast.bots import get_bot
     from bgfast.match import Rules
     from bgfast.rollout import rollout
 
     rules = Rules(variant=args.variant)
-    bot = bot_from_spec(args.bot)
+    bot = get_bot(args.bot)
     evaluator = None
     if args.truncate is not None and not hasattr(bot, "evaluate"):
-        from bgfast.bots import get_bot
-
         evaluator = get_bot("heuristic")   # the bot gives no probabilities: finish with the heuristic's
     result = rollout(args.position_id, dice=args.dice, play=args.play, plays=args.plays,
                      bot=bot, evaluator=evaluator, rules=rules, trials=args.trials, seed=args.seed,
@@ -356,24 +352,36 @@ def _add_report(sub: argparse._SubParsersAction[_Parser]) -> None:
         help="show the standings of a tournament results file",
         description="Print the standings of the results file DB: per player matches, match wins, points "
         "per game with its standard error, Elo with a 95% interval (a maximum-likelihood fit over all "
-        "matches, mean 0), and the per-pairing table.",
+        "matches, mean 0 or --anchor at 0), and the per-pairing table: Elo difference, 95% interval and "
+        "LOS from the dice pairs, ppg with its paired and independent standard errors.",
     )
     p.add_argument("db", metavar="DB", help="a results file written by 'bgfast tournament'")
     p.add_argument("--json", action="store_true", help="print the standings as JSON")
     p.add_argument("--matches", metavar="FILE.csv", help="also write one CSV row per match to FILE.csv")
-    p.add_argument("--plot", metavar="FILE.png", help="also draw the ratings with their intervals (needs matplotlib)")
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="also draw the ratings with their intervals and the pairwise matrix (needs matplotlib)")
+    p.add_argument("--pairings", metavar="FILE.csv", help="also write one CSV row per pairing to FILE.csv")
+    p.add_argument("--anchor", metavar="NAME", help="rate this player 0 (default: the players' mean is 0)")
+    p.add_argument("--rating", choices=("wins", "points"), default="wins",
+                   help="rate match wins (default) or, for money games, points (net points per game "
+                   "clipped to [-3, 3], as a score in [0, 1])")
     p.set_defaults(func=_cmd_report)
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
     from bgfast.tournament import load_standings, plot_ratings, write_matches_csv
+    from bgfast.tournament.report import write_pairings_csv
 
     matches = args.matches if args.matches in (None, "-") else _output_file(args.matches, "--matches")
+    pairings = args.pairings if args.pairings in (None, "-") else _output_file(args.pairings, "--pairings")
     plot = _output_file(args.plot, "--plot", suffix=".png") if args.plot is not None else None
     if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
         raise ValueError(f"--plot {args.plot!r}: the file type comes from its suffix, one of {', '.join(PLOT_FORMATS)}")
-    standings = load_standings(args.db)
+    standings = load_standings(args.db, rating=args.rating, anchor=args.anchor)
     print(json.dumps(standings.to_json(), indent=2) if args.json else standings.text())
+    if pairings:
+        count = write_pairings_csv(standings, pairings)
+        print(f"wrote {count} pairings to {pairings}", file=sys.stderr)
     if matches:
         rows = write_matches_csv(args.db, matches)
         print(f"wrote {rows} matches to {matches}", file=sys.stderr)

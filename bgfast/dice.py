@@ -1,22 +1,21 @@
-"""Dice: the :class:`Dice` value type, the roll tables, and dice sources.
+"""Dice: the :class:`Dice` value type and the tables of rolls.
 
 A :class:`Dice` is normalised with the higher die first, as gnubg stores it.
-Dice sources are always seeded: :class:`SeededDice` derives its stream from
-``numpy.random.SeedSequence((seed, index))`` so that match (or trial) ``index``
+
+The dice of played matches and rollout trials are not drawn here: they come from
+the compiled core's seeded streams (xoshiro256**, ``bgfast/_core/rng.pyx``), one
+stream per match or trial derived from ``(seed, index)``, so that item ``index``
 of a run seeded ``seed`` rolls the same dice whatever process plays it.
-:class:`ScriptedDice` replays a fixed list, for tests.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Protocol
-
-import numpy as np
 
 from bgfast.errors import InvalidDiceError
+from bgfast.validation import whole_number
 
-__all__ = ["Dice", "ALL_21", "ALL_36", "DiceSource", "SeededDice", "ScriptedDice"]
+__all__ = ["Dice", "ALL_21", "ALL_36"]
 
 _DICE_TEXT = re.compile(r"^\s*([1-6])\s*[-,/ ]?\s*([1-6])\s*$")
 
@@ -37,11 +36,13 @@ class Dice:
     low: int
 
     def __init__(self, d1: int, d2: int) -> None:
-        for d in (d1, d2):
-            if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or not 1 <= d <= 6:
-                raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {(d1, d2)!r}")
-        object.__setattr__(self, "high", int(max(d1, d2)))
-        object.__setattr__(self, "low", int(min(d1, d2)))
+        try:
+            a = whole_number(d1, "a die", low=1, high=6, error=InvalidDiceError)
+            b = whole_number(d2, "a die", low=1, high=6, error=InvalidDiceError)
+        except InvalidDiceError:
+            raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {(d1, d2)!r}") from None
+        object.__setattr__(self, "high", max(a, b))
+        object.__setattr__(self, "low", min(a, b))
 
     @classmethod
     def parse(cls, text: str) -> Dice:
@@ -96,57 +97,3 @@ ALL_21: tuple[Dice, ...] = tuple(Dice(a, b) for a in range(1, 7) for b in range(
 
 ALL_36: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(1, 7))
 """The 36 ordered rolls, each with probability 1/36."""
-
-
-class DiceSource(Protocol):
-    """Anything that rolls dice."""
-
-    def roll(self) -> Dice: ...
-
-
-class SeededDice:
-    """A reproducible dice stream for run ``seed``, item ``index`` (match or trial).
-
-    Uses numpy's PCG64 seeded through ``SeedSequence((seed, index))``.
-
-    >>> a, b = SeededDice(7, 3), SeededDice(7, 3)
-    >>> [a.roll() for _ in range(5)] == [b.roll() for _ in range(5)]
-    True
-    """
-
-    def __init__(self, seed: int, index: int = 0) -> None:
-        self._rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence((seed, index))))
-
-    def roll(self) -> Dice:
-        d = self._rng.integers(1, 7, size=2)
-        return Dice(int(d[0]), int(d[1]))
-
-    def die(self) -> int:
-        """One die, for the opening roll."""
-        return int(self._rng.integers(1, 7))
-
-
-class ScriptedDice:
-    """Rolls a fixed list of dice, for tests; :meth:`assert_exhausted` checks all were used.
-
-    >>> s = ScriptedDice(["31", (6, 6)])
-    >>> s.roll(), s.roll()
-    (Dice(high=3, low=1), Dice(high=6, low=6))
-    >>> s.assert_exhausted()
-    """
-
-    def __init__(self, rolls: Iterable[str | tuple[int, int] | Dice]) -> None:
-        self._rolls = [r if isinstance(r, Dice) else Dice.parse(r) if isinstance(r, str) else Dice(*r)
-                       for r in rolls]
-        self._next = 0
-
-    def roll(self) -> Dice:
-        if self._next >= len(self._rolls):
-            raise IndexError("the scripted dice are used up")
-        self._next += 1
-        return self._rolls[self._next - 1]
-
-    def assert_exhausted(self) -> None:
-        """Raise :class:`AssertionError` if some scripted rolls were never used."""
-        left = len(self._rolls) - self._next
-        assert left == 0, f"{left} scripted rolls were never used"

@@ -58,6 +58,13 @@ class InvalidMetError(BgfastError, ValueError):
     """A match equity table that is unknown or does not parse, or a lookup outside it."""
 
 
+class InvalidWeightsError(BgfastError, ValueError):
+    """An evaluator's weights file that cannot be read or does not fit the evaluator
+    (another number of rows or features, text that is not numbers; for the neural net's
+    binary file also a wrong magic or version, a truncated file, a checksum that does not
+    match); the message names the file."""
+
+
 class WorkerFailedError(BgfastError, RuntimeError):
     """A tournament chunk whose play raised, or a worker process that died.
 
@@ -83,8 +90,3 @@ class RolloutWorkerError(BgfastError, RuntimeError):
 
 class MissingExtraError(BgfastError, ImportError):
     """An optional dependency that a feature needs is not installed (the message names the extra)."""
-
-
-class InvalidWeightsError(BgfastError, ValueError):
-    """A neural-net weights file that is not one: a wrong magic or version, a truncated
-    file, a checksum that does not match, or arrays that do not fit the architecture."""

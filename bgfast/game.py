@@ -1,30 +1,82 @@
-"""Playing games and matches: the records they produce and the entry points.
+"""Playing games and matches over the C game loop: the records they produce, their history.
 
-A match is played between two bots sitting as player 0 and player 1.  Its
-dice come from ``SeededDice(seed, index)`` (see :mod:`bgfast.dice`), so the
-same ``(seed, index)`` replays the same match exactly, whichever process
-plays it; a tournament's paired matches share an ``index`` with the seats
-swapped.
+A match is played between two bots sitting as player 0 and player 1, entirely in
+the compiled loop (:mod:`bgfast._core.game`) for the built-in bots, through
+callbacks for bots written in Python.  Its dice come from the xoshiro256** stream
+of ``(seed, index)`` (:mod:`bgfast._core.rng`: the run seed through
+``numpy.random.SeedSequence``, the match index and a lane), so the same
+``(seed, index)`` replays the same match exactly, whichever process plays it; a
+tournament's paired matches share an ``index`` with the seats swapped.
+
+What a match leaves:
+
+* :class:`MatchSummary` -- the numbers a tournament stores (:meth:`MatchPlayer.play`);
+* :class:`MatchRecord` -- the results game by game (:meth:`MatchPlayer.record`);
+* :class:`MatchHistory` -- the record and every turn: each roll and its play, each
+  double and its answer (:meth:`MatchPlayer.history`, :func:`play_match_with_history`).
+  The loop writes the turns down as it plays them, so the history is the played match
+  itself, for every bot and rule option.
+
+>>> from bgfast.bots import get_bot
+>>> pubeval = get_bot("pubeval", cube="never")
+>>> h = play_match_with_history(pubeval, pubeval, length=3, seed=2)
+>>> h.record.score, len(h.games) == len(h.record.games)
+((3, 0), True)
+>>> first = h.games[0][0]
+>>> first.player, first.action, str(first.dice), str(first.move)
+(1, 'move', '51', '24/18')
 """
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from bgfast._core import game as _game
+from bgfast._core.cube import Met
+from bgfast._core.evaluator import CoreEvaluator
+from bgfast._core.game import CubeKind, PlayKind, TurnAction
 from bgfast.dice import Dice
 from bgfast.errors import IllegalMoveError, InvalidSpecError
-from bgfast.match import MatchEquityTable, MatchState, Rules
-from bgfast.position import VARIANTS, Move, Position
+from bgfast.evaluator import default_evaluator
+from bgfast.match import MatchState, Rules
+from bgfast.met import MatchEquityTable
+from bgfast.position import VARIANTS, CheckerMove, Move, Position
+from bgfast.validation import whole_number
 
-PLAY_PYTHON = 3
-CUBE_PYTHON = 4
-CUBE_MET = 3
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+__all__ = [
+    "ACTIONS", "MAX_MATCH_LENGTH", "CoreConfig", "CubeAction", "GameRecord", "MatchHistory", "MatchPlayer",
+    "MatchRecord", "MatchSummary", "Turn", "decisions", "make_runner", "play_match", "play_match_with_history",
+]
+
 MAX_MATCH_LENGTH = 64
 """The longest match the core plays (the match equity tables reach 64 at most)."""
+
+ACTIONS = ("move", "double", "take", "pass", "beaver")
+"""The kinds of :class:`Turn`, in the order of the core's :class:`~bgfast._core.game.TurnAction`."""
+
+
+class CoreConfig(NamedTuple):
+    """How a built-in bot plays in the C game loop (its :meth:`~bgfast.bots.Bot.core_config`).
+
+    >>> CoreConfig(PlayKind.PLAY_PUBEVAL, CubeKind.CUBE_KEITH).cube.name
+    'CUBE_KEITH'
+    """
+
+    play: PlayKind
+    """How it chooses its checker plays."""
+    cube: CubeKind
+    """How it handles the cube."""
+    cube_efficiency: float = 0.68
+    """Janowski's cube efficiency ``x`` of the Janowski and MET policies."""
+    evaluator: CoreEvaluator | None = None
+    """The evaluator it plays, doubles and measures luck by; None: the default (the heuristic)."""
 
 
 @dataclass(frozen=True)
@@ -98,14 +150,57 @@ class MatchRecord:
         return sum(len(g.doubles) for g in self.games)
 
 
-# ---------------------------------------------------------------------- playing
+@dataclass(frozen=True)
+class Turn:
+    """One action of a game: a roll and its play, a double, or the answer to a double.
 
-def _met_arrays(met: MatchEquityTable, size: int = 64) -> tuple[list[list[float]], list[float]]:
-    n = min(size, met.max_length + 1)
-    pre = [[met.equity(a, b) for b in range(n)] for a in range(n)]
-    post = [met.post_crawford(a) if a >= 1 else 1.0 for a in range(n)]
-    return pre, post
+    :ivar player: who acted, 0 or 1.
+    :ivar action: ``"move"`` (a roll and its play, possibly empty when the roll
+        cannot be played), ``"double"``, ``"take"``, ``"pass"`` or ``"beaver"``.
+    :ivar position: the board before the action, from the acting player's view
+        (side 1 = ``player``).
+    :ivar dice: the roll, for ``"move"``; else None.
+    :ivar move: the play, for ``"move"``; else None.
+    :ivar cube: ``"double"``/``"pass"``: the value offered; ``"take"``/``"beaver"``:
+        the cube value after the answer; ``"move"``: the cube value in play.
+    """
 
+    player: int
+    action: str
+    position: Position
+    dice: Dice | None = None
+    move: Move | None = None
+    cube: int = 1
+
+
+@dataclass(frozen=True)
+class MatchHistory:
+    """A match's record and, for each of its games, the turns in order.
+
+    :ivar record: the results, as :meth:`MatchPlayer.record` gives them.
+    :ivar games: one tuple of :class:`Turn` per game of ``record.games``.
+    """
+
+    record: MatchRecord
+    games: tuple[tuple[Turn, ...], ...]
+
+
+class MatchSummary(NamedTuple):
+    """The numbers a tournament stores for one match (seat 0 and seat 1)."""
+
+    score0: int
+    score1: int
+    winner: int
+    games: int
+    gammons0: int
+    gammons1: int
+    backgammons0: int
+    backgammons1: int
+    doubles: int
+    plies: int
+
+
+# ---------------------------------------------------------------------- the players
 
 def _as_bot(bot: object) -> object:
     """``bot``, if it is a bot object (names are resolved one layer up, by :func:`bgfast.bots.get_bot`)."""
@@ -132,59 +227,111 @@ class _PythonAdapter:
                           double_offered=doubled, jacoby=jacoby and length == 0)
 
     def choose_play(self, board: bytes, d1: int, d2: int, state: _game._State) -> bytes:
-        pos = Position._from_key(board)
+        pos = Position._from_valid_bytes(board)
         dice = Dice(d1, d2)
         match = dataclasses.replace(self._match(state), dice=(dice.high, dice.low))
         choice = self.bot.choose_move(pos, dice, match)  # type: ignore[attr-defined]
         if isinstance(choice, Move):
-            return choice.position._key
+            return choice.position.to_bytes()
         if isinstance(choice, Position):
-            return choice._key
+            return choice.to_bytes()
         if isinstance(choice, str):
-            return pos.parse_move(choice, dice).position._key
+            return pos.parse_move(choice, dice).position.to_bytes()
         raise TypeError(f"choose_move must return a Move, a Position or notation, got {choice!r}")
 
     def illegal_play(self, board: bytes, d1: int, d2: int, result: bytes) -> int:
         raise IllegalMoveError(
-            f"bot {self.bot!r} played to {Position._from_key(result).id()}, not a legal play "
-            f"of {Dice(d1, d2)} in {Position._from_key(board).id()}"
+            f"bot {self.bot!r} played to {Position._from_valid_bytes(result).id()}, not a legal play "
+            f"of {Dice(d1, d2)} in {Position._from_valid_bytes(board).id()}"
         )
 
     def should_double(self, board: bytes, state: _game._State) -> bool:
         method = getattr(self.bot, "should_double", None)
-        return bool(method(Position._from_key(board), self._match(state))) if method else False
+        return bool(method(Position._from_valid_bytes(board), self._match(state))) if method else False
 
     def accept_double(self, board: bytes, state: _game._State) -> int:
         method = getattr(self.bot, "accept_double", None)
         if method is None:
             return 1
-        answer = method(Position._from_key(board), self._match(state, doubled=True))
-        if isinstance(answer, bool):
-            return int(answer)
-        return int(answer)
+        return int(method(Position._from_valid_bytes(board), self._match(state, doubled=True)))
+
+
+def _config(bot: object) -> CoreConfig | None:
+    config = bot.core_config() if hasattr(bot, "core_config") else None
+    return None if config is None else CoreConfig(*config)
+
+
+def _core_rules(length: int, rules: Rules, jacoby: bool | None) -> tuple[int, int, int, int, int]:
+    """``(length, crawford, jacoby, beaver, max_cube)`` as the core takes them; ``jacoby``
+    overrides ``rules.jacoby`` (a :class:`MatchState` carries its own), money play only."""
+    use_jacoby = rules.jacoby if jacoby is None else jacoby
+    return (length, int(rules.crawford), int(use_jacoby and length == 0), int(rules.beaver), rules.max_cube)
+
+
+def _core_player(config: CoreConfig) -> tuple[int, int, float, CoreEvaluator, None]:
+    return (config.play, config.cube, config.cube_efficiency, config.evaluator or default_evaluator(), None)
+
+
+def _core_met(uses_met: bool, length: int, met: MatchEquityTable | None) -> Met | None:
+    return (met or MatchEquityTable.load()).core_table if uses_met and length > 0 else None
 
 
 def make_runner(bot0: object, bot1: object, *, length: int = 0, rules: Rules | None = None,
                 jacoby: bool | None = None, met: MatchEquityTable | None = None) -> _game.MatchRunner:
-    """The C match runner for two bots (built-in bots use their fast path)."""
+    """The C match runner for two bots under ``rules`` (built-in bots use their fast path).
+
+    A bot without a :meth:`~bgfast.bots.Bot.core_config` is called back from the loop;
+    every player gets an evaluator (its own, or :func:`~bgfast.evaluator.default_evaluator`)
+    for its cube decisions and for measuring luck.
+    """
     rules = rules or Rules()
-    players = []
+    players: list[tuple[int, int, float, CoreEvaluator, _PythonAdapter | None]] = []
     uses_met = False
     for bot in (bot0, bot1):
-        config = bot.core_config() if hasattr(bot, "core_config") else None
+        config = _config(bot)
         if config is None:
-            players.append((PLAY_PYTHON, CUBE_PYTHON, 0.0, _PythonAdapter(bot)))
+            players.append((PlayKind.PLAY_PYTHON, CubeKind.CUBE_PYTHON, 0.0, default_evaluator(), _PythonAdapter(bot)))
         else:
-            players.append((*config, None))
-            uses_met |= config[1] == CUBE_MET
-    table = None
-    if uses_met and length > 0:
-        table = _met_arrays(met or MatchEquityTable.load())
-    use_jacoby = rules.jacoby if jacoby is None else jacoby
-    runner_rules = (length, int(rules.crawford), int(use_jacoby and length == 0), int(rules.beaver),
-                    rules.max_cube)
-    return _game.MatchRunner(runner_rules, VARIANTS[rules.variant][1], players, table)
+            players.append(_core_player(config))
+            uses_met |= config.cube == CubeKind.CUBE_MET
+    return _game.MatchRunner(_core_rules(length, rules, jacoby), VARIANTS[rules.variant][1], players,
+                             _core_met(uses_met, length, met))
 
+
+def decisions(config: CoreConfig, *, length: int = 0, rules: Rules | None = None, jacoby: bool | None = None,
+              met: MatchEquityTable | None = None) -> _game.Decisions:
+    """The core's single decisions (a play, a double, an answer) of a built-in bot, under ``rules``:
+    what :class:`~bgfast.bots.CoreBot` answers from Python, by the same functions as the loop."""
+    return _game.Decisions(_core_rules(length, rules or Rules(), jacoby), _core_player(config),
+                           _core_met(config.cube == CubeKind.CUBE_MET, length, met))
+
+
+# ---------------------------------------------------------------------- the history
+
+def _turns_of_game(rows: NDArray[np.void]) -> tuple[Turn, ...]:
+    """The :class:`Turn` objects of one game's rows of :data:`bgfast._core.game.TURN_DTYPE`."""
+    turns = []
+    for row in rows:
+        position = Position._from_valid_bytes(row["before"].tobytes())
+        action = int(row["action"])
+        if action == TurnAction.ACTION_MOVE:
+            dice = Dice(int(row["d1"]), int(row["d2"]))
+            hit = int(row["hit"])
+            steps = tuple(CheckerMove(int(row["src"][k]), int(row["dst"][k]), bool(hit >> k & 1))
+                          for k in range(int(row["nsteps"])))
+            move = Move(position, Position._from_valid_bytes(row["after"].tobytes()), dice, steps)
+            turns.append(Turn(int(row["player"]), "move", position, dice, move, int(row["cube"])))
+        else:
+            turns.append(Turn(int(row["player"]), ACTIONS[action], position, cube=int(row["cube"])))
+    return tuple(turns)
+
+
+def _history(record: MatchRecord, rows: NDArray[np.void]) -> MatchHistory:
+    games = tuple(_turns_of_game(rows[rows["game"] == g]) for g in range(len(record.games)))
+    return MatchHistory(record, games)
+
+
+# ---------------------------------------------------------------------- playing
 
 class MatchPlayer:
     """Plays matches of one pairing under fixed rules, reusing the C runner.
@@ -224,21 +371,15 @@ class MatchPlayer:
         _check_seed_index(seed, index)
         return MatchSummary(*self._runner.play(int(seed), int(index)))
 
-    def record(self, seed: int = 0, index: int = 0, *, dice: Sequence[int] | None = None) -> MatchRecord:
-        """Play match ``index`` of run ``seed`` and return the full record, game by game.
-
-        :param dice: scripted dice, rolled before the seeded stream takes over:
-            a flat sequence of dice 1..6.  Each game opens with one die for
-            player 0 then one for player 1 (ties re-rolled the same way); every
-            later roll takes two.  :attr:`dice_left` tells how many went unused.
-        :raises InvalidDiceError: a scripted die outside 1..6.
-        """
+    def _script(self, dice: Sequence[int] | None) -> None:
         if dice is not None:
             for d in dice:
-                Dice(d, d)
+                Dice(d, d)  # raises InvalidDiceError
             self._runner.script(list(dice))
         else:
             self._runner.script([])
+
+    def _record(self, seed: int, index: int) -> MatchRecord:
         summary = self.play(seed, index)
         games = tuple(
             GameRecord(number=i + 1, crawford=crawford, cube=cube,
@@ -249,6 +390,45 @@ class MatchPlayer:
         )
         return MatchRecord(self.length, seed, index, (summary.score0, summary.score1), summary.winner, games)
 
+    def record(self, seed: int = 0, index: int = 0, *, dice: Sequence[int] | None = None) -> MatchRecord:
+        """Play match ``index`` of run ``seed`` and return the full record, game by game.
+
+        :param dice: scripted dice, rolled before the seeded stream takes over:
+            a flat sequence of dice 1..6.  Each game opens with one die for
+            player 0 then one for player 1 (ties re-rolled the same way); every
+            later roll takes two.  :attr:`dice_left` tells how many went unused.
+        :raises InvalidDiceError: a scripted die outside 1..6.
+        """
+        self._script(dice)
+        return self._record(seed, index)
+
+    def turns(self, seed: int = 0, index: int = 0, *,
+              dice: Sequence[int] | None = None) -> tuple[MatchRecord, NDArray[np.void]]:
+        """Play match ``index`` of run ``seed``; its record and every turn as the loop wrote it down.
+
+        :returns: ``(record, turns)``; ``turns`` an array of
+            :data:`bgfast._core.game.TURN_DTYPE`, one row per action in order (``game``
+            is the index of the game in ``record.games``), for bulk use (training data).
+        :raises InvalidDiceError: a scripted die outside 1..6.
+        """
+        self._script(dice)
+        self._runner.record_turns(True)
+        try:
+            record = self._record(seed, index)
+            return record, self._runner.turns()
+        finally:
+            self._runner.record_turns(False)
+
+    def history(self, seed: int = 0, index: int = 0, *, dice: Sequence[int] | None = None) -> MatchHistory:
+        """Play match ``index`` of run ``seed`` and keep every turn (see :class:`MatchHistory`).
+
+        The same match as :meth:`record` with the same arguments, at the same speed
+        plus the cost of the turns' objects.
+
+        :raises InvalidDiceError: a scripted die outside 1..6.
+        """
+        record, rows = self.turns(seed, index, dice=dice)
+        return _history(record, rows)
 
     @property
     def dice_left(self) -> int:
@@ -256,26 +436,9 @@ class MatchPlayer:
         return int(self._runner.script_left())
 
 
-class MatchSummary(NamedTuple):
-    """The numbers a tournament stores for one match (seat 0 and seat 1)."""
-
-    score0: int
-    score1: int
-    winner: int
-    games: int
-    gammons0: int
-    gammons1: int
-    backgammons0: int
-    backgammons1: int
-    doubles: int
-    plies: int
-
-
 def _check_seed_index(seed: object, index: object) -> None:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise InvalidSpecError(f"seed must be a non-negative integer, got {seed!r}")
-    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < 2**64:
-        raise InvalidSpecError(f"match index must be an integer from 0 to 2**64 - 1, got {index!r}")
+    whole_number(seed, "seed", low=0, error=InvalidSpecError)
+    whole_number(index, "match index", low=0, high=2**64 - 1, error=InvalidSpecError)
 
 
 def play_match(bot0: object, bot1: object, *, length: int = 0, rules: Rules | None = None,
@@ -292,3 +455,15 @@ def play_match(bot0: object, bot1: object, *, length: int = 0, rules: Rules | No
     True
     """
     return MatchPlayer(bot0, bot1, length=length, rules=rules, met=met).record(seed, index, dice=dice)
+
+
+def play_match_with_history(bot0: object, bot1: object, *, length: int = 0, rules: Rules | None = None,
+                            seed: int = 0, index: int = 0, met: MatchEquityTable | None = None,
+                            dice: Sequence[int] | None = None) -> MatchHistory:
+    """Play one match like :func:`play_match` and keep every turn (:meth:`MatchPlayer.history`).
+
+    :param dice: scripted dice, as for :meth:`MatchPlayer.record`.
+    :raises InvalidSpecError: a bad match length.
+    :raises IllegalMoveError: a bot returned an illegal play.
+    """
+    return MatchPlayer(bot0, bot1, length=length, rules=rules, met=met).history(seed, index, dice=dice)

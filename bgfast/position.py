@@ -10,22 +10,42 @@ its own side's point of view:
 * index 24 is that side's bar; borne-off checkers are ``15 - sum(side)``;
 * ``side1[i]`` and ``side0[23 - i]`` are the same physical point.
 
+The same board as bytes (:meth:`Position.to_bytes` / :meth:`Position.from_bytes`,
+the form the compiled core and numpy arrays use) is these 50 counts in that order:
+``side0``'s 25, then ``side1``'s.
+
 Move notation uses the mover's point numbers, with ``bar`` = 25 and ``off`` = 0
 (``CheckerMove(src=25, dst=22, hit=True)`` is ``bar/22*``); the core's index is
 ``point - 1``.  A :class:`Move`'s resulting position stays in the mover's frame;
 :meth:`Position.swap_sides` hands the turn over.
+
+The starting position is ``Position()``; :func:`starting_position` gives that of a
+variant (``bgfast/data/variants.toml``).  ``STARTING`` and ``STARTING_POSITION_ID``
+are older spellings of ``Position()`` and its Position ID, kept as aliases.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterator, NamedTuple, Sequence, TypeAlias
+from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence, TypeAlias
 
-from bgfast._core import board as _board
 from bgfast._core import movegen as _movegen
 from bgfast.dice import ALL_21, Dice
 from bgfast.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from bgfast.formats import xgid as _xgid
+from bgfast.formats.position_id import (
+    BOARD_BYTES,
+    STARTING_POSITION_ID,
+    board_bytes,
+    check_board_bytes,
+    decode_position_id,
+    encode_position_id,
+)
+from bgfast.validation import whole_number
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
 
 __all__ = [
     "Point", "BAR", "OFF", "NUM_CHECKERS", "STARTING_POSITION_ID",
@@ -36,8 +56,6 @@ Point: TypeAlias = int
 BAR: Point = 25
 OFF: Point = 0
 NUM_CHECKERS = 15
-STARTING_POSITION_ID = "4HPwATDgc/ABMA"
-
 
 
 class CheckerMove(NamedTuple):
@@ -68,17 +86,13 @@ class Outcome:
     points: int
 
 
-def _check_board_bytes(raw: bytes, shown: object) -> None:
-    err = _board.check(raw)
-    if err:
-        raise InvalidPositionError(f"impossible board {shown!r}: {_board.error_text(err)}")
-
-
 class Position:
     """A backgammon position from the view of the side on roll.  Immutable and hashable.
 
     ``Position()`` is the starting position; ``Position(pid)`` parses a gnubg
-    Position ID (see the module docstring for the board convention).
+    Position ID (see the module docstring for the board convention).  The other
+    constructors are :meth:`from_id`, :meth:`from_board`, :meth:`from_bytes` and
+    :meth:`from_xgid`.
 
     >>> pos = Position()
     >>> pos.id(), pos.pip_count()
@@ -93,23 +107,20 @@ class Position:
 
     __slots__ = ("_key", "_id", "__weakref__")
 
-    def __init__(self, id: str | None = STARTING_POSITION_ID) -> None:
-        if id is None:
-            id = STARTING_POSITION_ID
-        if not isinstance(id, str):
-            raise InvalidPositionError(f"a Position ID is a string, got {id!r}")
-        err, raw = _board.decode_id(id.strip())
-        if err or raw is None:
-            raise InvalidPositionError(f"invalid Position ID {id!r}: {_board.error_text(err)}")
-        self._key: bytes = raw
+    def __init__(self, id: str | None = None) -> None:
+        self._key: bytes = _STANDARD_KEY if id is None else decode_position_id(id)
         self._id: str | None = None
 
     @classmethod
-    def _from_key(cls, key: bytes) -> Position:
+    def _from_valid_bytes(cls, board: bytes) -> Position:
+        """The position of a 50-byte ``bytes`` board known to be valid, such as the core's
+        output: :meth:`from_bytes` without its checks, for the hot paths."""
         pos = cls.__new__(cls)
-        pos._key = key
+        pos._key = board
         pos._id = None
         return pos
+
+    _from_key = _from_valid_bytes   # the older private name, kept for code not yet switched
 
     # ------------------------------------------------------------ parse / format
 
@@ -128,8 +139,36 @@ class Position:
     def id(self) -> str:
         """The gnubg Position ID (14 characters) of this position, side on roll encoded second."""
         if self._id is None:
-            self._id = _board.encode_id(self._key)
+            self._id = encode_position_id(self._key)
         return self._id
+
+    @classmethod
+    def from_bytes(cls, data: ReadableBuffer) -> Position:
+        """The position of a 50-byte board: side 0's 25 counts, then side 1's (side 1 on roll).
+
+        Any buffer of 50 bytes will do, e.g. a row of a ``uint8`` numpy array of
+        shape ``(N, 50)`` as :mod:`bgfast.batch` takes.
+
+        >>> Position.from_bytes(Position().to_bytes()) == Position()
+        True
+
+        :raises InvalidPositionError: not a buffer of 50 bytes, more than 15
+            checkers a side, or a point held by both sides.
+        """
+        try:
+            raw = memoryview(data).tobytes()
+        except TypeError:
+            raise InvalidPositionError(f"a board is {BOARD_BYTES} bytes, got {data!r}") from None
+        check_board_bytes(raw, data)
+        return cls._from_valid_bytes(raw)
+
+    def to_bytes(self) -> bytes:
+        """The board as 50 bytes: side 0's 25 counts, then side 1's (the module docstring).
+
+        >>> Position().to_bytes()[:8]
+        b'\\x00\\x00\\x00\\x00\\x00\\x05\\x00\\x03'
+        """
+        return self._key
 
     @classmethod
     def from_board(cls, board: Sequence[Sequence[int]]) -> Position:
@@ -141,24 +180,7 @@ class Position:
         :raises InvalidPositionError: not 2 x 25 non-negative integers, more than 15
             checkers a side, or a point held by both sides.
         """
-        try:
-            sides = [list(board[0]), list(board[1])]
-            if len(board) != 2 or len(sides[0]) != 25 or len(sides[1]) != 25:
-                raise ValueError
-            if any(isinstance(v, bool) for v in sides[0] + sides[1]):
-                raise ValueError
-            values = [int(v) for v in sides[0] + sides[1]]
-            if any(v != w for v, w in zip(values, sides[0] + sides[1])):
-                raise ValueError
-        except (TypeError, ValueError, IndexError):
-            raise InvalidPositionError(f"a board is two lists of 25 checker counts, got {board!r}") from None
-        if any(v < 0 for v in values):
-            raise InvalidPositionError(f"impossible board {board!r}: negative checker count")
-        if any(v > NUM_CHECKERS for v in values):
-            raise InvalidPositionError(f"impossible board {board!r}: a side has more than 15 checkers")
-        raw = bytes(values)
-        _check_board_bytes(raw, board)
-        return cls._from_key(raw)
+        return cls._from_valid_bytes(board_bytes(board))
 
     @classmethod
     def from_xgid(cls, xgid: str) -> Position:
@@ -168,8 +190,6 @@ class Position:
 
         :raises InvalidPositionError: a malformed position field.
         """
-        from bgfast import xgid as _xgid
-
         if not isinstance(xgid, str):
             raise InvalidPositionError(f"an XGID is a string, got {xgid!r}")
         text = xgid.strip()
@@ -179,8 +199,6 @@ class Position:
 
     def xgid(self) -> str:
         """The 26-character position field of an XGID, this position's side on roll at the bottom."""
-        from bgfast import xgid as _xgid
-
         return _xgid.board_to_xgid_field(self.board)
 
     @property
@@ -202,7 +220,7 @@ class Position:
         return hash(self._key)
 
     def __reduce__(self):  # type: ignore[no-untyped-def]
-        return (Position._from_key, (self._key,))
+        return (Position._from_valid_bytes, (self._key,))
 
     # ------------------------------------------------------------ facts
 
@@ -217,7 +235,7 @@ class Position:
 
     def swap_sides(self) -> Position:
         """The same board with the turn handed over (the opponent now on roll)."""
-        return Position._from_key(self._key[25:] + self._key[:25])
+        return Position._from_valid_bytes(self._key[25:] + self._key[:25])
 
     def is_race(self) -> bool:
         """True when no contact is left: every checker of one side has passed every checker of the other."""
@@ -249,8 +267,7 @@ class Position:
         >>> Position.from_board([[0] * 25, [3] + [0] * 24]).outcome(checkers=3)
         Outcome(winner=0, kind='gammon', points=2)
         """
-        if isinstance(checkers, bool) or not isinstance(checkers, int) or not 1 <= checkers <= NUM_CHECKERS:
-            raise ValueError(f"checkers must be 1..{NUM_CHECKERS}, got {checkers!r}")
+        checkers = whole_number(checkers, "checkers", low=1, high=NUM_CHECKERS)
         sides = (self._key[:25], self._key[25:])
         for winner in (0, 1):
             if not any(sides[winner]):
@@ -267,28 +284,36 @@ class Position:
 
     # ------------------------------------------------------------ moves
 
-    def children(self, d1: int, d2: int) -> list[Position]:
-        """Every distinct position a legal play of (d1, d2) reaches, in the mover's frame.
+    def children(self, d1: int | Dice | tuple[int, int] | str, d2: int | None = None) -> list[Position]:
+        """Every distinct position a legal play of the dice reaches, in the mover's frame.
 
-        The hot-path tier: no :class:`Move` objects.  When nothing can be played the
-        only child is this position.
+        The dice as :meth:`legal_moves` takes them.  The hot-path tier: no
+        :class:`Move` objects.  When nothing can be played the only child is this
+        position.
 
-        :raises InvalidDiceError: a die outside 1..6.
+        :raises InvalidDiceError: bad dice.
         """
         return self.legal_moves(d1, d2).positions()
 
-    def legal_moves(self, d1: int, d2: int) -> LegalMoves:
-        """The legal plays of (d1, d2): one :class:`Move` per distinct resulting position.
+    def legal_moves(self, d1: int | Dice | tuple[int, int] | str, d2: int | None = None) -> LegalMoves:
+        """The legal plays of the dice: one :class:`Move` per distinct resulting position.
+
+        The dice are two ints (``legal_moves(3, 1)``, the fast form), or one
+        argument as :meth:`parse_move` takes them: a :class:`~bgfast.dice.Dice`,
+        a pair, or text such as ``"31"``.
 
         >>> moves = Position().legal_moves(3, 1)
         >>> len(moves), "8/5 6/5" in moves
         (16, True)
+        >>> len(Position().legal_moves("3-1")) == len(Position().legal_moves((1, 3))) == 16
+        True
 
-        :raises InvalidDiceError: a die outside 1..6.
+        :raises InvalidDiceError: a die outside 1..6, or dice that do not parse.
         """
-        if d1.__class__ is not int or d2.__class__ is not int or not (0 < d1 < 7 and 0 < d2 < 7):
-            d1, d2 = Dice(d1, d2)  # raises InvalidDiceError, or accepts e.g. numpy integers
-        return LegalMoves(self, d1, d2)
+        if type(d1) is int and type(d2) is int and 0 < d1 < 7 and 0 < d2 < 7:
+            return LegalMoves(self, self._key, d1, d2)
+        dice = Dice.of(d1) if d2 is None else Dice(d1, d2)  # type: ignore[arg-type]
+        return LegalMoves(self, self._key, dice.high, dice.low)
 
     def parse_move(self, text: str, dice: Dice | tuple[int, int] | str) -> Move:
         """Parse gnubg move notation (``24/18 13/11``, ``bar/22*``, ``6/off(2)``, ``24/20*/16``).
@@ -304,7 +329,7 @@ class Position:
         dice = Dice.of(dice)
         segments = _parse_notation(text)
         target = self._apply_segments(segments, text)
-        for move in self.legal_moves(dice.high, dice.low):
+        for move in self.legal_moves(dice):
             if move.position == target:
                 return move
         raise IllegalMoveError(f"no legal move {text!r} for dice {dice} in {self.id()}")
@@ -334,7 +359,7 @@ class Position:
                 dst = landings[-1][0]
                 if dst != OFF:
                     me[dst - 1] += 1
-        return Position._from_key(bytes(opp + me))
+        return Position._from_valid_bytes(bytes(opp + me))
 
     def diagram(self) -> str:
         """A readable ASCII board like gnubg's; ``X`` is the side on roll (moving down to 1)."""
@@ -462,7 +487,8 @@ class LegalMoves(_movegen.ChildList):
     Supports ``len``, iteration, ``in`` (a :class:`Move`, a :class:`Position` or
     notation text), ``bool`` and indexing.  Never empty: when nothing can be
     played it holds one move with no steps.  The plays are generated in C when
-    the view is made and kept in C memory.
+    the view is made and kept in C memory (the core's ``ChildList``, whose
+    accessors are private).
     """
 
     __slots__ = ()
@@ -470,47 +496,47 @@ class LegalMoves(_movegen.ChildList):
     @property
     def position(self) -> Position:
         """The position the plays start from."""
-        return self.origin  # type: ignore[no-any-return]
+        return self._origin  # type: ignore[no-any-return]
 
     @property
     def dice(self) -> Dice:
         """The roll played."""
-        return _DICE[self.high, self.low]
+        return _DICE[self._high, self._low]
 
     def count(self) -> int:
         """The number of distinct legal plays (1 when nothing can be played)."""
-        return self.n
+        return self._n
 
     def __bool__(self) -> bool:
-        return self.n > 0
+        return self._n > 0
 
     def __getitem__(self, i: int) -> Move:
         if i < 0:
-            i += self.n
-        steps = tuple(CheckerMove(src, dst, hit) for src, dst, hit in self.steps(i))
-        return Move(self.origin, Position._from_key(self.board(i)), self.dice, steps)
+            i += self._n
+        steps = tuple(CheckerMove(src, dst, hit) for src, dst, hit in self._steps(i))
+        return Move(self._origin, Position._from_valid_bytes(self._board(i)), self.dice, steps)
 
     def __iter__(self) -> Iterator[Move]:
-        for i in range(self.n):
+        for i in range(self._n):
             yield self[i]
 
     def positions(self) -> list[Position]:
         """The resulting positions, in the mover's frame."""
-        return [Position._from_key(self.board(i)) for i in range(self.n)]
+        return [Position._from_valid_bytes(self._board(i)) for i in range(self._n)]
 
     def __contains__(self, item: object) -> bool:
         if isinstance(item, str):
             try:
-                self.origin.parse_move(item, self.dice)
+                self._origin.parse_move(item, self.dice)
             except (InvalidMoveError, IllegalMoveError):
                 return False
             return True
         if isinstance(item, Move):
-            if item.origin != self.origin:
+            if item.origin != self._origin:
                 return False
             item = item.position
         if isinstance(item, Position):
-            return self.find(item._key) >= 0
+            return self._find(item._key) >= 0
         return False
 
     def __repr__(self) -> str:
@@ -552,10 +578,6 @@ def _diagram(pos: Position) -> str:
     return "\n".join(lines)
 
 
-STARTING = Position()
-"""The standard starting position."""
-
-
 def _load_variants() -> dict[str, tuple[str, tuple[int, ...]]]:
     import importlib.resources
     import sys
@@ -579,17 +601,26 @@ VARIANTS: dict[str, tuple[str, tuple[int, ...]]] = _load_variants()
 """Starting positions by variant name: ``(description, one side's 25 counts)``
 (``bgfast/data/variants.toml``)."""
 
+_START_KEYS = {name: board_bytes([counts, counts]) for name, (_, counts) in VARIANTS.items()}
+_STANDARD_KEY = _START_KEYS["standard"]
+
 
 def starting_position(variant: str = "standard") -> Position:
-    """The starting position of a variant: ``standard``, ``nackgammon`` or ``hypergammon``.
+    """The starting position of a variant: ``standard`` (the same as ``Position()``),
+    ``nackgammon`` or ``hypergammon``.
 
+    >>> starting_position() == Position()
+    True
     >>> starting_position("hypergammon").pip_count()
     (69, 69)
 
     :raises InvalidPositionError: an unknown variant.
     """
     try:
-        counts = VARIANTS[variant][1]
-    except KeyError:
+        return Position._from_valid_bytes(_START_KEYS[variant])
+    except (KeyError, TypeError):
         raise InvalidPositionError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}") from None
-    return Position.from_board([counts, counts])
+
+
+STARTING = Position()
+"""The standard starting position: an older spelling of ``Position()``, kept as an alias."""

@@ -32,64 +32,112 @@ from collections.abc import Collection
 
 import numpy as np
 
-__all__ = ["flag", "one_of", "real_number", "whole_number"]
+__all__ = ["flag", "one_of", "power_of_two", "real_number", "whole_number"]
 
 
-def _range_words(low: float | None, high: float | None) -> str:
+def _range_words(low: float | None, high: float | None, strict: bool = False) -> str:
     if low is not None and high is not None:
-        return f"from {low} to {high}"
+        return f"between {low} and {high}" if strict else f"from {low} to {high}"
     if low is not None:
-        return f"of at least {low}"
+        return f"above {low}" if strict else f"of at least {low}"
     if high is not None:
-        return f"of at most {high}"
+        return f"below {high}" if strict else f"of at most {high}"
     return ""
 
 
+def _problem(name: str, what: str, bounds: str, value: object) -> str:
+    return f"{name} must be {what}{' ' + bounds if bounds else ''}, got {value!r}"
+
+
 def whole_number(value: object, name: str, *, low: int | None = None, high: int | None = None,
-                 error: type[ValueError] = ValueError, what: str = "a whole number") -> int:
+                 error: type[ValueError] = ValueError, what: str = "a whole number",
+                 bounds: str | None = None) -> int:
     """``value`` as an ``int`` if it is an integer (not a bool) within ``[low, high]``.
+
+    >>> whole_number(0, "truncate", low=1, high=2**31 - 1, what="a positive integer",
+    ...              bounds=f"up to {2**31 - 1:,}")
+    Traceback (most recent call last):
+    ...
+    ValueError: truncate must be a positive integer up to 2,147,483,647, got 0
 
     :param name: what the value is, as the message shows it (an argument, a key path).
     :param low: the smallest allowed value, or None; :param high: the largest, or None.
     :param error: the exception class to raise (a :class:`ValueError` subclass).
     :param what: how the message names the expected kind of value.
+    :param bounds: how the message names the allowed range (``""``: not at all, when
+        ``what`` says it); default from ``low`` and ``high`` ("from 0 to 2", "of at least 1").
     :raises error: a bool, a non-integer, or a value out of range.
     """
-    ok = not isinstance(value, bool) and isinstance(value, (int, np.integer))
-    if ok:
-        number = int(value)  # type: ignore[call-overload]
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        number = int(value)
         if (low is None or number >= low) and (high is None or number <= high):
             return number
-    bounds = _range_words(low, high)
-    raise error(f"{name} must be {what}{' ' + bounds if bounds else ''}, got {value!r}")
+    raise error(_problem(name, what, _range_words(low, high) if bounds is None else bounds, value))
 
 
 def real_number(value: object, name: str, *, low: float | None = None, high: float | None = None,
-                error: type[ValueError] = ValueError) -> float:
-    """``value`` as a ``float`` if it is a finite real number (not a bool) within ``[low, high]``.
+                strict: bool = False, error: type[ValueError] = ValueError, what: str = "a number",
+                bounds: str | None = None) -> float:
+    """``value`` as a ``float`` if it is a finite real number (not a bool) within ``[low, high]``
+    (within ``(low, high)`` when ``strict``).
 
+    >>> real_number(0.0, "target_se", low=0.0, strict=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: target_se must be a number above 0.0, got 0.0
+
+    :param what: and :param bounds: name the expected value as in :func:`whole_number`.
     :raises error: a bool, a non-number, NaN or infinity, or a value out of range.
     """
-    ok = not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating))
-    if ok:
-        number = float(value)  # type: ignore[arg-type]
-        if math.isfinite(number) and (low is None or number >= low) and (high is None or number <= high):
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+        number = float(value)
+        if strict:
+            inside = (low is None or number > low) and (high is None or number < high)
+        else:
+            inside = (low is None or number >= low) and (high is None or number <= high)
+        if math.isfinite(number) and inside:
             return number
-    bounds = _range_words(low, high)
-    raise error(f"{name} must be a number{' ' + bounds if bounds else ''}, got {value!r}")
+    raise error(_problem(name, what, _range_words(low, high, strict) if bounds is None else bounds, value))
 
 
-def flag(value: object, name: str, *, error: type[ValueError] = ValueError) -> bool:
+def flag(value: object, name: str, *, error: type[ValueError] = ValueError, zero_one: bool = False) -> bool:
     """``value`` if it is a bool (``True`` / ``False``).
+
+    :param zero_one: accept the integers 0 and 1 as well (a flag read from a bit field).
 
     >>> flag(False, "rules.crawford")
     False
+    >>> flag(1, "crawford", zero_one=True)
+    True
 
-    :raises error: anything else, including 0 and 1.
+    :raises error: anything else, including 0 and 1 unless ``zero_one``.
     """
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
+    if zero_one and isinstance(value, (int, np.integer)) and value in (0, 1):
+        return bool(value)
     raise error(f"{name} must be true or false, got {value!r}")
+
+
+def power_of_two(value: object, name: str, *, low: int = 1, high: int | None = None,
+                 error: type[ValueError] = ValueError) -> int:
+    """``value`` as an ``int`` if it is a power of two (an integer, not a bool) within ``[low, high]``.
+
+    >>> power_of_two(64, "rules.max_cube", low=2, high=32768)
+    64
+    >>> power_of_two(48, "rules.max_cube", low=2, high=32768)
+    Traceback (most recent call last):
+    ...
+    ValueError: rules.max_cube must be a power of two from 2 to 32768, got 48
+
+    :raises error: a bool, a non-integer, not a power of two, or out of range.
+    """
+    if not isinstance(value, bool) and isinstance(value, (int, np.integer)):
+        number = int(value)
+        if number >= max(low, 1) and not number & (number - 1) and (high is None or number <= high):
+            return number
+    bounds = _range_words(low, high)
+    raise error(f"{name} must be a power of two {bounds}, got {value!r}")
 
 
 def one_of(value: object, name: str, choices: Collection[object], *,

@@ -1,4 +1,4 @@
-"""Session fixtures with the test vectors of tests/data/ (readers in tests/vectors.py)."""
+"""Session fixtures with the test vectors (readers in tests/vectors.py)."""
 from __future__ import annotations
 
 import pytest

@@ -1,7 +1,8 @@
 """A slow, short, obviously correct move generator: the test oracle for bgfast's compiled core.
 
-Standard library only; nothing here imports bgfast. The conventions are those of
-``/work/shared/vectors/README.md``:
+Standard library only; nothing here imports bgfast. The conventions are the project's board
+convention, written down in the module docstring of ``bgfast/position.py`` and repeated here
+so that the oracle stands alone:
 
 * ``board = [side0, side1]``, two lists of 25 non-negative ints. ``side1`` is the player
   on roll (the mover), ``side0`` the opponent.

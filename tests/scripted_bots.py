@@ -57,7 +57,7 @@ class ScriptedBot:
         race = position.is_race()
         children = position.children(dice.high, dice.low)
         sign = 1.0 if self.play == "best" else -1.0
-        chosen = max(children, key=lambda child: sign * pubeval_score(child._key, race))
+        chosen = max(children, key=lambda child: sign * pubeval_score(child.to_bytes(), race))
         self.journal.append(Call(self.seat, "play", match, position, dice, chosen))
         return chosen
 

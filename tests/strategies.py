@@ -1,8 +1,8 @@
 """Hypothesis strategies for backgammon boards and dice.
 
-Boards use the convention of ``/work/shared/vectors/README.md``: ``[side0, side1]``, each a
-list of 25 counts (points 1..24 at indices 0..23, the bar at index 24), side1 on roll,
-``side1[i]`` and ``side0[23 - i]`` the same physical point. Every generated board has
+Boards use the board convention of ``bgfast/position.py`` (its module docstring):
+``[side0, side1]``, each a list of 25 counts (points 1..24 at indices 0..23, the bar at
+index 24), side1 on roll, ``side1[i]`` and ``side0[23 - i]`` the same physical point. Every generated board has
 1..15 checkers per side and no point held by both sides. Bars are allowed on both sides.
 
 ``legal_boards()`` mixes several generators so that the interesting cases show up often:

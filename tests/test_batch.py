@@ -65,5 +65,5 @@ def test_input_a_cast_would_wrap_or_that_is_not_a_sequence_raises_invalid_positi
 
 
 def test_a_board_array_of_small_integers_in_another_dtype_is_counted() -> None:
-    boards = np.array([list(Position()._key)], dtype=np.int64)
+    boards = np.array([list(Position().to_bytes())], dtype=np.int64)
     assert count_plays(boards, [(3, 1)]).tolist() == [[16]]

@@ -9,7 +9,7 @@ from conftest import read_ids
 from scripted_bots import scripted_pair
 
 from bgfast.bots import CubeResponse, get_bot
-from bgfast.bots.spec import bot_from_spec, parse_bot_spec
+from bgfast.bots.spec import parse_bot_spec
 from bgfast.dice import ALL_21, Dice
 from bgfast.errors import InvalidDiceError, InvalidPositionError, UnknownBotError
 from bgfast.game import MatchPlayer
@@ -68,7 +68,7 @@ def test_a_cube_policy_the_bot_lacks_raises_unknown_bot_error() -> None:
 
 @pytest.mark.parametrize("seed", ["abc", -1, 2.5, True])
 def test_a_seed_that_is_not_a_non_negative_integer_raises_unknown_bot_error(seed: object) -> None:
-    with pytest.raises(UnknownBotError, match="seed must be a non-negative integer"):
+    with pytest.raises(UnknownBotError, match="seed must be an integer of at least 0"):
         get_bot("random", seed=seed)
 
 
@@ -82,7 +82,8 @@ def test_a_bot_spec_is_a_name_with_optional_key_value_options() -> None:
     assert parse_bot_spec("pubeval:cube=never") == ("pubeval", {"cube": "never"})
     assert parse_bot_spec("x:a=1,b=0.5,c=true,d=False,e=text") == (
         "x", {"a": 1, "b": 0.5, "c": True, "d": False, "e": "text"})
-    assert bot_from_spec("pubeval:cube=never").cube == "never"
+    assert get_bot("pubeval:cube=never").cube == "never"
+    assert get_bot("heuristic:cube=janowski", cube_efficiency=0.5).cube_efficiency == 0.5
 
 
 @pytest.mark.parametrize("spec", ["", ":cube=never", "pubeval:", "pubeval:cube", "pubeval:=never",
@@ -144,7 +145,7 @@ def test_pubeval_plays_the_play_with_the_highest_pubeval_score() -> None:
     for pos in _positions_from_games(150):
         dice = rng.choice(ALL_21)
         race = pos.is_race()
-        scores = {c: pubeval_score(c._key, race) for c in pos.children(dice.high, dice.low)}
+        scores = {c: pubeval_score(c.to_bytes(), race) for c in pos.children(dice.high, dice.low)}
         chosen = bot.choose_move(pos, dice, MONEY).position
         assert scores[chosen] == max(scores.values())
 

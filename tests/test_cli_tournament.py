@@ -55,8 +55,12 @@ def test_report_prints_the_standings_json_csv_and_plot(capsys: pytest.CaptureFix
     code, out, err = run(capsys, "report", "r.sqlite", "--json", "--matches", "m.csv")
     assert code == 0 and err == "wrote 30 matches to m.csv\n"
     data = json.loads(out)
-    assert set(data) == {"tournament", "matches_played", "matches_scheduled", "running", "players", "pairings"}
+    assert set(data) == {"tournament", "matches_played", "matches_scheduled", "running", "players", "pairings",
+                         "rating", "anchor", "paired"}
     assert len(Path("m.csv").read_text().splitlines()) == 31
+    code, out, err = run(capsys, "report", "r.sqlite", "--json", "--anchor", "random", "--pairings", "p.csv")
+    assert code == 0 and err == "wrote 3 pairings to p.csv\n"
+    assert json.loads(out)["anchor"] == "random" and len(Path("p.csv").read_text().splitlines()) == 4
     pytest.importorskip("matplotlib")
     code, _, err = run(capsys, "report", "r.sqlite", "--plot", "r.png")
     assert code == 0 and Path("r.png").stat().st_size > 0

@@ -1,14 +1,22 @@
-"""Cube policies: Janowski in money play, the match equity table in match play."""
+"""The cube math (bgfast.cube, bgfast._core.cube) and the cube policies: Janowski in money
+play, the match equity table in match play."""
 from __future__ import annotations
 
-import pytest
+import pickle
 
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bgfast import cube
 from bgfast._core import cube as _cube
 from bgfast.bots import get_bot
-from bgfast.bots.base import CUBE_KINDS, CubeResponse
-from bgfast.errors import UnknownBotError
+from bgfast.bots.base import CUBE_KINDS, CubeResponse, Probabilities
+from bgfast.errors import InvalidMetError, UnknownBotError
 from bgfast.game import MatchPlayer
-from bgfast.match import MatchEquityTable, MatchState, Rules
+from bgfast.match import MatchState, Rules
+from bgfast.met import MatchEquityTable
 from bgfast.position import Position
 
 NO_GAMMONS = (0.0, 0.0, 0.0, 0.0)
@@ -18,17 +26,155 @@ def _p(win: float, wg: float = 0.0, wbg: float = 0.0, lg: float = 0.0, lbg: floa
     return (win, wg, wbg, lg, lbg)
 
 
-def _met_arrays(met: MatchEquityTable) -> tuple[list[list[float]], list[float]]:
-    n = met.max_length + 1
-    pre = [[met.equity(a, b) for b in range(n)] for a in range(n)]
-    post = [met.post_crawford(a) if a else 1.0 for a in range(n)]
-    return pre, post
-
-
 @pytest.fixture(scope="module")
-def kazaross() -> tuple[MatchEquityTable, tuple]:
+def kazaross() -> tuple[MatchEquityTable, _cube.Met]:
     met = MatchEquityTable.load("Kazaross-XG2")
-    return met, _met_arrays(met)
+    return met, met.core_table
+
+
+@st.composite
+def probabilities(draw: st.DrawFn) -> tuple[float, float, float, float, float]:
+    """Consistent cubeless probabilities: gammons within wins, backgammons within gammons."""
+    win = draw(st.floats(0.0, 1.0))
+    wg = draw(st.floats(0.0, win))
+    lg = draw(st.floats(0.0, 1.0 - win))
+    return (win, wg, draw(st.floats(0.0, wg)), lg, draw(st.floats(0.0, lg)))
+
+
+# ------------------------------------------------------------------ one formula each
+
+@given(probabilities())
+def test_the_cubeless_equity_is_the_same_from_python_the_core_and_probabilities(p: tuple) -> None:
+    expected = 2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4]
+    assert cube.cubeless_equity(p) == pytest.approx(expected, abs=1e-12)
+    assert Probabilities(*p).equity() == cube.cubeless_equity(p)
+    assert cube.cubeless_equities([p, p]).tolist() == [cube.cubeless_equity(p)] * 2
+    assert cube.cubeless_equity(cube.flip(p)) == pytest.approx(-expected, abs=1e-12)
+    assert cube.flip(cube.flip(p)) == pytest.approx(p)
+
+
+@given(probabilities(), st.floats(0.0, 1.0), st.booleans())
+def test_money_decisions_are_the_cubeful_equity_of_each_cube_state(p: tuple, x: float, jacoby: bool) -> None:
+    # the decision and the cubeful value of a position are one formula: no double is the
+    # equity as the cube stands, double/take twice the equity with the taker's cube
+    centred = cube.decide(p, owner=-1, doubler=0, x=x, jacoby=jacoby)
+    owned = cube.decide(p, owner=1, doubler=1, x=x)
+    p32 = tuple(float(np.float32(v)) for v in p)   # the loop's decisions take float32 probabilities
+    close = {"abs": 1e-6}
+    assert centred.no_double == pytest.approx(cube.money_equity(p32, owner=-1, player=0, x=x, jacoby=jacoby), **close)
+    assert owned.no_double == pytest.approx(cube.money_equity(p32, owner=1, player=1, x=x), **close)
+    assert centred.double_take == pytest.approx(2 * cube.money_equity(p32, owner=1, player=0, x=x), **close)
+    assert centred.double_pass == 1.0
+
+
+@given(probabilities())
+def test_with_a_dead_cube_the_money_equity_is_the_cubeless_equity(p: tuple) -> None:
+    # (below a 1e-6 chance of winning or losing, its gammons are not counted: abs=1e-5)
+    for owner in (-1, 0, 1):
+        assert cube.money_equity(p, owner=owner, player=0, x=0.0) == pytest.approx(cube.cubeless_equity(p), abs=1e-5)
+
+
+def test_cube_ownership_is_match_states_convention() -> None:
+    p = (0.62, 0.2, 0.01, 0.08, 0.003)
+    mine = cube.money_equity(p, owner=1, player=1, x=1.0)
+    centred = cube.money_equity(p, owner=-1, player=1, x=1.0)
+    theirs = cube.money_equity(p, owner=0, player=1, x=1.0)
+    assert mine > centred > theirs
+
+
+def test_the_jacoby_rule_counts_gammons_single_only_with_a_centred_cube() -> None:
+    p = (0.6, 0.3, 0.05, 0.1, 0.0)
+    assert cube.money_equity(p, owner=-1, x=0.0, jacoby=True) == pytest.approx(2 * 0.6 - 1)
+    assert cube.money_equity(p, owner=0, x=0.0, jacoby=True) == pytest.approx(cube.cubeless_equity(p))
+
+
+@pytest.mark.parametrize("kwargs", [{"owner": 2}, {"owner": True}, {"player": -1}, {"x": 1.5}])
+def test_a_cube_state_out_of_range_raises_value_error(kwargs: dict) -> None:
+    with pytest.raises(ValueError, match=repr(next(iter(kwargs.values())))):
+        cube.money_equity((0.5, 0, 0, 0, 0), **kwargs)
+
+
+def test_probabilities_that_are_not_five_numbers_raise_value_error() -> None:
+    for f in (cube.cubeless_equity, cube.flip, cube.money_equity):
+        with pytest.raises(ValueError, match="5 numbers"):
+            f((0.5, 0.1))
+    with pytest.raises(ValueError, match="rows of 5"):
+        cube.cubeless_equities([[0.5, 0.1]])
+
+
+def _mwc_by_the_rules(met: MatchEquityTable, a: int, b: int, post: bool) -> float:
+    """The oracle of the lookup, from the table's rows: won / lost, the post-Crawford row
+    for a 1-away leader after the Crawford game, else the pre-Crawford table."""
+    if a <= 0:
+        return 1.0
+    if b <= 0:
+        return 0.0
+    if post and b == 1:
+        return met.post_crawford(a)
+    if post and a == 1:
+        return 1.0 - met.post_crawford(b)
+    return met.equity(a, b)
+
+
+def test_the_one_lookup_reads_the_table_by_the_crawford_rules(kazaross: tuple) -> None:
+    met, _ = kazaross
+    for post in (False, True):
+        for a in range(-2, met.max_length + 1):
+            for b in range(-2, met.max_length + 1):
+                expected = _mwc_by_the_rules(met, a, b, post)
+                assert met.mwc(a, b, post) == expected, (a, b, post)
+                assert cube.mwc(met, a, b, post) == expected, (a, b, post)
+
+
+def test_the_core_table_is_built_from_the_match_equity_table(kazaross: tuple) -> None:
+    met, table = kazaross
+    assert table.size == met.max_length + 1
+    assert pickle.loads(pickle.dumps(met)).mwc(4, 2) == met.mwc(4, 2) == met.equity(4, 2)
+    toy = MatchEquityTable("toy", [[0.5, 0.7], [0.3, 0.5]], [0.5, 0.49])
+    assert toy.core_table.size == 3
+    assert toy.mwc(2, 1) == 0.3 and toy.mwc(2, 1, post_crawford=True) == 0.49 and toy.mwc(1, 2, True) == 0.51
+
+
+def test_a_finished_match_reads_no_table(kazaross: tuple) -> None:
+    met, _ = kazaross
+    assert met.mwc(0, 99) == 1.0 and met.mwc(-5, 3) == 1.0 and met.mwc(99, 0) == 0.0 and met.mwc(3, -1) == 0.0
+
+
+def test_a_table_longer_than_the_core_holds_raises_invalid_met_error() -> None:
+    from bgfast.met import MAX_MET_LENGTH
+
+    n = MAX_MET_LENGTH + 1
+    with pytest.raises(InvalidMetError, match="at most 63"):
+        MatchEquityTable("long", [[0.5] * n for _ in range(n)], [0.5] * n)
+    n = MAX_MET_LENGTH
+    assert MatchEquityTable("longest", [[0.5] * n for _ in range(n)], [0.5] * n).mwc(n, n) == 0.5
+
+
+def test_a_lookup_beyond_the_table_raises_invalid_met_error(kazaross: tuple) -> None:
+    met, _ = kazaross
+    with pytest.raises(InvalidMetError, match="away 26 is beyond the 25-point table"):
+        cube.mwc(met, 26, 3)
+    with pytest.raises(InvalidMetError, match="away"):
+        cube.dead_cube_mwc((0.5, 0, 0, 0, 0), met, 0, 3)
+
+
+def test_a_dead_cube_mwc_weights_each_outcome_through_the_met(kazaross: tuple) -> None:
+    met, _ = kazaross
+    assert cube.dead_cube_mwc((0.0, 0.0, 0.0, 0.0, 0.0), met, 5, 5, 1) == met.equity(5, 4)
+    assert cube.dead_cube_mwc((1.0, 1.0, 0.0, 0.0, 0.0), met, 5, 5, 2) == met.equity(1, 5)
+    p = (0.55, 0.15, 0.01, 0.1, 0.02)
+    outcomes = ((p[0] - p[1], 4, 5), (p[1] - p[2], 3, 5), (p[2], 2, 5),
+                (1 - p[0] - p[3], 5, 4), (p[3] - p[4], 5, 3), (p[4], 5, 2))
+    assert cube.dead_cube_mwc(p, met, 5, 5) == pytest.approx(sum(q * met.mwc(a, b) for q, a, b in outcomes))
+
+
+def test_a_dead_cube_is_the_mwc_limit_of_a_match_decision(kazaross: tuple) -> None:
+    # with x = 0 the no-double value of a match decision is the dead-cube MWC at the cube
+    met, _ = kazaross
+    p = (0.625, 0.125, 0.0078125, 0.0625, 0.0)       # exact in float32
+    d = cube.decide(p, x=0.0, met=met, away=4, opp_away=6, cube=1, owner=0, doubler=0)
+    assert d.no_double == pytest.approx(cube.dead_cube_mwc(p, met, 4, 6, 1))
+    assert d.double_take == pytest.approx(cube.dead_cube_mwc(p, met, 4, 6, 2))
 
 
 def _response(win: float, **kw: object) -> int:

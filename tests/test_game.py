@@ -1,5 +1,5 @@
 """Playing matches: MatchPlayer / play_match, replay from the seed, the Python-bot path,
-variants, the match records and their text/JSON log (bgfast.matchlog)."""
+variants, the match records and their text/JSON log (bgfast.formats.matchlog)."""
 from __future__ import annotations
 
 import json
@@ -21,7 +21,7 @@ from bgfast.game import (
     play_match,
 )
 from bgfast.match import Rules
-from bgfast.matchlog import game_line, match_dict, match_json, match_text
+from bgfast.formats.matchlog import game_line, match_dict, match_json, match_text
 from bgfast.position import STARTING, VARIANTS, Position, starting_position
 
 # ---------------------------------------------------------------- replay from the seed
@@ -289,3 +289,84 @@ def test_numpy_integers_are_a_seed_and_an_index() -> None:
 
     player = MatchPlayer(get_bot("pubeval"), get_bot("random"), length=1)
     assert player.play(np.int64(5), np.uint64(3)) == player.play(5, 3)
+
+
+# ---------------------------------------------------------------- the core's players and records
+
+def test_built_in_bots_describe_their_fast_path_with_the_cores_enums() -> None:
+    from bgfast._core.game import CubeKind, PlayKind
+    from bgfast.bots.base import CUBE_KINDS
+    from bgfast.game import CoreConfig
+
+    config = get_bot("pubeval").core_config()
+    assert isinstance(config, CoreConfig)
+    assert (config.play, config.cube) == (PlayKind.PLAY_PUBEVAL, CubeKind.CUBE_KEITH)
+    assert get_bot("heuristic").core_config().play is PlayKind.PLAY_EVALUATOR
+    assert get_bot("random").core_config().play is PlayKind.PLAY_RANDOM
+    assert all(isinstance(kind, CubeKind) for kind in CUBE_KINDS.values())
+
+
+def test_the_turn_record_is_kept_only_when_asked_and_holds_every_play_and_cube_action() -> None:
+    from bgfast._core.game import TURN_DTYPE, TurnAction
+
+    player = MatchPlayer(get_bot("heuristic"), get_bot("heuristic"), length=5)
+    record, turns = player.turns(seed=4, index=1)
+    assert turns.dtype == TURN_DTYPE and record == player.record(seed=4, index=1)
+    assert player._runner.turns().size == 0           # record() keeps none
+    moves = turns[turns["action"] == TurnAction.ACTION_MOVE]
+    assert len(moves) == sum(g.plies for g in record.games)
+    assert (turns["action"] == TurnAction.ACTION_DOUBLE).sum() == record.cube_actions
+    assert sorted(set(turns["game"].tolist())) == list(range(len(record.games)))
+    assert (moves["d1"] >= moves["d2"]).all() and (moves["nsteps"] <= 4).all()
+
+
+def test_a_game_from_a_position_gives_a_named_result() -> None:
+    from bgfast._core.game import GameResult
+    from bgfast.game import make_runner
+
+    runner = make_runner(get_bot("pubeval"), get_bot("pubeval"))
+    runner.reseed(1, 0)
+    result = runner.play_from(STARTING.to_bytes(), 0, max_plies=3)
+    assert isinstance(result, GameResult) and result.truncated and result.plies == 3
+    assert result.final is not None and len(result.final) == 50 and result.final_turn == 1
+
+
+def test_a_built_in_bot_asked_from_python_follows_the_rules_it_is_given() -> None:
+    from bgfast.match import MatchState
+
+    bot = get_bot("heuristic", cube="janowski", cube_efficiency=0.2)
+    # the doubler (on roll, four checkers on its 6-point) against two on the opponent's
+    # ace point: a double the taker is a big favourite in, beavered when beavers are allowed
+    race = Position.from_board([[2] + [0] * 24, [0, 0, 0, 0, 0, 4] + [0] * 19])
+    offered = MatchState().double(0, Rules())
+    assert bot.accept_double(race, offered, rules=Rules(beaver=True)) == CubeResponse.BEAVER
+    assert bot.accept_double(race, offered, rules=Rules()) == CubeResponse.TAKE
+    assert bot.accept_double(race, offered, rules=Rules(beaver=True, max_cube=2)) == CubeResponse.TAKE
+    strong = Position.from_board([[2, 2, 2, 2, 2, 2] + [0] * 19, [0, 0, 0, 1, 1, 1] + [0] * 19])
+    owned = MatchState(cube_value=2, cube_owner=0)
+    assert get_bot("heuristic").should_double(strong, owned) is True
+    assert get_bot("heuristic").should_double(strong, owned, rules=Rules(max_cube=2)) is False
+
+
+def test_a_players_cube_and_luck_are_measured_by_its_own_evaluator() -> None:
+    from bgfast._core.game import CubeKind, MatchRunner, PlayKind
+    from bgfast.evaluator import default_evaluator, heuristic_evaluator
+
+    start = VARIANTS["standard"][1]
+    rules = (0, 1, 0, 0, 64)
+
+    def luck(evaluator: object) -> tuple:
+        player = (PlayKind.PLAY_PUBEVAL, CubeKind.CUBE_NEVER, 0.68, evaluator, None)
+        runner = MatchRunner(rules, start, [player, player])
+        runner.measure_luck(True)
+        runner.reseed(5, 0)
+        runner.play_from(STARTING.to_bytes(), 0, max_plies=12)
+        return runner.luck()
+
+    assert luck(default_evaluator()) == luck(heuristic_evaluator(filter=5))
+    assert luck(default_evaluator()) != luck(heuristic_evaluator(filter=0))
+    no_evaluator = (PlayKind.PLAY_PUBEVAL, CubeKind.CUBE_NEVER, 0.68, None, None)
+    with pytest.raises(ValueError, match="evaluators"):
+        MatchRunner(rules, start, [no_evaluator, no_evaluator]).measure_luck(True)
+    with pytest.raises(ValueError, match="needs one"):
+        MatchRunner(rules, start, [(PlayKind.PLAY_EVALUATOR, CubeKind.CUBE_NEVER, 0.68, None, None)] * 2)

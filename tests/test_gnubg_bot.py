@@ -12,12 +12,11 @@ from pathlib import Path
 import pytest
 
 import bgfast
+from bgfast import cube
 from bgfast.bots import CubeResponse, get_bot
-from bgfast.bots.gnubg import janowski_money
 from bgfast.dice import Dice
 from bgfast.errors import UnknownBotError
-from bgfast.game import MatchPlayer, play_match
-from bgfast.history import play_match_with_history
+from bgfast.game import MatchPlayer, play_match, play_match_with_history
 from bgfast.match import MatchState
 from bgfast.position import Position
 
@@ -62,9 +61,9 @@ def test_a_missing_gnubg_nn_raises_an_error_naming_the_extra(monkeypatch: pytest
     assert "\n" not in str(info.value)
 
 
-@pytest.mark.parametrize("ply", [-1, 3, 1.5, True, "0"])
+@pytest.mark.parametrize("ply", [-1, 3, 1.5, 0.0, True, "0"])
 def test_a_ply_other_than_0_1_2_is_rejected(ply: object) -> None:
-    with pytest.raises(UnknownBotError, match="ply 0, 1 or 2"):
+    with pytest.raises(UnknownBotError, match="ply must be a whole number from 0 to 2"):
         get_bot("gnubg", ply=ply)
 
 
@@ -77,25 +76,6 @@ def test_an_unknown_cube_policy_is_rejected() -> None:
 def test_a_cube_efficiency_outside_0_to_1_is_rejected(efficiency: object) -> None:
     with pytest.raises(UnknownBotError, match="cube_efficiency"):
         get_bot("gnubg", cube_efficiency=efficiency)
-
-
-def test_janowski_puts_the_money_take_point_near_21_percent_at_cube_efficiency_068() -> None:
-    # Without gammons the taker's point is (L - 1/2) / (W + L + x/2) = 0.5 / 2.34 = 21.4%.
-    def dt(p: float) -> float:
-        return janowski_money((p, 0.0, 0.0, 0.0, 0.0), owner=0, x=0.68)[1]
-
-    assert dt(1 - 0.220) < 1.0 < dt(1 - 0.210)
-
-
-def test_janowski_with_a_dead_cube_is_the_cubeless_equity() -> None:
-    nd, dt, dp = janowski_money((0.6, 0.2, 0.0, 0.1, 0.0), owner=0, x=0.0)
-    assert nd == pytest.approx(0.6 + 0.2 - 0.4 - 0.1)
-    assert dt == pytest.approx(2 * nd) and dp == 1.0
-
-
-def test_under_the_jacoby_rule_a_centred_cube_values_no_gammons() -> None:
-    gammonish = (0.7, 0.5, 0.0, 0.0, 0.0)
-    assert janowski_money(gammonish, owner=0, jacoby=True)[0] < janowski_money(gammonish, owner=0)[0]
 
 
 # ------------------------------------------------------------------ with gnubg-nn
@@ -143,6 +123,18 @@ def test_gnubg_does_not_double_a_lost_race_and_takes_a_double_from_it(gnubg_nn, 
     bot = get_bot("gnubg")
     assert not bot.should_double(LOST_RACE, match)
     assert bot.accept_double(LOST_RACE, match) == CubeResponse.TAKE
+
+
+@pytest.mark.parametrize("owner", [-1, 0])
+def test_in_money_play_gnubg_decides_by_the_one_janowski_formula_on_its_probabilities(gnubg_nn, owner: int) -> None:
+    bot = get_bot("gnubg", cube_efficiency=0.5)
+    for position in (WON_RACE, LOST_RACE, Position()):
+        match = MatchState(cube_value=1 if owner == -1 else 2, cube_owner=owner, jacoby=True)
+        decision = cube.decide(gnubg_nn.probabilities(position.board, 0), owner=owner, doubler=0, x=0.5,
+                               jacoby=True)
+        assert bot.should_double(position, match) == decision.double
+        assert bot.accept_double(position, match) == (CubeResponse.TAKE if decision.double_take <= 1.0
+                                                      else CubeResponse.PASS)
 
 
 def test_gnubg_without_a_cube_never_doubles_and_always_takes(gnubg_nn) -> None:

@@ -6,14 +6,15 @@ import math
 import pytest
 from vectors import read_ids
 
+from bgfast import evaluator as _evaluator
 from bgfast._core import heuristic as _heuristic
 from bgfast.bots import get_bot
 from bgfast.bots.base import Probabilities
 from bgfast.bots.heuristic import HeuristicBot
-from bgfast.errors import InvalidPositionError, UnknownBotError
+from bgfast.errors import InvalidPositionError, InvalidWeightsError, UnknownBotError
 from bgfast.game import MatchPlayer
 from bgfast.match import Rules
-from bgfast.position import Position
+from bgfast.position import VARIANTS, Position
 
 
 def _board(mover: dict[int, int], opponent: dict[int, int]) -> Position:
@@ -123,18 +124,25 @@ def test_an_unknown_cube_policy_is_refused_by_name() -> None:
 
 
 def test_without_the_move_filter_the_game_loop_plays_the_evaluators_best_play(corpus: list[Position]) -> None:
-    bot = get_bot("heuristic", cube="never")
-    _heuristic.set_filter(0)
-    try:
-        for pos in corpus[:40]:
-            if pos.is_over():
-                continue
-            children = pos.children(5, 2)
-            best = max(bot.evaluate_after(c).equity() for c in children)
-            chosen = bot.choose_move(pos, pos.legal_moves(5, 2).dice).position
-            assert bot.evaluate_after(chosen).equity() == pytest.approx(best, abs=1e-6)
-    finally:
-        _heuristic.set_filter(_heuristic.DEFAULT_FILTER)
+    bot = get_bot("heuristic", cube="never", filter=0)
+    for pos in corpus[:40]:
+        if pos.is_over():
+            continue
+        children = pos.children(5, 2)
+        best = max(bot.evaluate_after(c).equity() for c in children)
+        chosen = bot.choose_move(pos, pos.legal_moves(5, 2).dice).position
+        assert bot.evaluate_after(chosen).equity() == pytest.approx(best, abs=1e-6)
+
+
+def test_the_move_filter_is_a_setting_of_one_bot_not_of_the_process(corpus: list[Position]) -> None:
+    unfiltered, default = get_bot("heuristic", cube="never", filter=0), get_bot("heuristic", cube="never")
+    chosen = [(str(unfiltered.choose_move(p, (6, 6))), str(default.choose_move(p, (6, 6))))
+              for p in corpus[:60] if not p.is_over()]
+    assert any(a != b for a, b in chosen)                         # the settings differ...
+    assert default.options() == {"cube": "never", "cube_efficiency": 0.68}
+    assert chosen == [(str(unfiltered.choose_move(p, (6, 6))), str(default.choose_move(p, (6, 6))))
+                      for p in corpus[:60] if not p.is_over()]    # ...and neither changes the other
+    assert get_bot("heuristic", **unfiltered.options()).filter == 0
 
 
 def test_with_the_move_filter_the_choice_is_among_pubevals_best_plays(corpus: list[Position]) -> None:
@@ -147,21 +155,72 @@ def test_with_the_move_filter_the_choice_is_among_pubevals_best_plays(corpus: li
             continue
         race = pos.is_race()
         children = pos.children(6, 6)
-        scores = sorted((pubeval_score(c._key, race) for c in children), reverse=True)
+        scores = sorted((pubeval_score(c.to_bytes(), race) for c in children), reverse=True)
         chosen = bot.choose_move(pos, pos.legal_moves(6, 6).dice).position
-        assert pubeval_score(chosen._key, race) >= scores[min(len(scores), _heuristic.DEFAULT_FILTER) - 1]
+        assert pubeval_score(chosen.to_bytes(), race) >= scores[min(len(scores), _heuristic.DEFAULT_FILTER) - 1]
 
 
 def test_the_move_filter_size_and_the_pubeval_blend_are_checked() -> None:
+    with pytest.raises(UnknownBotError, match="65"):
+        get_bot("heuristic", filter=65)
+    with pytest.raises(UnknownBotError, match="1.5"):
+        get_bot("heuristic", blend=1.5)
     with pytest.raises(ValueError, match="65"):
-        _heuristic.set_filter(65)
-    with pytest.raises(ValueError, match="1.5"):
-        _heuristic.set_blend(1.5)
+        _evaluator.heuristic_evaluator(filter=65)
 
 
 def test_weights_of_the_wrong_shape_are_refused() -> None:
     with pytest.raises(ValueError, match="shape"):
-        _heuristic.set_weights([[0.0]])
+        _heuristic.HeuristicWeights([[0.0]])
+
+
+def _weights_file(tmp_path, rows: int, cols: int) -> str:  # type: ignore[no-untyped-def]
+    path = tmp_path / "w.txt"
+    path.write_text("# weights\n" + "\n".join(" ".join(["0.5"] * cols) for _ in range(rows)) + "\n")
+    return str(path)
+
+
+def test_a_weights_file_that_does_not_fit_raises_invalid_weights_error_naming_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    n_rows = _heuristic.NCLASS * _heuristic.NOUT
+    for rows, cols in ((n_rows, _heuristic.NFEAT - 1), (n_rows - 1, _heuristic.NFEAT)):
+        path = _weights_file(tmp_path, rows, cols)
+        with pytest.raises(InvalidWeightsError, match=f"{rows} rows of {cols}"):
+            _evaluator.heuristic_weights(path)
+        with pytest.raises(InvalidWeightsError, match="w.txt"):
+            get_bot("heuristic", weights=path)
+    (tmp_path / "bad.txt").write_text("0.5 zero\n")
+    with pytest.raises(InvalidWeightsError, match="not rows of numbers"):
+        _evaluator.heuristic_weights(tmp_path / "bad.txt")
+    with pytest.raises(InvalidWeightsError, match="cannot read"):
+        _evaluator.heuristic_weights(tmp_path / "missing.txt")
+
+
+def test_shipped_weights_that_do_not_fit_raise_instead_of_playing_with_zero_weights(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    path = _weights_file(tmp_path, 3, 7)
+    monkeypatch.setattr(_heuristic, "weights_path", lambda: path)
+    _evaluator._shipped_weights.cache_clear()
+    _evaluator.default_evaluator.cache_clear()
+    try:
+        with pytest.raises(InvalidWeightsError, match="shipped weights"):
+            _evaluator.default_evaluator()
+        with pytest.raises(InvalidWeightsError, match="shipped weights"):
+            HeuristicBot()
+    finally:
+        _evaluator._shipped_weights.cache_clear()
+        _evaluator.default_evaluator.cache_clear()
+
+
+def test_a_bot_with_other_weights_plays_by_them_and_rebuilds_from_its_options(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    shipped = _evaluator.heuristic_weights().to_array()
+    path = tmp_path / "neg.txt"
+    rows = (-shipped).reshape(_heuristic.NCLASS * _heuristic.NOUT, _heuristic.NFEAT)
+    path.write_text("\n".join(" ".join(repr(float(v)) for v in row) for row in rows) + "\n")
+    negated = get_bot("heuristic", weights=str(path))
+    start = Position()
+    p, q = HeuristicBot().evaluate_after(start), negated.evaluate_after(start)
+    assert p != q and 0.0 < q.win < 1.0
+    assert get_bot("heuristic", **negated.options()).evaluate_after(start) == q
+    assert HeuristicBot(weights=_heuristic.HeuristicWeights(-shipped)).evaluate_after(start) == q
 
 
 def _paired_ppg(games: int, seed: int) -> tuple[float, float]:
@@ -183,3 +242,35 @@ def test_heuristic_beats_pubeval_in_cubeless_money_games() -> None:
     # measured here: +0.321 +- 0.020; the threshold is eight standard errors below
     assert ppg > 0.15
     assert ppg - 0.15 > 8 * se, (ppg, se)
+
+
+def _fit_tool():  # type: ignore[no-untyped-def]
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "tools" / "fit_heuristic.py"
+    spec = importlib.util.spec_from_file_location("fit_heuristic", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+@pytest.mark.parametrize("variant", ["standard", "nackgammon", "hypergammon"])
+def test_the_fitting_samples_are_the_game_loops_positions_after_each_play(variant: str) -> None:
+    X, C, Y = _fit_tool().sample_positions(20, 3, policy=0, variant=variant)
+    player = MatchPlayer(get_bot("pubeval", cube="never"), get_bot("pubeval", cube="never"),
+                         rules=Rules(jacoby=False, variant=variant))
+    boards, results = [], []
+    for gi in range(20):
+        history = player.history(seed=3, index=gi)
+        game = history.record.games[0]
+        points = {"single": 1, "gammon": 2, "backgammon": 3}[game.kind]
+        for turn in history.games[0]:
+            boards.append(turn.move.position.to_bytes())
+            results.append(points if turn.player == game.winner else -points)
+    assert len(X) == len(boards) and Y.tolist() == results
+    for i in range(0, len(boards), 37):
+        cls, features = _heuristic.features(boards[i])
+        assert C[i] == cls and (X[i] == features).all()
+    checkers = sum(VARIANTS[variant][1])
+    assert all(sum(b[25:]) <= checkers for b in boards)

@@ -1,14 +1,25 @@
-"""The layer rule of DESIGN.md, read from the source with ``ast``:
+"""The package's layer rule, read from the source with ``ast``:
 
-    _core  <-  position / dice / match / game  <-  bots  <-  rollout, tournament  <-  cli
+    _core  <-  base  <-  codecs  <-  model  <-  formats  <-  bots  <-  engines  <-  cli
+
+* ``_core``: the compiled kernels; they import nothing of bgfast outside ``_core``.
+* base: the errors and the argument checks (``bgfast.errors``, ``bgfast.validation``).
+* codecs: the text codecs that work on plain fields and records (the Position ID's
+  Python face, the Match ID, the XGID); they know nothing of the value types.
+* model: the value types and the rules (``bgfast`` itself, ``position``, ``dice``,
+  ``match``, ``met``, ``cube``, ``evaluator``, ``game``, ``batch``).
+* formats: the readers and writers built on the model (``bgfast.formats.*`` other
+  than the codecs, such as ``parse_position``, the ``.mat`` writer, the match log).
+* bots, then the engines that drive them (rollouts, tournaments, benchmarks, the
+  worker pool, outside engines, training), then the command line.
 
 A module may import its own layer and the layers below it, never one above.  Every
 module under bgfast/ is found and checked, so a new one is covered without editing
 this file: it belongs to the layer of its sub-package (``bgfast/bots/x.py`` is a bot
-module), and a new top-level module (``bgfast/foo.py``) to the model layer, the
-strictest one above the core.  Put a new top-level module somewhere else by adding
-it to ``LAYERS``.  Imports inside functions count too (lazy imports of a higher
-layer are still a dependency on it); ``.pyx``/``.pxd`` files are read line by line.
+module), and a new top-level module (``bgfast/foo.py``) to the model layer.  Put a
+new top-level module somewhere else by adding it to ``LAYERS``.  Imports inside
+functions count too (lazy imports of a higher layer are still a dependency on it);
+``.pyx``/``.pxd`` files are read line by line.
 """
 from __future__ import annotations
 
@@ -24,10 +35,14 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1] / "bgfast"
 # (``bgfast.bots`` covers ``bgfast.bots.pubeval``); anything unlisted is DEFAULT_LAYER.
 LAYERS: dict[str, tuple[str, ...]] = {
     "core": ("bgfast._core",),
-    "model": ("bgfast", "bgfast.errors", "bgfast.position", "bgfast.dice", "bgfast.match", "bgfast.game",
-              "bgfast.xgid"),
+    "base": ("bgfast.errors", "bgfast.validation"),
+    "codecs": ("bgfast.formats.position_id", "bgfast.formats.match_id", "bgfast.formats.xgid"),
+    "model": ("bgfast", "bgfast.position", "bgfast.dice", "bgfast.match", "bgfast.met", "bgfast.cube",
+              "bgfast.evaluator", "bgfast.game", "bgfast.batch", "bgfast.xgid"),
+    "formats": ("bgfast.formats",),
     "bots": ("bgfast.bots",),
-    "engines": ("bgfast.rollout", "bgfast.tournament", "bgfast.bench", "bgfast.train"),
+    "engines": ("bgfast.rollout", "bgfast.tournament", "bgfast.bench", "bgfast.procs", "bgfast.engines",
+                "bgfast.train"),
     "cli": ("bgfast.cli", "bgfast.__main__"),
 }
 DEFAULT_LAYER = "model"
@@ -110,6 +125,10 @@ def test_the_package_scan_finds_the_core_and_the_api_modules() -> None:
         assert name in MODULES, name
     assert layer_of("bgfast._core.movegen") == "core"
     assert layer_of("bgfast.position") == "model"
+    assert layer_of("bgfast.validation") == "base"
+    assert layer_of("bgfast.formats.match_id") == "codecs"
+    assert layer_of("bgfast.formats.text") == "formats"
+    assert layer_of("bgfast.formats") == "formats"
     assert layer_of("bgfast.bots.pubeval") == "bots"
     assert layer_of("bgfast.tournament.runner") == "engines"
     assert layer_of("bgfast.cli") == "cli"
@@ -139,6 +158,10 @@ def test_the_core_imports_no_bgfast_python_module() -> None:
         ("bgfast.bots.random", "random.py", "from ..rollout import engine\n", ["bgfast.rollout.engine"]),
         ("bgfast.rollout.engine", "engine.py", "from bgfast import cli\n", ["bgfast.cli"]),
         ("bgfast.match", "match.py", "from . import bench\n", ["bgfast.bench"]),
+        ("bgfast.formats.xgid", "xgid.py", "from bgfast.position import Position\n", ["bgfast.position"]),
+        ("bgfast.position", "position.py", "from bgfast.formats.text import parse_position\n",
+         ["bgfast.formats.text"]),
+        ("bgfast.position", "position.py", "from bgfast.formats import xgid\n", []),
         ("bgfast._core.movegen", "movegen.pyx", "from bgfast.position cimport Foo\nimport bgfast.errors\n",
          ["bgfast.errors", "bgfast.position"]),
         ("bgfast.bots.random", "random.py", "from bgfast import Position\nfrom bgfast.position import Move\n", []),
@@ -153,6 +176,7 @@ def test_the_checker_flags_imports_of_a_higher_layer(
     path.write_text(source, encoding="utf-8")
     # a fixed module list, so that the cases do not depend on which modules exist today
     known = {"bgfast", "bgfast.position", "bgfast.bots", "bgfast.rollout", "bgfast.rollout.engine",
-             "bgfast.tournament", "bgfast.bench", "bgfast.cli", "bgfast._core", "bgfast._core.board"}
+             "bgfast.tournament", "bgfast.bench", "bgfast.cli", "bgfast._core", "bgfast._core.board",
+             "bgfast.formats", "bgfast.formats.xgid", "bgfast.formats.text"}
     found = violations(module, path, known)
     assert [v.split(" imports ")[1].split(" (")[0] for v in found] == expected

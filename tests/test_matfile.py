@@ -1,4 +1,4 @@
-"""Match history (bgfast.history) and the Jellyfish .mat export (bgfast.matfile).
+"""Match history (bgfast.game) and the Jellyfish .mat export (bgfast.formats.mat).
 
 The re-import tests use the ``gnubg`` package (the full GNU Backgammon engine,
 extra ``bgfast[gnubg-full]``) and skip when it is not installed.
@@ -13,11 +13,12 @@ import pytest
 
 from bgfast.bots import Bot, CubeResponse, get_bot
 from bgfast.cli import main
-from bgfast.game import MatchRecord, play_match
-from bgfast.history import MatchHistory, play_match_with_history
+from bgfast._core.rng import Stream
+from bgfast.dice import Dice
+from bgfast.formats.mat import mat_text, write_mat
+from bgfast.game import MatchHistory, MatchPlayer, MatchRecord, play_match, play_match_with_history
 from bgfast.match import MatchState, Rules
-from bgfast.matfile import mat_text, write_mat
-from bgfast.position import Position
+from bgfast.position import VARIANTS, Position, starting_position
 
 
 class PipCubeBot(Bot):
@@ -58,6 +59,144 @@ def test_the_history_replay_is_the_same_match_as_the_fast_c_loop(length: int, cu
                                           seed=seed, index=7)
         assert history.record == play_match(get_bot("pubeval", cube=cube), get_bot("pubeval"),
                                             length=length, seed=seed, index=7)
+
+
+# Every rule option, each in money and match play.
+RULES = [Rules(), Rules(crawford=False), Rules(jacoby=False), Rules(beaver=True, jacoby=False), Rules(max_cube=2),
+         Rules(max_cube=4, beaver=True), Rules(variant="nackgammon"), Rules(variant="hypergammon")]
+
+
+class Spy(Bot):
+    """A built-in bot asked from Python under the match's rules, writing down each decision it makes."""
+
+    def __init__(self, bot: Bot, rules: Rules, log: list[tuple]) -> None:
+        self.bot, self.rules, self.log = bot, rules, log
+        self.name = bot.name
+
+    def choose_move(self, position, dice, match):  # type: ignore[no-untyped-def]
+        move = self.bot.choose_move(position, dice, match, rules=self.rules)  # type: ignore[call-arg]
+        self.log.append(("move", match.player_on_roll, position, dice, move.position))
+        return move
+
+    def should_double(self, position: Position, match: MatchState) -> bool:
+        answer = self.bot.should_double(position, match, rules=self.rules)  # type: ignore[call-arg]
+        self.log.append(("offer", match.player_on_roll, position, answer))
+        return answer
+
+    def accept_double(self, position: Position, match: MatchState) -> CubeResponse:
+        answer = self.bot.accept_double(position, match, rules=self.rules)  # type: ignore[call-arg]
+        self.log.append(("answer", match.turn, position, int(answer)))
+        return answer
+
+
+def _cube_bots() -> tuple[Bot, Bot]:
+    # the second one's weak recube vig makes it beaver when beavers are allowed
+    return get_bot("heuristic"), get_bot("heuristic", cube="janowski", cube_efficiency=0.2)
+
+
+def _decisions_asked(history: MatchHistory) -> list[tuple]:
+    """The decisions the loop asks for in ``history``: plays with a choice, doubles, answers."""
+    asked: list[tuple] = []
+    for turns in history.games:
+        for turn in turns:
+            if turn.action == "move":
+                assert turn.dice is not None and turn.move is not None
+                if len(turn.position.legal_moves(turn.dice.high, turn.dice.low)) > 1:
+                    asked.append(("move", turn.player, turn.position, turn.dice, turn.move.position))
+            elif turn.action == "double":
+                asked.append(("offer", turn.player, turn.position, True))
+            else:
+                asked.append(("answer", turn.player, turn.position.swap_sides(), ("pass", "take", "beaver").index(turn.action)))
+    return asked
+
+
+def _check_against_the_rules(history: MatchHistory, rules: Rules, length: int, seed: int, index: int) -> None:
+    """Replay ``history`` with the Python model: the dice of the match's stream, legal plays
+    from the variant's start, cube actions the rules allow, and the record's results."""
+    dice = Stream(seed, index, 0)
+    checkers = sum(VARIANTS[rules.variant][1])
+    score = [0, 0]
+    for game, turns in zip(history.record.games, history.games, strict=True):
+        while True:
+            a, c = dice.die(), dice.die()
+            if a != c:
+                break
+        player, pos, cube, owner, roll = (0 if a > c else 1), starting_position(rules.variant), 1, -1, Dice(a, c)
+        i = 0
+        while True:
+            turn = turns[i]
+            assert (turn.player, turn.position) == (player, pos), (game.number, i)
+            if turn.action == "double":
+                answer = turns[i + 1]
+                assert roll is None and not game.crawford and owner in (-1, player) and turn.cube == 2 * cube
+                assert length == 0 or length - score[player] > cube            # not a dead cube
+                assert answer.player == 1 - player and answer.position == pos.swap_sides()
+                if answer.action == "pass":
+                    assert i + 2 == len(turns) and answer.cube == 2 * cube
+                    assert (game.kind, game.winner, game.points) == ("pass", player, cube)
+                    break
+                beaver = answer.action == "beaver"
+                assert answer.action == "take" or (length == 0 and rules.beaver and 4 * cube <= rules.max_cube)
+                cube, owner = cube * (4 if beaver else 2), 1 - player
+                assert answer.cube == cube and cube <= rules.max_cube
+                i += 2
+                continue
+            if roll is None:
+                roll = Dice(dice.die(), dice.die())
+            assert turn.action == "move" and turn.dice == roll and turn.cube == cube
+            assert turn.move in pos.legal_moves(roll.high, roll.low)
+            i += 1
+            after = turn.move.position
+            if after.checkers()[1] == 0:
+                outcome = after.outcome(checkers)
+                assert outcome is not None and i == len(turns)
+                single = length == 0 and rules.jacoby and owner == -1
+                assert (game.kind, game.winner, game.cube) == (outcome.kind, player, cube)
+                assert game.points == cube * (1 if single else outcome.points)
+                break
+            pos, player, roll = after.swap_sides(), 1 - player, None
+        score[game.winner] += game.points
+        assert game.score_after == tuple(score)
+
+
+@pytest.mark.parametrize("rules", RULES, ids=[str(r) for r in RULES])
+@pytest.mark.parametrize("length", [0, 5])
+def test_the_recorded_match_is_the_played_match_turn_by_turn_for_every_rule_option(rules: Rules, length: int) -> None:
+    bots = _cube_bots()
+    fast = MatchPlayer(*bots, length=length, rules=rules)
+    log: list[tuple] = []
+    asked = MatchPlayer(Spy(bots[0], rules, log), Spy(bots[1], rules, log), length=length, rules=rules)
+    actions: set[str] = set()
+    for index in range(6 if length else 25):
+        history = fast.history(seed=3, index=index)
+        # the match with the record kept is the match played without it
+        assert history.record == fast.record(seed=3, index=index)
+        _check_against_the_rules(history, rules, length, 3, index)
+        # the built-in bots asked from Python, under the rules, play the same match, and every
+        # decision they were asked is a turn of the record, in order
+        log.clear()
+        assert asked.history(seed=3, index=index) == history
+        assert [entry for entry in log if entry[:1] != ("offer",) or entry[3]] == _decisions_asked(history)
+        actions |= {t.action for turns in history.games for t in turns}
+    assert {"move", "double", "take"} <= actions
+    if rules.beaver and length == 0 and rules.max_cube >= 4:
+        assert "beaver" in actions
+
+
+@pytest.mark.parametrize("extra", [["--max-cube", "2"], ["--beaver", "--length", "0"], ["--max-cube", "4", "--beaver",
+                                                                                        "--length", "0"]])
+def test_play_with_mat_records_the_match_it_plays_whatever_the_cube_rules(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str]) -> None:
+    path = tmp_path / "out.mat"
+    args = ["play", "--player", "heuristic", "--player", "heuristic:cube=janowski,cube_efficiency=0.2",
+            "--length", "7", "--json", *extra]
+    for seed in range(4):
+        assert main([*args, "--seed", str(seed)]) == 0
+        plain = capsys.readouterr().out
+        assert main([*args, "--seed", str(seed), "--mat", str(path)]) == 0
+        assert capsys.readouterr().out == plain
+        games = plain.count('"number"')
+        assert path.read_text().count(" Game ") == games
 
 
 def test_every_recorded_play_is_legal_and_leads_to_the_next_turn() -> None:

@@ -32,7 +32,7 @@ def _result_ids(pos: Position, d1: int, d2: int) -> list[str]:
 
 
 def _boards_array(pids: list[str]) -> np.ndarray:
-    return np.frombuffer(b"".join(Position(p)._key for p in pids), dtype=np.uint8).reshape(-1, 50)
+    return np.frombuffer(b"".join(Position(p).to_bytes() for p in pids), dtype=np.uint8).reshape(-1, 50)
 
 
 # ---------------------------------------------------------------- gnubg vectors
@@ -96,7 +96,7 @@ def test_the_notation_of_every_generated_move_parses_back_to_the_same_position(
 def test_the_generator_gives_the_same_results_for_both_orders_of_the_dice(movegen_cases: list[dict]) -> None:
     gen = Generator()
     for case in movegen_cases[::5]:
-        key = Position(case["position_id"])._key
+        key = Position(case["position_id"]).to_bytes()
         d1, d2 = case["dice"]
         assert sorted(gen.child_ids(key, d1, d2)) == sorted(gen.child_ids(key, d2, d1))
 
@@ -106,8 +106,8 @@ def test_child_ids_count_and_children_agree_with_legal_moves(movegen_cases: list
     for case in movegen_cases[::3]:
         pos = Position(case["position_id"])
         d1, d2 = case["dice"]
-        ids = gen.child_ids(pos._key, d1, d2)
-        assert gen.count(pos._key, d1, d2) == len(ids) == len(pos.legal_moves(d1, d2))
+        ids = gen.child_ids(pos.to_bytes(), d1, d2)
+        assert gen.count(pos.to_bytes(), d1, d2) == len(ids) == len(pos.legal_moves(d1, d2))
         assert sorted(ids) == sorted(c.id() for c in pos.children(d1, d2))
 
 
@@ -143,7 +143,7 @@ def test_count_batch_agrees_with_the_per_call_generator_position_by_position(wil
     counts = count_batch(_boards_array(pids), ROLLS)
     gen = Generator()
     for i, pid in enumerate(pids):
-        key = Position(pid)._key
+        key = Position(pid).to_bytes()
         assert [gen.count(key, int(a), int(b)) for a, b in ROLLS] == counts[i].tolist(), pid
 
 

@@ -10,6 +10,8 @@ import pickle
 
 import numpy as np
 import pytest
+from hypothesis import given
+from strategies import legal_boards
 
 from bgfast import (
     BAR,
@@ -27,6 +29,8 @@ from bgfast import (
     Move,
     Position,
 )
+from bgfast.formats.position_id import decode_position_id, encode_position_id
+from bgfast.position import VARIANTS, starting_position
 
 START_SIDE = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
 DANCE_ID = "5nZGYABfDwAAAg"  # a movegen vector where 4-3 cannot be played at all
@@ -160,6 +164,75 @@ def test_the_diagram_shows_the_position_id_pips_and_the_bar() -> None:
     assert "Position ID: 4HPwATDgc/ABMA" in str(STARTING)
 
 
+# ---------------------------------------------------------------- the bytes form
+
+
+def test_to_bytes_is_side0s_counts_then_side1s(position_id_cases: list[dict]) -> None:
+    for case in position_id_cases:
+        pos = Position.from_id(case["position_id"])
+        raw = pos.to_bytes()
+        assert isinstance(raw, bytes) and list(raw) == case["board"][0] + case["board"][1]
+        assert Position.from_bytes(raw) == pos
+
+
+@given(legal_boards())
+def test_any_legal_board_round_trips_through_bytes_and_the_position_id(board: list[list[int]]) -> None:
+    pos = Position.from_board(board)
+    assert Position.from_bytes(pos.to_bytes()) == pos == Position.from_id(pos.id())
+    assert decode_position_id(encode_position_id(pos.to_bytes())) == pos.to_bytes()
+
+
+def test_from_bytes_takes_any_50_byte_buffer() -> None:
+    rows = np.array([list(STARTING.to_bytes()), list(Position(DANCE_ID).to_bytes())], dtype=np.uint8)
+    assert Position.from_bytes(rows[1]) == Position(DANCE_ID)
+    assert Position.from_bytes(bytearray(STARTING.to_bytes())) == STARTING
+    assert Position.from_bytes(memoryview(STARTING.to_bytes())) == STARTING
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"\x00" * 49, "50 bytes, got 49"),
+    (np.zeros(50, dtype=np.int64), "50 bytes, got 400"),
+    (50, "a board is 50 bytes"),
+    ("4HPwATDgc/ABMA", "a board is 50 bytes"),
+    (bytes([16] + [0] * 49), "more than 15 checkers"),
+    (bytes([0] * 24 + [1] + [1] + [0] * 24), None),  # side 0 on the bar, side 1 on its 1-point: fine
+    (bytes([0] * 23 + [1, 0] + [1] + [0] * 24), "same point"),
+])
+def test_from_bytes_refuses_what_is_not_a_possible_board(data: object, message: str | None) -> None:
+    if message is None:
+        assert Position.from_bytes(data).checkers() == (1, 1)  # type: ignore[arg-type]
+        return
+    with pytest.raises(InvalidPositionError, match=message):
+        Position.from_bytes(data)  # type: ignore[arg-type]
+
+
+def test_the_private_key_names_stay_aliases_of_the_bytes_form() -> None:
+    pos = Position("4HPkQSDgc/ABMA")
+    assert pos._key == pos.to_bytes() and Position._from_key(pos.to_bytes()) == pos
+
+
+# ---------------------------------------------------------------- the starting position
+
+
+def test_every_spelling_of_the_standard_start_is_the_same_position() -> None:
+    import bgfast.formats.position_id
+
+    assert Position() == starting_position() == starting_position("standard") == STARTING
+    assert Position().id() == STARTING_POSITION_ID == bgfast.formats.position_id.STARTING_POSITION_ID
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_each_variant_starts_with_both_sides_alike(variant: str) -> None:
+    counts = VARIANTS[variant][1]
+    start = starting_position(variant)
+    assert start.board == (counts, counts) and start.swap_sides() == start
+
+
+def test_an_unknown_variant_raises_invalid_position_error() -> None:
+    with pytest.raises(InvalidPositionError, match="unknown variant 'acey-deucey'"):
+        starting_position("acey-deucey")
+
+
 # ---------------------------------------------------------------- value-type behaviour
 
 
@@ -208,8 +281,27 @@ def test_legal_moves_has_a_length_and_yields_moves() -> None:
     assert moves.dice == Dice(3, 1) and moves.position == STARTING
 
 
+def test_legal_moves_shows_only_its_documented_api() -> None:
+    public = {name for name in dir(STARTING.legal_moves(3, 1)) if not name.startswith("_")}
+    assert public == {"count", "dice", "position", "positions"}
+
+
 def test_legal_moves_does_not_care_about_the_order_of_the_dice() -> None:
     assert {m.position for m in STARTING.legal_moves(1, 3)} == {m.position for m in STARTING.legal_moves(3, 1)}
+
+
+@pytest.mark.parametrize("dice", [Dice(3, 1), (1, 3), [3, 1], "31", "3-1", (np.int64(3), np.int64(1))])
+def test_legal_moves_and_children_take_dice_the_way_parse_move_does(dice: object) -> None:
+    expected = [m.position for m in STARTING.legal_moves(3, 1)]
+    moves = STARTING.legal_moves(dice)  # type: ignore[arg-type]
+    assert [m.position for m in moves] == expected and moves.dice == Dice(3, 1)
+    assert STARTING.children(dice) == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("d1, d2", [("71", None), (3, None), ((3, 1, 2), None), (Dice(3, 1), 2), ("31", 1)])
+def test_dice_in_one_argument_that_are_not_a_roll_are_rejected(d1: object, d2: object) -> None:
+    with pytest.raises(InvalidDiceError):
+        STARTING.legal_moves(d1, d2)  # type: ignore[arg-type]
 
 
 def test_in_accepts_notation_a_move_or_a_resulting_position() -> None:

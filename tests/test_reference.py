@@ -6,23 +6,16 @@ wildbg benchmark totals, and a few invariants on random boards.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 
 from reference import children, decode_position_id, encode_position_id
 from strategies import ALL_21_ROLLS, dice, legal_boards
+from vectors import WILDBG_TOTALS, read_jsonl
 
-DATA = Path(__file__).parent / "data"
 START = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
-
-
-def _jsonl(name: str) -> list[dict]:
-    with open(DATA / name, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
 
 
 def _side(**points: int) -> list[int]:
@@ -43,7 +36,7 @@ def _ids(results: set) -> list[str]:
 
 
 def test_every_movegen_vector_gives_exactly_gnubgs_set_of_positions() -> None:
-    cases = _jsonl("movegen.jsonl")
+    cases = read_jsonl("movegen.jsonl")
     assert len(cases) == 3157
     failures: dict[str, list[str]] = defaultdict(list)
     for case in cases:
@@ -61,12 +54,12 @@ def test_every_movegen_vector_gives_exactly_gnubgs_set_of_positions() -> None:
 
 
 def test_movegen_vectors_give_the_same_positions_for_both_die_orders() -> None:
-    for case in _jsonl("movegen.jsonl")[::7]:
+    for case in read_jsonl("movegen.jsonl")[::7]:
         board, (d1, d2) = decode_position_id(case["position_id"]), case["dice"]
         assert children(board, d1, d2) == children(board, d2, d1), case["position_id"]
 
 
-_POSITION_CASES = [c for c in _jsonl("ids.jsonl") if c["kind"] == "position"]
+_POSITION_CASES = [c for c in read_jsonl("ids.jsonl") if c["kind"] == "position"]
 
 
 def test_ids_file_has_200_position_cases() -> None:
@@ -100,14 +93,12 @@ def test_decoding_an_id_with_too_few_entries_raises_value_error() -> None:
 # --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("filename", "doubles_total", "non_doubles_total"),
-    [("contact.csv", 218_356, 185_957), ("race.csv", 140_720, 122_570)],
-)
+@pytest.mark.parametrize("name", sorted(WILDBG_TOTALS))
 def test_wildbg_position_sets_give_the_published_numbers_of_children(
-    filename: str, doubles_total: int, non_doubles_total: int
+    name: str, wildbg_sets: dict[str, list[str]]
 ) -> None:
-    pids = (DATA / filename).read_text(encoding="ascii").split()
+    doubles_total, non_doubles_total = WILDBG_TOTALS[name]
+    pids = wildbg_sets[name]
     assert len(pids) == 1000
     doubles = non_doubles = 0
     for pid in pids:

@@ -28,11 +28,11 @@ from bgfast.errors import (
     InvalidRolloutError,
     UnknownBotError,
 )
-from bgfast.game import make_runner
-from bgfast.match import MatchEquityTable, MatchState
+from bgfast.game import decisions
+from bgfast.match import MatchState
+from bgfast.met import MatchEquityTable
 from bgfast.rollout import Estimate
 from bgfast.rollout import rollout as _rollout
-from bgfast.rollout.cubeful import cubeless_equity, dead_cube_mwc, flip, janowski_money
 from bgfast.rollout.stats import estimate, variance_strata
 
 
@@ -60,8 +60,7 @@ CASH = Position.from_board([home(0, 0, 0, 0, 0, 15), home(1)])
 
 @cache
 def _chooser(bot: str):
-    player = get_bot(bot, cube="never")
-    return make_runner(player, player)
+    return decisions(get_bot(bot, cube="never").core_config())
 
 
 def exact_win(position: Position, bot: str = "pubeval") -> float:
@@ -73,8 +72,8 @@ def exact_win(position: Position, bot: str = "pubeval") -> float:
         total = 0.0
         for dice in ALL_21:
             if bot == "random":
-                children = Position._from_key(key).children(dice.high, dice.low)
-                share = sum(1.0 if not any(c._key[25:]) else 1.0 - value(c._key[25:] + c._key[:25])
+                children = Position.from_bytes(key).children(dice.high, dice.low)
+                share = sum(1.0 if not any(c.to_bytes()[25:]) else 1.0 - value(c.to_bytes()[25:] + c.to_bytes()[:25])
                             for c in children) / len(children)
             else:
                 child = runner.choose(key, dice.high, dice.low, 0)
@@ -82,7 +81,7 @@ def exact_win(position: Position, bot: str = "pubeval") -> float:
             total += dice.weight * share
         return total / 36.0
 
-    return value(position._key)
+    return value(position.to_bytes())
 
 
 class ExactBearoff:
@@ -276,7 +275,7 @@ def test_results_are_from_the_side_on_roll_before_the_dice() -> None:
     # opponent bears off next roll): the first roll is stratified, so that chance is exact
     runner = _chooser("pubeval")
     keeps_all = sum(d.weight for d in ALL_21
-                    if sum(runner.choose(flipped.position._key, d.high, d.low, 0)[25:]) == 15) / 36
+                    if sum(runner.choose(flipped.position.to_bytes(), d.high, d.low, 0)[25:]) == 15) / 36
     assert flipped.win.value == 0.0 and flipped.lose_gammon.value == pytest.approx(keeps_all)
 
 
@@ -412,20 +411,6 @@ def test_exact_bearoff_is_refused_for_hypergammon() -> None:
 
     with pytest.raises(InvalidRolloutError, match="not for hypergammon"):
         rollout(ONE_EACH, truncate=1, evaluator=ExactBearoff(), exact_bearoff=True, rules=Rules(variant="hypergammon"))
-
-
-def test_janowski_with_a_dead_cube_is_the_cubeless_equity() -> None:
-    p = (0.62, 0.2, 0.01, 0.08, 0.003)
-    for owner in (-1, 0, 1):
-        assert janowski_money(p, owner, 0.0) == pytest.approx(cubeless_equity(p))
-    assert janowski_money(p, 0, 1.0) > janowski_money(p, -1, 1.0) > janowski_money(p, 1, 1.0)
-    assert flip(flip(p)) == pytest.approx(p)
-
-
-def test_a_dead_cube_mwc_weights_each_outcome_through_the_met() -> None:
-    met = MatchEquityTable.load()
-    assert dead_cube_mwc((0.0, 0.0, 0.0, 0.0, 0.0), met, 5, 5, 1) == met.equity(5, 4)
-    assert dead_cube_mwc((1.0, 1.0, 0.0, 0.0, 0.0), met, 5, 5, 2) == met.equity(1, 5)
 
 
 # ---------------------------------------------------------------- statistics

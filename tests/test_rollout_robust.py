@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 from tournament_helpers import alive, child_env, children_of
 
-from bgfast import Position
+from bgfast import Position, procs
 from bgfast.bots import Bot, get_bot
 from bgfast.cli import main
 from bgfast.errors import BgfastError, RolloutWorkerError
-from bgfast.rollout import engine, rollout
+from bgfast.rollout import rollout
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses fork, /proc and SIGKILL")
 
@@ -146,13 +146,13 @@ def test_ctrl_c_prints_only_the_parents_one_line_and_stops_the_workers(proc_clea
 
 def test_workers_beyond_the_blocks_of_trials_are_not_started(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[int] = []
-    real = engine.ProcessPoolExecutor
+    real = procs.ProcessPoolExecutor
 
     def spy(max_workers: int, **kwargs: object) -> object:
         started.append(max_workers)
         return real(max_workers, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(engine, "ProcessPoolExecutor", spy)
+    monkeypatch.setattr(procs, "ProcessPoolExecutor", spy)
     one = rollout(Position(), trials=3, seed=2, luck=False)
     many = rollout(Position(), trials=3, seed=2, luck=False, workers=325)
     assert started == [3] and many.equity == one.equity and many.trials == 3

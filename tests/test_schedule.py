@@ -89,10 +89,10 @@ def test_a_match_row_is_the_match_player_s_own_result() -> None:
 
     spec = make(chunk_size=4)
     row = play_chunk(spec, 2).rows[1]
-    p = scheduler(spec).match(row[0])
+    p = scheduler(spec).match(row.idx)
     bots = [q.build() for q in spec.players]
     summary = MatchPlayer(bots[p.seat_a], bots[p.seat_b], length=p.length).play(spec.seed, p.dice_index)
-    assert row[6:] == tuple(summary)
+    assert (row.seat0, row.seat1, row.result) == (p.seat_a, p.seat_b, summary)
 
 
 def test_the_fast_seat_tuples_agree_with_the_pairings() -> None:

@@ -69,7 +69,7 @@ def _replay(seed: int, index: int, variant: str = "standard") -> tuple[int, str,
             child = children[0]
         elif turn == 0:
             race = pos.is_race()
-            child = max(children, key=lambda c: pubeval_score(c._key, race))
+            child = max(children, key=lambda c: pubeval_score(c.to_bytes(), race))
         else:
             child = children[choices[1].below(len(children))]
         plies += 1

@@ -4,8 +4,11 @@ from __future__ import annotations
 import os
 import signal
 import sqlite3
+import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -25,7 +28,7 @@ from bgfast.bots import Bot, get_bot
 from bgfast.errors import InvalidSpecError, WorkerFailedError
 from bgfast.tournament import TournamentSpec, load_standings, run_tournament
 from bgfast.tournament.store import Store
-from bgfast.tournament.worker import ChunkResult
+from bgfast.tournament.results import ChunkResult, MatchRow, MatchSummary
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses fork, /proc and SIGKILL")
 
@@ -56,7 +59,9 @@ def test_a_chunk_is_saved_whole_or_not_at_all(tmp_path: Path) -> None:
     spec = small_spec()
     with Store(tmp_path / "s.sqlite") as store:
         run = store.begin_run(spec)
-        row = (0, 0, 3, 0, 0, 1, 3, 0, 0, 1, 0, 0, 0, 0, 0, 40)
+        row = MatchRow(idx=0, pairing=0, length=3, dice_index=0, seat0=0, seat1=1,
+                       result=MatchSummary(score0=3, score1=0, winner=0, games=1, gammons0=0, gammons1=0,
+                                           backgammons0=0, backgammons1=0, doubles=0, plies=40))
         with pytest.raises(sqlite3.IntegrityError):
             store.write_chunk(run, ChunkResult(0, [row, row], 0.1, "test"))
         assert run.finished == set()
@@ -124,58 +129,66 @@ def test_a_results_path_under_a_file_is_refused(tmp_path: Path) -> None:
         Store(tmp_path / "afile" / "x.sqlite")
 
 
-def test_kill_9_of_the_parent_mid_run_loses_only_unfinished_chunks_and_a_rerun_completes_it(
-        tmp_path: Path, reference: dict[str, str]) -> None:
-    # Given a run in a child process, when it is killed with SIGKILL after a few chunks,
+LONG_MATCHES = 1800
+"""Matches in the long spec that the crash tests interrupt: 3 pairings x 600."""
+
+
+@contextmanager
+def long_run_in_a_child(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Path, Path]]:
+    """``bgfast tournament`` of the long spec on two workers in a child process:
+    ``(process, spec path, results file)``; the process is killed at the end if it still runs."""
     spec_path = tmp_path / "long.toml"
     spec_path.write_text(small_spec_text("long", length=5, per_pairing=600))
     db = tmp_path / "long.sqlite"
     proc = start_cli("tournament", str(spec_path), "--db", str(db), "--workers", "2", "--quiet", cwd=tmp_path)
     try:
+        yield proc, spec_path, db
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+
+
+def assert_a_rerun_completes_it(spec_path: Path, db: Path, reference: dict[str, str]) -> None:
+    """Re-running the interrupted spec plays the rest: the file then equals an uninterrupted run's."""
+    standings = run_tournament(TournamentSpec.from_toml(spec_path), db, workers=2)
+    assert standings.matches_played == LONG_MATCHES
+    assert csv_of(db) == reference["long"]
+
+
+def test_kill_9_of_the_parent_mid_run_loses_only_unfinished_chunks_and_a_rerun_completes_it(
+        tmp_path: Path, reference: dict[str, str]) -> None:
+    # Given a run in a child process, when it is killed with SIGKILL after a few chunks,
+    with long_run_in_a_child(tmp_path) as (proc, spec_path, db):
         done = wait_for_chunks(db, 4, proc)
         assert proc.poll() is None, f"the run ended before it could be killed ({done} chunks)"
         workers = children_of(proc.pid)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.communicate()
     # then the file is whole, every saved chunk complete, and the workers end with their parent
     matches, chunks = check_db_consistent(db)
-    assert 0 < matches < 1800 and chunks >= 4
+    assert 0 < matches < LONG_MATCHES and chunks >= 4
     deadline = time.monotonic() + 10
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(alive(pid) for pid in workers)
-    # and re-running the same spec plays the rest: the results equal an uninterrupted run's
-    standings = run_tournament(TournamentSpec.from_toml(spec_path), db, workers=2)
-    assert standings.matches_played == 1800
-    assert csv_of(db) == reference["long"]
+    assert_a_rerun_completes_it(spec_path, db, reference)
 
 
 def test_kill_9_of_a_worker_stops_the_run_with_an_error_and_a_rerun_completes_it(
         tmp_path: Path, reference: dict[str, str]) -> None:
-    spec_path = tmp_path / "long.toml"
-    spec_path.write_text(small_spec_text("long", length=5, per_pairing=600))
-    db = tmp_path / "long.sqlite"
-    proc = start_cli("tournament", str(spec_path), "--db", str(db), "--workers", "2", "--quiet", cwd=tmp_path)
-    try:
+    with long_run_in_a_child(tmp_path) as (proc, spec_path, db):
         wait_for_chunks(db, 3, proc)
         workers = children_of(proc.pid)
         assert workers, "no worker processes found"
         os.kill(workers[0], signal.SIGKILL)
         _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
     if proc.returncode == 0:  # the killed process was not a pool worker (e.g. a helper): nothing to check
         pytest.skip("the killed child was not a worker")
     assert proc.returncode == 1
     assert err.startswith("bgfast: error: a worker process died while chunks ") and "re-run to resume" in err
     check_db_consistent(db)
-    run_tournament(TournamentSpec.from_toml(spec_path), db, workers=2)
-    assert csv_of(db) == reference["long"]
+    assert_a_rerun_completes_it(spec_path, db, reference)
 
 
 class _Flaky(Bot):
@@ -238,21 +251,13 @@ def test_resume_picks_up_exactly_the_missing_chunks(tmp_path: Path, reference: d
 
 def test_ctrl_c_stops_the_run_keeping_finished_chunks_and_a_rerun_completes_it(
         tmp_path: Path, reference: dict[str, str]) -> None:
-    spec_path = tmp_path / "long.toml"
-    spec_path.write_text(small_spec_text("long", length=5, per_pairing=600))
-    db = tmp_path / "long.sqlite"
-    proc = start_cli("tournament", str(spec_path), "--db", str(db), "--workers", "2", "--quiet", cwd=tmp_path)
-    try:
+    with long_run_in_a_child(tmp_path) as (proc, spec_path, db):
         wait_for_chunks(db, 3, proc)
         assert proc.poll() is None
         os.kill(proc.pid, signal.SIGINT)
         _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
     assert proc.returncode == 130, err
     assert err.startswith("bgfast: interrupted; finished chunks are saved in ") and "resume" in err
     matches, _ = check_db_consistent(db)
-    assert 0 < matches < 1800
-    run_tournament(TournamentSpec.from_toml(spec_path), db, workers=2)
-    assert csv_of(db) == reference["long"]
+    assert 0 < matches < LONG_MATCHES
+    assert_a_rerun_completes_it(spec_path, db, reference)

@@ -71,9 +71,13 @@ def _cinit_params(pyx: str) -> dict[str, list[tuple[str, object]]]:
                 if not part.strip():
                     continue
                 decl, _, default = part.partition("=")
+                decl = re.sub(r"\s+not\s+None\s*$", "", decl)   # Cython's "bytes board not None"
                 params.append((decl.split()[-1], ast.literal_eval(default.strip()) if default else ...))
         out[name] = params
     return out
+
+
+_NOT_CDEF_BASES = {"enum.IntEnum", "IntEnum", "NamedTuple"}
 
 
 def _stub_new_params(pyi: str) -> dict[str, list[tuple[str, object]]]:
@@ -82,6 +86,8 @@ def _stub_new_params(pyi: str) -> dict[str, list[tuple[str, object]]]:
     for node in ast.parse(pyi).body:
         if not isinstance(node, ast.ClassDef) or node.name.startswith("_"):
             continue
+        if any(ast.unparse(base) in _NOT_CDEF_BASES for base in node.bases):
+            continue  # a cpdef enum or a NamedTuple of the module: no __cinit__
         params: list[tuple[str, object]] = []
         for item in node.body:
             if isinstance(item, ast.FunctionDef) and item.name == "__new__":
@@ -103,10 +109,12 @@ def test_the_stub_constructors_take_the_arguments_of_cinit(module: str) -> None:
 
 
 def test_the_source_scan_reads_cinit_arguments_and_defaults() -> None:
-    pyx = ("cdef class A:\n    cdef int x\n    def __cinit__(self, origin, int d1,\n"
+    pyx = ("cdef class A:\n    cdef int x\n    def __cinit__(self, origin, bytes board not None, int d1,\n"
            "                  unsigned long long lane=0, met=None):\n        pass\n"
            "cdef class B:\n    def __cinit__(self):\n        pass\n")
-    assert _cinit_params(pyx) == {"A": [("origin", ...), ("d1", ...), ("lane", 0), ("met", None)], "B": []}
-    pyi = ("class A:\n    def __new__(cls, origin: object, d1: int, lane: int = 0, met: None = None)"
-           " -> A: ...\nclass B: ...\nclass _P: ...\n")
+    assert _cinit_params(pyx) == {"A": [("origin", ...), ("board", ...), ("d1", ...), ("lane", 0), ("met", None)],
+                                  "B": []}
+    pyi = ("class A:\n    def __new__(cls, origin: object, board: bytes, d1: int, lane: int = 0, met: None = None)"
+           " -> A: ...\nclass B: ...\nclass _P: ...\nclass K(enum.IntEnum):\n    K_A = 0\n"
+           "class R(NamedTuple):\n    x: int\n")
     assert _stub_new_params(pyi) == _cinit_params(pyx)

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from tournament_helpers import ROOT, csv_of, heuristic_available, small_spec
+from tournament_helpers import ROOT, csv_of, needs_heuristic, small_spec
 
 from bgfast.errors import InvalidSpecError
 from bgfast.tournament import (
@@ -22,8 +22,9 @@ from bgfast.tournament import (
 )
 from bgfast.tournament.report import CSV_COLUMNS
 
-JSON_PLAYER_KEYS = {"name", "matches", "match_wins", "ppg", "ppg_se", "elo", "elo_ci95"}
-JSON_PAIRING_KEYS = {"a", "b", "matches", "a_wins", "b_wins", "a_ppg"}
+JSON_PLAYER_KEYS = {"name", "matches", "match_wins", "ppg", "ppg_se", "ppg_se_paired", "elo", "elo_ci95"}
+JSON_PAIRING_KEYS = {"a", "b", "matches", "a_wins", "b_wins", "a_ppg", "paired", "units", "pentanomial", "elo_diff",
+                     "elo_diff_ci", "los", "ppg_se_paired", "ppg_se_independent"}
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +60,8 @@ def test_a_worker_count_below_one_is_an_error(tmp_path: Path, workers: int) -> N
 
 def test_the_json_report_has_exactly_the_documented_keys(one_worker: Path) -> None:
     data = load_standings(one_worker).to_json()
-    assert set(data) == {"tournament", "matches_played", "matches_scheduled", "running", "players", "pairings"}
+    assert set(data) == {"tournament", "matches_played", "matches_scheduled", "running", "players", "pairings",
+                         "rating", "anchor", "paired"}
     assert data["tournament"] == "small" and data["matches_played"] == 120
     assert all(set(p) == JSON_PLAYER_KEYS for p in data["players"])
     assert all(set(q) == JSON_PAIRING_KEYS for q in data["pairings"])
@@ -146,8 +148,10 @@ def test_sprt_stops_a_gauntlet_once_it_decides_and_says_which(tmp_path: Path) ->
     db = tmp_path / "sprt.sqlite"
     standings = run_tournament(spec, db, workers=2)
     assert standings.sprt is not None and standings.sprt.status == "H1"
-    assert standings.sprt.matches < 4000 and standings.sprt.matches % 20 == 0
-    assert "SPRT [0, 50]: H1 accepted" in standings.text()
+    # decided at a dice pair, not at a chunk's end; matches played past it are saved, not counted
+    assert standings.sprt.matches < 4000 and standings.sprt.matches % 2 == 0
+    assert standings.sprt.matches <= standings.matches_played
+    assert "SPRT [0, 50]: H1 accepted" in standings.text() and "overshoot" in standings.text()
     assert standings.to_json()["sprt"]["status"] == "H1"
     # a rerun does not play on past the decision
     again = run_tournament(spec, db, workers=2)
@@ -164,14 +168,34 @@ def test_the_sprt_decision_does_not_depend_on_the_worker_count(tmp_path: Path) -
     assert one == two
 
 
+def test_the_sprt_verdict_is_the_first_dice_pair_whose_llr_crosses_a_bound(tmp_path: Path) -> None:
+    from bgfast.tournament.pairs import unit_wins
+    from bgfast.tournament.sprt import Sprt
+    from bgfast.tournament.store import open_results
+
+    spec = TournamentSpec.from_dict({
+        "name": "sprt", "match_length": 1, "matches_per_pairing": 4000, "chunk_size": 40,
+        "sprt": {"elo0": 0, "elo1": 50},
+        "players": [{"name": "pubeval", "bot": "pubeval"}, {"name": "random", "bot": "random"}]})
+    db = tmp_path / "s.sqlite"
+    outcome = run_tournament(spec, db, workers=2).sprt
+    assert outcome is not None
+    with open_results(db) as store:
+        rows = [r[1:] for r in store.iter_outcomes(1)]
+        tested = next(pid for pid, name in store.player_names().items() if name == "pubeval")
+    verdict = Sprt(0, 50).sequential(unit_wins(rows, tested, paired=True))
+    assert (outcome.status, outcome.matches) == (verdict.status.value, verdict.matches)
+    assert outcome.llr == pytest.approx(verdict.llr)
+    assert 0.0 <= outcome.overshoot < 0.5
+
+
 def _quick_text(per_pairing: int) -> str:
     text = (ROOT / "tournaments" / "quick.toml").read_text()
     return re.sub(r"(?m)^matches_per_pairing = \d+", f"matches_per_pairing = {per_pairing}", text)
 
 
+@needs_heuristic
 def test_the_readme_quick_tournament_runs_end_to_end_at_a_reduced_size(tmp_path: Path) -> None:
-    if not heuristic_available():
-        pytest.skip("the heuristic bot is not built")
     spec = TournamentSpec.from_toml_string(_quick_text(40))
     standings = run_tournament(spec, tmp_path / "quick.sqlite", workers=2)
     assert standings.matches_played == 120
@@ -180,9 +204,8 @@ def test_the_readme_quick_tournament_runs_end_to_end_at_a_reduced_size(tmp_path:
 
 
 @pytest.mark.slow
+@needs_heuristic
 def test_the_real_quick_tournament_separates_the_three_bots(tmp_path: Path) -> None:
-    if not heuristic_available():
-        pytest.skip("the heuristic bot is not built")
     spec = TournamentSpec.from_toml(ROOT / "tournaments" / "quick.toml")
     standings = run_tournament(spec, tmp_path / "quick.sqlite")
     players = standings.players

@@ -4,12 +4,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tournament_helpers import ROOT, needs_heuristic
 
 from bgfast.errors import InvalidSpecError
 from bgfast.match import Rules
 from bgfast.tournament.spec import PlayerSpec, SprtOptions, TournamentSpec
-
-ROOT = Path(__file__).resolve().parents[1]
 
 BASE = """
 name = "t"
@@ -25,16 +24,6 @@ bot = "pubeval"
 name = "random"
 bot = "random"
 """
-
-
-def _heuristic_available() -> bool:
-    from bgfast.bots import get_bot
-
-    try:
-        get_bot("heuristic")
-    except Exception:  # noqa: BLE001
-        return False
-    return True
 
 
 def load(text: str) -> TournamentSpec:
@@ -205,25 +194,22 @@ def test_sizes_follow_from_format_lengths_and_matches_per_pairing() -> None:
     assert gauntlet.pairs() == [(1, 0), (1, 2)] and gauntlet.total_matches() == 2 * 2 * 10
 
 
+@needs_heuristic
 @pytest.mark.parametrize("name", ["quick", "million", "money", "sprt"])
 def test_the_shipped_specs_load(name: str) -> None:
-    if not _heuristic_available():
-        pytest.skip("the heuristic bot is not built")
     spec = TournamentSpec.from_toml(ROOT / "tournaments" / f"{name}.toml")
     assert spec.total_matches() > 0
 
 
+@needs_heuristic
 def test_the_million_spec_plays_a_million_one_point_matches_pubeval_against_heuristic() -> None:
-    if not _heuristic_available():
-        pytest.skip("the heuristic bot is not built")
     spec = TournamentSpec.from_toml(ROOT / "tournaments" / "million.toml")
     assert spec.total_matches() == 1_000_000 and spec.match_length == (1,)
     assert {p.bot for p in spec.players} == {"pubeval", "heuristic"}
 
 
+@needs_heuristic
 def test_the_quick_spec_is_a_7_point_round_robin_of_random_pubeval_and_heuristic() -> None:
-    if not _heuristic_available():
-        pytest.skip("the heuristic bot is not built")
     spec = TournamentSpec.from_toml(ROOT / "tournaments" / "quick.toml")
     assert spec.format == "round-robin" and spec.match_length == (7,)
     assert sorted(p.bot for p in spec.players) == ["heuristic", "pubeval", "random"]

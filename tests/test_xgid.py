@@ -1,4 +1,4 @@
-"""Tests of bgfast.xgid: the XGID position field and the whole XGID."""
+"""Tests of bgfast.formats.xgid: the XGID position field and the whole XGID."""
 
 from __future__ import annotations
 
@@ -8,13 +8,17 @@ from pathlib import Path
 import pytest
 
 from bgfast.errors import InvalidMatchIdError, InvalidPositionError
-from bgfast.xgid import (
+from bgfast.formats.match_id import encode_match_id
+from bgfast.match import MatchState
+from bgfast.formats.xgid import (
     STARTING_XGID,
     XgidRecord,
     board_to_xgid_field,
     format_xgid,
+    match_fields_to_xgid,
     parse_xgid,
     xgid_field_to_board,
+    xgid_to_match_fields,
 )
 
 DATA = Path(__file__).parent / "data"
@@ -257,3 +261,49 @@ def test_record_built_with_a_bad_field_raises_invalid_match_id_error():
         XgidRecord(OPENING_FIELD, dice="7")
     with pytest.raises(InvalidPositionError):
         XgidRecord("-" * 25)
+
+
+# ----------------------------------------------------------------- match fields
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        STARTING_XGID,
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:53:1:2:1:3:10",
+        "XGID=--A-bBBBB--BbB-----dbbc-B-:0:0:1:31:6:4:1:7:10",
+        "XGID=-b----E-C---eE---b-d-b--B-:0:0:1:46:0:0:3:0:10",
+        "XGID=-b----E-C---eE---c-e----B-:1:-1:-1:D:0:0:1:0:10",
+        "XGID=aC----B-------------b---dB:0:0:-1:31:0:0:1:0:10",
+        "XGID=---BBBBAAA---Ac-bbccbAA-A-:1:1:-1:63:4:3:0:5:8",
+    ],
+)
+def test_match_fields_round_trip_through_the_xgid(text: str) -> None:
+    rec = parse_xgid(text)
+    fields = xgid_to_match_fields(rec)
+    assert fields["game_state"] == 1 and fields["resigned"] == 0  # an XGID is read as a game in play
+    assert fields["player_on_roll"] == (1 if rec.turn == 1 else 0)
+    assert (fields["score1"], fields["score0"]) == (rec.score_bottom, rec.score_top)  # bottom = player 1
+    assert MatchState.from_match_id(encode_match_id(fields)) == MatchState.from_xgid(text)
+    again = match_fields_to_xgid(fields, rec.board, beaver=rec.beaver, max_cube_log2=rec.max_cube_log2)
+    assert again == rec
+
+
+def test_a_double_offered_names_the_doubler_on_roll_and_the_other_player_to_act() -> None:
+    fields = xgid_to_match_fields(parse_xgid(f"XGID={OPENING_FIELD}:1:1:-1:D:0:0:0:7:10"))
+    assert fields["double_offered"] == 1 and fields["player_on_roll"] == 0 and fields["turn"] == 1
+    assert fields["cube_log2"] == 1 and fields["owner"] == 1 and (fields["die1"], fields["die2"]) == (0, 0)
+
+
+@pytest.mark.parametrize("dice", ["B", "R"])
+def test_a_pending_beaver_or_raccoon_has_no_match_fields(dice: str) -> None:
+    with pytest.raises(InvalidMatchIdError, match="beaver or raccoon"):
+        xgid_to_match_fields(parse_xgid(f"XGID={OPENING_FIELD}:2:1:-1:{dice}:0:0:3:0:10"))
+
+
+def test_the_old_module_path_is_an_alias_of_the_codec() -> None:
+    import bgfast.formats.xgid
+    import bgfast.xgid
+
+    for name in bgfast.xgid.__all__:
+        assert getattr(bgfast.xgid, name) is getattr(bgfast.formats.xgid, name)

@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 import bgfast
 from bgfast.tournament import TournamentSpec, write_matches_csv
 
@@ -59,6 +61,10 @@ def heuristic_available() -> bool:
     except Exception:  # noqa: BLE001
         return False
     return True
+
+
+needs_heuristic = pytest.mark.skipif(not heuristic_available(), reason="the heuristic bot is not built")
+"""Marks a test that plays the heuristic bot (the shipped specs and the README's quick tournament)."""
 
 
 def child_env() -> dict[str, str]:

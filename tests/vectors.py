@@ -1,13 +1,18 @@
-"""Readers of the project's copies of the test vectors in tests/data/.
+"""Readers of the test vectors: the gnubg cases in tests/data/, the wildbg sets in the package.
 
-The files copy ``../shared/vectors`` (see its README for the conventions:
-``board = [side0, side1]``, side1 on roll, an empty ``results`` list when nothing
-can be played).  Imported as ``from vectors import ...`` (tests/ is on sys.path).
+The boards of the ``.jsonl`` files follow the board convention of
+:mod:`bgfast.position` (``board = [side0, side1]``, side1 on roll); a case whose
+roll cannot be played has an empty ``results`` list.  The wildbg benchmark sets
+are the package's own copy (``bgfast/data/wildbg``, read by
+:func:`bgfast.bench.load_wildbg_set`).  Imported as ``from vectors import ...``
+(tests/ is on sys.path).
 """
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+from bgfast.bench import load_wildbg_set
 
 DATA = Path(__file__).parent / "data"
 
@@ -24,4 +29,5 @@ def read_jsonl(name: str) -> list[dict]:
 
 
 def read_ids(name: str) -> list[str]:
-    return (DATA / name).read_text(encoding="ascii").split()
+    """The 1000 Position IDs of a wildbg set, ``"contact.csv"`` or ``"race.csv"``."""
+    return load_wildbg_set(name.removesuffix(".csv"))

@@ -25,8 +25,48 @@ import time
 import numpy as np
 
 from bgfast._core import heuristic as H
+from bgfast._core.game import TurnAction
+from bgfast.bots import get_bot
+from bgfast.bots.heuristic import HeuristicBot
+from bgfast.evaluator import heuristic_weights
+from bgfast.game import MatchPlayer
+from bgfast.match import Rules
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+_POINTS = {"single": 1, "gammon": 2, "backgammon": 3}
+
+
+def sample_positions(games: int, seed: int, policy: int = 1, stride: int = 1,
+                     weights: H.HeuristicWeights | None = None,
+                     variant: str = "standard") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Self-play training data from the game loop: the positions after each play and how the game ended.
+
+    Games ``0 .. games-1`` of run ``seed`` are cubeless money games of ``variant`` played
+    by the C loop (its dice, opening roll and rules), with the record of every turn kept.
+
+    :param policy: 0 pubeval plays both sides, 1 the heuristic (``weights``) both; 3 the
+        heuristic against pubeval, the heuristic in seat 0 in even games and seat 1 in odd ones.
+    :param stride: keep every ``stride``-th position of a game (the first kept varies by game).
+    :returns: ``(X, cls, result)``: features (n, NFEAT) float32, class (n,) int8 and the
+        mover's result (n,) int8 in -3..3 (points won, before any cube).
+    """
+    heuristic = HeuristicBot(cube="never", weights=weights)
+    pubeval = get_bot("pubeval", cube="never")
+    pairs = {0: [(pubeval, pubeval)], 1: [(heuristic, heuristic)], 3: [(heuristic, pubeval), (pubeval, heuristic)]}
+    rules = Rules(jacoby=False, variant=variant)
+    players = [MatchPlayer(a, b, rules=rules) for a, b in pairs[policy]]
+    boards, results = [], []
+    for gi in range(games):
+        record, turns = players[gi % len(players)].turns(seed, gi)
+        game = record.games[0]
+        moves = turns[turns["action"] == TurnAction.ACTION_MOVE]
+        kept = moves[(np.arange(len(moves)) + gi) % stride == 0]   # not anchored at the last play
+        points = _POINTS[game.kind]
+        boards.append(kept["after"])
+        results.append(np.where(kept["player"] == game.winner, points, -points).astype(np.int8))
+    cls, X = H.features_batch(np.ascontiguousarray(np.concatenate(boards)))
+    return X, cls, np.concatenate(results)
 
 TARGETS = (lambda y: y > 0, lambda y: y >= 2, lambda y: y >= 3, lambda y: y <= -2, lambda y: y <= -3)
 
@@ -93,11 +133,12 @@ def fit(X: np.ndarray, C: np.ndarray, Y: np.ndarray, old: np.ndarray) -> np.ndar
     return W
 
 
-def check(games: int, seed: int = 99) -> tuple[float, float]:
-    """Points per game of the heuristic against pubeval over ``games`` pairs of cubeless money games."""
+def check(games: int, weights: H.HeuristicWeights, seed: int = 99) -> tuple[float, float]:
+    """Points per game of the heuristic with ``weights`` against pubeval over ``games`` pairs
+    of cubeless money games."""
     from ppg_vs_pubeval import paired_ppg
 
-    ppg, se, _ = paired_ppg("heuristic", 2 * games, seed)
+    ppg, se, _ = paired_ppg(HeuristicBot(cube="never", weights=weights), 2 * games, seed)
     return ppg, se
 
 
@@ -124,19 +165,20 @@ def main() -> None:
     ap.add_argument("--policy", choices=("pubeval", "heuristic"), default="heuristic",
                     help="the self-play policy of the rounds after the first")
     args = ap.parse_args()
-    W = H.get_weights().astype(np.float64)
+    weights = heuristic_weights()
+    W = weights.to_array().astype(np.float64)
     policy = 0 if args.start == "pubeval" else 1
     for r in range(args.rounds):
         t = time.time()
-        X, C, Y = H.sample_positions(args.games, args.seed + r, policy=policy)
+        X, C, Y = sample_positions(args.games, args.seed + r, policy=policy, weights=weights)
         if args.mix:
-            X2, C2, Y2 = H.sample_positions(args.games, args.seed + 1000 + r, policy=3)
+            X2, C2, Y2 = sample_positions(args.games, args.seed + 1000 + r, policy=3, weights=weights)
             X, C, Y = np.concatenate([X, X2]), np.concatenate([C, C2]), np.concatenate([Y, Y2])
         t1 = time.time()
         W = fit(X, C, Y, W)
-        H.set_weights(W)
+        weights = H.HeuristicWeights(W)
         t2 = time.time()
-        ppg, se = check(args.check) if args.check else (float("nan"), float("nan"))
+        ppg, se = check(args.check, weights) if args.check else (float("nan"), float("nan"))
         print(f"round {r}: {len(Y)} positions ({np.bincount(C)}) sample {t1 - t:.0f}s fit {t2 - t1:.0f}s; "
               f"vs pubeval {ppg:+.3f} +- {se:.3f} ppg", flush=True)
         save(W, args.out)

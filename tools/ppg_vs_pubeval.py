@@ -12,15 +12,17 @@ import argparse
 import math
 import time
 
-from bgfast.bots import get_bot
+from bgfast.bots import Bot, get_bot
 from bgfast.game import MatchPlayer
 from bgfast.match import Rules
 
 
-def paired_ppg(bot: str, games: int, seed: int) -> tuple[float, float, int]:
-    """``(ppg, standard error, pairs)`` of ``bot`` against pubeval over ``games`` games."""
+def paired_ppg(bot: str | Bot, games: int, seed: int) -> tuple[float, float, int]:
+    """``(ppg, standard error, pairs)`` of ``bot`` (a name, played cubeless, or a bot) against
+    pubeval over ``games`` games."""
     rules = Rules(jacoby=False)
-    ours, pub = get_bot(bot, cube="never"), get_bot("pubeval", cube="never")
+    ours = get_bot(bot, cube="never") if isinstance(bot, str) else bot
+    pub = get_bot("pubeval", cube="never")
     first, second = MatchPlayer(ours, pub, rules=rules), MatchPlayer(pub, ours, rules=rules)
     pairs = games // 2
     total = total_sq = 0.0

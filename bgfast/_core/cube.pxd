@@ -1,23 +1,48 @@
 # cython: language_level=3
-"""C declarations of the cube policies (see cube.pyx)."""
+"""C declarations of the cube math (see cube.pyx)."""
 from bgfast._core.board cimport Board
-from bgfast._core.game cimport MatchCtx
+from bgfast._core.movegen cimport MoveGen
+from bgfast._core.evaluator cimport Evaluator
 
+cdef enum:
+    MET_SIZE = 64             # scores up to 63-away; the longest match the core plays is 64
+
+# The answer to a double.
+cpdef enum CubeAnswer:
+    RESPONSE_PASS = 0
+    RESPONSE_TAKE = 1
+    RESPONSE_BEAVER = 2
+
+# A match equity table as the core reads it; index = points away, 0 = the match is won.
+ctypedef struct MetTable:
+    double pre[MET_SIZE][MET_SIZE]    # pre[a][b]: P(win match) at a-away against b-away, pre-Crawford
+    double post[MET_SIZE]             # post[a]: the trailer's chance at a-away, the leader 1-away
+
+# What a cube decision needs, from the doubler's view.  Cube ownership: ``owner`` is -1
+# for a centred cube, else the player (0 or 1) who owns it, as in MatchState.
 ctypedef struct CubeArgs:
     int length                # 0 = money
+    int doubler               # the player (0 or 1) who may double
+    int owner                 # -1 centred, else the owning player
     int away_d, away_t        # match play: points the doubler / taker still need
     int post_crawford         # a side is 1-away and this is not the Crawford game
     int cube                  # the cube value now
-    int centred               # 1 centred, 0 owned by the doubler
     int jacoby                # money: gammons count single while the cube is centred
+    int beaver                # money: the taker may beaver
     int max_cube
     double x                  # Janowski's cube efficiency
-    const double* met         # MET_SIZE x MET_SIZE pre-Crawford match winning chances (or NULL)
-    const double* met_post    # post-Crawford row (or NULL)
+    const MetTable* met       # match play through this table; NULL = Janowski
 
 # Equities from the doubler's view: no double, double/take, double/pass; money in units
 # of the current cube, match play as match winning chances.  Returns 1 if the doubler
 # should double.
 cdef int cube_decide(const float* p, const CubeArgs* a, double* nd, double* dt, double* dp) noexcept nogil
-cdef int cube_offer(MatchCtx* m, int player, const Board* b, int cube, int owner, int crawford) except -1 nogil
-cdef int cube_respond(MatchCtx* m, int player, const Board* b, int cube, int owner, int crawford) except -1 nogil
+# Whether the doubler (side 1 of ``b``, on roll) doubles, by ``e``'s estimates.
+cdef int cube_offer(const CubeArgs* a, const Evaluator* e, MoveGen* g, const Board* b) noexcept nogil
+# The taker's answer (a CubeAnswer) to a double; ``b`` has the doubler on roll.
+cdef int cube_respond(const CubeArgs* a, const Evaluator* e, MoveGen* g, const Board* b) noexcept nogil
+
+# A match equity table in C memory (the Python face of MetTable).
+cdef class Met:
+    cdef MetTable t
+    cdef readonly int size

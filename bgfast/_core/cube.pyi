@@ -1,5 +1,24 @@
-# Type stub for bgfast._core.cube (cube.pyx): Janowski and match-equity-table cube decisions.
+# Type stub for bgfast._core.cube (cube.pyx): the cube math (equities, MET lookups, decisions).
+import enum
 from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+from numpy.typing import NDArray
+from typing_extensions import Self, disjoint_base
+
+MET_ROWS: Final[int]
+
+class CubeAnswer(enum.IntEnum):
+    RESPONSE_PASS = 0
+    RESPONSE_TAKE = 1
+    RESPONSE_BEAVER = 2
+
+@disjoint_base
+class Met:
+    @property
+    def size(self) -> int: ...
+    def __new__(cls, pre: Sequence[Sequence[float]], post: Sequence[float]) -> Self: ...
 
 def decide(
     probs: Sequence[float],
@@ -9,10 +28,19 @@ def decide(
     doubler_away: int = 0,
     taker_away: int = 0,
     cube: int = 1,
-    centred: bool = True,
+    owner: int = -1,
+    doubler: int = 0,
     jacoby: bool = False,
     beaver: bool = False,
     max_cube: int = 64,
-    met: tuple[Sequence[Sequence[float]], Sequence[float]] | None = None,
+    met: Met | None = None,
     post_crawford: bool = False,
-) -> tuple[bool, int, float, float, float]: ...
+) -> tuple[bool, CubeAnswer, float, float, float]: ...
+def money_equity(
+    probs: Sequence[float], owner: int = -1, player: int = 0, x: float = 0.68, jacoby: bool = False
+) -> float: ...
+def mwc(met: Met, away: int, opp_away: int, post_crawford: bool = False) -> float: ...
+def dead_cube_mwc(probs: Sequence[float], met: Met, away: int, opp_away: int, cube: int = 1) -> float: ...
+def cubeless_equity(probs: Sequence[float]) -> float: ...
+def cubeless_equities(probs: NDArray[np.float64]) -> NDArray[np.float64]: ...
+def flip(probs: Sequence[float]) -> tuple[float, float, float, float, float]: ...

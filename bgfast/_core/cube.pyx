@@ -1,5 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, embedsignature=True, initializedcheck=False
-"""Cube decisions from win and gammon estimates: Janowski (money) and the MET (match play).
+"""The cube math, once: cubeless and cubeful equities, match equity lookups, cube decisions.
+
+Probabilities are a side's five cubeless chances (win, win gammon, win backgammon,
+lose gammon, lose backgammon; cumulative, see :mod:`bgfast._core.probs`).  Cube
+ownership follows :class:`bgfast.match.MatchState`: ``owner`` is -1 for a centred cube,
+else the player (0 or 1) who owns it, and each function says whose view (``player``
+or ``doubler``) it takes.  The Python face is :mod:`bgfast.cube`.
+
+Cube decisions: Janowski (money) and the MET (match play).
 
 Both policies turn a bot's cubeless probabilities *before the roll* for the
 side on roll (win ``p``, and gammon/backgammon rates) into three equities from
@@ -11,19 +19,23 @@ dead cube (the cubeless equity) and a fully live cube (equity linear in ``p``
 between the take point, where the opponent cashes, and the cash point) with
 the cube efficiency ``x`` (0.68 by default; Janowski suggests about 2/3).
 
-Money (``janowski``).  With ``W`` and ``L`` the average values of a win and a
-loss (1 + gammon and backgammon rates per win or loss), Janowski's formulas:
+Money (:func:`money_equity`, the one Janowski formula: the decisions and the
+cubeful value of a truncated rollout both use it).  With ``W`` and ``L`` the
+average values of a win and a loss (1 + gammon and backgammon rates per win or
+loss), Janowski's formulas:
 dead ``E = p (W + L) - L``; live, own cube ``E = p (W + L + 1/2) - L`` up to the
 cash point ``CP = (L + 1) / (W + L + 1/2)``; live, opponent's cube
 ``E = p (W + L + 1/2) - L - 1/2`` above the take point
 ``TP = (L - 1/2) / (W + L + 1/2)``; live, centred cube: linear from -1 at TP to
-+1 at CP.  DT is twice the equity with the opponent owning the cube, DP is
-+1.  The taker's take point is then ``(W_t - 1/2) / (W_t + L_t + x/2)`` in the
++1 at CP (beyond the take and cash points the live part is -1 and +1: the
+opponent cashes, or the side cashes).  DT is twice the equity with the
+opponent owning the cube, DP is +1.  The taker's take point is then ``(W_t - 1/2) / (W_t + L_t + x/2)`` in the
 taker's terms: 25% with a dead cube (``x = 0``) and 20% fully live (``x = 1``)
 without gammons.  With the Jacoby rule, gammons count single in the dead part
 of ND while the cube is centred.
 
-Match play (``met``).  The same model with match winning chances (MWC) from
+Match play (a :class:`Met`; the lookup of a table is :func:`mwc`, the value of
+a dead cube :func:`dead_cube_mwc`).  The same model with match winning chances (MWC) from
 the match equity table in place of money: each result (win or lose 1, 2 or 3
 times the cube) is worth the MWC at the score it leads to, so gammons count
 through the gammon values at the score.  Take and cash points of a live cube
@@ -36,50 +48,78 @@ and the cash point, and above it unless too good (playing on for the gammon is
 worth more than cashing).  Money play, and scores beyond the table, fall back
 to Janowski.
 """
-from bgfast._core.board cimport Board
-from bgfast._core.game cimport MatchCtx, MET_SIZE, CUBE_JANOWSKI, CUBE_MET, RESPONSE_PASS, RESPONSE_TAKE, RESPONSE_BEAVER
-from bgfast._core.heuristic cimport heuristic_preroll, H_NOUT
+from libc.string cimport memset
 
-DEF SCREEN = 0.25     # 0-ply screen: no 1-ply look when ND beats doubling by this much (cube units)
+from bgfast._core.board cimport Board
+from bgfast._core.movegen cimport MoveGen
+from bgfast._core.probs cimport NOUT, real, probs_equity, probs_flip
+from bgfast._core.evaluator cimport Evaluator, evaluator_preroll
+from bgfast._core.cube cimport (
+    MET_SIZE, MetTable, CubeArgs, RESPONSE_PASS, RESPONSE_TAKE, RESPONSE_BEAVER,
+)
+
+cdef double SCREEN = 0.25     # 0-ply screen: no 1-ply look when ND beats doubling by this much (cube units)
 
 
 # ---------------------------------------------------------------- money: Janowski
 
-cdef inline void _w_l(const float* p, double* W, double* L) noexcept nogil:
+cdef inline void _w_l(const real* p, double* W, double* L) noexcept nogil:
+    """The average values of a win and of a loss (1 + the gammon and backgammon rates)."""
     cdef double win = p[0], lose = 1.0 - p[0]
     W[0] = 1.0 + (p[1] + p[2]) / win if win > 1e-6 else 1.0
     L[0] = 1.0 + (p[3] + p[4]) / lose if lose > 1e-6 else 1.0
 
 
-cdef void _janowski(const float* p, const CubeArgs* a, double* nd, double* dt, double* dp) noexcept nogil:
-    cdef double W, L, win = p[0], dead, dead_nd, tp, cp, live
-    cdef double x = a.x
+cdef double _money(const real* p, bint centred, bint mine, double x, bint jacoby) noexcept nogil:
+    """Cubeful money equity per cube of the side whose probabilities ``p`` are, with the
+    cube centred, its own (``mine``) or the opponent's (neither): Janowski's
+    ``(1 - x) * dead + x * live``."""
+    cdef double W, L, win = p[0], dead, tp, cp, live
     _w_l(p, &W, &L)
     dead = win * (W + L) - L
     tp = (L - 0.5) / (W + L + 0.5)
     cp = (L + 1.0) / (W + L + 0.5)
-    live = -1.0 if win <= tp else win * (W + L + 0.5) - L - 0.5
-    dt[0] = 2.0 * ((1.0 - x) * dead + x * live)
-    dp[0] = 1.0
-    if a.centred:
-        dead_nd = 2.0 * win - 1.0 if a.jacoby else dead
+    if centred:
+        if jacoby:
+            dead = 2.0 * win - 1.0
         if win <= tp:
             live = -1.0
         elif win >= cp:
             live = 1.0
         else:
             live = -1.0 + 2.0 * (win - tp) / (cp - tp)
-        nd[0] = (1.0 - x) * dead_nd + x * live
-    else:
+    elif mine:
         live = 1.0 if win >= cp else win * (W + L + 0.5) - L
-        nd[0] = (1.0 - x) * dead + x * live
+    else:
+        live = -1.0 if win <= tp else win * (W + L + 0.5) - L - 0.5
+    return (1.0 - x) * dead + x * live
+
+
+cdef void _janowski(const float* p, const CubeArgs* a, double* nd, double* dt, double* dp) noexcept nogil:
+    dt[0] = 2.0 * _money(p, False, False, a.x, False)
+    dp[0] = 1.0
+    nd[0] = _money(p, a.owner == -1, a.owner == a.doubler, a.x, a.jacoby)
 
 
 # ---------------------------------------------------------------- match play: the MET
 
+cdef inline double _lookup(const MetTable* t, int away, int opp_away, bint post_crawford) noexcept nogil:
+    """The MWC of the side ``away`` points from winning against one ``opp_away`` away
+    (at or below 0: that side has won); after the Crawford game a 1-away side is the leader."""
+    if away <= 0:
+        return 1.0
+    if opp_away <= 0:
+        return 0.0
+    if post_crawford:
+        if opp_away == 1:
+            return t.post[away]
+        if away == 1:
+            return 1.0 - t.post[opp_away]
+    return t.pre[away][opp_away]
+
+
 ctypedef struct _Met:
-    const double* met
-    const double* post
+    const MetTable* t
     int ad, at, post_crawford, max_cube
     double rw[3]
     double rl[3]
@@ -87,16 +127,7 @@ ctypedef struct _Met:
 
 cdef inline double _mwc(const _Met* s, int ad, int at) noexcept nogil:
     """The doubler's MWC at (doubler ad-away, taker at-away)."""
-    if ad <= 0:
-        return 1.0
-    if at <= 0:
-        return 0.0
-    if s.post_crawford:
-        if at == 1:
-            return s.post[ad]
-        if ad == 1:
-            return 1.0 - s.post[at]
-    return s.met[ad * MET_SIZE + at]
+    return _lookup(s.t, ad, at, s.post_crawford)
 
 
 cdef inline double _won(const _Met* s, int pts) noexcept nogil:
@@ -114,6 +145,11 @@ cdef inline double _W(const _Met* s, int v) noexcept nogil:
 
 cdef inline double _L(const _Met* s, int v) noexcept nogil:
     return s.rl[0] * _lost(s, v) + s.rl[1] * _lost(s, 2 * v) + s.rl[2] * _lost(s, 3 * v)
+
+
+cdef inline double _dead(const _Met* s, double win, double lose, int v) noexcept nogil:
+    """The doubler's MWC with the cube dead at ``v``: each result's MWC, weighted."""
+    return win * _W(s, v) + lose * _L(s, v)
 
 
 cdef inline bint _alive(int away, int v, int max_cube) noexcept nogil:
@@ -162,16 +198,15 @@ cdef inline double _line(double p, double p0, double y0, double p1, double y1) n
     return y0 + (p - p0) * (y1 - y0) / (p1 - p0)
 
 
-cdef void _met(const float* p, const CubeArgs* a, double* nd, double* dt, double* dp) noexcept nogil:
-    cdef _Met s
-    cdef double win = p[0], lose = 1.0 - p[0], x = a.x, live, lo_p, lo_y, hi_p, hi_y
-    cdef int c = a.cube
-    s.met = a.met
-    s.post = a.met_post
-    s.ad = a.away_d
-    s.at = a.away_t
-    s.post_crawford = a.post_crawford
-    s.max_cube = a.max_cube
+cdef void _met_setup(const real* p, const MetTable* t, int away_d, int away_t, bint post_crawford,
+                     int max_cube, _Met* s) noexcept nogil:
+    """The doubler's score and its results' rates (single, gammon, backgammon of a win and a loss)."""
+    cdef double win = p[0], lose = 1.0 - p[0]
+    s.t = t
+    s.ad = away_d
+    s.at = away_t
+    s.post_crawford = post_crawford
+    s.max_cube = max_cube
     if win > 1e-6:
         s.rw[0] = (p[0] - p[1]) / win
         s.rw[1] = (p[1] - p[2]) / win
@@ -184,32 +219,39 @@ cdef void _met(const float* p, const CubeArgs* a, double* nd, double* dt, double
         s.rl[2] = p[4] / lose
     else:
         s.rl[0], s.rl[1], s.rl[2] = 1.0, 0.0, 0.0
+
+
+cdef void _met(const float* p, const CubeArgs* a, double* nd, double* dt, double* dp) noexcept nogil:
+    cdef _Met s
+    cdef double win = p[0], lose = 1.0 - p[0], x = a.x, live, lo_p, lo_y, hi_p, hi_y
+    cdef int c = a.cube
+    _met_setup(p, a.met, a.away_d, a.away_t, a.post_crawford, a.max_cube, &s)
     dp[0] = _won(&s, c)
     # double/take: the taker owns the cube at 2c
     if _alive(s.at, 2 * c, s.max_cube):
         live = _line(win, _ptake_d(&s, 2 * c), _lost(&s, 2 * c), 1.0, _W(&s, 2 * c))
     else:
-        live = win * _W(&s, 2 * c) + lose * _L(&s, 2 * c)
-    dt[0] = (1.0 - x) * (win * _W(&s, 2 * c) + lose * _L(&s, 2 * c)) + x * live
+        live = _dead(&s, win, lose, 2 * c)
+    dt[0] = (1.0 - x) * _dead(&s, win, lose, 2 * c) + x * live
     # no double: the cube stays at c, centred or the doubler's
     hi_p = _pmax_t(&s, c)
     hi_y = dp[0]
-    if a.centred and _alive(s.at, c, s.max_cube):
+    if a.owner == -1 and _alive(s.at, c, s.max_cube):
         lo_p = _ptake_d(&s, c)
         lo_y = _lost(&s, c)
     else:
         lo_p = 0.0
         lo_y = _L(&s, c)
     live = _line(win, lo_p, lo_y, hi_p, hi_y)
-    nd[0] = (1.0 - x) * (win * _W(&s, c) + lose * _L(&s, c)) + x * live
+    nd[0] = (1.0 - x) * _dead(&s, win, lose, c) + x * live
 
 
 # ---------------------------------------------------------------- decisions
 
 cdef inline bint _use_met(const CubeArgs* a) noexcept nogil:
-    return (a.length > 0 and a.met != NULL and a.met_post != NULL
+    return (a.length > 0 and a.met != NULL
             and 0 < a.away_d < MET_SIZE and 0 < a.away_t < MET_SIZE
-            and a.met[a.away_d * MET_SIZE + a.away_t] > 0.0)
+            and a.met.pre[a.away_d][a.away_t] > 0.0)
 
 
 cdef int cube_decide(const float* p, const CubeArgs* a, double* nd, double* dt, double* dp) noexcept nogil:
@@ -220,120 +262,188 @@ cdef int cube_decide(const float* p, const CubeArgs* a, double* nd, double* dt, 
     return 1 if (dt[0] if dt[0] < dp[0] else dp[0]) > nd[0] else 0
 
 
-cdef void _args(MatchCtx* m, int doubler, int kind, double x, int cube, int owner, CubeArgs* a) noexcept nogil:
-    a.length = m.rules.length
-    a.away_d = m.rules.length - m.score[doubler]
-    a.away_t = m.rules.length - m.score[1 - doubler]
-    a.post_crawford = m.rules.length > 0 and (a.away_d == 1 or a.away_t == 1)
-    a.cube = cube
-    a.centred = owner == -1
-    a.jacoby = m.rules.length == 0 and m.rules.jacoby
-    a.max_cube = m.rules.max_cube
-    a.x = x
-    if kind == CUBE_MET:
-        a.met = &m.met[0][0]
-        a.met_post = &m.met_post[0]
-    else:
-        a.met = NULL
-        a.met_post = NULL
-
-
-cdef double _lost_at(const CubeArgs* a, int pts) noexcept nogil:
-    cdef _Met s
-    s.met = a.met
-    s.post = a.met_post
-    s.ad = a.away_d
-    s.at = a.away_t
-    s.post_crawford = a.post_crawford
-    return _lost(&s, pts)
-
-
-cdef int cube_offer(MatchCtx* m, int player, const Board* b, int cube, int owner, int crawford) except -1 nogil:
-    """Whether ``player`` (side 1 of ``b``, on roll) doubles, by its Janowski or MET policy.
-
-    A 0-ply estimate screens out clear no-doubles; otherwise the 1-ply estimate decides."""
-    cdef CubeArgs a
-    cdef float p[H_NOUT]
-    cdef double nd, dt, dp, scale = 1.0
-    _args(m, player, m.players[player].cube, m.players[player].cube_efficiency, cube, owner, &a)
-    heuristic_preroll(m.gen, b, 0, p)
-    cube_decide(p, &a, &nd, &dt, &dp)
-    if _use_met(&a):
-        scale = 0.5 * (dp - _lost_at(&a, cube))      # MWC per cube unit at this score
-    if (dt if dt < dp else dp) - nd < -SCREEN * scale:
-        return 0
-    heuristic_preroll(m.gen, b, 1, p)
-    return cube_decide(p, &a, &nd, &dt, &dp)
-
-
-cdef int cube_respond(MatchCtx* m, int player, const Board* b, int cube, int owner, int crawford) except -1 nogil:
-    """``player``'s answer to a double; the doubler is side 1 of ``b`` (on roll)."""
-    cdef CubeArgs a
-    cdef float p[H_NOUT]
-    cdef double nd, dt, dp
-    _args(m, 1 - player, m.players[player].cube, m.players[player].cube_efficiency, cube, owner, &a)
-    a.centred = 1
-    heuristic_preroll(m.gen, b, 1, p)
-    cube_decide(p, &a, &nd, &dt, &dp)
+cdef inline int _answer(const CubeArgs* a, double dt, double dp) noexcept nogil:
+    """The taker's answer: pass when a take gives the doubler more than a pass; beaver
+    (money play, when allowed) when the take leaves the doubler behind."""
     if dt > dp:
         return RESPONSE_PASS
-    if a.length == 0 and m.rules.beaver and dt < 0.0:
+    if a.length == 0 and a.beaver and dt < 0.0:
         return RESPONSE_BEAVER
     return RESPONSE_TAKE
 
 
-# ---------------------------------------------------------------- Python entry point
+cdef int cube_offer(const CubeArgs* a, const Evaluator* e, MoveGen* g, const Board* b) noexcept nogil:
+    """Whether the doubler (side 1 of ``b``, on roll) doubles, by its Janowski or MET policy.
+
+    A 0-ply estimate screens out clear no-doubles; otherwise the 1-ply estimate decides."""
+    cdef float p[NOUT]
+    cdef double nd, dt, dp, scale = 1.0
+    evaluator_preroll(e, g, b, 0, p)
+    cube_decide(p, a, &nd, &dt, &dp)
+    if _use_met(a):
+        # MWC per cube unit at this score
+        scale = 0.5 * (dp - _lookup(a.met, a.away_d, a.away_t - a.cube, a.post_crawford))
+    if (dt if dt < dp else dp) - nd < -SCREEN * scale:
+        return 0
+    evaluator_preroll(e, g, b, 1, p)
+    return cube_decide(p, a, &nd, &dt, &dp)
+
+
+cdef int cube_respond(const CubeArgs* a, const Evaluator* e, MoveGen* g, const Board* b) noexcept nogil:
+    """The taker's answer to a double; the doubler is side 1 of ``b`` (on roll)."""
+    cdef float p[NOUT]
+    cdef double nd, dt, dp
+    evaluator_preroll(e, g, b, 1, p)
+    cube_decide(p, a, &nd, &dt, &dp)
+    return _answer(a, dt, dp)
+
+
+# ---------------------------------------------------------------- Python face
+
+MET_ROWS = MET_SIZE
+"""The most rows of a :class:`Met`: 0-away to 63-away."""
+
+
+cdef inline void _probs_in(probs, double* p) except *:
+    cdef int i
+    if len(probs) != NOUT:
+        raise ValueError("probabilities are 5 numbers (win, wg, wbg, lg, lbg), got %r" % (probs,))
+    for i in range(NOUT):
+        p[i] = probs[i]
+
+
+cdef class Met:
+    """A match equity table in C memory, as the cube decisions and lookups read it.
+
+    :param pre: the pre-Crawford match winning chances, ``pre[a][b]`` for the side
+        ``a``-away against ``b``-away (index 0 = the match is won: ``pre[0][b]`` = 1,
+        ``pre[a][0]`` = 0), an (n, n) table with n at most 64.
+    :param post: the post-Crawford row: the trailer's chance ``a``-away, the leader 1-away.
+    :raises ValueError: a table that is not square, larger than 64, or a row of another length.
+    """
+
+    def __cinit__(self, pre, post):
+        cdef int i, j, n = len(pre)
+        if n == 0 or n > MET_SIZE or len(post) != n or any(len(row) != n for row in pre):
+            raise ValueError("a match equity table is an (n, n) table and a row of n, n at most %d" % MET_SIZE)
+        memset(&self.t, 0, sizeof(MetTable))
+        for i in range(n):
+            self.t.post[i] = post[i]
+            for j in range(n):
+                self.t.pre[i][j] = pre[i][j]
+        self.size = n
+
+    def __reduce__(self):
+        n = self.size
+        return (Met, ([[self.t.pre[i][j] for j in range(n)] for i in range(n)], [self.t.post[i] for i in range(n)]))
+
 
 def decide(probs, *, double x=0.68, int length=0, int doubler_away=0, int taker_away=0,
-           int cube=1, bint centred=True, bint jacoby=False, bint beaver=False, int max_cube=64,
-           met=None, bint post_crawford=False):
-    """A cube decision from given probabilities (for tests and analysis).
+           int cube=1, int owner=-1, int doubler=0, bint jacoby=False, bint beaver=False,
+           int max_cube=64, Met met=None, bint post_crawford=False):
+    """A cube decision from given probabilities.
 
     :param probs: the doubler's ``(win, win_gammon, win_bg, lose_gammon, lose_bg)`` before the roll.
-    :param met: ``(pre, post)`` match winning chances as ``bgfast.game`` passes them to the
-        core (index = points away, 0 = won), needed in match play.
+    :param owner: -1 centred, else the player who owns the cube (the doubler's: ``doubler``).
+    :param met: the :class:`Met` of match play (Janowski without one, and in money play).
     :returns: ``(double, response, no_double, double_take, double_pass)``: whether the
-        doubler doubles, the taker's answer (0 pass, 1 take, 2 beaver) and the three
+        doubler doubles, the taker's answer (a :class:`CubeAnswer`) and the three
         equities from the doubler's view (money: per current cube; match: MWC).
+    :raises ValueError: not five probabilities.
     """
     cdef CubeArgs a
-    cdef float p[5]
+    cdef double pd[NOUT]
+    cdef float p[NOUT]
     cdef double nd, dt, dp
-    cdef double table[MET_SIZE][MET_SIZE]
-    cdef double post[MET_SIZE]
-    cdef int i, j, n, dbl, resp
-    if len(probs) != 5:
-        raise ValueError("probabilities are 5 numbers (win, wg, wbg, lg, lbg), got %r" % (probs,))
-    for i in range(5):
-        p[i] = probs[i]
-    for i in range(MET_SIZE):
-        post[i] = 0.0
-        for j in range(MET_SIZE):
-            table[i][j] = 0.0
+    cdef int i, dbl
+    _probs_in(probs, pd)
+    for i in range(NOUT):
+        p[i] = <float> pd[i]
     a.length = length
+    a.doubler = doubler
+    a.owner = owner
     a.away_d = doubler_away
     a.away_t = taker_away
     a.post_crawford = post_crawford
     a.cube = cube
-    a.centred = centred
     a.jacoby = jacoby
+    a.beaver = beaver
     a.max_cube = max_cube
     a.x = x
-    a.met = NULL
-    a.met_post = NULL
-    if met is not None:
-        pre, row = met
-        n = min(len(pre), MET_SIZE)
-        for i in range(n):
-            post[i] = row[i]
-            for j in range(n):
-                table[i][j] = pre[i][j]
-        a.met = &table[0][0]
-        a.met_post = &post[0]
+    a.met = NULL if met is None else &met.t
     dbl = cube_decide(p, &a, &nd, &dt, &dp)
-    resp = RESPONSE_TAKE
-    if dt > dp:
-        resp = RESPONSE_PASS
-    elif length == 0 and beaver and dt < 0.0:
-        resp = RESPONSE_BEAVER
-    return bool(dbl), resp, nd, dt, dp
+    return bool(dbl), CubeAnswer(_answer(&a, dt, dp)), nd, dt, dp
+
+
+def money_equity(probs, int owner=-1, int player=0, double x=0.68, bint jacoby=False):
+    """Cubeful money equity per cube of ``player`` from its probabilities (Janowski).
+
+    :param owner: -1 centred, else the player who owns the cube.
+    :param jacoby: the Jacoby rule: gammons count single while the cube is centred.
+    """
+    cdef double p[NOUT]
+    _probs_in(probs, p)
+    return _money(p, owner == -1, owner == player, x, jacoby)
+
+
+def mwc(Met met not None, int away, int opp_away, bint post_crawford=False):
+    """The match winning chance of the side ``away`` points from winning against one
+    ``opp_away`` away (0 or less: that side has won); ``post_crawford``: the Crawford game
+    has been played, so a 1-away side is the leader.
+
+    :raises ValueError: an away beyond the table.
+    """
+    if away >= met.size or opp_away >= met.size:
+        raise ValueError("%d-away, %d-away is beyond the table (%d rows)" % (away, opp_away, met.size))
+    return _lookup(&met.t, away, opp_away, post_crawford)
+
+
+def dead_cube_mwc(probs, Met met not None, int away, int opp_away, int cube=1):
+    """The match winning chance of the side ``away`` points from winning, from its
+    probabilities, with the cube dead at ``cube``: each result's MWC, weighted.
+
+    A game with either side 1-away is the Crawford game or comes after it, so the
+    scores it leads to are read post-Crawford.
+
+    :raises ValueError: not five probabilities, an away below 1 or beyond the table.
+    """
+    cdef double p[NOUT]
+    cdef _Met s
+    if not (0 < away < met.size and 0 < opp_away < met.size):
+        raise ValueError("%d-away, %d-away is not a score of the table (%d rows)" % (away, opp_away, met.size))
+    _probs_in(probs, p)
+    _met_setup(p, &met.t, away, opp_away, away == 1 or opp_away == 1, 0, &s)
+    return _dead(&s, p[0], 1.0 - p[0], cube)
+
+
+def cubeless_equity(probs):
+    """Cubeless money equity per cube: ``2 win - 1 + wg - lg + wbg - lbg``."""
+    cdef double p[NOUT]
+    _probs_in(probs, p)
+    return probs_equity(p)
+
+
+def cubeless_equities(const double[:, :] probs):
+    """:func:`cubeless_equity` of each row of an (n, 5) array; an array of shape (n,)."""
+    import numpy as np
+
+    if probs.shape[1] != NOUT:
+        raise ValueError("probabilities are rows of 5 numbers, got rows of %d" % probs.shape[1])
+    cdef Py_ssize_t i, k, n = probs.shape[0]
+    out = np.empty(n, dtype=np.float64)
+    cdef double[::1] o = out
+    cdef double row[NOUT]
+    for i in range(n):
+        for k in range(NOUT):
+            row[k] = probs[i, k]
+        o[i] = probs_equity(row)
+    return out
+
+
+def flip(probs):
+    """The same probabilities from the other side's view: ``(1 - win, lg, lbg, wg, wbg)``."""
+    cdef double q[NOUT]
+    cdef double p[NOUT]
+    _probs_in(probs, q)
+    probs_flip(q, p)
+    return (p[0], p[1], p[2], p[3], p[4])

@@ -1,45 +1,53 @@
 # cython: language_level=3
 """C declarations of the game and match loop (see game.pyx)."""
 from cpython.ref cimport PyObject
-from libc.stdint cimport int8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t
 from bgfast._core.board cimport Board
 from bgfast._core.movegen cimport MoveGen
 from bgfast._core.rng cimport Rng
+from bgfast._core.evaluator cimport Evaluator
+from bgfast._core.cube cimport MetTable
 
 cdef enum:
     MAX_GAMES = 256           # a match to N points lasts at most 2N - 1 games
     MAX_DOUBLES = 16
-    MET_SIZE = 64
     MAX_SCRIPT = 1024         # scripted dice (tests, stratified rollouts)
 
-cdef enum PlayKind:
+# How a player chooses its checker plays.
+cpdef enum PlayKind:
     PLAY_RANDOM = 0
     PLAY_PUBEVAL = 1
-    PLAY_HEURISTIC = 2
+    PLAY_EVALUATOR = 2        # the best play of the player's own evaluator (the heuristic bot)
     PLAY_PYTHON = 3
 
-cdef enum CubeKind:
+# How a player handles the cube.
+cpdef enum CubeKind:
     CUBE_NEVER = 0            # never doubles, always takes
     CUBE_KEITH = 1            # Keith count in races; no double and always take in contact
-    CUBE_JANOWSKI = 2         # money: cubeful equity from win/gammon estimates
-    CUBE_MET = 3              # match play through the match equity table
+    CUBE_JANOWSKI = 2         # money: cubeful equity from the evaluator's win/gammon estimates
+    CUBE_MET = 3              # match play through the match equity table (Janowski in money play)
     CUBE_PYTHON = 4
 
-cdef enum CubeResponse:
-    RESPONSE_PASS = 0
-    RESPONSE_TAKE = 1
-    RESPONSE_BEAVER = 2
-
-cdef enum GameKind:
+# How a game ended.
+cpdef enum GameKind:
     KIND_SINGLE = 0
     KIND_GAMMON = 1
     KIND_BACKGAMMON = 2
     KIND_PASS = 3
 
+# The actions of a match record (see TurnRecord).
+cpdef enum TurnAction:
+    ACTION_MOVE = 0           # a roll and its play (maybe no step: a dance, a blocked roll)
+    ACTION_DOUBLE = 1
+    ACTION_TAKE = 2
+    ACTION_PASS = 3
+    ACTION_BEAVER = 4
+
 ctypedef struct Player:
     int play
     int cube
     double cube_efficiency    # Janowski's x (0 = dead cube, 1 = fully live)
+    Evaluator evaluator       # what its cube decisions and its luck are measured with
     Rng rng                   # the player's own stream for random choices
     PyObject* py              # Python adapter for PLAY_PYTHON / CUBE_PYTHON, else NULL
 
@@ -51,6 +59,30 @@ ctypedef struct Rules:
     int max_cube
     int checkers              # checkers a side (15; 3 in hypergammon)
     Board start               # the starting position (same for both sides)
+
+# The match state one decision is made in.
+ctypedef struct Scene:
+    int player                # who decides (0 or 1)
+    int score[2]
+    int cube
+    int owner                 # -1 centred, else the owning player
+    int crawford              # this is the Crawford game
+
+# One action of a recorded match, with the board before it from the actor's view
+# (side 1 = ``player``; for an answer to a double, the taker's view).
+ctypedef struct TurnRecord:
+    Board before
+    Board after               # ACTION_MOVE: the board after the play, the mover's view
+    int32_t cube              # move: the cube in play; double/pass: the value offered;
+                              # take/beaver: the value after the answer
+    int16_t game              # index of the game in the match, from 0
+    int8_t player
+    int8_t action
+    uint8_t d1, d2            # ACTION_MOVE: the roll (d1 >= d2)
+    uint8_t nsteps
+    uint8_t hit               # bit k set: step k hit a blot
+    uint8_t src[4]            # the steps, notation points: from 1..25 (25 = bar)
+    uint8_t dst[4]            # to 0..24 (0 = off)
 
 ctypedef struct GameLog:
     int crawford
@@ -83,15 +115,23 @@ ctypedef struct GameStart:
     int d1, d2                # dice to play first without a cube action (0, 0 = roll as usual)
     int max_plies             # stop after this many plies (0 = play to the end)
 
+# A growing array of turns: the record of a match, kept when asked.
+ctypedef struct TurnLog:
+    TurnRecord* turns
+    int n
+    int cap
+
 ctypedef struct MatchCtx:
     Rules rules
     Player players[2]
     Rng dice
     MoveGen* gen
     int score[2]
-    double met[MET_SIZE][MET_SIZE]   # met[a][b]: P(win match) at a-away, b-away (pre-Crawford)
-    double met_post[MET_SIZE]        # post-Crawford: trailer a-away vs leader 1-away
+    const MetTable* met              # the match equity table of CUBE_MET players, or NULL
     int luck                         # 1: measure each rolled ply's luck (variance reduction)
+    int record                       # 1: keep the record of each turn in ``log``
+    TurnLog log
+    int game                         # the index of the game being played
     int script[MAX_SCRIPT]           # dice rolled before the stream is used
     int script_len
     int script_pos

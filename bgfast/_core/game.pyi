@@ -1,19 +1,60 @@
-# Type stub for bgfast._core.game (game.pyx): the compiled game and match loop (MatchRunner).
+# Type stub for bgfast._core.game (game.pyx): the compiled game and match loop (MatchRunner), single decisions.
+import enum
 from collections.abc import Sequence
-from typing import Final, Protocol, TypeAlias, type_check_only
+from typing import Final, NamedTuple, Protocol, TypeAlias, type_check_only
 
+import numpy as np
 from _typeshed import ReadableBuffer
+from numpy.typing import NDArray
 from typing_extensions import Self, disjoint_base
+
+from bgfast._core.cube import Met
+from bgfast._core.evaluator import CoreEvaluator
 
 _Probs: TypeAlias = tuple[float, float, float, float, float]
 # (player, length, score0, score1, cube, owner, crawford, jacoby, beaver, max_cube)
 _State: TypeAlias = tuple[int, int, int, int, int, int, bool, bool, bool, int]
 # (score0, score1, winner, games, gammons0, gammons1, backgammons0, backgammons1, doubles, plies)
 _Summary: TypeAlias = tuple[int, int, int, int, int, int, int, int, int, int]
-# (winner, kind, points, cube, plies, truncated, final_board, final_turn)
-_GameResult: TypeAlias = tuple[int, str, int, int, int, bool, bytes | None, int]
 # (crawford, cube, [(by, response), ...], points, winner, kind, (score0, score1) after, plies)
 _GameRow: TypeAlias = tuple[bool, int, list[tuple[int, int]], int, int, str, tuple[int, int], int]
+_Rules: TypeAlias = tuple[int, int, int, int, int]
+
+class PlayKind(enum.IntEnum):
+    PLAY_RANDOM = 0
+    PLAY_PUBEVAL = 1
+    PLAY_EVALUATOR = 2
+    PLAY_PYTHON = 3
+
+class CubeKind(enum.IntEnum):
+    CUBE_NEVER = 0
+    CUBE_KEITH = 1
+    CUBE_JANOWSKI = 2
+    CUBE_MET = 3
+    CUBE_PYTHON = 4
+
+class GameKind(enum.IntEnum):
+    KIND_SINGLE = 0
+    KIND_GAMMON = 1
+    KIND_BACKGAMMON = 2
+    KIND_PASS = 3
+
+class TurnAction(enum.IntEnum):
+    ACTION_MOVE = 0
+    ACTION_DOUBLE = 1
+    ACTION_TAKE = 2
+    ACTION_PASS = 3
+    ACTION_BEAVER = 4
+
+class GameResult(NamedTuple):
+    winner: int
+    kind: str
+    points: int
+    cube: int
+    plies: int
+    truncated: bool
+    final: bytes | None
+    final_turn: int
 
 @type_check_only
 class _Adapter(Protocol):
@@ -23,21 +64,26 @@ class _Adapter(Protocol):
     def should_double(self, board: bytes, state: _State, /) -> object: ...
     def accept_double(self, board: bytes, state: _State, /) -> int: ...
 
+_Player: TypeAlias = tuple[int, int, float, CoreEvaluator | None, _Adapter | None]
+
 KIND_NAMES: Final[tuple[str, str, str, str]]
+TURN_DTYPE: Final[np.dtype[np.void]]
 
 @disjoint_base
 class MatchRunner:
     checkers: int
     def __new__(
         cls,
-        rules: tuple[int, int, int, int, int],
+        rules: _Rules,
         start: Sequence[int],
-        players: Sequence[tuple[int, int, float, _Adapter | None]],
-        met: tuple[Sequence[Sequence[float]], Sequence[float]] | None = None,
+        players: Sequence[_Player],
+        met: Met | None = None,
     ) -> Self: ...
     def reseed(self, seed: int, index: int) -> None: ...
     def script(self, dice: Sequence[int]) -> None: ...
     def measure_luck(self, on: bool) -> None: ...
+    def record_turns(self, on: bool) -> None: ...
+    def turns(self) -> NDArray[np.void]: ...
     def luck(self) -> tuple[_Probs, _Probs]: ...
     def script_left(self) -> int: ...
     def play_from(
@@ -52,9 +98,14 @@ class MatchRunner:
         score0: int = 0,
         score1: int = 0,
         crawford: bool = False,
-    ) -> _GameResult: ...
+    ) -> GameResult: ...
     def play(self, seed: int, index: int) -> _Summary: ...
     def games(self) -> list[_GameRow]: ...
+
+@disjoint_base
+class Decisions:
+    def __new__(cls, rules: _Rules, player: _Player, met: Met | None = None) -> Self: ...
+    def reseed(self, seed: int, index: int, lane: int) -> None: ...
     def choose(
         self,
         board: ReadableBuffer,

@@ -14,95 +14,135 @@ backgammon (and still a checker on the bar or in the winner's home board) x3,
 times the cube; with the Jacoby rule (money only) gammons count single while
 the cube is centred.  A match to N points applies the Crawford rule (no cube
 in the first game after a side first reaches N-1) when asked.
+
+When asked (:meth:`MatchRunner.record_turns`), the loop also keeps the record of
+every turn (:c:type:`TurnRecord`: the board before, the dice, the play as steps,
+each cube action and answer); with the record off it costs one test a ply.
+Decisions one at a time (a built-in bot asked from Python) go through the same
+decision functions, from :class:`Decisions`, without a match.
 """
 from cpython.ref cimport PyObject
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
+from libc.stdlib cimport realloc, free
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int8_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 
 from bgfast._core.board cimport Board, BAR, board_swap, board_checkers, board_equal, board_from_bytes
 from bgfast._core.movegen cimport MoveGen, Child, movegen_new, movegen_free, generate
 from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
 from bgfast._core.evaluators cimport is_race, keith_count, pubeval_choose
-from bgfast._core.heuristic cimport heuristic_choose, heuristic_probs, heuristic_preroll
-from bgfast._core.cube cimport cube_offer, cube_respond
+from bgfast._core.probs cimport NOUT
+from bgfast._core.evaluator cimport (
+    Evaluator, CoreEvaluator, evaluator_after, evaluator_choose, evaluator_preroll,
+)
+from bgfast._core.cube cimport (
+    CubeArgs, MetTable, Met, cube_offer, cube_respond, RESPONSE_PASS, RESPONSE_TAKE, RESPONSE_BEAVER,
+)
 from bgfast._core.game cimport (
-    Player, Rules, GameLog, MatchLog, MatchCtx, GameStart, MAX_GAMES, MAX_DOUBLES, MET_SIZE, MAX_SCRIPT,
-    PLAY_RANDOM, PLAY_PUBEVAL, PLAY_HEURISTIC, PLAY_PYTHON,
+    Player, Rules, Scene, TurnRecord, TurnLog, GameLog, MatchLog, MatchCtx, GameStart,
+    MAX_GAMES, MAX_DOUBLES, MAX_SCRIPT,
+    PLAY_RANDOM, PLAY_PUBEVAL, PLAY_EVALUATOR, PLAY_PYTHON,
     CUBE_NEVER, CUBE_KEITH, CUBE_JANOWSKI, CUBE_MET, CUBE_PYTHON,
-    RESPONSE_PASS, RESPONSE_TAKE, RESPONSE_BEAVER,
     KIND_SINGLE, KIND_GAMMON, KIND_BACKGAMMON, KIND_PASS,
+    ACTION_MOVE, ACTION_DOUBLE, ACTION_TAKE, ACTION_PASS, ACTION_BEAVER,
 )
 from bgfast._core.rng import run_key
 
+import numpy as np
+from typing import NamedTuple
+
 KIND_NAMES = ("single", "gammon", "backgammon", "pass")
+
+GameResult = NamedTuple("GameResult", [
+    ("winner", int), ("kind", str), ("points", int), ("cube", int), ("plies", int),
+    ("truncated", bool), ("final", "bytes | None"), ("final_turn", int),
+])
+GameResult.__doc__ = """One game played by :meth:`MatchRunner.play_from`.
+
+``winner`` (0 or 1) won ``points`` (``kind``: ``"single"``, ``"gammon"``, ``"backgammon"``,
+``"pass"``) at cube ``cube`` after ``plies`` checker plays; a game stopped after the
+ply limit is ``truncated``, with its position ``final`` (50 bytes, ``final_turn`` on roll)."""
 
 
 cdef inline bytes _board_bytes(const Board* b):
     return (<const char*> b.side[0])[:25] + (<const char*> b.side[1])[:25]
 
 
-cdef inline tuple _state(MatchCtx* m, int player, int cube, int owner, int crawford):
-    return (player, m.rules.length, m.score[0], m.score[1], cube, owner, bool(crawford),
-            bool(m.rules.jacoby), bool(m.rules.beaver), m.rules.max_cube)
+cdef inline tuple _state(const Rules* r, const Scene* s):
+    return (s.player, r.length, s.score[0], s.score[1], s.cube, s.owner, bool(s.crawford),
+            bool(r.jacoby), bool(r.beaver), r.max_cube)
 
 
 # ---------------------------------------------------------------- decisions
 
-cdef int choose_play(MatchCtx* m, int player, const Board* b, int d1, int d2,
-                     int cube, int owner, int crawford) except -1 nogil:
-    """Index of the chosen child in ``m.gen.items`` (children already generated)."""
-    cdef Player* p = &m.players[player]
-    cdef MoveGen* g = m.gen
+cdef int choose_play(const Rules* r, Player* p, MoveGen* g, const Scene* s, const Board* b,
+                     int d1, int d2) except -1 nogil:
+    """Index of ``s.player``'s chosen child in ``g.items`` (children already generated from ``b``)."""
     if g.n == 1:
         return 0
     if p.play == PLAY_RANDOM:
         return rng_below(&p.rng, g.n)
     if p.play == PLAY_PUBEVAL:
         return pubeval_choose(g, b)
-    if p.play == PLAY_HEURISTIC:
-        return heuristic_choose(g, b)
+    if p.play == PLAY_EVALUATOR:
+        return evaluator_choose(&p.evaluator, g, b)
     if p.play == PLAY_PYTHON:
         with gil:
-            return _python_play(m, player, b, d1, d2, cube, owner, crawford)
+            return _python_play(r, p, g, s, b, d1, d2)
     with gil:
         raise ValueError("unknown checker-play kind %d" % p.play)
 
 
-cdef int _python_play(MatchCtx* m, int player, const Board* b, int d1, int d2,
-                      int cube, int owner, int crawford) except -1:
+cdef int _python_play(const Rules* r, Player* p, MoveGen* g, const Scene* s, const Board* b,
+                      int d1, int d2) except -1:
     cdef Board chosen
     cdef int i
-    adapter = <object> m.players[player].py
-    result = adapter.choose_play(_board_bytes(b), d1, d2, _state(m, player, cube, owner, crawford))
+    adapter = <object> p.py
+    result = adapter.choose_play(_board_bytes(b), d1, d2, _state(r, s))
     if not isinstance(result, bytes) or len(result) != 50:
         raise TypeError("a Python bot's play must come back as a 50-byte board")
     board_from_bytes(<const unsigned char*> (<const char*> result), &chosen)
-    for i in range(m.gen.n):
-        if board_equal(&m.gen.items[i].board, &chosen):
+    for i in range(g.n):
+        if board_equal(&g.items[i].board, &chosen):
             return i
     return adapter.illegal_play(_board_bytes(b), d1, d2, result)
 
 
-cdef bint cube_dead_for(MatchCtx* m, int player, int cube) noexcept nogil:
-    """The cube is dead for ``player``: doubling cannot gain anything (match play only)."""
-    return m.rules.length > 0 and m.rules.length - m.score[player] <= cube
-
-
-cdef bint may_double(MatchCtx* m, int player, int cube, int owner, int crawford) noexcept nogil:
-    if crawford:
+cdef bint may_double(const Rules* r, const Scene* s) noexcept nogil:
+    """``s.player`` (on roll) may double: not the Crawford game, the cube centred or its own,
+    within the maximum, and not dead (in match play, a cube that already covers what the
+    player needs)."""
+    if s.crawford:
         return False
-    if owner != -1 and owner != player:
+    if s.owner != -1 and s.owner != s.player:
         return False
-    if cube * 2 > m.rules.max_cube:
+    if s.cube * 2 > r.max_cube:
         return False
-    return not cube_dead_for(m, player, cube)
+    return not (r.length > 0 and r.length - s.score[s.player] <= s.cube)
 
 
-cdef int offer_double(MatchCtx* m, int player, const Board* b, int cube, int owner,
-                      int crawford) except -1 nogil:
-    """Whether ``player`` (on roll in ``b``) doubles."""
-    cdef Player* p = &m.players[player]
+cdef void cube_args(const Rules* r, const MetTable* met, const Player* p, const Scene* s, int doubler,
+                    CubeArgs* a) noexcept nogil:
+    """The cube math's arguments for a decision of ``p`` (its policy and efficiency), from
+    ``doubler``'s view."""
+    a.length = r.length
+    a.doubler = doubler
+    a.owner = s.owner
+    a.away_d = r.length - s.score[doubler]
+    a.away_t = r.length - s.score[1 - doubler]
+    a.post_crawford = r.length > 0 and (a.away_d == 1 or a.away_t == 1)
+    a.cube = s.cube
+    a.jacoby = r.length == 0 and r.jacoby
+    a.beaver = r.beaver
+    a.max_cube = r.max_cube
+    a.x = p.cube_efficiency
+    a.met = met if p.cube == CUBE_MET else NULL
+
+
+cdef int offer_double(const Rules* r, const MetTable* met, Player* p, MoveGen* g, const Scene* s,
+                      const Board* b) except -1 nogil:
+    """Whether ``s.player`` (on roll in ``b``) doubles."""
+    cdef CubeArgs a
     cdef int diff
     if p.cube == CUBE_NEVER:
         return 0
@@ -110,21 +150,22 @@ cdef int offer_double(MatchCtx* m, int player, const Board* b, int cube, int own
         if not is_race(b):
             return 0
         diff = 8 * keith_count(b, 1) - 7 * keith_count(b, 0)   # 7 x (K_me * 8/7 - K_opp)
-        return diff <= (28 if owner == -1 else 21)
+        return diff <= (28 if s.owner == -1 else 21)
     if p.cube == CUBE_JANOWSKI or p.cube == CUBE_MET:
-        return cube_offer(m, player, b, cube, owner, crawford)
+        cube_args(r, met, p, s, s.player, &a)
+        return cube_offer(&a, &p.evaluator, g, b)
     if p.cube == CUBE_PYTHON:
         with gil:
             adapter = <object> p.py
-            return 1 if adapter.should_double(_board_bytes(b), _state(m, player, cube, owner, crawford)) else 0
+            return 1 if adapter.should_double(_board_bytes(b), _state(r, s)) else 0
     with gil:
         raise ValueError("cube policy %d is not available for this bot" % p.cube)
 
 
-cdef int respond_double(MatchCtx* m, int player, const Board* b, int cube, int owner,
-                        int crawford) except -1 nogil:
-    """``player``'s answer to a double; ``b`` has the doubler on roll (side 1)."""
-    cdef Player* p = &m.players[player]
+cdef int respond_double(const Rules* r, const MetTable* met, Player* p, MoveGen* g, const Scene* s,
+                        const Board* b) except -1 nogil:
+    """``s.player``'s answer to a double; ``b`` has the doubler on roll (side 1)."""
+    cdef CubeArgs a
     cdef int diff, answer
     if p.cube == CUBE_NEVER:
         return RESPONSE_TAKE
@@ -134,11 +175,12 @@ cdef int respond_double(MatchCtx* m, int player, const Board* b, int cube, int o
         diff = 8 * keith_count(b, 1) - 7 * keith_count(b, 0)
         return RESPONSE_TAKE if diff >= 14 else RESPONSE_PASS
     if p.cube == CUBE_JANOWSKI or p.cube == CUBE_MET:
-        return cube_respond(m, player, b, cube, owner, crawford)
+        cube_args(r, met, p, s, 1 - s.player, &a)
+        return cube_respond(&a, &p.evaluator, g, b)
     if p.cube == CUBE_PYTHON:
         with gil:
             adapter = <object> p.py
-            answer = int(adapter.accept_double(_board_bytes(b), _state(m, player, cube, owner, crawford)))
+            answer = int(adapter.accept_double(_board_bytes(b), _state(r, s)))
             if answer not in (RESPONSE_PASS, RESPONSE_TAKE, RESPONSE_BEAVER):
                 raise ValueError("a cube response is 0 (pass), 1 (take) or 2 (beaver), got %r" % answer)
             return answer
@@ -146,27 +188,90 @@ cdef int respond_double(MatchCtx* m, int player, const Board* b, int cube, int o
         raise ValueError("cube policy %d is not available for this bot" % p.cube)
 
 
+cdef inline int allowed_answer(const Rules* r, int answer, int cube) noexcept nogil:
+    """The answer as the rules let it stand: a beaver outside money play with beavers on,
+    or past the maximum cube, is a take."""
+    if answer == RESPONSE_BEAVER and not (r.length == 0 and r.beaver and cube * 4 <= r.max_cube):
+        return RESPONSE_TAKE
+    return answer
+
+
 # ---------------------------------------------------------------- the loop
 
-cdef void add_luck(MoveGen* g, const Board* b, int d1, int d2, float* total) noexcept nogil:
+cdef void add_luck(const Evaluator* e, MoveGen* g, const Board* b, int d1, int d2, float* total) noexcept nogil:
     """Add to ``total`` the luck of rolling (d1, d2) for the side on roll in ``b`` (side 1).
 
     Luck, as GNU Backgammon and eXtreme Gammon measure it for variance reduction:
-    the heuristic evaluator's probabilities after its best play of this roll,
-    minus their average over all 36 rolls (each after its best play).  Its
-    expectation over the roll is exactly zero, so subtracting a trial's summed
-    luck from its result leaves the rollout unbiased while removing most of the
-    dice's noise.  Five numbers, the side's own view: win, win gammon, win
-    backgammon, lose gammon, lose backgammon.
+    the evaluator's probabilities after its best play of this roll, minus their
+    average over all 36 rolls (each after its best play).  Its expectation over
+    the roll is exactly zero, so subtracting a trial's summed luck from its
+    result leaves the rollout unbiased while removing most of the dice's noise.
+    Five numbers, the side's own view: win, win gammon, win backgammon, lose
+    gammon, lose backgammon.  ``e`` is the roller's evaluator (the heuristic for
+    a bot without one of its own).
     """
-    cdef float avg[5]
-    cdef float got[5]
+    cdef float avg[NOUT]
+    cdef float got[NOUT]
     cdef int k
-    heuristic_preroll(g, b, 1, avg)
+    evaluator_preroll(e, g, b, 1, avg)
     generate(g, b, d1, d2)
-    heuristic_probs(&g.items[heuristic_choose(g, b)].board, got)
-    for k in range(5):
+    evaluator_after(e, &g.items[evaluator_choose(e, g, b)].board, got)
+    for k in range(NOUT):
         total[k] += got[k] - avg[k]
+
+
+cdef TurnRecord* _new_turn(MatchCtx* m, int player, int action, const Board* before, int cube) except NULL nogil:
+    """A new turn at the end of the match record, its common fields set."""
+    cdef TurnLog* t = &m.log
+    cdef TurnRecord* grown
+    cdef TurnRecord* rec
+    cdef int cap
+    if t.n == t.cap:
+        cap = 256 if t.cap == 0 else 2 * t.cap
+        grown = <TurnRecord*> realloc(t.turns, cap * sizeof(TurnRecord))
+        if grown == NULL:
+            with gil:
+                raise MemoryError()
+        t.turns = grown
+        t.cap = cap
+    rec = &t.turns[t.n]
+    t.n += 1
+    memset(rec, 0, sizeof(TurnRecord))
+    memcpy(&rec.before, before, sizeof(Board))
+    rec.player = <int8_t> player
+    rec.action = <int8_t> action
+    rec.cube = cube
+    rec.game = <int16_t> m.game
+    return rec
+
+
+cdef int _record_move(MatchCtx* m, int player, const Board* before, int d1, int d2, const Child* c,
+                      int cube) except -1 nogil:
+    cdef TurnRecord* rec = _new_turn(m, player, ACTION_MOVE, before, cube)
+    cdef int k
+    memcpy(&rec.after, &c.board, sizeof(Board))
+    rec.d1 = <uint8_t> (d1 if d1 >= d2 else d2)
+    rec.d2 = <uint8_t> (d2 if d1 >= d2 else d1)
+    rec.nsteps = c.nsteps
+    rec.hit = c.hit
+    for k in range(c.nsteps):
+        rec.src[k] = c.src[k]
+        rec.dst[k] = c.dst[k]
+    return 0
+
+
+cdef int _record_cube(MatchCtx* m, int doubler, const Board* b, int cube, int answer) except -1 nogil:
+    """A double from ``cube`` and its answer (the taker's view of the board)."""
+    cdef Board taker_view
+    cdef int action = ACTION_TAKE
+    _new_turn(m, doubler, ACTION_DOUBLE, b, 2 * cube)
+    board_swap(&taker_view, b)
+    if answer == RESPONSE_PASS:
+        action = ACTION_PASS
+    elif answer == RESPONSE_BEAVER:
+        action = ACTION_BEAVER
+    _new_turn(m, 1 - doubler, action, &taker_view, 4 * cube if answer == RESPONSE_BEAVER else 2 * cube)
+    return 0
 
 
 cdef int next_die(MatchCtx* m) noexcept nogil:
@@ -186,6 +291,7 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
     cdef bint skip_cube = True
     cdef const uint8_t* loser
     cdef const Child* chosen
+    cdef Scene sc
     memset(log, 0, sizeof(GameLog))
     log.crawford = crawford
     if start == NULL:
@@ -207,6 +313,9 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
         d2 = start.d2
         skip_cube = d1 != 0
         max_plies = start.max_plies
+    sc.score[0] = m.score[0]
+    sc.score[1] = m.score[1]
+    sc.crawford = crawford
     left[turn] = board_checkers(&b, 1)
     left[1 - turn] = board_checkers(&b, 0)
     while True:
@@ -217,16 +326,21 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
             log.cube = cube
             log.plies = plies
             return 0
+        sc.player = turn
+        sc.cube = cube
+        sc.owner = owner
         if not skip_cube:
-            if may_double(m, turn, cube, owner, crawford) and offer_double(m, turn, &b, cube, owner, crawford):
-                answer = respond_double(m, 1 - turn, &b, cube, owner, crawford)   # doubler on roll
-                if answer == RESPONSE_BEAVER and not (m.rules.length == 0 and m.rules.beaver
-                                                      and cube * 4 <= m.rules.max_cube):
-                    answer = RESPONSE_TAKE
+            if may_double(&m.rules, &sc) and offer_double(&m.rules, m.met, &m.players[turn], m.gen, &sc, &b):
+                sc.player = 1 - turn
+                answer = respond_double(&m.rules, m.met, &m.players[1 - turn], m.gen, &sc, &b)  # doubler on roll
+                answer = allowed_answer(&m.rules, answer, cube)
+                sc.player = turn
                 if log.ndoubles < MAX_DOUBLES:
                     log.double_by[log.ndoubles] = <int8_t> turn
                     log.double_response[log.ndoubles] = <int8_t> answer
                     log.ndoubles += 1
+                if m.record:
+                    _record_cube(m, turn, &b, cube, answer)
                 if answer == RESPONSE_PASS:
                     log.cube = cube
                     log.points = cube
@@ -236,14 +350,18 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
                     return 0
                 cube *= 4 if answer == RESPONSE_BEAVER else 2
                 owner = 1 - turn
+                sc.cube = cube
+                sc.owner = owner
             d1 = next_die(m)
             d2 = next_die(m)
         if m.luck and not (skip_cube and start != NULL):
-            add_luck(m.gen, &b, d1, d2, log.luck[turn])
+            add_luck(&m.players[turn].evaluator, m.gen, &b, d1, d2, log.luck[turn])
         skip_cube = False
         generate(m.gen, &b, d1, d2)
-        idx = choose_play(m, turn, &b, d1, d2, cube, owner, crawford)
+        idx = choose_play(&m.rules, &m.players[turn], m.gen, &sc, &b, d1, d2)
         chosen = &m.gen.items[idx]
+        if m.record:
+            _record_move(m, turn, &b, d1, d2, chosen, cube)
         memcpy(&b, &chosen.board, sizeof(Board))
         plies += 1
         for k in range(chosen.nsteps):
@@ -277,6 +395,7 @@ cdef int play_match(MatchCtx* m, MatchLog* out) except -1 nogil:
     out.ngames = 0
     m.score[0] = 0
     m.score[1] = 0
+    m.log.n = 0
     while True:
         crawford = 0
         if (length > 1 and m.rules.crawford and not crawford_done
@@ -287,6 +406,7 @@ cdef int play_match(MatchCtx* m, MatchLog* out) except -1 nogil:
             with gil:
                 raise RuntimeError("match exceeded %d games" % MAX_GAMES)
         log = &out.games[out.ngames]
+        m.game = out.ngames
         play_game(m, crawford, NULL, log)
         out.ngames += 1
         m.score[log.winner] += log.points
@@ -300,26 +420,109 @@ cdef int play_match(MatchCtx* m, MatchLog* out) except -1 nogil:
     return 0
 
 
-# ---------------------------------------------------------------- Python entry point
+# ---------------------------------------------------------------- Python entry points
+
+cdef object _turn_dtype():
+    cdef TurnRecord r
+    cdef char* base = <char*> &r
+
+    return np.dtype({
+        "names": ["before", "after", "cube", "game", "player", "action", "d1", "d2", "nsteps", "hit",
+                  "src", "dst"],
+        "formats": [(np.uint8, 50), (np.uint8, 50), np.int32, np.int16, np.int8, np.int8, np.uint8,
+                    np.uint8, np.uint8, np.uint8, (np.uint8, 4), (np.uint8, 4)],
+        "offsets": [<char*> &r.before - base, <char*> &r.after - base, <char*> &r.cube - base,
+                    <char*> &r.game - base, <char*> &r.player - base, <char*> &r.action - base,
+                    <char*> &r.d1 - base, <char*> &r.d2 - base, <char*> &r.nsteps - base,
+                    <char*> &r.hit - base, <char*> &r.src[0] - base, <char*> &r.dst[0] - base],
+        "itemsize": sizeof(TurnRecord),
+    })
+
+
+TURN_DTYPE = _turn_dtype()
+"""The numpy dtype of :meth:`MatchRunner.turns`: one row per action (see ``TurnRecord``).
+
+``before``/``after`` are 50-byte boards (opponent's 25 counts, then the actor's);
+``action`` a :class:`TurnAction`; ``d1 >= d2`` the roll of a move; ``src``/``dst`` its
+first ``nsteps`` steps in notation points (bar 25, off 0), bit k of ``hit`` set when
+step k hit; ``cube`` as for :class:`bgfast.game.Turn`."""
+
+
+cdef int _set_rules(Rules* r, rules, start) except -1:
+    """Fill ``r`` from ``(length, crawford, jacoby, beaver, max_cube)`` and a side's 25 counts."""
+    cdef int i
+    r.length, r.crawford, r.jacoby, r.beaver, r.max_cube = rules
+    if len(start) != 25:
+        raise ValueError("a starting position is 25 counts")
+    for i in range(25):
+        r.start.side[0][i] = start[i]
+        r.start.side[1][i] = start[i]
+    r.checkers = sum(start)
+    return 0
+
+
+cdef int _set_player(Player* p, spec, list keep) except -1:
+    """Fill ``p`` from ``(play_kind, cube_kind, cube_efficiency, evaluator, adapter)``.
+
+    ``evaluator`` is a :class:`~bgfast._core.evaluator.CoreEvaluator` or None (a player
+    that neither plays nor doubles by one); ``adapter`` the Python side of a
+    ``PLAY_PYTHON`` / ``CUBE_PYTHON`` player, else None.  Objects the player points
+    into are appended to ``keep``."""
+    play, cube, eff, evaluator, adapter = spec
+    p.play = play
+    p.cube = cube
+    p.cube_efficiency = eff
+    p.py = NULL
+    memset(&p.evaluator, 0, sizeof(Evaluator))
+    p.evaluator.kind = -1
+    if not (PLAY_RANDOM <= play <= PLAY_PYTHON):
+        raise ValueError("unknown checker-play kind %r" % (play,))
+    if not (CUBE_NEVER <= cube <= CUBE_PYTHON):
+        raise ValueError("unknown cube policy %r" % (cube,))
+    if evaluator is not None:
+        if not isinstance(evaluator, CoreEvaluator):
+            raise TypeError("a player's evaluator is a CoreEvaluator, got %r" % (evaluator,))
+        memcpy(&p.evaluator, &(<CoreEvaluator> evaluator).ev, sizeof(Evaluator))
+        keep.append(evaluator)
+    elif play == PLAY_EVALUATOR or cube == CUBE_JANOWSKI or cube == CUBE_MET:
+        raise ValueError("a player that plays or doubles by an evaluator needs one")
+    if adapter is not None:
+        keep.append(adapter)
+        p.py = <PyObject*> adapter
+    if (play == PLAY_PYTHON or cube == CUBE_PYTHON) and adapter is None:
+        raise ValueError("a Python player needs an adapter")
+    return 0
+
+
+cdef const MetTable* _met_table(met, list keep) except? NULL:
+    if met is None:
+        return NULL
+    if not isinstance(met, Met):
+        raise TypeError("a match equity table for the core is a bgfast._core.cube.Met, got %r" % (met,))
+    keep.append(met)
+    return &(<Met> met).t
+
 
 cdef class MatchRunner:
     """Plays matches between two configured players under fixed rules.
 
     :param rules: ``(length, crawford, jacoby, beaver, max_cube)`` as ints.
     :param start: the starting position of one side, 25 counts (own view).
-    :param players: two ``(play_kind, cube_kind, cube_efficiency, adapter_or_None)``.
-    :param met: optional ``(pre, post)``: an (n, n) table of match winning chances
-        at (away, opponent away), index 0 = 0-away, and the post-Crawford row.
+    :param players: two ``(play_kind, cube_kind, cube_efficiency, evaluator, adapter)``: a
+        :class:`PlayKind`, a :class:`CubeKind`, Janowski's x, a
+        :class:`~bgfast._core.evaluator.CoreEvaluator` or None, the Python adapter of a
+        Python player or None.
+    :param met: the :class:`~bgfast._core.cube.Met` of ``CUBE_MET`` players in match play, or None.
     """
     cdef MatchCtx* m
     cdef MatchLog* log
-    cdef object _adapters     # keeps the Python adapters alive
+    cdef list _keep           # the objects the players and the table point into
     cdef public int checkers
 
     def __cinit__(self, rules, start, players, met=None):
         self.m = NULL
         self.log = NULL
-        cdef int i, j, s
+        cdef int s
         cdef MatchCtx* m = <MatchCtx*> PyMem_Calloc(1, sizeof(MatchCtx))
         if m == NULL:
             raise MemoryError()
@@ -328,36 +531,17 @@ cdef class MatchRunner:
         m.gen = movegen_new()
         if self.log == NULL or m.gen == NULL:
             raise MemoryError()
-        m.rules.length, m.rules.crawford, m.rules.jacoby, m.rules.beaver, m.rules.max_cube = rules
-        if len(start) != 25:
-            raise ValueError("a starting position is 25 counts")
-        for i in range(25):
-            m.rules.start.side[0][i] = start[i]
-            m.rules.start.side[1][i] = start[i]
-        m.rules.checkers = sum(start)
+        _set_rules(&m.rules, rules, start)
         self.checkers = m.rules.checkers
-        self._adapters = []
+        self._keep = []
         for s in range(2):
-            play, cube, eff, adapter = players[s]
-            m.players[s].play = play
-            m.players[s].cube = cube
-            m.players[s].cube_efficiency = eff
-            m.players[s].py = NULL
-            if adapter is not None:
-                self._adapters.append(adapter)
-                m.players[s].py = <PyObject*> adapter
-            if (play == PLAY_PYTHON or cube == CUBE_PYTHON) and adapter is None:
-                raise ValueError("a Python player needs an adapter")
-        if met is not None:
-            pre, post = met
-            for i in range(min(len(pre), MET_SIZE)):
-                m.met_post[i] = post[i]
-                for j in range(min(len(pre), MET_SIZE)):
-                    m.met[i][j] = pre[i][j]
+            _set_player(&m.players[s], players[s], self._keep)
+        m.met = _met_table(met, self._keep)
 
     def __dealloc__(self):
         if self.m != NULL:
             movegen_free(self.m.gen)
+            free(self.m.log.turns)
             PyMem_Free(self.m)
         PyMem_Free(self.log)
 
@@ -388,8 +572,26 @@ cdef class MatchRunner:
         self.m.script_pos = 0
 
     def measure_luck(self, bint on):
-        """Measure the luck of every rolled ply in :meth:`play_from` (variance reduction)."""
+        """Measure the luck of every rolled ply in :meth:`play_from` (variance reduction),
+        each player's with its own evaluator.
+
+        :raises ValueError: a player without an evaluator.
+        """
+        if on and (self.m.players[0].evaluator.kind < 0 or self.m.players[1].evaluator.kind < 0):
+            raise ValueError("measuring luck needs both players' evaluators")
         self.m.luck = on
+
+    def record_turns(self, bint on):
+        """Keep the record of every turn of the next matches and games (see :meth:`turns`)."""
+        self.m.record = on
+        self.m.log.n = 0
+
+    def turns(self):
+        """The record of the last match or game played with :meth:`record_turns` on: an
+        array of :data:`TURN_DTYPE`, one row per action in order (empty when off)."""
+        cdef Py_ssize_t size = self.m.log.n * sizeof(TurnRecord)
+        data = (<const char*> self.m.log.turns)[:size] if size else b""
+        return np.frombuffer(data, dtype=TURN_DTYPE)
 
     def luck(self):
         """The last game's summed luck: ``((5 numbers of player 0), (player 1))``, each in its own view."""
@@ -405,8 +607,8 @@ cdef class MatchRunner:
                   bint crawford=False):
         """Play one game from ``board`` (``turn`` on roll, side 1) with the current streams.
 
-        :returns: ``(winner, kind, points, cube, plies, truncated, final_board, final_turn)``;
-            ``final_board`` (50 bytes, ``final_turn`` on roll) only when truncated, else None.
+        :returns: a :class:`GameResult`; its ``final`` board (50 bytes, ``final_turn`` on
+            roll) only when truncated, else None.
         """
         cdef GameStart st
         cdef GameLog* gl = &self.log.games[0]
@@ -419,6 +621,8 @@ cdef class MatchRunner:
         st.max_plies = max_plies
         self.m.score[0] = score0
         self.m.score[1] = score1
+        self.m.game = 0
+        self.m.log.n = 0
         if self.m.players[0].py == NULL and self.m.players[1].py == NULL:
             with nogil:
                 play_game(self.m, crawford, &st, gl)
@@ -426,8 +630,8 @@ cdef class MatchRunner:
             play_game(self.m, crawford, &st, gl)
         self.log.ngames = 1
         final = _board_bytes(&gl.final) if gl.truncated else None
-        return (gl.winner, KIND_NAMES[gl.kind], gl.points, gl.cube, gl.plies, bool(gl.truncated),
-                final, gl.final_turn)
+        return GameResult(gl.winner, KIND_NAMES[gl.kind], gl.points, gl.cube, gl.plies, bool(gl.truncated),
+                          final, gl.final_turn)
 
     def play(self, seed, unsigned long long index):
         """Play match ``index`` of run ``seed``; return its summary.
@@ -474,37 +678,81 @@ cdef class MatchRunner:
                         KIND_NAMES[gl.kind], (gl.score_after[0], gl.score_after[1]), gl.plies))
         return out
 
-    # -- single decisions, so that the built-in bots answer the same from Python
 
-    cdef void _set_scene(self, int player, int score0, int score1):
-        self.m.score[0] = score0
-        self.m.score[1] = score1
+cdef MoveGen* _SHARED = movegen_new()    # single decisions, with the GIL held: one at a time
+
+
+cdef class Decisions:
+    """One built-in player's decisions, asked one at a time: what a bot answers from Python.
+
+    The same decision functions as the game loop, on a single position and match state,
+    without a match or a match runner.
+
+    :param rules: ``(length, crawford, jacoby, beaver, max_cube)`` as ints.
+    :param player: ``(play_kind, cube_kind, cube_efficiency, evaluator, None)`` as for
+        :class:`MatchRunner` (a Python player has no decisions in the core).
+    :param met: the :class:`~bgfast._core.cube.Met` of a ``CUBE_MET`` player in match play, or None.
+    """
+    cdef Rules rules
+    cdef Player p
+    cdef const MetTable* met
+    cdef list _keep
+
+    def __cinit__(self, rules, player, met=None):
+        if _SHARED == NULL:
+            raise MemoryError()
+        self._keep = []
+        _set_rules(&self.rules, rules, (0,) * 25)
+        _set_player(&self.p, player, self._keep)
+        if self.p.play == PLAY_PYTHON or self.p.cube == CUBE_PYTHON:
+            raise ValueError("a Python player's decisions are its own, not the core's")
+        self.met = _met_table(met, self._keep)
+
+    def reseed(self, seed, unsigned long long index, unsigned long long lane):
+        """Seed the player's stream of random choices: lane ``lane`` of item ``index`` of run ``seed``."""
+        cdef bytes key = run_key(seed)
+        rng_seed(&self.p.rng, <const uint64_t*> (<const char*> key), index, lane)
+
+    cdef void _scene(self, Scene* s, int player, int score0, int score1, int cube, int owner, int crawford):
+        s.player = player
+        s.score[0] = score0
+        s.score[1] = score1
+        s.cube = cube
+        s.owner = owner
+        s.crawford = crawford
 
     def choose(self, const unsigned char[::1] board, int d1, int d2, int player,
                int score0=0, int score1=0, int cube=1, int owner=-1, bint crawford=False):
         """The 50-byte board ``player`` (on roll, side 1 of ``board``) plays to with (d1, d2)."""
         cdef Board b
+        cdef Scene s
         cdef int idx
         board_from_bytes(&board[0], &b)
-        self._set_scene(player, score0, score1)
-        generate(self.m.gen, &b, d1, d2)
-        idx = choose_play(self.m, player, &b, d1, d2, cube, owner, crawford)
-        return _board_bytes(&self.m.gen.items[idx].board)
+        self._scene(&s, player, score0, score1, cube, owner, crawford)
+        generate(_SHARED, &b, d1, d2)
+        idx = choose_play(&self.rules, &self.p, _SHARED, &s, &b, d1, d2)
+        return _board_bytes(&_SHARED.items[idx].board)
 
     def offer(self, const unsigned char[::1] board, int player, int score0=0, int score1=0,
               int cube=1, int owner=-1, bint crawford=False):
-        """Whether ``player`` (on roll, side 1 of ``board``) doubles; False when the cube is unavailable."""
+        """Whether ``player`` (on roll, side 1 of ``board``) doubles; False when the cube is
+        unavailable to it (the Crawford game, the opponent's cube, the maximum, a dead cube)."""
         cdef Board b
+        cdef Scene s
         board_from_bytes(&board[0], &b)
-        self._set_scene(player, score0, score1)
-        if not may_double(self.m, player, cube, owner, crawford):
+        self._scene(&s, player, score0, score1, cube, owner, crawford)
+        if not may_double(&self.rules, &s):
             return False
-        return bool(offer_double(self.m, player, &b, cube, owner, crawford))
+        return bool(offer_double(&self.rules, self.met, &self.p, _SHARED, &s, &b))
 
     def respond(self, const unsigned char[::1] board, int player, int score0=0, int score1=0,
                 int cube=1, int owner=-1, bint crawford=False):
-        """``player``'s answer (0 pass, 1 take, 2 beaver) to a double; the doubler is side 1 of ``board``."""
+        """``player``'s answer (a :class:`~bgfast._core.cube.CubeAnswer`) to a double; the
+        doubler is side 1 of ``board``.  A beaver the rules do not allow is a take."""
         cdef Board b
+        cdef Scene s
+        cdef int answer
         board_from_bytes(&board[0], &b)
-        self._set_scene(player, score0, score1)
-        return respond_double(self.m, player, &b, cube, owner, crawford)
+        self._scene(&s, player, score0, score1, cube, owner, crawford)
+        answer = respond_double(&self.rules, self.met, &self.p, _SHARED, &s, &b)
+        return allowed_answer(&self.rules, answer, cube)

@@ -38,29 +38,32 @@ logistic regression to the results of 40,000 pubeval self-play games
 --seed 777`` reproduces them; fitting to the heuristic's own games measured
 weaker).
 
-Checker play (``heuristic_choose``) evaluates pubeval's best ``FILTER`` plays
+Checker play (``heuristic_choose``) evaluates pubeval's best ``filter`` plays
 (5 by default) of a roll, a move filter as engines use that keeps the cost per
 game near pubeval's, and picks the one with the highest cubeless equity plus
-``BLEND`` (0.03) times its pubeval score: among plausible plays the two
+``blend`` (0.03) times its pubeval score: among plausible plays the two
 evaluators' errors partly cancel (measured: +0.289 ppg against pubeval with
 the equity alone, +0.311 with the blend, 100,000 games each, seed 1).  Without
-the filter (``set_filter(0)``) plays are ranked by the equity alone.
+the filter (``filter=0``) plays are ranked by the equity alone.  The weights,
+the filter and the blend are settings of one evaluator (``HeuristicSettings``,
+carried by each player of the game loop), not of the process.
 """
 import os
 
 import numpy as np
 
 from libc.math cimport expf, sqrtf
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
-from libc.string cimport memcpy, memset
-from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.stdint cimport uint8_t, uint32_t
+from libc.string cimport memset
+from cpython.mem cimport PyMem_Calloc, PyMem_Free
 
-from bgfast._core.board cimport Board, BAR, board_from_bytes, board_swap, board_checkers
-from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate, MAX_CHILDREN
-from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below, rng_next
-from bgfast._core.evaluators cimport is_race, pubeval, keith_wastage, pubeval_deltas
-from bgfast._core.heuristic cimport H_SIDE, H_GLOBAL, H_NFEAT, H_NCLASS, H_NOUT
-from bgfast._core.rng import run_key
+from bgfast._core.board cimport Board, board_from_bytes, board_checkers
+from bgfast._core.movegen cimport MoveGen, MAX_CHILDREN
+from bgfast._core.evaluators cimport keith_wastage, pubeval_deltas
+from bgfast._core.probs cimport NOUT as P_NOUT, probs_equity
+from bgfast._core.heuristic cimport (
+    H_SIDE, H_GLOBAL, H_NFEAT, H_NCLASS, H_ZPAD, H_FILTER_MAX, H_FILTER_ALL, WeightTable, HeuristicSettings,
+)
 
 cdef extern from *:
     int __builtin_clz(unsigned int x) nogil
@@ -69,18 +72,14 @@ cdef extern from *:
 NFEAT = H_NFEAT
 NGLOBAL = H_GLOBAL
 NCLASS = H_NCLASS
-NOUT = H_NOUT
+NOUT = P_NOUT
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 
-DEF BARBIT = 1 << 24
-DEF NDENSE = 22           # dense features at the start of each side's block; the rest are 0/1
-DEF MADE = 22             # f[MADE + i]: the side's point i+1 is made (2+ checkers)
-DEF BLOT = 46             # f[BLOT + i]: a single checker on the side's point i+1
-DEF ZPAD = 8
-
-# Weights, transposed for the evaluation: Wt[class][feature][output], outputs padded to 8.
-cdef float Wt[H_NCLASS][H_NFEAT][ZPAD]
-memset(Wt, 0, sizeof(Wt))
+cdef enum:
+    BARBIT = 1 << 24
+    NDENSE = 22           # dense features at the start of each side's block; the rest are 0/1
+    MADE = 22             # f[MADE + i]: the side's point i+1 is made (2+ checkers)
+    BLOT = 46             # f[BLOT + i]: a single checker on the side's point i+1
 
 # Rolls of 36 that carry a checker past every block in the 12 points ahead of it:
 # bit j of the pattern is the point 12 - j pips ahead (see _escape_table).
@@ -397,23 +396,24 @@ cdef inline float _sigmoid(float z) noexcept nogil:
     return 1.0 / (1.0 + expf(-z))
 
 
-cdef inline void _add_indicator_rows(int cls, int first, uint32_t mask, float* acc) noexcept nogil:
+cdef inline void _add_indicator_rows(const WeightTable* table, int cls, int first, uint32_t mask,
+                                     float* acc) noexcept nogil:
     """Add to ``acc`` the weight rows ``first + i`` of class ``cls`` for each bit ``i`` set in ``mask``."""
     cdef const float* w
     cdef int o
     while mask:
-        w = &Wt[cls][first + __builtin_ctz(mask)][0]
+        w = &table.w[cls][first + __builtin_ctz(mask)][0]
         mask &= mask - 1
-        for o in range(ZPAD):
+        for o in range(H_ZPAD):
             acc[o] += w[o]
 
 
-cdef void heuristic_probs(const Board* b, float* p) noexcept nogil:
+cdef void heuristic_probs(const WeightTable* table, const Board* b, float* p) noexcept nogil:
     """Probabilities of side 1's results after its play; ``p[0..4]`` = win, win gammon,
     win backgammon, lose gammon, lose backgammon (the gammons include backgammons)."""
     cdef float f[H_NFEAT]
-    cdef float z[ZPAD]
-    cdef float za[ZPAD]
+    cdef float z[H_ZPAD]
+    cdef float za[H_ZPAD]
     cdef SideInfo s1, s0
     cdef int o, k, cls
     cdef uint32_t m
@@ -428,30 +428,30 @@ cdef void heuristic_probs(const Board* b, float* p) noexcept nogil:
         p[4] = 0
         return
     cls = _features(b, f, &s1, &s0)
-    for o in range(ZPAD):
+    for o in range(H_ZPAD):
         z[o] = 0
         za[o] = 0
     # dense features: the first NDENSE of each side and the globals
     for k in range(NDENSE):
         fk = f[k]
-        w = &Wt[cls][k][0]
-        for o in range(ZPAD):
+        w = &table.w[cls][k][0]
+        for o in range(H_ZPAD):
             z[o] += fk * w[o]
         fk = f[H_SIDE + k]
-        w = &Wt[cls][H_SIDE + k][0]
-        for o in range(ZPAD):
+        w = &table.w[cls][H_SIDE + k][0]
+        for o in range(H_ZPAD):
             za[o] += fk * w[o]
     for k in range(2 * H_SIDE, H_NFEAT):
         fk = f[k]
-        w = &Wt[cls][k][0]
-        for o in range(ZPAD):
+        w = &table.w[cls][k][0]
+        for o in range(H_ZPAD):
             z[o] += fk * w[o]
     # 0/1 indicators: add the weights of those set
-    _add_indicator_rows(cls, MADE, s1.made, z)
-    _add_indicator_rows(cls, BLOT, s1.blots, za)
-    _add_indicator_rows(cls, H_SIDE + MADE, s0.made, z)
-    _add_indicator_rows(cls, H_SIDE + BLOT, s0.blots, za)
-    for o in range(H_NOUT):
+    _add_indicator_rows(table, cls, MADE, s1.made, z)
+    _add_indicator_rows(table, cls, BLOT, s1.blots, za)
+    _add_indicator_rows(table, cls, H_SIDE + MADE, s0.made, z)
+    _add_indicator_rows(table, cls, H_SIDE + BLOT, s0.blots, za)
+    for o in range(P_NOUT):
         p[o] = _sigmoid(z[o] + za[o])
     if p[1] > p[0]:
         p[1] = p[0]
@@ -474,52 +474,41 @@ cdef void heuristic_probs(const Board* b, float* p) noexcept nogil:
             p[4] = 0
 
 
-cdef float probs_equity(const float* p) noexcept nogil:
-    """Cubeless money equity of the five probabilities (per cube, from their side's view)."""
-    return 2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4]
-
-
-cdef float heuristic_equity(const Board* b) noexcept nogil:
-    cdef float p[H_NOUT]
-    heuristic_probs(b, p)
+cdef float heuristic_equity(const WeightTable* table, const Board* b) noexcept nogil:
+    """Cubeless money equity of side 1 of ``b`` after its play (see :func:`heuristic_probs`)."""
+    cdef float p[P_NOUT]
+    heuristic_probs(table, b, p)
     return probs_equity(p)
 
 
-DEF FILTER_DEFAULT = 5
-DEFAULT_FILTER = FILTER_DEFAULT
-cdef int FILTER = FILTER_DEFAULT    # plays fully evaluated: pubeval's best FILTER of the children
-DEF BLEND_DEFAULT = 0.03
-DEFAULT_BLEND = BLEND_DEFAULT
-cdef float BLEND = BLEND_DEFAULT    # weight of pubeval's score beside the equity among the kept plays
+DEFAULT_FILTER = 5
+"""Plays a roll the heuristic bot evaluates by default (pubeval's best five)."""
+DEFAULT_BLEND = 0.03
+"""The default weight of pubeval's score beside the equity among the kept plays."""
+FILTER_MAX = H_FILTER_MAX
+"""The most plays the move filter keeps (``filter=0`` keeps them all)."""
 
 
-def set_blend(double b):
-    """Rank the kept plays by ``equity + b * pubeval score`` (0 = the equity alone; default 0.03)."""
-    global BLEND
-    if not 0.0 <= b <= 1.0:
-        raise ValueError("the pubeval blend is a weight from 0 to 1, got %r" % b)
-    BLEND = b
-
-
-cdef int heuristic_choose(const MoveGen* g, const Board* parent) noexcept nogil:
+cdef int heuristic_choose(const HeuristicSettings* s, const MoveGen* g, const Board* parent) noexcept nogil:
     """Index of the child of ``g`` (generated from ``parent``) that the heuristic plays.
 
-    With at most ``FILTER`` children, the one with the highest cubeless equity.
-    With more, only pubeval's ``FILTER`` best are evaluated (a move filter: pubeval
+    With at most ``s.filter`` children, the one with the highest cubeless equity.
+    With more, only pubeval's ``s.filter`` best are evaluated (a move filter: pubeval
     is an order of magnitude cheaper than the evaluator), ranked by the equity
-    plus ``BLEND`` times the pubeval score."""
+    plus ``s.blend`` times the pubeval score."""
     cdef int i, j, k, n = g.n, best = 0, kept = 0
-    cdef float e, best_e, sc
-    cdef bint race
-    cdef int top[64]
-    cdef float topsc[64]
+    cdef int keep = s.filter
+    cdef float e, best_e, sc, blend = s.blend
+    cdef const WeightTable* w = s.weights
+    cdef int top[H_FILTER_MAX]
+    cdef float topsc[H_FILTER_MAX]
     cdef float scores[MAX_CHILDREN]
     if n <= 1:
         return 0
-    if n <= FILTER:
-        best_e = heuristic_equity(&g.items[0].board)
+    if n <= keep:
+        best_e = heuristic_equity(w, &g.items[0].board)
         for i in range(1, n):
-            e = heuristic_equity(&g.items[i].board)
+            e = heuristic_equity(w, &g.items[i].board)
             if e > best_e:
                 best_e = e
                 best = i
@@ -527,7 +516,7 @@ cdef int heuristic_choose(const MoveGen* g, const Board* parent) noexcept nogil:
     pubeval_deltas(g, parent, scores)
     for i in range(n):
         sc = scores[i]
-        if kept < FILTER:
+        if kept < keep:
             j = kept
             kept += 1
         elif sc > topsc[kept - 1]:
@@ -541,53 +530,13 @@ cdef int heuristic_choose(const MoveGen* g, const Board* parent) noexcept nogil:
         topsc[j] = sc
         top[j] = i
     best = top[0]
-    best_e = heuristic_equity(&g.items[best].board) + BLEND * topsc[0]
+    best_e = heuristic_equity(w, &g.items[best].board) + blend * topsc[0]
     for k in range(1, kept):
-        e = heuristic_equity(&g.items[top[k]].board) + BLEND * topsc[k]
+        e = heuristic_equity(w, &g.items[top[k]].board) + blend * topsc[k]
         if e > best_e:
             best_e = e
             best = top[k]
     return best
-
-
-def set_filter(int k):
-    """Evaluate at most ``k`` plays a roll (pubeval's best ``k``); 0 evaluates every play."""
-    global FILTER
-    if k < 0 or k > 64:
-        raise ValueError("the move filter keeps 0 (all) to 64 plays, got %r" % k)
-    FILTER = k if k else 4096
-
-
-cdef inline void _flip(const float* q, float* p) noexcept nogil:
-    p[0] = 1 - q[0]
-    p[1] = q[3]
-    p[2] = q[4]
-    p[3] = q[1]
-    p[4] = q[2]
-
-
-cdef void heuristic_preroll(MoveGen* g, const Board* b, int plies, float* p) noexcept nogil:
-    cdef Board s
-    cdef float q[H_NOUT]
-    cdef int d1, d2, k, idx
-    cdef float w
-    if plies <= 0:
-        board_swap(&s, b)
-        heuristic_probs(&s, q)
-        _flip(q, p)
-        return
-    for k in range(H_NOUT):
-        p[k] = 0
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            w = 1.0 if d1 == d2 else 2.0
-            generate(g, b, d1, d2)
-            idx = heuristic_choose(g, b)
-            heuristic_probs(&g.items[idx].board, q)
-            for k in range(H_NOUT):
-                p[k] += w * q[k]
-    for k in range(H_NOUT):
-        p[k] /= 36.0
 
 
 # ---------------------------------------------------------------- weights
@@ -598,68 +547,71 @@ def weights_path():
                         "heuristic.txt")
 
 
-def set_weights(weights):
-    """Use ``weights``, an array of shape (NCLASS, NOUT, NFEAT) (classes as :func:`features`)."""
-    arr = np.asarray(weights, dtype=np.float32)
-    if arr.shape != (H_NCLASS, H_NOUT, H_NFEAT):
-        raise ValueError("heuristic weights must have shape %r, got %r"
-                         % ((H_NCLASS, H_NOUT, H_NFEAT), arr.shape))
-    cdef int c, o, k
-    for c in range(H_NCLASS):
-        for o in range(H_NOUT):
-            for k in range(H_NFEAT):
-                Wt[c][k][o] = arr[c, o, k]
+cdef class HeuristicWeights:
+    """One set of the evaluator's weights, in C memory; an evaluator points to it.
+
+    :param weights: an array of shape ``(NCLASS, NOUT, NFEAT)`` (classes as :func:`features`,
+        outputs as :data:`OUTPUTS`): the logistic weights of each class and output.
+    :raises ValueError: another shape, or a value that is not a finite number.
+    """
+
+    def __cinit__(self, weights):
+        self.table = NULL
+        arr = np.asarray(weights, dtype=np.float32)
+        if arr.shape != (H_NCLASS, P_NOUT, H_NFEAT):
+            raise ValueError("heuristic weights must have shape %r, got %r"
+                             % ((H_NCLASS, P_NOUT, H_NFEAT), arr.shape))
+        if not np.isfinite(arr).all():
+            raise ValueError("heuristic weights must be finite numbers")
+        self.table = <WeightTable*> PyMem_Calloc(1, sizeof(WeightTable))
+        if self.table == NULL:
+            raise MemoryError()
+        cdef const float[:, :, ::1] v = np.ascontiguousarray(arr)
+        cdef int c, o, k
+        for c in range(H_NCLASS):
+            for o in range(P_NOUT):
+                for k in range(H_NFEAT):
+                    self.table.w[c][k][o] = v[c, o, k]
+
+    def __dealloc__(self):
+        PyMem_Free(self.table)
+
+    def __reduce__(self):
+        return (HeuristicWeights, (self.to_array(),))
+
+    def to_array(self):
+        """The weights, an array of shape ``(NCLASS, NOUT, NFEAT)``."""
+        out = np.zeros((H_NCLASS, P_NOUT, H_NFEAT), dtype=np.float32)
+        cdef float[:, :, ::1] v = out
+        cdef int c, o, k
+        for c in range(H_NCLASS):
+            for o in range(P_NOUT):
+                for k in range(H_NFEAT):
+                    v[c, o, k] = self.table.w[c][k][o]
+        return out
 
 
-def get_weights():
-    """The weights in use, an array of shape (NCLASS, NOUT, NFEAT)."""
-    out = np.zeros((H_NCLASS, H_NOUT, H_NFEAT), dtype=np.float32)
-    cdef int c, o, k
-    for c in range(H_NCLASS):
-        for o in range(H_NOUT):
-            for k in range(H_NFEAT):
-                out[c, o, k] = Wt[c][k][o]
-    return out
+def read_weights(path=None):
+    """Weights from a text file: ``NCLASS * NOUT`` rows of ``NFEAT`` numbers (``#`` comments).
 
-
-def load_weights(path=None):
-    """Load weights from a text file (one row of NFEAT numbers per class and output)."""
-    rows = np.loadtxt(path or weights_path(), dtype=np.float64, comments="#", ndmin=2)
-    set_weights(rows.reshape(H_NCLASS, H_NOUT, H_NFEAT))
-
-
-if os.path.exists(weights_path()):
+    :param path: the file; the shipped weights (:func:`weights_path`) by default.
+    :raises ValueError: a file that cannot be read, text that is not numbers, or
+        another number of rows or columns (the message names the file).
+    """
+    path = weights_path() if path is None else os.fspath(path)
     try:
-        load_weights()
-    except ValueError:        # weights of another feature layout (while refitting): start from 0
-        pass
+        rows = np.loadtxt(path, dtype=np.float64, comments="#", ndmin=2)
+    except OSError as exc:
+        raise ValueError("cannot read heuristic weights %r: %s" % (path, exc.strerror or exc)) from None
+    except ValueError as exc:
+        raise ValueError("heuristic weights %r are not rows of numbers: %s" % (path, exc)) from None
+    if rows.shape != (H_NCLASS * P_NOUT, H_NFEAT):
+        raise ValueError("heuristic weights %r have %d rows of %d numbers; this evaluator needs %d rows of %d"
+                         % (path, rows.shape[0], rows.shape[1], H_NCLASS * P_NOUT, H_NFEAT))
+    return HeuristicWeights(rows.reshape(H_NCLASS, P_NOUT, H_NFEAT))
 
 
 # ---------------------------------------------------------------- Python entry points
-
-def evaluate_after(const unsigned char[::1] board):
-    """Probabilities ``(win, win_gammon, win_bg, lose_gammon, lose_bg)`` of side 1 of a
-    50-byte board after side 1's play (side 0 on roll)."""
-    cdef Board b
-    cdef float p[H_NOUT]
-    board_from_bytes(&board[0], &b)
-    heuristic_probs(&b, p)
-    return (p[0], p[1], p[2], p[3], p[4])
-
-
-def evaluate_on_roll(const unsigned char[::1] board, int plies=0):
-    """Probabilities of side 1 of a 50-byte board with side 1 *on roll* (0 or 1 ply)."""
-    cdef Board b
-    cdef float p[H_NOUT]
-    cdef MoveGen* g = movegen_new()
-    if g == NULL:
-        raise MemoryError()
-    board_from_bytes(&board[0], &b)
-    with nogil:
-        heuristic_preroll(g, &b, plies, p)
-    movegen_free(g)
-    return (p[0], p[1], p[2], p[3], p[4])
-
 
 def features(const unsigned char[::1] board):
     """``(class, features)`` of a 50-byte board after side 1's play: class 0 contact, 1 race,
@@ -672,121 +624,22 @@ def features(const unsigned char[::1] board):
     return cls, out
 
 
-cdef int _pick(MoveGen* g, const Board* b, int policy, Rng* r) noexcept nogil:
-    cdef int i, best = 0
-    cdef float s, best_s
-    cdef bint race
-    if g.n <= 1:
-        return 0
-    if policy == 0:
-        race = is_race(b)
-        best_s = pubeval(race, &g.items[0].board)
-        for i in range(1, g.n):
-            s = pubeval(race, &g.items[i].board)
-            if s > best_s:
-                best_s = s
-                best = i
-        return best
-    if policy == 2:
-        return rng_below(r, g.n)
-    return heuristic_choose(g, b)
+def features_batch(const unsigned char[:, ::1] boards):
+    """:func:`features` of many boards: ``(classes, X)``, shapes (n,) int8 and (n, NFEAT) float32.
 
-
-def sample_positions(int games, seed, int policy=1, int stride=1, double explore=0.0):
-    """Self-play training data: positions after each play and how the game ended.
-
-    :param policy: 0 pubeval, 1 heuristic plays both sides; 3 heuristic against pubeval
-        (the heuristic is player 0 in even games, player 1 in odd ones).
-    :param stride: keep every ``stride``-th position of a game (the first kept varies by game).
-    :param explore: chance of a random play instead (the positions before it are not kept).
-    :returns: ``(X, cls, result)``: features (n, NFEAT) float32, class (n,) int8 and the
-        mover's result (n,) int8 in -3..3 (points won, before any cube).
+    :param boards: ``uint8`` array of shape (n, 50), each row a board after side 1's play.
+    :raises ValueError: rows that are not 50 bytes.
     """
-    cdef Rng dice, pick
+    if boards.shape[1] != 50:
+        raise ValueError("boards must be rows of 50 bytes, got %d" % boards.shape[1])
+    cdef Py_ssize_t i, n = boards.shape[0]
+    X = np.zeros((n, H_NFEAT), dtype=np.float32)
+    C = np.zeros(n, dtype=np.int8)
+    cdef float[:, ::1] xv = X
+    cdef signed char[::1] cv = C
     cdef Board b
-    cdef MoveGen* g = movegen_new()
-    cdef int gi, a, c, d1, d2, turn, idx, plies, kind, winner, i, k, cls, mover, n = 0, cap
-    cdef int maxp = 2000, first_kept
-    cdef float* buf = <float*> PyMem_Malloc(maxp * H_NFEAT * sizeof(float))
-    cdef int* bmover = <int*> PyMem_Malloc(maxp * sizeof(int))
-    cdef int* bcls = <int*> PyMem_Malloc(maxp * sizeof(int))
-    cdef uint32_t ex = <uint32_t> (explore * 4294967295.0)
-    cdef bytes key = run_key(seed)
-    cdef const uint64_t* kp = <const uint64_t*> (<const char*> key)
-    if g == NULL or buf == NULL or bmover == NULL or bcls == NULL:
-        raise MemoryError()
-    cap = games * 30 // stride + 1000
-    X = np.zeros((cap, H_NFEAT), dtype=np.float32)
-    C = np.zeros(cap, dtype=np.int8)
-    Y = np.zeros(cap, dtype=np.int8)
-    cdef float[:, ::1] xv
-    cdef signed char[::1] cv, yv
-    for gi in range(games):
-        rng_seed(&dice, kp, gi, 0)
-        rng_seed(&pick, kp, gi, 7)
-        with nogil:
-            memset(&b, 0, sizeof(Board))
-            for i in range(2):
-                b.side[i][5] = 5
-                b.side[i][7] = 3
-                b.side[i][12] = 5
-                b.side[i][23] = 2
-            while True:
-                a = rng_die(&dice)
-                c = rng_die(&dice)
-                if a != c:
-                    break
-            turn = 0
-            d1 = a
-            d2 = c
-            plies = 0
-            first_kept = 0
-            while True:
-                generate(g, &b, d1, d2)
-                if ex and <uint32_t> (rng_next(&pick) >> 32) < ex:
-                    idx = rng_below(&pick, g.n)
-                    first_kept = plies       # keep the position the random play reached
-                elif policy == 3:
-                    idx = _pick(g, &b, 1 if turn == gi % 2 else 0, &pick)
-                else:
-                    idx = _pick(g, &b, policy, &pick)
-                memcpy(&b, &g.items[idx].board, sizeof(Board))
-                if plies < maxp:
-                    bcls[plies] = heuristic_features(&b, buf + plies * H_NFEAT)
-                    bmover[plies] = turn
-                plies += 1
-                if board_checkers(&b, 1) == 0:
-                    winner = turn
-                    kind = 1
-                    if board_checkers(&b, 0) == 15:
-                        kind = 2
-                        if not _none_back(b.side[0]):
-                            kind = 3
-                    break
-                board_swap(&b, &b)
-                turn = 1 - turn
-                d1 = rng_die(&dice)
-                d2 = rng_die(&dice)
-        if plies > maxp:
-            plies = maxp
-        if n + plies > cap:
-            cap = 2 * (n + plies)
-            X = np.resize(X, (cap, H_NFEAT))
-            C = np.resize(C, cap)
-            Y = np.resize(Y, cap)
-        xv = X
-        cv = C
-        yv = Y
-        for i in range(first_kept, plies):
-            if (i + gi) % stride:       # not anchored at the last play: its mover always won
-                continue
-            for k in range(H_NFEAT):
-                xv[n, k] = buf[i * H_NFEAT + k]
-            cv[n] = bcls[i]
-            yv[n] = kind if bmover[i] == winner else -kind
-            n += 1
-    movegen_free(g)
-    PyMem_Free(buf)
-    PyMem_Free(bmover)
-    PyMem_Free(bcls)
-    return X[:n].copy(), C[:n].copy(), Y[:n].copy()
+    with nogil:
+        for i in range(n):
+            board_from_bytes(&boards[i, 0], &b)
+            cv[i] = <signed char> heuristic_features(&b, &xv[i, 0])
+    return C, X

@@ -29,7 +29,8 @@ from bgfast._core.movegen cimport MoveGen, Child, MAX_CHILDREN, TABLE_SIZE, SLOT
 
 cnp.import_array()
 
-DEF HOME_MASK = 0x3F
+cdef enum:
+    HOME_MASK = 0x3F
 
 
 cdef MoveGen* movegen_new() noexcept nogil:
@@ -456,63 +457,64 @@ cdef MoveGen* _SHARED = movegen_new()    # used with the GIL held: one call at a
 cdef class ChildList:
     """The results of one roll, kept in C memory; the base of ``position.LegalMoves``.
 
-    ``ChildList(origin, d1, d2)``: ``origin`` is any object with a 50-byte
-    ``_key`` (opponent's counts, then the mover's); dice must be 1..6 (the
-    caller validates them).  Children are in the mover's frame, not swapped.
+    ``ChildList(origin, board, d1, d2)``: ``board`` is the 50-byte board of ``origin``
+    (opponent's counts, then the mover's), ``origin`` is kept as it is for the subclass
+    (a Position); dice must be 1..6 (the caller validates them).  Children are in the
+    mover's frame, not swapped.  The accessors have underscored names, so that a
+    subclass shows only its own API.
     """
     cdef Child* items
-    cdef readonly int n
-    cdef readonly int high
-    cdef readonly int low
-    cdef readonly object origin
+    cdef readonly int _n
+    cdef readonly int _high
+    cdef readonly int _low
+    cdef readonly object _origin
 
-    def __cinit__(self, origin, int d1, int d2):
-        cdef bytes key = origin._key
+    def __cinit__(self, origin, bytes board not None, int d1, int d2):
         cdef Board b
         self.items = NULL
-        self.origin = origin
-        self.high = d1 if d1 > d2 else d2
-        self.low = d2 if d1 > d2 else d1
-        if len(key) != 50:
+        self._origin = origin
+        self._high = d1 if d1 > d2 else d2
+        self._low = d2 if d1 > d2 else d1
+        if len(board) != 50:
             raise ValueError("a board is 50 bytes")
-        board_from_bytes(<const unsigned char*> (<const char*> key), &b)
-        self.n = generate(_SHARED, &b, d1, d2)
+        board_from_bytes(<const unsigned char*> (<const char*> board), &b)
+        self._n = generate(_SHARED, &b, d1, d2)
         if _SHARED.overflow:
             raise RuntimeError("more than %d distinct plays" % MAX_CHILDREN)
-        self.items = <Child*> malloc(self.n * sizeof(Child))
+        self.items = <Child*> malloc(self._n * sizeof(Child))
         if self.items == NULL:
             raise MemoryError()
-        memcpy(self.items, _SHARED.items, self.n * sizeof(Child))
+        memcpy(self.items, _SHARED.items, self._n * sizeof(Child))
 
     def __dealloc__(self):
         free(self.items)
 
     def __len__(self):
-        return self.n
+        return self._n
 
-    cpdef bytes board(self, int i):
+    cpdef bytes _board(self, int i):
         """The 50-byte board of child ``i``."""
-        if not 0 <= i < self.n:
+        if not 0 <= i < self._n:
             raise IndexError(i)
         return (<char*> self.items[i].board.side[0])[:50]
 
-    cpdef list steps(self, int i):
+    cpdef list _steps(self, int i):
         """Child ``i``'s steps: ``[(src, dst, hit), ...]`` in notation points (bar 25, off 0)."""
         cdef Child* c
         cdef int k
-        if not 0 <= i < self.n:
+        if not 0 <= i < self._n:
             raise IndexError(i)
         c = &self.items[i]
         return [(c.src[k], c.dst[k], bool(c.hit >> k & 1)) for k in range(c.nsteps)]
 
-    cpdef int find(self, bytes key):
+    cpdef int _find(self, bytes board):
         """The index of the child with this 50-byte board, or -1."""
         cdef Board b
         cdef int i
-        if len(key) != 50:
+        if len(board) != 50:
             raise ValueError("a board is 50 bytes")
-        board_from_bytes(<const unsigned char*> (<const char*> key), &b)
-        for i in range(self.n):
+        board_from_bytes(<const unsigned char*> (<const char*> board), &b)
+        for i in range(self._n):
             if board_equal(&self.items[i].board, &b):
                 return i
         return -1

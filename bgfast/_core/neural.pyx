@@ -59,7 +59,7 @@ from bgfast._core.board cimport Board, BAR, board_swap, board_checkers, board_fr
 from bgfast._core.movegen cimport MoveGen, Child, movegen_new, movegen_free, generate, MAX_CHILDREN
 from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
 from bgfast._core.evaluators cimport is_race, pubeval_choose
-from bgfast._core.heuristic cimport heuristic_features, heuristic_choose, H_NFEAT, H_SIDE
+from bgfast._core.heuristic cimport heuristic_features, H_NFEAT, H_SIDE
 from bgfast._core.bearoff cimport bearoff_build, bearoff_ready, bearoff_probs, is_pure_bearoff
 from bgfast._core.neural cimport (
     NetPart, Neural, NN_OUT, NN_RAW_SIDE, NN_RAW, NN_HAND, NN_IN, NN_MAX_HIDDEN, NN_NETS,
@@ -73,7 +73,7 @@ HAND_INPUTS = NN_HAND
 NETS = ("contact", "race")
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 MAX_HIDDEN = NN_MAX_HIDDEN
-PLAYERS = {"neural": 0, "pubeval": 1, "random": 2, "heuristic": 3, "neural1": 4}
+PLAYERS = {"neural": 0, "pubeval": 1, "random": 2, "neural1": 4}
 
 DEF MAX_PLIES = 1024          # positions kept of one training game (longer games stop there)
 DEF MAX_SPARSE = 320          # non-zero inputs of one position: at most 2 x 100 codes + 58
@@ -705,8 +705,6 @@ cdef int _play_versus(const Neural* nn, const int* kinds, Rng* dice, Rng* rngs, 
             idx = neural_choose(nn, g, &b, 1, g2)
         elif kind == 1:
             idx = pubeval_choose(g, &b)
-        elif kind == 3:
-            idx = heuristic_choose(g, &b)
         else:
             idx = rng_below(&rngs[turn], g.n)
         memcpy(&b, &g.items[idx].board, sizeof(Board))

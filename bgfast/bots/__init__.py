@@ -3,6 +3,8 @@
 >>> from bgfast.bots import get_bot
 >>> get_bot("pubeval", cube="never")
 <PubevalBot 'pubeval'>
+>>> get_bot("pubeval:cube=never").cube
+'never'
 >>> sorted(available_bots())[:2]
 ['gnubg', 'heuristic']
 """
@@ -12,6 +14,7 @@ from typing import Callable
 
 from bgfast.bots.base import Bot, CoreBot, CubeResponse
 from bgfast.bots.builtin import PubevalBot, RandomBot
+from bgfast.bots.spec import parse_bot_spec
 from bgfast.errors import UnknownBotError
 
 __all__ = ["Bot", "CoreBot", "CubeResponse", "get_bot", "register_bot", "available_bots"]
@@ -32,13 +35,12 @@ def available_bots() -> list[str]:
 def get_bot(name: str, **options: object) -> Bot:
     """Build the bot registered as ``name`` with its options.
 
-    ``name`` may carry options as a spec, ``"pubeval:cube=never"`` (see :mod:`bgfast.bots.spec`).
+    ``name`` may carry options as a spec, ``"pubeval:cube=never"`` (see :mod:`bgfast.bots.spec`);
+    keyword options win over the spec's.
 
-    :raises UnknownBotError: an unknown name, or options the bot does not take.
+    :raises UnknownBotError: an unknown name, a malformed spec, or options the bot does not take.
     """
     if isinstance(name, str) and ":" in name:   # a spec such as "pubeval:cube=never"
-        from bgfast.bots.spec import parse_bot_spec
-
         name, spec_options = parse_bot_spec(name)
         options = {**spec_options, **options}
     try:

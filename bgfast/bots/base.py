@@ -12,22 +12,32 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, TypedDict
 
-from bgfast._core import game as _game
+from bgfast import cube as _cube_math
+from bgfast._core.cube import CubeAnswer
+from bgfast._core.evaluator import CoreEvaluator
+from bgfast._core.game import CubeKind, PlayKind
 from bgfast.dice import Dice
-from bgfast.errors import InvalidPositionError
-from bgfast.match import MatchState, parse_position
+from bgfast.errors import InvalidPositionError, UnknownBotError
+from bgfast.evaluator import default_evaluator
+from bgfast.formats.text import parse_position
+from bgfast.game import CoreConfig, decisions
+from bgfast.match import MatchState, Rules
 from bgfast.position import Move, Position
+from bgfast.validation import real_number, whole_number
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["CUBE_KINDS", "PLAY_KINDS", "Bot", "CoreBot", "CubeResponse", "Probabilities"]
+    from bgfast._core.game import Decisions
 
-PLAY_KINDS: dict[str, int] = {"random": 0, "pubeval": 1, "heuristic": 2, "python": 3}
-"""Checker-play kinds of the C game loop."""
+__all__ = ["CUBE_KINDS", "Bot", "CoreBot", "CoreConfig", "CubeResponse", "Probabilities"]
 
-CUBE_KINDS: dict[str, int] = {"never": 0, "keith": 1, "janowski": 2, "met": 3, "python": 4, "auto": 3}
-"""Cube-policy kinds of the C game loop.  ``auto`` is ``met``, which plays Janowski in money games."""
+CUBE_KINDS: dict[str, CubeKind] = {
+    "never": CubeKind.CUBE_NEVER, "keith": CubeKind.CUBE_KEITH, "janowski": CubeKind.CUBE_JANOWSKI,
+    "met": CubeKind.CUBE_MET, "python": CubeKind.CUBE_PYTHON, "auto": CubeKind.CUBE_MET,
+}
+"""The cube policies by the names bots take (``cube=...``).  ``auto`` is ``met``, which plays
+Janowski in money games."""
 
 
 @dataclass(frozen=True)
@@ -53,24 +63,23 @@ class Probabilities:
     """Chance of losing a backgammon."""
 
     def equity(self) -> float:
-        """Cubeless money equity in points per game: ``2 win - 1 + wg - lg + wbg - lbg``."""
-        return (2.0 * self.win - 1.0 + self.win_gammon - self.lose_gammon
-                + self.win_backgammon - self.lose_backgammon)
+        """Cubeless money equity in points per game: ``2 win - 1 + wg - lg + wbg - lbg``
+        (:func:`bgfast.cube.cubeless_equity`)."""
+        return _cube_math.cubeless_equity(self)
 
     def flipped(self) -> Probabilities:
         """The same outcomes from the other side's view."""
-        return Probabilities(1.0 - self.win, self.lose_gammon, self.lose_backgammon,
-                             self.win_gammon, self.win_backgammon)
+        return Probabilities(*_cube_math.flip(self))
 
 
 class CubeResponse(enum.IntEnum):
-    """The answer to a double."""
+    """The answer to a double (the values of the core's :class:`~bgfast._core.cube.CubeAnswer`)."""
 
-    PASS = 0
+    PASS = CubeAnswer.RESPONSE_PASS
     """Decline: the doubler wins the current cube value."""
-    TAKE = 1
+    TAKE = CubeAnswer.RESPONSE_TAKE
     """Accept: the cube doubles and the taker owns it."""
-    BEAVER = 2
+    BEAVER = CubeAnswer.RESPONSE_BEAVER
     """Take and redouble at once, keeping the cube (money play with beavers on)."""
 
 
@@ -101,20 +110,13 @@ class Bot:
         """Answer a double; ``position`` has the *doubler* on roll.  Default: take."""
         return CubeResponse.TAKE
 
-    def core_config(self) -> tuple[int, int, float] | None:
-        """``(play kind, cube kind, cube efficiency)`` of a C fast path, or None (Python only)."""
+    def core_config(self) -> CoreConfig | None:
+        """How the bot plays in the C game loop (a :class:`~bgfast.game.CoreConfig`), or None:
+        a bot written in Python, called back from the loop."""
         return None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
-
-
-def as_position(position: Position | str) -> Position:
-    """``position`` as a :class:`Position`: itself, or parsed from a Position ID or XGID.
-
-    :raises InvalidPositionError: anything else.
-    """
-    return parse_position(position)[0]
 
 
 class _Scene(TypedDict):
@@ -130,82 +132,99 @@ class _Scene(TypedDict):
 class CoreBot(Bot):
     """A bot whose decisions are made by the C core; the Python methods ask the same kernel.
 
+    Asked from Python, a decision is the one the game loop would make in the same
+    position and match state, under ``rules`` when given (beavers, the maximum cube;
+    the Jacoby rule comes from the match state).
+
     :param cube: the cube policy name (one of :attr:`cube_policies`).
+    :param cube_efficiency: Janowski's ``x`` for the Janowski and MET policies, 0 to 1.
+    :param seed: seeds the random choices of standalone :meth:`choose_move` calls.
+    :raises UnknownBotError: an unknown cube policy, an efficiency or seed out of range.
     """
 
-    play_kind: ClassVar[str] = "random"
+    play_kind: ClassVar[PlayKind] = PlayKind.PLAY_RANDOM
     cube_policies: ClassVar[tuple[str, ...]] = ("never",)
     default_cube: ClassVar[str] = "never"
 
     def __init__(self, cube: str | None = None, cube_efficiency: float = 0.68, seed: int = 0) -> None:
-        from bgfast.errors import UnknownBotError
-
         cube = self.default_cube if cube is None else cube
         if cube not in self.cube_policies:
             raise UnknownBotError(
                 f"bot {self.name!r} has no cube policy {cube!r}; choose from {', '.join(self.cube_policies)}"
             )
-        if not isinstance(cube_efficiency, (int, float)) or not 0.0 <= cube_efficiency <= 1.0:
-            raise UnknownBotError(f"cube_efficiency must be a number from 0 to 1, got {cube_efficiency!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise UnknownBotError(f"bot {self.name!r}: seed must be a non-negative integer, got {seed!r}")
         self.cube = cube
-        self.cube_efficiency = float(cube_efficiency)
-        self._seed = seed
+        self.cube_efficiency = real_number(cube_efficiency, "cube_efficiency", low=0.0, high=1.0,
+                                           error=UnknownBotError)
+        self._seed = whole_number(seed, f"bot {self.name!r}: seed", low=0, error=UnknownBotError,
+                                  what="an integer")
         self._calls = 0
-        self._runner: tuple[tuple[int, bool], _game.MatchRunner] | None = None
+        self._decisions: dict[tuple[object, ...], Decisions] = {}
 
     def options(self) -> Mapping[str, object]:
         """The options that rebuild this bot with :func:`bgfast.bots.get_bot`."""
         return {"cube": self.cube, "cube_efficiency": self.cube_efficiency}
 
-    def core_config(self) -> tuple[int, int, float]:
-        return (PLAY_KINDS[self.play_kind], CUBE_KINDS[self.cube], self.cube_efficiency)
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state["_decisions"] = {}     # C objects, rebuilt on demand (a pickled bot goes to a worker)
+        return state
 
-    def _kernel(self, match: MatchState) -> _game.MatchRunner:
-        from bgfast.game import make_runner
+    @property
+    def evaluator(self) -> CoreEvaluator:
+        """The evaluator of its cube decisions and of its luck in rollouts (the heuristic's
+        unless the bot has its own)."""
+        return default_evaluator()
 
-        key = (match.length, match.jacoby)
-        if self._runner is None or self._runner[0] != key:
-            self._runner = (key, make_runner(self, self, length=match.length,
-                                             jacoby=match.jacoby))
-        return self._runner[1]
+    def core_config(self) -> CoreConfig:
+        return CoreConfig(self.play_kind, CUBE_KINDS[self.cube], self.cube_efficiency, self.evaluator)
+
+    def _kernel(self, match: MatchState, rules: Rules | None) -> Decisions:
+        rules = rules or Rules()
+        key = (match.length, match.jacoby, rules)
+        kernel = self._decisions.get(key)
+        if kernel is None:
+            kernel = decisions(self.core_config(), length=match.length, rules=rules, jacoby=match.jacoby)
+            self._decisions[key] = kernel
+        return kernel
 
     @staticmethod
-    def _scene(match: MatchState, player: int) -> _Scene:
+    def _scene(match: MatchState) -> _Scene:
         return {"score0": match.score[0], "score1": match.score[1], "cube": match.cube_value,
                 "owner": match.cube_owner, "crawford": match.crawford}
 
     def choose_move(self, position: Position | str, dice: Dice | str | tuple[int, int],
-                    match: MatchState | None = None) -> Move:
-        """The play the core's evaluator picks; ``position`` (a Position or its ID) has
-        this bot on roll, ``dice`` is a :class:`Dice`, ``"31"`` or ``(3, 1)``.
+                    match: MatchState | None = None, *, rules: Rules | None = None) -> Move:
+        """The play the core picks; ``position`` (a Position or its ID) has this bot on
+        roll, ``dice`` is a :class:`Dice`, ``"31"`` or ``(3, 1)``.
 
         :raises InvalidPositionError: a malformed position. :raises InvalidDiceError: bad dice.
         """
-        position, dice = as_position(position), Dice.of(dice)
+        position, dice = parse_position(position)[0], Dice.of(dice)
         if position.is_over():
             raise InvalidPositionError(f"the game in {position.id()!r} is over: there is no play to choose")
         match = match or MatchState()
-        runner = self._kernel(match)
-        if self.play_kind == "random":
-            runner.reseed(self._seed, self._calls)
+        kernel = self._kernel(match, rules)
+        if self.play_kind == PlayKind.PLAY_RANDOM:
+            kernel.reseed(self._seed, self._calls, 1 + match.player_on_roll)
             self._calls += 1
-        board = runner.choose(position._key, dice.high, dice.low, match.player_on_roll,
-                              **self._scene(match, match.player_on_roll))
-        target = Position._from_key(board)
+        board = kernel.choose(position.to_bytes(), dice.high, dice.low, match.player_on_roll, **self._scene(match))
+        target = Position._from_valid_bytes(board)
         for move in position.legal_moves(dice.high, dice.low):
             if move.position == target:
                 return move
         raise AssertionError("the core chose a play that legal_moves does not list")
 
-    def should_double(self, position: Position | str, match: MatchState) -> bool:
-        position = as_position(position)
-        runner = self._kernel(match)
-        return bool(runner.offer(position._key, match.player_on_roll, **self._scene(match, match.player_on_roll)))
+    def should_double(self, position: Position | str, match: MatchState, *, rules: Rules | None = None) -> bool:
+        """Whether the core doubles for this bot on roll in ``position`` (False when the cube
+        is not available to it)."""
+        position = parse_position(position)[0]
+        kernel = self._kernel(match, rules)
+        return bool(kernel.offer(position.to_bytes(), match.player_on_roll, **self._scene(match)))
 
-    def accept_double(self, position: Position | str, match: MatchState) -> CubeResponse:
-        position = as_position(position)
-        runner = self._kernel(match)
+    def accept_double(self, position: Position | str, match: MatchState, *,
+                      rules: Rules | None = None) -> CubeResponse:
+        """The core's answer for this bot to a double; ``position`` has the doubler on roll."""
+        position = parse_position(position)[0]
+        kernel = self._kernel(match, rules)
         taker = 1 - match.player_on_roll
-        return CubeResponse(runner.respond(position._key, taker, **self._scene(match, taker)))
+        return CubeResponse(kernel.respond(position.to_bytes(), taker, **self._scene(match)))

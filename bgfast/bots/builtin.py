@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from bgfast._core.game import PlayKind
 from bgfast.bots.base import CoreBot
 
 __all__ = ["RandomBot", "PubevalBot"]
@@ -26,7 +27,7 @@ class RandomBot(CoreBot):
     """
 
     name: ClassVar[str] = "random"
-    play_kind: ClassVar[str] = "random"
+    play_kind: ClassVar[PlayKind] = PlayKind.PLAY_RANDOM
     cube_policies: ClassVar[tuple[str, ...]] = ("never",)
     default_cube: ClassVar[str] = "never"
 
@@ -44,6 +45,6 @@ class PubevalBot(CoreBot):
     """
 
     name: ClassVar[str] = "pubeval"
-    play_kind: ClassVar[str] = "pubeval"
+    play_kind: ClassVar[PlayKind] = PlayKind.PLAY_PUBEVAL
     cube_policies: ClassVar[tuple[str, ...]] = ("never", "keith")
     default_cube: ClassVar[str] = "keith"

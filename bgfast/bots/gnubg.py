@@ -28,13 +28,16 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from bgfast.bots.base import Bot, CubeResponse, as_position
+from bgfast import cube as _cube_math
+from bgfast.bots.base import Bot, CubeResponse
 from bgfast.dice import Dice
 from bgfast.errors import InvalidPositionError, UnknownBotError
+from bgfast.formats.text import parse_position
 from bgfast.match import MatchState
 from bgfast.position import Move, Position
+from bgfast.validation import real_number, whole_number
 
-__all__ = ["GnubgBot", "janowski_money"]
+__all__ = ["GnubgBot"]
 
 PLIES = (0, 1, 2)
 """The lookahead depths the bot accepts (gnubg's 0-ply is the bare net)."""
@@ -54,54 +57,6 @@ def _load_gnubg_nn() -> Any:
     return gnubg_nn
 
 
-def janowski_money(probs: tuple[float, float, float, float, float], owner: int, x: float = 0.68,
-                   jacoby: bool = False) -> tuple[float, float, float]:
-    """Cubeful money equities of the side on roll from cubeless probabilities (Janowski's model).
-
-    Returns ``(no double, double/take, double/pass)`` per unit of the current
-    cube, for the side on roll.  The cubeful equity is ``x`` times the equity
-    with a fully live cube plus ``1 - x`` times the dead-cube (cubeless) equity,
-    with ``x`` the cube efficiency.  ``owner`` is 0 if the cube is centred, 1 if
-    the side on roll owns it.  ``jacoby``: gammons do not count while the cube
-    stays centred, so "no double" with a centred cube is valued without them.
-
-    >>> nd, dt, dp = janowski_money((0.75, 0.0, 0.0, 0.0, 0.0), owner=0)
-    >>> dt > nd, dt < dp        # a double that the opponent should take
-    (True, True)
-    >>> janowski_money((0.95, 0.0, 0.0, 0.0, 0.0), owner=0)[1] > 1.0   # a pass
-    True
-    """
-    win, wg, wbg, lg, lbg = probs
-    nd = _cubeful(win, (wg, wbg, lg, lbg) if not (jacoby and owner == 0) else (0, 0, 0, 0),
-                  "centre" if owner == 0 else "mine", x)
-    dt = 2.0 * _cubeful(win, (wg, wbg, lg, lbg), "theirs", x)
-    return nd, dt, 1.0
-
-
-def _cubeful(p: float, gammons: tuple[float, float, float, float], cube: str, x: float) -> float:
-    wg, wbg, lg, lbg = gammons
-    p = min(max(p, 0.0), 1.0)
-    # average value of a win (W) and of a loss (L), in units of the cube
-    big = 1e-9
-    w_avg = (p + wg + wbg) / p if p > big else 1.0
-    l_avg = ((1.0 - p) + lg + lbg) / (1.0 - p) if p < 1.0 - big else 1.0
-    dead = p * w_avg - (1.0 - p) * l_avg
-    span = w_avg + l_avg + 0.5
-    take_point = (l_avg - 0.5) / span    # the opponent's live-cube take point, in our winning chances
-    cash_point = (l_avg + 1.0) / span    # our live-cube cash point
-    if cube == "mine":
-        live = max(1.0, dead) if p >= cash_point else p * span - l_avg
-    elif cube == "theirs":
-        live = min(-1.0, dead) if p <= take_point else p * span - l_avg - 0.5
-    elif p >= cash_point:
-        live = max(1.0, dead)
-    elif p <= take_point:
-        live = min(-1.0, dead)
-    else:
-        live = -1.0 + 2.0 * (p - take_point) / (cash_point - take_point)
-    return x * live + (1.0 - x) * dead
-
-
 class GnubgBot(Bot):
     """GNU Backgammon's neural net (``gnubg-nn``): checker play at ``ply`` and gnubg's cube.
 
@@ -110,8 +65,9 @@ class GnubgBot(Bot):
     (``cube="gnubg"``, the default): in match play gnubg's
     ``evaluate_cube_decision`` at the same ply, which weighs the score with its
     own match equity table; in money play -- which gnubg-nn does not evaluate
-    -- Janowski's cubeful model (:func:`janowski_money`) on gnubg's cubeless
-    probabilities with cube efficiency ``cube_efficiency``.  Beyond 25-away
+    -- Janowski's cubeful model (:func:`bgfast.cube.decide`, the same as the
+    built-in bots') on gnubg's cubeless probabilities with cube efficiency
+    ``cube_efficiency``.  Beyond 25-away
     (the end of gnubg-nn's table) match play is treated like money play.
     ``cube="never"`` never doubles and always takes (cubeless play).
 
@@ -139,19 +95,16 @@ class GnubgBot(Bot):
     cube_policies: ClassVar[tuple[str, ...]] = ("gnubg", "never")
 
     def __init__(self, ply: int = 0, cube: str = "gnubg", cube_efficiency: float = 0.68) -> None:
-        if isinstance(ply, bool) or ply not in PLIES:
-            raise UnknownBotError(f"bot 'gnubg' plays at ply 0, 1 or 2, got ply={ply!r}")
+        ply = whole_number(ply, "bot 'gnubg': ply", low=PLIES[0], high=PLIES[-1], error=UnknownBotError)
         if cube not in self.cube_policies:
             raise UnknownBotError(
                 f"bot 'gnubg' has no cube policy {cube!r}; choose from {', '.join(self.cube_policies)}"
             )
-        if isinstance(cube_efficiency, bool) or not isinstance(cube_efficiency, (int, float)) \
-                or not 0.0 <= cube_efficiency <= 1.0:
-            raise UnknownBotError(f"cube_efficiency must be a number from 0 to 1, got {cube_efficiency!r}")
+        self.cube_efficiency = real_number(cube_efficiency, "cube_efficiency", low=0.0, high=1.0,
+                                           error=UnknownBotError)
         self._nn = _load_gnubg_nn()
         self.ply = ply
         self.cube = cube
-        self.cube_efficiency = float(cube_efficiency)
 
     def __repr__(self) -> str:
         return f"<GnubgBot 'gnubg' ply={self.ply}>"
@@ -187,7 +140,7 @@ class GnubgBot(Bot):
     def choose_move(self, position: Position | str, dice: Dice | str | tuple[int, int],
                     match: MatchState | None = None) -> Move:
         """gnubg's play at :attr:`ply` for ``dice``; ``position`` has this bot on roll."""
-        position, dice = as_position(position), Dice.of(dice)
+        position, dice = parse_position(position)[0], Dice.of(dice)
         if position.is_over():
             raise InvalidPositionError(f"the game in {position.id()!r} is over: there is no play to choose")
         match = match or MatchState()
@@ -214,8 +167,9 @@ class GnubgBot(Bot):
             _d, _t, _tg, nd, dt, dp = nn.evaluate_cube_decision(key, n=self.ply, v=self.ply, s=b"O", i=1)
             return nd, dt, dp
         probs = nn.probabilities(position.board, self.ply)
-        owner = 1 if match.cube_owner == doubler else 0
-        return janowski_money(probs, owner, self.cube_efficiency, jacoby=match.jacoby)
+        decision = _cube_math.decide(probs, owner=match.cube_owner, doubler=doubler, x=self.cube_efficiency,
+                                     jacoby=match.jacoby)
+        return decision.no_double, decision.double_take, decision.double_pass
 
     def should_double(self, position: Position, match: MatchState) -> bool:
         """Double when both answers to it beat playing on (gnubg's match-play verdict)."""

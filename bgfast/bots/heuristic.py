@@ -5,12 +5,19 @@ for the cube policies.
 """
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from typing import ClassVar
 
-from bgfast._core import heuristic as _heuristic
-from bgfast.bots.base import CoreBot, Probabilities, as_position
-from bgfast.errors import InvalidPositionError
+from bgfast._core.evaluator import CoreEvaluator
+from bgfast._core.game import PlayKind
+from bgfast._core.heuristic import DEFAULT_BLEND, DEFAULT_FILTER, FILTER_MAX, HeuristicWeights
+from bgfast.bots.base import CoreBot, Probabilities
+from bgfast.errors import InvalidPositionError, UnknownBotError
+from bgfast.evaluator import heuristic_evaluator, heuristic_weights
+from bgfast.formats.text import parse_position
 from bgfast.position import Position
+from bgfast.validation import real_number, whole_number
 
 __all__ = ["HeuristicBot"]
 
@@ -35,6 +42,12 @@ class HeuristicBot(CoreBot):
     estimates are 1-ply, the average over the 21 rolls of the best play's
     probabilities (a 0-ply look screens out clear no-doubles); see
     :mod:`bgfast._core.cube`.  ``cube_efficiency`` is Janowski's ``x`` (0.68).
+
+    Evaluator settings, this bot's own (:func:`bgfast.evaluator.heuristic_evaluator`):
+    ``weights`` (a weights file, see :func:`bgfast.evaluator.heuristic_weights`, or
+    :class:`~bgfast._core.heuristic.HeuristicWeights`; the shipped weights by default),
+    ``filter`` (pubeval's best plays evaluated a roll, 5; 0 = every play) and ``blend``
+    (the weight of pubeval's score, 0.03).
     Measured (paired, seed 21): in money play ``auto`` wins +0.379 +- 0.006
     points per game against the same bot with ``cube="never"`` (8,000 games);
     in 7-point matches it wins 53.2% +- 0.8% against ``cube="janowski"`` and
@@ -54,9 +67,39 @@ class HeuristicBot(CoreBot):
     """
 
     name: ClassVar[str] = "heuristic"
-    play_kind: ClassVar[str] = "heuristic"
+    play_kind: ClassVar[PlayKind] = PlayKind.PLAY_EVALUATOR
     cube_policies: ClassVar[tuple[str, ...]] = ("auto", "janowski", "met", "keith", "never")
     default_cube: ClassVar[str] = "auto"
+
+    def __init__(self, cube: str | None = None, cube_efficiency: float = 0.68, seed: int = 0, *,
+                 weights: str | os.PathLike[str] | HeuristicWeights | None = None,
+                 filter: int = DEFAULT_FILTER, blend: float = DEFAULT_BLEND) -> None:
+        """:raises UnknownBotError: a bad option. :raises InvalidWeightsError: weights that
+        cannot be read or do not fit."""
+        super().__init__(cube, cube_efficiency, seed)
+        self.filter = whole_number(filter, "filter", low=0, high=FILTER_MAX, error=UnknownBotError)
+        self.blend = real_number(blend, "blend", low=0.0, high=1.0, error=UnknownBotError)
+        if weights is not None and not isinstance(weights, (str, os.PathLike, HeuristicWeights)):
+            raise UnknownBotError(f"weights must be a file path or HeuristicWeights, got {weights!r}")
+        self.weights = weights
+        table = weights if isinstance(weights, HeuristicWeights) or weights is None else heuristic_weights(weights)
+        self._evaluator = heuristic_evaluator(table, filter=self.filter, blend=self.blend)
+
+    def options(self) -> Mapping[str, object]:
+        """The options that rebuild this bot with :func:`bgfast.bots.get_bot`."""
+        extra: dict[str, object] = {}
+        if self.weights is not None:
+            extra["weights"] = self.weights
+        if self.filter != DEFAULT_FILTER:
+            extra["filter"] = self.filter
+        if self.blend != DEFAULT_BLEND:
+            extra["blend"] = self.blend
+        return {**super().options(), **extra}
+
+    @property
+    def evaluator(self) -> CoreEvaluator:
+        """This bot's evaluator: its checker play, cube estimates and luck measure."""
+        return self._evaluator
 
     def evaluate(self, position: Position | str, plies: int = 0) -> Probabilities:
         """Cubeless probabilities for the side on roll in ``position``, before its roll.
@@ -73,12 +116,12 @@ class HeuristicBot(CoreBot):
         >>> bot.evaluate(won)
         Probabilities(win=1.0, win_gammon=1.0, win_backgammon=0.0, lose_gammon=0.0, lose_backgammon=0.0)
         """
-        position = as_position(position)
+        position = parse_position(position)[0]
         if plies not in (0, 1):
             raise ValueError(f"plies must be 0 or 1, got {plies!r}")
         if position.is_over():
             raise InvalidPositionError(f"the game in {position.id()!r} is over; nothing to evaluate")
-        return Probabilities(*_heuristic.evaluate_on_roll(position._key, plies))
+        return Probabilities(*self._evaluator.on_roll(position.to_bytes(), plies))
 
     def evaluate_after(self, position: Position | str) -> Probabilities:
         """Cubeless probabilities for the side that has just *moved* to ``position``.
@@ -93,4 +136,4 @@ class HeuristicBot(CoreBot):
         >>> best == start.parse_move("8/5 6/5", (3, 1)).position
         True
         """
-        return Probabilities(*_heuristic.evaluate_after(as_position(position)._key))
+        return Probabilities(*self._evaluator.after(parse_position(position)[0].to_bytes()))

@@ -13,7 +13,8 @@ from typing import ClassVar
 
 from bgfast._core import cube as _cube
 from bgfast._core import neural as _neural
-from bgfast.bots.base import Bot, CubeResponse, Probabilities, as_position
+from bgfast.bots.base import Bot, CubeResponse, Probabilities
+from bgfast.formats.text import parse_position
 from bgfast.bots.neural_weights import Weights, default_weights_path, read_weights
 from bgfast.dice import Dice
 from bgfast.errors import InvalidPositionError, UnknownBotError
@@ -98,16 +99,16 @@ class NeuralBot(Bot):
         :param plies: 0 or 1 (default: the bot's ``ply``).
         :raises InvalidPositionError: a malformed position or a finished game.
         """
-        position = as_position(position)
+        position = parse_position(position)[0]
         plies = self.ply if plies is None else whole_number(plies, "plies", low=0, high=1)
         if position.is_over():
             raise InvalidPositionError(f"the game in {position.id()!r} is over; nothing to evaluate")
-        return Probabilities(*self.model.evaluate(position._key, plies))
+        return Probabilities(*self.model.evaluate(position.to_bytes(), plies))
 
     def evaluate_after(self, position: Position | str) -> Probabilities:
         """Cubeless probabilities of the side that has just *moved* to ``position`` (the
         mover is the side "on roll" of ``position``, as :meth:`Position.children` gives it)."""
-        return Probabilities(*self.model.evaluate_after(as_position(position)._key))
+        return Probabilities(*self.model.evaluate_after(parse_position(position)[0]._key))
 
     def choose_move(self, position: Position | str, dice: Dice | str | tuple[int, int],
                     match: MatchState | None = None) -> Move:
@@ -116,17 +117,17 @@ class NeuralBot(Bot):
         :raises InvalidPositionError: a malformed position or a finished game.
         :raises InvalidDiceError: bad dice.
         """
-        position, dice = as_position(position), Dice.of(dice)
+        position, dice = parse_position(position)[0], Dice.of(dice)
         if position.is_over():
             raise InvalidPositionError(f"the game in {position.id()!r} is over: there is no play to choose")
-        target = Position._from_key(self.model.choose(position._key, dice.high, dice.low, self.ply))
+        target = Position.from_bytes(self.model.choose(position.to_bytes(), dice.high, dice.low, self.ply))
         for move in position.legal_moves(dice.high, dice.low):
             if move.position == target:
                 return move
         raise AssertionError("the net chose a play that legal_moves does not list")
 
     def _decide(self, position: Position, match: MatchState, doubler: int) -> tuple[bool, int]:
-        probs = self.model.evaluate(position._key, self.ply)
+        probs = self.model.evaluate(position.to_bytes(), self.ply)
         length = match.length
         if self.cube == "janowski":
             length = 0
@@ -145,11 +146,11 @@ class NeuralBot(Bot):
         """Whether to double; ``position`` has this bot on roll (the net's value at its ply)."""
         if self.cube == "never":
             return False
-        return self._decide(as_position(position), match, match.player_on_roll)[0]
+        return self._decide(parse_position(position)[0], match, match.player_on_roll)[0]
 
     def accept_double(self, position: Position | str, match: MatchState) -> CubeResponse:
         """Take or pass; ``position`` has the doubler on roll."""
         if self.cube == "never":
             return CubeResponse.TAKE
-        resp = self._decide(as_position(position), match, match.player_on_roll)[1]
+        resp = self._decide(parse_position(position)[0], match, match.player_on_roll)[1]
         return CubeResponse.PASS if resp == 0 else CubeResponse.TAKE

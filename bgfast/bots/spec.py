@@ -8,17 +8,17 @@ and is otherwise kept as text (``never``).
 
 >>> parse_bot_spec("heuristic:cube=janowski,cube_efficiency=0.7")
 ('heuristic', {'cube': 'janowski', 'cube_efficiency': 0.7})
->>> bot_from_spec("pubeval:cube=never")
-<PubevalBot 'pubeval'>
+
+:func:`bgfast.bots.get_bot` takes a spec in place of a name (``get_bot("pubeval:cube=never")``);
+this module only reads the text, so that it imports nothing of the bots.
 """
 from __future__ import annotations
 
 import re
 
-from bgfast.bots import Bot, get_bot
 from bgfast.errors import UnknownBotError
 
-__all__ = ["bot_from_spec", "parse_bot_spec"]
+__all__ = ["parse_bot_spec"]
 
 _NAME = re.compile(r"[A-Za-z_][\w.-]*\Z")
 _KEY = re.compile(r"[A-Za-z_]\w*\Z")
@@ -66,11 +66,3 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, object]]:
             options[key] = _value(value.strip())
     return name, options
 
-
-def bot_from_spec(spec: str) -> Bot:
-    """The bot a spec names, built by :func:`bgfast.bots.get_bot`.
-
-    :raises UnknownBotError: a malformed spec, an unknown bot, or options it does not take.
-    """
-    name, options = parse_bot_spec(spec)
-    return get_bot(name, **options)

@@ -7,6 +7,8 @@ written.
   codec itself is in the compiled core; this is its Python face).
 * :mod:`bgfast.formats.match_id` -- GNU Backgammon's 12-character Match ID.
 * :mod:`bgfast.formats.xgid` -- eXtreme Gammon's XGID.
+* :mod:`bgfast.formats.text` -- :func:`~bgfast.formats.text.parse_position`, the one reader
+  of a position typed as any of those (Position ID, ``PositionID:MatchID``, XGID).
 * :mod:`bgfast.formats.mat` -- Jellyfish ``.mat`` match files, as GNU Backgammon imports them.
 * :mod:`bgfast.formats.matchlog` -- the text and JSON log of a played match (``bgfast play``).
 

@@ -4,10 +4,11 @@ A trial is one game played from the position to its end (or for N plies) by
 the bot on both sides, in the C game loop (:meth:`MatchRunner.play_from`).
 Trial ``i`` of a run seeded ``seed`` draws its dice and the players' random
 choices from the streams of ``(seed, i)`` only (:mod:`bgfast._core.rng`), so
-a trial is a pure function of the rollout's arguments and its index.  Trials
-are cut into blocks, the blocks are played in worker processes (a process pool),
-and the per-trial results are put back in trial order: the result is the
-same, bit for bit, whatever the number of workers.
+a trial is a pure function of the rollout's arguments (a checked
+:class:`~bgfast.rollout.request.RolloutRequest`) and its index.  Trials are
+cut into blocks, the blocks are played in worker processes
+(:class:`bgfast.procs.WorkerPool`), and the per-trial results are put back in
+trial order: the result is the same, bit for bit, whatever the number of workers.
 
 Variance reduction is stratified sampling of the first rolls (with at least
 :data:`MIN_STRATIFIED_TRIALS` trials), rotating through
@@ -26,40 +27,37 @@ initial cube, or the match winning chance).  That is 48 bytes a trial a line.
 """
 from __future__ import annotations
 
-import collections
 import dataclasses
-import multiprocessing
-import os
 import pickle
-import signal
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 import numpy as np
 
+from bgfast._core.game import CubeKind, GameResult, PlayKind
 from bgfast.bots import available_bots, get_bot
-from bgfast.bots.base import CUBE_KINDS, CoreBot, CubeResponse
+from bgfast.bots.base import CoreBot, CubeResponse
+from bgfast.cube import Probs, as_probs, cubeless_equities, dead_cube_mwc, flip, money_equity, mwc
 from bgfast.dice import ALL_36, Dice
 from bgfast.errors import InvalidRolloutError, RolloutWorkerError
-from bgfast.game import MAX_MATCH_LENGTH, make_runner
-from bgfast.match import MatchEquityTable, MatchState, Rules, parse_position
-from bgfast.position import VARIANTS, Move, Position
-from bgfast.procs import exit_with_parent
-from bgfast.rollout.cubeful import dead_cube_mwc, flip, janowski_money
+from bgfast.game import CoreConfig, make_runner
+from bgfast.match import MatchState, Rules
+from bgfast.met import MatchEquityTable
+from bgfast.position import Move, Position
+from bgfast.procs import WorkerPool
+from bgfast.rollout.request import RolloutRequest
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
 from bgfast.rollout.stats import estimate_columns, variance_strata
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from bgfast._core.game import MatchRunner, _GameResult, _Probs
+    from bgfast._core.game import MatchRunner
 
-__all__ = ["CHECK_EVERY", "MIN_STRATIFIED_TRIALS", "Evaluator", "parse_position", "rollout"]
+__all__ = ["CHECK_EVERY", "MIN_STRATIFIED_TRIALS", "Evaluator", "RolloutRequest", "rollout", "run_rollout"]
 
 CHECK_EVERY = 1296
 """With a target standard error, the error is checked after multiples of this many trials."""
@@ -95,9 +93,9 @@ class _Cubeless:
         self.bot = bot
         self.name = getattr(bot, "name", "bot")
 
-    def core_config(self) -> tuple[int, int, float] | None:
+    def core_config(self) -> CoreConfig | None:
         config = self.bot.core_config() if hasattr(self.bot, "core_config") else None
-        return None if config is None else (config[0], CUBE_KINDS["never"], config[2])
+        return None if config is None else CoreConfig(*config)._replace(cube=CubeKind.CUBE_NEVER)
 
     def choose_move(self, position: Position, dice: Dice, match: MatchState) -> Any:
         return self.bot.choose_move(position, dice, match)
@@ -153,7 +151,7 @@ class _Task:
     luck: bool = False
 
 
-def _root_luck(luck: tuple[_Probs, _Probs], root: int) -> np.ndarray:
+def _root_luck(luck: tuple[Probs, Probs], root: int) -> np.ndarray:
     """The summed luck of both players as one vector in ``root``'s view (see game.pyx add_luck)."""
     own, other = np.asarray(luck[root]), np.asarray(luck[1 - root])
     # the opponent's win/gammon/backgammon luck is root's loss luck, and the other way round
@@ -162,10 +160,9 @@ def _root_luck(luck: tuple[_Probs, _Probs], root: int) -> np.ndarray:
 
 
 def _as_probabilities(p: Any, source: Any) -> tuple[float, float, float, float, float]:
-    names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
     try:
-        values = tuple(float(getattr(p, n)) for n in names) if hasattr(p, "win") else tuple(float(x) for x in p)
-    except (TypeError, ValueError):
+        values: tuple[float, ...] = as_probs(p)
+    except ValueError:
         values = ()
     if len(values) != 5 or not all(0.0 <= v <= 1.0 for v in values):
         raise InvalidRolloutError(f"evaluator {source!r} returned {p!r}, not five probabilities from 0 to 1")
@@ -190,7 +187,7 @@ class _Worker:
         self.cubeless = make_runner(shim, shim, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
         self.cubeless.measure_luck(task.luck)
         config = bot.core_config() if hasattr(bot, "core_config") else None
-        never = config is not None and config[1] == CUBE_KINDS["never"]
+        never = config is not None and CoreConfig(*config).cube == CubeKind.CUBE_NEVER
         self.cubeful = None
         if task.cubeful and not never:
             self.cubeful = make_runner(bot, bot, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
@@ -207,7 +204,7 @@ class _Worker:
 
     # -- one trial
 
-    def _play(self, runner: MatchRunner, line: _Line, i: int) -> _GameResult:
+    def _play(self, runner: MatchRunner, line: _Line, i: int) -> GameResult:
         t, m = self.task, self.task.match
         runner.reseed(t.seed, i)
         runner.script(self.scripts[i % len(self.scripts)])
@@ -220,9 +217,9 @@ class _Worker:
             gboard = [list(board[:25]), list(board[25:])]
             if self.gnubg.classify(gboard) == _GNUBG_BEAROFF2:
                 return tuple(float(x) for x in self.gnubg.probabilities(gboard, 0))  # type: ignore[return-value]
-        return _as_probabilities(self.evaluator.evaluate(Position._from_key(board)), self.evaluator)
+        return _as_probabilities(self.evaluator.evaluate(Position._from_valid_bytes(board)), self.evaluator)
 
-    def _cubeless_row(self, res: _GameResult) -> tuple[float, float, float, float, float]:
+    def _cubeless_row(self, res: GameResult) -> tuple[float, float, float, float, float]:
         winner, kind, _points, _cube, _plies, truncated, final, final_turn = res
         if truncated:
             p = self.evaluate(cast(bytes, final))  # play_from gives the final board when truncated
@@ -233,11 +230,9 @@ class _Worker:
         return (0.0, 0.0, 0.0, float(k >= 1), float(k >= 2))
 
     def _mwc_after(self, won: bool, points: int) -> float:
-        a, b = self.away
-        post = a == 1 or b == 1
-        return self.task.met.mwc(a - points, b, post) if won else self.task.met.mwc(a, b - points, post)  # type: ignore[union-attr]
+        return _mwc_after(self.task.met, self.away[0], self.away[1], won, points)  # type: ignore[arg-type]
 
-    def _cubeful_value(self, res: _GameResult, runner: MatchRunner, row: tuple[float, ...] | None) -> float:
+    def _cubeful_value(self, res: GameResult, runner: MatchRunner, row: tuple[float, ...] | None) -> float:
         t, m = self.task, self.task.match
         winner, _kind, points, cube, _plies, truncated, final, final_turn = res
         if not truncated:
@@ -255,8 +250,8 @@ class _Worker:
             p_root = p if final_turn == t.root else flip(p)
         if m.length == 0:
             p_on_roll = p_root if final_turn == t.root else flip(p_root)
-            relative = -1 if owner == -1 else (0 if owner == final_turn else 1)
-            value = janowski_money(p_on_roll, relative, t.cube_efficiency, jacoby=m.jacoby) * cube / m.cube_value
+            value = money_equity(p_on_roll, owner=owner, player=final_turn, x=t.cube_efficiency,
+                                 jacoby=m.jacoby) * cube / m.cube_value
             return value if final_turn == t.root else -value
         return dead_cube_mwc(p_root, t.met, self.away[0], self.away[1], cube)  # type: ignore[arg-type]
 
@@ -286,12 +281,9 @@ _TASK: _Task | None = None
 _WORKER: _Worker | None = None
 
 
-def _init_worker(task: _Task, parent: int) -> None:
-    """A pool process's initializer: Ctrl-C is the parent's business (it stops the pool),
-    and the worker ends when the parent dies, even by kill -9."""
+def _set_task(task: _Task) -> None:
+    """A pool worker's initializer (see :class:`bgfast.procs.WorkerPool` for the rest of its start)."""
     global _TASK
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    exit_with_parent(parent)
     _TASK = task
 
 
@@ -303,23 +295,14 @@ def _run_block(bounds: tuple[int, int]) -> np.ndarray:
     return _WORKER.run(*bounds)
 
 
-# ---------------------------------------------------------------- checking the input
+def _worker_died(lost: list[tuple[int, int]]) -> RolloutWorkerError:
+    """The error of a rollout whose worker died while the blocks ``lost`` were being played."""
+    trials = f"trials {lost[0][0]}-{lost[-1][1] - 1}" if lost else "trials"
+    return RolloutWorkerError(f"a rollout worker process died (killed?) while {trials} were being played; "
+                              "the rollout is stopped, with no result")
 
 
-MAX_TRUNCATE = 2**31 - 1
-"""The largest ``truncate`` (plies); the game loop counts plies in a C int."""
-
-
-def _count(name: str, value: object, *, low: int = 1, high: int | None = None, none: bool = False) -> int | None:
-    if value is None and none:
-        return None
-    if (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low
-            or (high is not None and value > high)):
-        what = "a positive integer" if low == 1 else f"an integer from {low}"
-        if high is not None:
-            what += f" up to {high:,}"
-        raise InvalidRolloutError(f"{name} must be {what}, got {value!r}")
-    return int(value)
+# ---------------------------------------------------------------- lines and blocks
 
 
 def _outcome_row(pos: Position, root_wins: bool, match: MatchState, met: MatchEquityTable | None,
@@ -336,9 +319,15 @@ def _outcome_row(pos: Position, root_wins: bool, match: MatchState, met: MatchEq
             value = (points if root_wins else -points) / match.cube_value
         else:
             a, b = match.length - match.score[root], match.length - match.score[1 - root]
-            post = a == 1 or b == 1
-            value = met.mwc(a - points, b, post) if root_wins else met.mwc(a, b - points, post)  # type: ignore[union-attr]
+            value = _mwc_after(met, a, b, root_wins, points)  # type: ignore[arg-type]
     return (*row, value)
+
+
+def _mwc_after(met: MatchEquityTable, away: int, opp_away: int, won: bool, points: int) -> float:
+    """The MWC of the side ``away`` points from winning once it has won (or lost) ``points``:
+    the game was played with either side 1-away (post-Crawford) or not."""
+    post = away == 1 or opp_away == 1
+    return mwc(met, away - points, opp_away, post) if won else mwc(met, away, opp_away - points, post)
 
 
 def _block_size(workers: int) -> int:
@@ -359,28 +348,7 @@ def _next_check(n: int) -> int:
 # ---------------------------------------------------------------- the rollout
 
 
-def rollout(
-    position: Position | str,
-    *,
-    dice: Dice | str | tuple[int, int] | None = None,
-    play: Move | str | None = None,
-    plays: bool = False,
-    bot: Any = "pubeval",
-    evaluator: Any = None,
-    match: MatchState | None = None,
-    rules: Rules | None = None,
-    met: MatchEquityTable | str | None = None,
-    cubeful: bool = False,
-    trials: int = 1296,
-    seed: int = 0,
-    workers: int = 1,
-    truncate: int | None = None,
-    exact_bearoff: bool = False,
-    target_se: float | None = None,
-    variance_reduction: bool = True,
-    luck: bool | None = None,
-    progress: bool | None = False,
-) -> RolloutResult:
+def rollout(position: Position | str, **options: Any) -> RolloutResult:
     """Roll a position out: play it to the end ``trials`` times with ``bot`` on both sides.
 
     Every number of the result is from the view of the side on roll in
@@ -426,42 +394,11 @@ def rollout(
 
     :param position: a :class:`Position`, Position ID, ``PositionID:MatchID`` or XGID
         (the last two also give the match state).
-    :param dice: a roll for the side on roll to play first (no cube action before it).
-    :param play: with ``dice``, the play to roll out (notation or a :class:`Move`).
-    :param plays: with ``dice``, roll out every distinct play with the same dice
-        (common random numbers); the result is the best play's, its
-        :attr:`~RolloutResult.plays` all of them ranked with their differences.
-    :param bot: a bot name or object; it plays both sides, and with ``cubeful``
-        its cube policy makes the cube actions.
-    :param evaluator: what finishes truncated trials (default: the bot); see :class:`Evaluator`.
-    :param match: score and cube (default: money, cube centred, the Jacoby
-        rule as in ``rules``); ``match.player_on_roll`` is the side on roll.
-    :param rules: beavers, maximum cube, variant (default :class:`Rules`); the
-        variant's checkers a side (3 in hypergammon) decide gammons, and the
-        position may not have more on the board.
-    :param met: the match equity table for match play (default Kazaross-XG2).
-    :param cubeful: also roll out with the cube: money points per game per
-        initial cube, or in match play the match winning chance and its EMG.
-        Cubeless numbers always come from games where nobody doubles (the same
-        dice), so a passed double never cuts them short.
-    :param trials: the number of trials, or with ``target_se`` the most.
-    :param seed: the run seed; trial ``i`` uses the streams of ``(seed, i)``.
-    :param workers: processes, at most one per block of trials (more would
-        idle, so they are not started); the result does not depend on it.
-    :param truncate: stop each trial after this many plies (half-moves) and
-        use the evaluator's probabilities (cubeful: Janowski's formula in money
-        play with the bot's ``cube_efficiency``, a dead cube in match play).
-    :param exact_bearoff: at truncation, use GNU Backgammon's two-sided
-        bear-off database (exact) when the position is in it (needs gnubg-nn).
-    :param target_se: stop once the ranking equity's standard error (cubeful
-        when computed; with ``plays`` the largest over the plays) is at most
-        this; checked after 1296, 2592, ... trials, then every ~10%.
-    :param variance_reduction: stratify the first roll(s) and, unless ``luck=False``, adjust for luck.
-    :param luck: subtract each trial's luck from its cubeless result, not from its cubeful
-        value (default: as ``variance_reduction``, except in hypergammon: the luck
-        estimate's evaluator is fitted to 15 checkers, so it is off there and
-        ``luck=True`` is refused).
-    :param progress: show a tqdm progress bar on stderr (None: only on a terminal).
+    :param options: ``dice``, ``play``, ``plays``, ``bot``, ``evaluator``, ``match``,
+        ``rules``, ``met``, ``cubeful``, ``trials``, ``seed``, ``workers``, ``truncate``,
+        ``exact_bearoff``, ``target_se``, ``variance_reduction``, ``luck``, ``progress``:
+        the keyword arguments of :meth:`RolloutRequest.create
+        <bgfast.rollout.request.RolloutRequest.create>`, which describes and checks them.
     :raises InvalidRolloutError: zero or negative trials, workers, plies or
         target, a finished position or match, a pending double, ``plays`` or
         ``play`` without dice, truncation with no evaluator, a position with
@@ -470,139 +407,76 @@ def rollout(
     :raises UnknownBotError: an unknown bot.
     :raises RolloutWorkerError: a worker process died (e.g. killed): no result.
     """
+    return run_rollout(RolloutRequest.create(position, **options))
+
+
+def run_rollout(request: RolloutRequest) -> RolloutResult:
+    """Play the trials of a checked request and estimate from them (:func:`rollout`, once checked).
+
+    :raises InvalidRolloutError: with workers, a bot or evaluator that cannot be pickled.
+    :raises RolloutWorkerError: a worker process died (e.g. killed): no result.
+    """
     started = time.perf_counter()
-    pos, parsed_match = parse_position(position)
-    trials = _count("trials", trials)  # type: ignore[assignment]
-    workers = _count("workers", workers)  # type: ignore[assignment]
-    seed = _count("seed", seed, low=0)  # type: ignore[assignment]
-    truncate = _count("truncate", truncate, high=MAX_TRUNCATE, none=True)
-    if target_se is not None and (isinstance(target_se, bool) or not isinstance(target_se, (int, float))
-                                  or not target_se > 0):
-        raise InvalidRolloutError(f"target_se must be a positive number, got {target_se!r}")
-    if pos.is_over():
-        raise InvalidRolloutError(f"position {pos.id()!r} is already over: nothing to roll out")
-    rules = rules or Rules()
-    if not isinstance(rules, Rules):
-        raise InvalidRolloutError(f"rules must be a Rules, got {rules!r}")
-    checkers = sum(VARIANTS[rules.variant][1])
-    opponent_checkers, own_checkers = pos.checkers()
-    if max(own_checkers, opponent_checkers) > checkers:
-        raise InvalidRolloutError(
-            f"position {pos.id()!r} has {own_checkers} checkers of the side on roll and {opponent_checkers} "
-            f"of the opponent on the board, more than the {checkers} a side of {rules.variant}"
-        )
-    match = match or parsed_match or MatchState(jacoby=rules.jacoby)
-    if not isinstance(match, MatchState):
-        raise InvalidRolloutError(f"match must be a MatchState, got {match!r}")
-    if match.double_offered:
-        raise InvalidRolloutError(f"a double is pending in {match!r}: roll out the position before or after it")
-    if match.length and min(match.away(0), match.away(1)) == 0:
-        raise InvalidRolloutError(f"the match {match!r} is already over: nothing to roll out")
-    if match.length > MAX_MATCH_LENGTH:
-        raise InvalidRolloutError(f"match length {match.length} is beyond the longest the game loop plays ({MAX_MATCH_LENGTH})")
-    root = match.player_on_roll
-    table = None
-    if match.length:
-        table = met if isinstance(met, MatchEquityTable) else MatchEquityTable.load(met or "Kazaross-XG2")
-        if cubeful and match.length > table.max_length:
-            raise InvalidRolloutError(f"match length {match.length} is beyond the {table.max_length}-point table {table.name!r}")
+    match, table, root = request.match, request.met, request.match.player_on_roll
+    lines, moves, shown_play = _lines(request)
+    strata, scripted = _sampling(request)
+    task = _Task(lines=lines, root=root, seed=request.seed, scripted_rolls=scripted, bot=_bot_ref(request.bot),
+                 evaluator=_bot_ref(request.evaluator) if request.truncate is not None else None,
+                 cubeful=request.cubeful, truncate=request.truncate or 0, exact_bearoff=request.exact_bearoff,
+                 match=match, rules=request.rules, met=table,
+                 cube_efficiency=float(getattr(request.bot, "cube_efficiency", 0.68)), luck=request.luck)
 
-    bot_obj = get_bot(bot) if isinstance(bot, str) else bot
-    if not (hasattr(bot_obj, "choose_move") or hasattr(bot_obj, "core_config")):
-        raise InvalidRolloutError(f"bot {bot!r} has neither choose_move() nor core_config(): it cannot play")
-    bot_name = str(getattr(bot_obj, "name", type(bot_obj).__name__))
-    eval_obj = bot_obj if evaluator is None else (get_bot(evaluator) if isinstance(evaluator, str) else evaluator)
-    if truncate is not None and not callable(getattr(eval_obj, "evaluate", None)):
-        raise InvalidRolloutError(
-            f"truncation after {truncate} plies needs an evaluator: {getattr(eval_obj, 'name', eval_obj)!r} "
-            "has no evaluate() giving probabilities"
-        )
-    if exact_bearoff:
-        if truncate is None:
-            raise InvalidRolloutError("exact_bearoff applies where trials are truncated: give truncate=N too")
-        if rules.variant == "hypergammon":
-            raise InvalidRolloutError("exact_bearoff uses a 15-checker database: not for hypergammon")
-        try:
-            import gnubg_nn  # noqa: F401
-        except ImportError:
-            raise InvalidRolloutError("exact_bearoff needs gnubg-nn (pip install bgfast[gnubg])") from None
+    se_scale = 1.0
+    if request.cubeful and match.length:   # the target is in EMG, the trials hold MWC
+        a, b = match.away(root), match.away(1 - root)
+        se_scale = abs(table.mwc_to_emg(1.0, a, b, match.cube_value) - table.mwc_to_emg(0.0, a, b, match.cube_value))  # type: ignore[union-attr]
+    data, reached = _run(task, request.trials, request.workers, request.target_se, strata, request.progress, se_scale)
+    n = data.shape[1]
+    result = _results(request.position, match, request.dice, shown_play, request.bot_name, n, request.seed, strata,
+                      task.luck, request.truncate, data, moves, table, request.cubeful, time.perf_counter() - started)
+    return dataclasses.replace(result, variant=request.rules.variant, target_se=request.target_se,
+                               target_reached=reached)
 
-    # what to roll out
-    roll = None
-    if dice is not None:
-        roll = Dice.of(dice)
-        if match.dice != (0, 0) and roll != Dice(*match.dice):
-            raise InvalidRolloutError(f"the match state says {Dice(*match.dice)} was rolled, "
-                                      f"but the dice given are {roll}: give one or make them agree")
-    elif match.dice != (0, 0):
-        roll = Dice(*match.dice)
-    if (plays or play is not None) and roll is None:
-        raise InvalidRolloutError(f"{'plays' if plays else 'a play'} needs the dice it is a play of")
-    if plays and play is not None:
-        raise InvalidRolloutError(f"give either plays=True or play={play!r}, not both")
-    match = dataclasses.replace(match, dice=(0, 0))
-    cube_on = cubeful
+
+def _lines(request: RolloutRequest) -> tuple[tuple[_Line, ...], list[Move], str | None]:
+    """What is rolled out: the lines, the plays they are (with ``plays``), and the play the report names."""
+    pos, roll, match, root = request.position, request.dice, request.match, request.match.player_on_roll
 
     def line_after(move: Move) -> _Line:
         after = move.position
         if after.is_over():
-            return _Line(after._key, root, fixed=_outcome_row(after, True, match, table, root, cube_on, checkers))
-        return _Line(after.swap_sides()._key, 1 - root)
+            return _Line(after.to_bytes(), root, fixed=_outcome_row(after, True, match, request.met, root, request.cubeful,
+                                                              request.checkers))
+        return _Line(after.swap_sides().to_bytes(), 1 - root)
 
-    moves: list[Move] = []
-    shown_play = None
-    if plays:
+    if request.plays:
         moves = sorted(pos.legal_moves(roll.high, roll.low), key=str)  # type: ignore[union-attr]
-        lines = tuple(line_after(m) for m in moves)
-    elif play is not None:
-        move = play if isinstance(play, Move) else pos.parse_move(str(play), roll)  # type: ignore[arg-type]
-        if move not in pos.legal_moves(roll.high, roll.low):  # type: ignore[union-attr]
-            raise InvalidRolloutError(f"play {str(move)!r} is not a play of {roll} in {pos.id()}")
-        shown_play = str(move)
-        lines = (line_after(move),)
-    elif roll is not None:
-        lines = (_Line(pos._key, root, roll.high, roll.low),)
-        if isinstance(bot_obj, CoreBot) and bot_obj.play_kind != "random":
-            shown_play = str(bot_obj.choose_move(pos, roll, dataclasses.replace(match, dice=(roll.high, roll.low))))
-    else:
-        lines = (_Line(pos._key, root),)
+        return tuple(line_after(m) for m in moves), moves, None
+    if request.play is not None:
+        return (line_after(request.play),), [], str(request.play)
+    if roll is not None:
+        shown_play = None
+        bot = request.bot
+        if isinstance(bot, CoreBot) and bot.play_kind != PlayKind.PLAY_RANDOM:
+            shown_play = str(bot.choose_move(pos, roll, dataclasses.replace(match, dice=(roll.high, roll.low))))
+        return (_Line(pos.to_bytes(), root, roll.high, roll.low),), [], shown_play
+    return (_Line(pos.to_bytes(), root),), [], None
 
-    if not variance_reduction or trials < MIN_STRATIFIED_TRIALS:
-        strata, scripted = 1, 0
-    elif trials % 1296 == 0:
-        strata, scripted = 1296, 2
-    else:
-        strata, scripted = 36, 1
-    use_luck = variance_reduction if luck is None else bool(luck)
-    if rules.variant == "hypergammon" and use_luck:
-        # the luck estimate's evaluator is fitted to 15 checkers: it has no gammons with 3
-        if luck:
-            raise InvalidRolloutError("luck adjustment uses a 15-checker evaluator: not for hypergammon "
-                                      "(give luck=False)")
-        use_luck = False
-    task = _Task(lines=lines, root=root, seed=seed, scripted_rolls=scripted, bot=_bot_ref(bot_obj),
-                 evaluator=_bot_ref(eval_obj) if truncate is not None else None, cubeful=cubeful,
-                 truncate=truncate or 0, exact_bearoff=exact_bearoff, match=match, rules=rules, met=table,
-                 cube_efficiency=float(getattr(bot_obj, "cube_efficiency", 0.68)),
-                 luck=use_luck)
 
-    se_scale = 1.0
-    if cubeful and match.length:   # the target is in EMG, the trials hold MWC
-        a, b = match.away(root), match.away(1 - root)
-        se_scale = abs(table.mwc_to_emg(1.0, a, b, match.cube_value) - table.mwc_to_emg(0.0, a, b, match.cube_value))  # type: ignore[union-attr]
-    data, reached = _run(task, trials, workers, target_se, strata, progress, se_scale)
-    n = data.shape[1]
-    result = _results(pos, match, roll, shown_play, bot_name, n, seed, strata, task.luck, truncate, data, moves,
-                      table, cubeful, time.perf_counter() - started)
-    return dataclasses.replace(result, variant=rules.variant, target_se=target_se, target_reached=reached)
+def _sampling(request: RolloutRequest) -> tuple[int, int]:
+    """The strata of the estimate and the rolls scripted (0, 1 or 2) for the trials of ``request``."""
+    if not request.variance_reduction or request.trials < MIN_STRATIFIED_TRIALS:
+        return 1, 0
+    if request.trials % 1296 == 0:
+        return 1296, 2
+    return 36, 1
 
 
 def _ranking_column(data: NDArray[np.float64], cubeful: bool) -> NDArray[np.float64]:
     """Per line and trial, the equity plays are ranked by (cubeful, or cubeless money equity)."""
     if cubeful:
         return data[..., 5]
-    w, wg, wbg, lg, lbg = (data[..., c] for c in range(5))
-    return 2.0 * w - 1.0 + wg - lg + wbg - lbg
+    return cubeless_equities(data[..., :5])
 
 
 def _blocks(total: int, size: int) -> Iterator[tuple[int, int]]:
@@ -639,13 +513,14 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
         worst = max(estimate_columns(values[j][:, None], vstrata)[1][0] for j in range(len(values)))
         return bool(worst * se_scale <= target_se)
 
-    pool = None
+    pool: WorkerPool[tuple[int, int], np.ndarray] | None = None
     if workers == 1:
         worker = _Worker(task)
         results: Iterator[np.ndarray] = (worker.run(a, b) for a, b in _blocks(trials, size))
     else:
         # the pool is started before the progress bar's thread exists (fork after threads is unsafe)
-        pool = _Pool(task, workers, _blocks(trials, size))
+        pool = WorkerPool(_run_block, _blocks(trials, size), workers=workers, ordered=True,
+                          initializer=_set_task, initargs=(task,), on_worker_death=_worker_died)
         results = pool.results()
     bar = tqdm(total=trials, unit="trial", file=sys.stderr, dynamic_ncols=True, leave=False,
                disable=None if progress is None else not progress, desc="rollout")
@@ -663,64 +538,6 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
         if pool is not None:
             pool.close()
     return np.concatenate(chunks, axis=1), (None if target_se is None else reached(done))
-
-
-class _Pool:
-    """Blocks of trials played in worker processes, their results in block order.
-
-    A dead worker breaks the pool (:class:`ProcessPoolExecutor` notices, where a
-    ``multiprocessing.Pool`` would replace the worker and wait forever for its
-    block): the rollout stops with :class:`RolloutWorkerError`.  The workers
-    ignore SIGINT; on Ctrl-C the parent's KeyboardInterrupt closes the pool.
-    """
-
-    def __init__(self, task: _Task, workers: int, blocks: Iterable[tuple[int, int]]) -> None:
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        self.executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                                            initargs=(task, os.getpid()))
-        self.todo = iter(blocks)
-        self.pending: collections.deque[tuple[tuple[int, int], Future[np.ndarray]]] = collections.deque()
-        self.window = 2 * workers + 2
-        try:
-            self._submit()  # forks the workers now
-        except BaseException:  # e.g. Ctrl-C while they start: stop the ones started
-            self.close()
-            raise
-
-    def _submit(self) -> None:
-        while len(self.pending) < self.window:
-            bounds = next(self.todo, None)
-            if bounds is None:
-                return
-            self.pending.append((bounds, self.executor.submit(_run_block, bounds)))
-
-    def results(self) -> Iterator[np.ndarray]:
-        try:
-            while self.pending:
-                block = self.pending[0][1].result()
-                self.pending.popleft()
-                self._submit()
-                yield block
-        except BrokenProcessPool:  # from a result, or from submit once the pool is broken
-            lost = f"trials {self.pending[0][0][0]}-{self.pending[-1][0][1] - 1}" if self.pending else "trials"
-            raise RolloutWorkerError(
-                f"a rollout worker process died (killed?) while {lost} were being played; "
-                "the rollout is stopped, with no result"
-            ) from None
-
-    def close(self) -> None:
-        """Shut the pool down: at once (terminating the workers) unless every block was collected."""
-        if not self.pending:
-            self.executor.shutdown(wait=True)
-            return
-        processes = list((getattr(self.executor, "_processes", None) or {}).values())
-        self.executor.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            if process.is_alive():
-                process.terminate()
-        for process in processes:
-            process.join(5)
 
 
 def _estimate(values: np.ndarray, strata: int) -> list[Estimate]:

@@ -7,10 +7,12 @@
 
 The modules: :mod:`~bgfast.tournament.spec` (the TOML spec),
 :mod:`~bgfast.tournament.schedule` (who plays match ``i`` with which dice),
+:mod:`~bgfast.tournament.openings` (positions games start from),
 :mod:`~bgfast.tournament.worker` (playing chunks; process and Dask backends),
 :mod:`~bgfast.tournament.store` (the SQLite results file),
-:mod:`~bgfast.tournament.stats`, :mod:`~bgfast.tournament.ratings` and
-:mod:`~bgfast.tournament.sprt` (pure statistics), :mod:`~bgfast.tournament.report`
+:mod:`~bgfast.tournament.stats`, :mod:`~bgfast.tournament.pairs` (dice pairs as the unit),
+:mod:`~bgfast.tournament.ratings` and :mod:`~bgfast.tournament.sprt` (pure statistics),
+:mod:`~bgfast.tournament.report`
 (standings, JSON, CSV, plot, progress reporters).
 """
 from bgfast.tournament.report import (
@@ -22,7 +24,9 @@ from bgfast.tournament.report import (
     load_standings,
     plot_ratings,
     write_matches_csv,
+    write_pairings_csv,
 )
+from bgfast.tournament.pairs import PairingStats, Pentanomial
 from bgfast.tournament.runner import run_tournament
 from bgfast.tournament.schedule import (
     Gauntlet,
@@ -32,12 +36,14 @@ from bgfast.tournament.schedule import (
     scheduler,
 )
 from bgfast.tournament.spec import PlayerSpec, SprtOptions, TournamentSpec
-from bgfast.tournament.sprt import Sprt, SprtStatus
+from bgfast.tournament.sprt import Sprt, SprtStatus, SprtVerdict
 from bgfast.tournament.stats import Stats
 
 __all__ = [
     "Gauntlet",
     "Pairing",
+    "PairingStats",
+    "Pentanomial",
     "PlayerSpec",
     "ProgressReporter",
     "QuietReporter",
@@ -47,6 +53,7 @@ __all__ = [
     "Sprt",
     "SprtOptions",
     "SprtStatus",
+    "SprtVerdict",
     "Standings",
     "Stats",
     "TournamentSpec",
@@ -56,4 +63,5 @@ __all__ = [
     "run_tournament",
     "scheduler",
     "write_matches_csv",
+    "write_pairings_csv",
 ]

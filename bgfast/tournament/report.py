@@ -8,14 +8,17 @@ pairing in memory.
 from __future__ import annotations
 
 import csv
+import math
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Protocol
 
-from bgfast.tournament.ratings import fit_elo
-from bgfast.tournament.stats import Stats
+from bgfast.tournament.pairs import PairingStats, pairing_stats
+from bgfast.tournament.ratings import RATINGS, EloInterval, Ratings, fit_ratings
+from bgfast.tournament.results import SavedMatch, SeatTotals
+from bgfast.tournament.stats import Stats, UnitSums, stratified_ratio_se
 from bgfast.tournament.store import Store, open_results
 
 if sys.version_info >= (3, 11):
@@ -25,6 +28,7 @@ else:  # pragma: no cover
 
 __all__ = [
     "CSV_COLUMNS",
+    "PAIRING_CSV_COLUMNS",
     "PairingStanding",
     "PlayerStanding",
     "ProgressReporter",
@@ -36,12 +40,20 @@ __all__ = [
     "load_standings",
     "plot_ratings",
     "write_matches_csv",
+    "write_pairings_csv",
 ]
 
 CSV_COLUMNS = ("index", "player_a", "player_b", "length", "seed", "score_a", "score_b", "winner", "games",
                "dice_index", "gammons_a", "gammons_b", "backgammons_a", "backgammons_b", "cube_actions",
                "plies", "run")
 """Columns of ``--matches``: player_a sat in seat 0; the dice were stream (seed, dice_index)."""
+
+PAIRING_CSV_COLUMNS = ("player_a", "player_b", "matches", "units", "paired", "a_wins", "b_wins", "a_ppg",
+                       "ppg_se_paired", "ppg_se_independent", "elo_diff", "elo_diff_lo", "elo_diff_hi", "los",
+                       "pairs_0", "pairs_1", "pairs_2")
+"""Columns of ``--pairings``: one row per pairing from player_a's side; the Elo difference is
+player_a's minus player_b's (match wins, or points with ``rating = "points"``); ``units`` are
+dice pairs when ``paired``, else matches; ``pairs_k``: dice pairs in which player_a won k matches."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +64,9 @@ class PlayerStanding:
     stats: Stats
     elo: float
     elo_ci95: tuple[float, float]
+    ppg_se_paired: float = math.nan
+    """The standard error of ``stats.ppg`` with units (dice pairs) as the samples, each
+    pairing a stratum (:func:`~bgfast.tournament.stats.stratified_ratio_se`)."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +76,10 @@ class PairingStanding:
     a: str
     b: str
     stats: Stats
+    result: PairingStats | None = None
+    """The same matches unit by unit (dice pairs, or matches when the dice are not paired)."""
+    elo: EloInterval | None = None
+    """a's Elo advantage over b from the units, with its 95% interval and LOS (the standings' rating kind)."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +91,18 @@ class SprtOutcome:
     llr: float
     elo0: float
     elo1: float
+    lower: float = math.nan
+    """The LLR bound at or below which H0 is accepted; :ivar upper: the bound for H1."""
+    upper: float = math.nan
+
+    @property
+    def overshoot(self) -> float:
+        """How far the LLR went past the bound it crossed (0.0 while undecided)."""
+        if self.status == "H1":
+            return self.llr - self.upper
+        if self.status == "H0":
+            return self.lower - self.llr
+        return 0.0
 
 
 @dataclass(frozen=True)
@@ -90,6 +121,15 @@ class Standings:
     more than :attr:`matches_played` when a run was interrupted or is still going."""
     running: bool = False
     """A ``bgfast tournament`` process held the file's writer lock when it was read."""
+    rating: str = "wins"
+    """What the Elo figures rate: ``"wins"`` (match wins) or ``"points"`` (money points, bgci's score)."""
+    anchor: str | None = None
+    """The player rated 0, or None: the players' mean is 0."""
+
+    @property
+    def paired(self) -> bool:
+        """Every pairing's units are dice pairs (else some or all figures are the independent ones)."""
+        return bool(self.pairings) and all(q.result is not None and q.result.paired for q in self.pairings)
 
     @property
     def interrupted(self) -> bool:
@@ -99,27 +139,34 @@ class Standings:
 
     def to_json(self) -> dict[str, Any]:
         """The ``bgfast report --json`` object (an ``"sprt"`` key is added only for SPRT runs;
-        ``matches_scheduled`` above ``matches_played`` means an interrupted run)."""
+        ``matches_scheduled`` above ``matches_played`` means an interrupted run).
+
+        Each pairing has ``elo_diff`` (a's Elo minus b's), ``elo_diff_ci`` ([low, high], 95%),
+        ``los``, ``ppg_se_paired`` (dice pairs as the samples) and ``ppg_se_independent``
+        (matches as the samples), ``units`` and ``pentanomial`` (units by a's score 0, 1/4,
+        1/2, 3/4, 1 per match); an infinite Elo (a pairing one side never won) is null."""
         out: dict[str, Any] = {
             "tournament": self.tournament,
             "matches_played": self.matches_played,
             "matches_scheduled": self.matches_scheduled,
             "running": self.running,
+            "rating": self.rating,
+            "anchor": self.anchor,
+            "paired": self.paired,
             "players": [
                 {"name": p.name, "matches": p.stats.matches, "match_wins": p.stats.wins,
                  "ppg": round(p.stats.ppg, 4), "ppg_se": round(p.stats.ppg_se, 4),
+                 "ppg_se_paired": _json_number(p.ppg_se_paired, 4),
                  "elo": round(p.elo, 1), "elo_ci95": [round(p.elo_ci95[0], 1), round(p.elo_ci95[1], 1)]}
                 for p in self.players
             ],
-            "pairings": [
-                {"a": q.a, "b": q.b, "matches": q.stats.matches, "a_wins": q.stats.wins,
-                 "b_wins": q.stats.losses, "a_ppg": round(q.stats.ppg, 4)}
-                for q in self.pairings
-            ],
+            "pairings": [_pairing_json(q) for q in self.pairings],
         }
         if self.sprt is not None:
             out["sprt"] = {"status": self.sprt.status, "matches": self.sprt.matches,
-                           "llr": round(self.sprt.llr, 3), "elo0": self.sprt.elo0, "elo1": self.sprt.elo1}
+                           "llr": round(self.sprt.llr, 3), "elo0": self.sprt.elo0, "elo1": self.sprt.elo1,
+                           "bounds": [_json_number(self.sprt.lower, 3), _json_number(self.sprt.upper, 3)],
+                           "overshoot": _json_number(self.sprt.overshoot, 3)}
         return out
 
     def text(self) -> str:
@@ -130,61 +177,89 @@ class Standings:
                          + ("(a run is still writing to this file)" if self.running
                             else "(interrupted: re-run the same command to finish)"))
         width = max([len("player")] + [len(p.name) for p in self.players])
-        lines.append(f"{'player':<{width}}  {'matches':>8}  {'wins':>8}  {'win%':>6}  {'ppg':>7}  {'± se':>6}  "
+        se = "± pair" if self.paired else "± se"
+        lines.append(f"{'player':<{width}}  {'matches':>8}  {'wins':>8}  {'win%':>6}  {'ppg':>7}  {se:>6}  "
                      f"{'Elo':>7}  {'95% CI':>17}")
         for p in self.players:
             s = p.stats
+            error = p.ppg_se_paired if self.paired else s.ppg_se
             lines.append(f"{p.name:<{width}}  {s.matches:>8}  {s.wins:>8}  {100 * s.win_rate:>5.1f}%  "
-                         f"{s.ppg:>+7.3f}  {s.ppg_se:>6.3f}  {p.elo:>+7.1f}  "
+                         f"{s.ppg:>+7.3f}  {error:>6.3f}  {p.elo:>+7.1f}  "
                          f"[{p.elo_ci95[0]:>+7.1f}, {p.elo_ci95[1]:>+7.1f}]")
+        rated = "points (money: net points clipped to [-3, 3], as a score)" if self.rating == "points" else "match wins"
+        zero = f"{self.anchor} = 0" if self.anchor is not None else "mean 0"
+        lines.append(f"(Elo: Bradley-Terry fit of {rated}, {zero}; 95% intervals from the "
+                     + ("dice pairs)" if self.paired else "matches, taken as independent: dice not paired)"))
         if self.prior_draws:
             lines.append("(Elo: some players never won or never lost, so each pairing got "
                          f"{self.prior_draws:g} virtual draw to keep the ratings finite)")
         lines.append("")
-        names = [f"{q.a} - {q.b}" for q in self.pairings]
-        pw = max([len("pairing")] + [len(n) for n in names])
-        lines.append(f"{'pairing':<{pw}}  {'matches':>8}  {'a wins':>8}  {'b wins':>8}  {'a ppg':>7}")
-        for name, q in zip(names, self.pairings):
-            lines.append(f"{name:<{pw}}  {q.stats.matches:>8}  {q.stats.wins:>8}  {q.stats.losses:>8}  "
-                         f"{q.stats.ppg:>+7.3f}")
+        lines.extend(self._pairing_lines())
         if self.sprt is not None:
             t = self.sprt
             verdict = {"H1": f"H1 accepted (Elo >= {t.elo1:g})", "H0": f"H0 accepted (Elo <= {t.elo0:g})"}.get(
                 t.status, "undecided")
             lines.append("")
-            lines.append(f"SPRT [{t.elo0:g}, {t.elo1:g}]: {verdict} after {t.matches} matches, LLR {t.llr:+.2f}")
+            bounds = f" in [{t.lower:+.2f}, {t.upper:+.2f}]" if math.isfinite(t.lower) else ""
+            over = f", overshoot {t.overshoot:.2f}" if t.status in ("H0", "H1") and math.isfinite(t.lower) else ""
+            lines.append(f"SPRT [{t.elo0:g}, {t.elo1:g}]: {verdict} after {t.matches} matches, "
+                         f"LLR {t.llr:+.2f}{bounds}{over}")
         return "\n".join(lines)
 
+    def _pairing_lines(self) -> list[str]:
+        names = [f"{q.a} - {q.b}" for q in self.pairings]
+        pw = max([len("pairing")] + [len(n) for n in names])
+        lines = [f"{'pairing':<{pw}}  {'matches':>8}  {'a wins':>8}  {'b wins':>8}  {'a ppg':>7}  {'± pair':>6}  "
+                 f"{'± ind':>6}  {'Elo a-b':>7}  {'95% CI':>17}  {'LOS':>6}"]
+        for name, q in zip(names, self.pairings):
+            r, e = q.result, q.elo
+            paired_se = f"{r.ppg_se_paired:>6.3f}" if r is not None and r.paired else f"{'-':>6}"
+            elo = (f"{_fmt_elo(e.elo):>7}  [{_fmt_elo(e.lo):>7}, {_fmt_elo(e.hi):>7}]  {100 * e.los:>5.1f}%"
+                   if e is not None else "")
+            lines.append(f"{name:<{pw}}  {q.stats.matches:>8}  {q.stats.wins:>8}  {q.stats.losses:>8}  "
+                         f"{q.stats.ppg:>+7.3f}  {paired_se}  {q.stats.ppg_se:>6.3f}  {elo}".rstrip())
+        results = [q.result for q in self.pairings if q.result is not None and q.result.paired]
+        if results and self.paired:
+            ratios = [r.se_ratio for r in results if math.isfinite(r.se_ratio)]
+            if ratios:
+                lo, hi = min(ratios), max(ratios)
+                spread = f"{lo:.2f}" if round(lo, 2) == round(hi, 2) else f"{lo:.2f} to {hi:.2f}"
+                lines.append(f"(± pair: dice pairs as the samples, {spread} times the independent ± ind; "
+                             "Elo a-b and LOS from the pairs, the pentanomial way)")
+        elif self.pairings:
+            lines.append("(dice not paired: every error treats matches as independent)")
+        return lines
 
-def _row_stats(row: tuple[int, ...]) -> Stats:
-    (_, _, n, wins0, games, net, net2, games2, net_games, g0, g1, b0, b1, doubles) = row
-    return Stats(n, wins0, games, net, net2, games2, net_games, g0, g1, b0, b1, doubles)
+
+def _seat0_stats(t: SeatTotals) -> Stats:
+    """Seat 0's stats over the matches of one seating."""
+    return Stats(matches=t.matches, wins=t.wins0, games=t.games, points=t.net, points_sq=t.net_sq,
+                 games_sq=t.games_sq, points_games=t.net_games, gammons=t.gammons0, gammons_lost=t.gammons1,
+                 backgammons=t.backgammons0, backgammons_lost=t.backgammons1, doubles=t.doubles)
 
 
-def standings_from_store(store: Store) -> Standings:
+def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | None = None) -> Standings:
     """Standings from an open results file (see :func:`load_standings`)."""
     names = store.player_names()
     ids = list(names)
     pos = {pid: i for i, pid in enumerate(ids)}
     per_player = [Stats() for _ in ids]
     pairs: dict[tuple[int, int], Stats] = {}
-    wins = [[0] * len(ids) for _ in ids]
-    for row in store.seat_totals():
-        p0, p1 = pos[row[0]], pos[row[1]]
-        s = _row_stats(row)
+    for totals in store.seat_totals():
+        p0, p1 = pos[totals.player0], pos[totals.player1]
+        s = _seat0_stats(totals)
         per_player[p0] += s
         per_player[p1] += ~s
-        wins[p0][p1] += s.wins
-        wins[p1][p0] += s.losses
         key, view = ((p0, p1), s) if p0 < p1 else ((p1, p0), ~s)
         pairs[key] = pairs.get(key, Stats()) + view
-    ratings = fit_elo(wins)
+    runs = store.runs()
+    results, ratings, paired_se = _unit_results(store, pos, pairs, rating, anchor, [names[pid] for pid in ids], runs)
     players = sorted(
-        (PlayerStanding(names[pid], per_player[i], ratings.elo[i], ratings.ci95[i])
+        (PlayerStanding(names[pid], per_player[i], ratings.elo[i], ratings.ci95[i], paired_se[i])
          for i, pid in enumerate(ids) if per_player[i].matches),
         key=lambda p: (-p.elo, p.name))
-    pairings = tuple(PairingStanding(names[ids[a]], names[ids[b]], s) for (a, b), s in sorted(pairs.items()))
-    runs = store.runs()
+    pairings = tuple(PairingStanding(names[ids[a]], names[ids[b]], s, results[(a, b)], results[(a, b)].elo(rating))
+                     for (a, b), s in sorted(pairs.items()))
     sprt = None
     scheduled = 0
     for run in runs:
@@ -192,26 +267,110 @@ def standings_from_store(store: Store) -> Standings:
         scheduled += run["matches_played"] if decided else run["total_matches"]
         options = tomllib.loads(run["spec"]).get("sprt")  # the raw table: bots need not be installed here
         if options:
+            alpha, beta = float(options.get("alpha", 0.05)), float(options.get("beta", 0.05))
             sprt = SprtOutcome(run["sprt_status"] or "continue", run["sprt_matches"] or run["matches_played"],
-                               run["sprt_llr"] or 0.0, float(options["elo0"]), float(options["elo1"]))
+                               run["sprt_llr"] or 0.0, float(options["elo0"]), float(options["elo1"]),
+                               math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha))
     return Standings(
         tournament=runs[0]["name"] if runs else store.path.stem,
         matches_played=sum(s.matches for s in per_player) // 2,
         players=tuple(players), pairings=pairings, sprt=sprt, prior_draws=ratings.prior_draws,
-        matches_scheduled=scheduled, running=store.writer_active())
+        matches_scheduled=scheduled, running=store.writer_active(), rating=rating, anchor=anchor)
 
 
-def load_standings(path: str | Path) -> Standings:
+def _unit_results(store: Store, pos: dict[int, int], pairs: dict[tuple[int, int], Stats], rating: str,
+                  anchor: str | None, names: list[str],
+                  runs: list[dict[str, Any]]) -> tuple[dict[tuple[int, int], PairingStats], Ratings, list[float]]:
+    """The pairings unit by unit, the ratings fitted with units as the samples, and each
+    player's paired ppg standard error (players and pairings as indices in ``names``)."""
+    if rating not in RATINGS:
+        raise ValueError(f"rating must be one of {', '.join(RATINGS)}, got {rating!r}")
+    if rating == "points":
+        lengths = set()
+        for run in runs:
+            raw = tomllib.loads(run["spec"])["match_length"]
+            lengths.update(raw if isinstance(raw, list) else [raw])
+        if lengths - {0}:
+            raise ValueError("points ratings are for money games (match_length = 0); this file holds "
+                             f"{', '.join(str(n) for n in sorted(lengths - {0}))}-point matches")
+    if anchor is not None and anchor not in names:
+        raise ValueError(f"anchor: no player {anchor!r} in this file (players: {', '.join(names)})")
+    groups = [g._replace(player_a=pos[g.player_a], player_b=pos[g.player_b]) for g in store.unit_totals()]
+    results = pairing_stats(groups, pairs)
+    units = {key: (r.points if rating == "points" else r.wins.sums()) for key, r in results.items()}
+    ratings = fit_ratings(len(names), units, anchor=None if anchor is None else names.index(anchor))
+    strata: list[list[UnitSums]] = [[] for _ in names]  # each player's pairings, from its side
+    for (a, b), r in results.items():
+        strata[a].append(r.net)
+        strata[b].append((~r).net)
+    return results, ratings, [stratified_ratio_se(h) if h else math.nan for h in strata]
+
+
+def _fmt_elo(x: float) -> str:
+    return f"{x:+.1f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+
+
+def _json_number(x: float, digits: int) -> float | None:
+    """``x`` rounded, or None (JSON null) when it is infinite or NaN."""
+    return round(x, digits) if math.isfinite(x) else None
+
+
+def _pairing_json(q: PairingStanding) -> dict[str, Any]:
+    out: dict[str, Any] = {"a": q.a, "b": q.b, "matches": q.stats.matches, "a_wins": q.stats.wins,
+                           "b_wins": q.stats.losses, "a_ppg": round(q.stats.ppg, 4)}
+    r, e = q.result, q.elo
+    if r is not None and e is not None:
+        out.update({
+            "paired": r.paired, "units": r.wins.units, "pentanomial": list(r.wins.counts),
+            "elo_diff": _json_number(e.elo, 1), "elo_diff_ci": [_json_number(e.lo, 1), _json_number(e.hi, 1)],
+            "los": _json_number(e.los, 4),
+            "ppg_se_paired": _json_number(r.ppg_se_paired, 4), "ppg_se_independent": round(r.ppg_se_independent, 4),
+        })
+    return out
+
+
+def load_standings(path: str | Path, *, rating: str = "wins", anchor: str | None = None) -> Standings:
     """Standings of every match in the results file ``path``.
 
-    Elo is a maximum-likelihood Bradley-Terry fit over all matches, anchored so
-    the players' mean is 0, with 95% intervals from the Fisher information
-    (see :func:`~bgfast.tournament.ratings.fit_elo`).
+    Elo is a maximum-likelihood Bradley-Terry fit over all matches, anchored so the
+    players' mean is 0 (or player ``anchor`` at 0), with 95% intervals from its
+    cluster-robust covariance: dice pairs are the samples (see
+    :func:`~bgfast.tournament.ratings.fit_ratings`).  Each pairing's Elo difference,
+    interval and LOS come from its dice pairs, the pentanomial way
+    (:class:`~bgfast.tournament.pairs.PairingStats`).  Without paired dice the samples
+    are matches, and the figures are the independent ones.
 
+    :param rating: ``"wins"`` rates match wins; ``"points"`` rates money games' points
+        (bgci's score: net points clipped to [-3, 3], mapped to [0, 1]).
+    :param anchor: the name of the player rated 0 (default: the mean is 0).
     :raises InvalidSpecError: no such file, or not a bgfast results file.
+    :raises ValueError: an unknown ``rating`` or ``anchor``, or points ratings of match play.
     """
     with open_results(path) as store:
-        return standings_from_store(store)
+        return standings_from_store(store, rating=rating, anchor=anchor)
+
+
+def write_pairings_csv(standings: Standings, out: str | Path | IO[str]) -> int:
+    """Write one CSV row per pairing of ``standings`` (columns :data:`PAIRING_CSV_COLUMNS`) to
+    ``out`` (a file name, ``-`` for stdout, or an open text file); returns the number of rows."""
+    if isinstance(out, (str, Path)) and str(out) != "-":
+        with open(out, "w", newline="", encoding="utf-8") as handle:
+            return _write_pairings(standings, handle)
+    return _write_pairings(standings, sys.stdout if isinstance(out, (str, Path)) else out)
+
+
+def _write_pairings(standings: Standings, handle: IO[str]) -> int:
+    writer = csv.writer(handle, lineterminator="\n")
+    writer.writerow(PAIRING_CSV_COLUMNS)
+    for q in standings.pairings:
+        r, e = q.result, q.elo
+        c: tuple[object, ...] = r.wins.counts if r is not None and r.paired else ("",) * 5
+        writer.writerow((q.a, q.b, q.stats.matches, r.wins.units if r else "", int(r.paired) if r else "",
+                         q.stats.wins, q.stats.losses, f"{q.stats.ppg:.6f}",
+                         f"{r.ppg_se_paired:.6f}" if r else "", f"{q.stats.ppg_se:.6f}",
+                         f"{e.elo:.2f}" if e else "", f"{e.lo:.2f}" if e else "", f"{e.hi:.2f}" if e else "",
+                         f"{e.los:.6f}" if e else "", c[0], c[2], c[4]))
+    return len(standings.pairings)
 
 
 def write_matches_csv(path: str | Path, out: str | Path | IO[str]) -> int:
@@ -229,19 +388,23 @@ def write_matches_csv(path: str | Path, out: str | Path | IO[str]) -> int:
         return _write_csv(store.iter_matches(), sys.stdout if isinstance(out, (str, Path)) else out)
 
 
-def _write_csv(rows: Iterable[tuple[Any, ...]], handle: IO[str]) -> int:
+def _write_csv(matches: Iterable[SavedMatch], handle: IO[str]) -> int:
     writer = csv.writer(handle, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     n = 0
-    for (run, idx, p0, p1, length, seed, dice, s0, s1, winner, games, g0, g1, b0, b1, doubles, plies) in rows:
-        writer.writerow((idx, p0, p1, length, seed, s0, s1, p0 if winner == 0 else p1, games,
-                         dice, g0, g1, b0, b1, doubles, plies, run))
+    for m in matches:
+        r = m.result
+        writer.writerow((m.idx, m.player0, m.player1, m.length, m.seed, r.score0, r.score1,
+                         m.player0 if r.winner == 0 else m.player1, r.games, m.dice_index, r.gammons0,
+                         r.gammons1, r.backgammons0, r.backgammons1, r.doubles, r.plies, m.run))
         n += 1
     return n
 
 
 def plot_ratings(standings: Standings, out: str | Path) -> None:
-    """Draw each player's Elo with its 95% interval to an image file (PNG, SVG, PDF...).
+    """Draw each player's Elo with its 95% interval, and beside it the pairwise matrix
+    (row player's Elo advantage over the column player, from their dice pairs, with the
+    95% interval), to an image file (PNG, SVG, PDF...).
 
     :raises MissingExtraError: matplotlib is not installed (``pip install 'bgfast[plot]'``).
     """
@@ -255,21 +418,57 @@ def plot_ratings(standings: Standings, out: str | Path) -> None:
 
         raise MissingExtraError("--plot needs matplotlib: pip install 'bgfast[plot]'") from None
     players = list(reversed(standings.players))
-    fig, ax = plt.subplots(figsize=(7.0, 1.2 + 0.45 * len(players)))
+    n = len(players)
+    fig, (ax, grid) = plt.subplots(1, 2, figsize=(6.0 + 1.1 * n, 1.8 + 0.9 * n),
+                                   gridspec_kw={"width_ratios": [1.0, max(1.0, 0.35 * n)]})
     try:
-        y = range(len(players))
+        y = range(n)
         elo = [p.elo for p in players]
         lo = [p.elo - p.elo_ci95[0] for p in players]
         hi = [p.elo_ci95[1] - p.elo for p in players]
         ax.errorbar(elo, list(y), xerr=[lo, hi], fmt="o", capsize=4)
         ax.set_yticks(list(y), [p.name for p in players])
         ax.axvline(0.0, color="grey", linewidth=0.8, linestyle=":")
-        ax.set_xlabel("Elo (mean 0), 95% interval")
+        zero = f"{standings.anchor} = 0" if standings.anchor is not None else "mean 0"
+        ax.set_xlabel(f"Elo ({zero}), 95% interval")
         ax.set_title(f"{standings.tournament}: {standings.matches_played:,} matches")
+        _plot_matrix(grid, standings, [p.name for p in standings.players])
         fig.tight_layout()
         fig.savefig(out, dpi=120)
     finally:
         plt.close(fig)
+
+
+def _plot_matrix(ax: Any, standings: Standings, names: list[str]) -> None:
+    """The pairwise Elo matrix: cell (row, column) is row's advantage over column, with its interval."""
+    import numpy as np
+
+    n = len(names)
+    index = {name: i for i, name in enumerate(names)}
+    diff = np.full((n, n), np.nan)
+    label = [["" for _ in names] for _ in names]
+    for q in standings.pairings:
+        if q.elo is None or q.a not in index or q.b not in index:
+            continue
+        i, j = index[q.a], index[q.b]
+        e = q.elo
+        for r, c, sign in ((i, j, 1.0), (j, i, -1.0)):
+            lo, hi = (e.lo, e.hi) if sign > 0 else (-e.hi, -e.lo)
+            diff[r, c] = sign * e.elo
+            label[r][c] = f"{_fmt_elo(sign * e.elo)}\n[{_fmt_elo(lo)},\n{_fmt_elo(hi)}]"
+    finite = diff[np.isfinite(diff)]
+    scale = float(np.abs(finite).max()) if finite.size else 1.0
+    shade = np.clip(np.nan_to_num(diff, nan=0.0, posinf=scale, neginf=-scale), -scale, scale)
+    ax.imshow(shade, cmap="RdBu", vmin=-scale, vmax=scale)
+    for r in range(n):
+        for c in range(n):
+            if label[r][c]:
+                dark = abs(shade[r, c]) > 0.6 * scale
+                ax.text(c, r, label[r][c], ha="center", va="center", fontsize=6.5,
+                        color="white" if dark else "black")
+    ax.set_xticks(range(n), names, rotation=30, ha="right")
+    ax.set_yticks(range(n), names)
+    ax.set_title("Elo row - column, 95% interval" + (" (dice pairs)" if standings.paired else ""))
 
 
 # ---------------------------------------------------------------- reporters
@@ -284,6 +483,10 @@ class Reporter(Protocol):
     def on_chunk_end(self, matches: int, done: int) -> None:
         """A chunk of ``matches`` matches was saved; ``done`` are saved in all."""
 
+    def on_status(self, text: str) -> None:
+        """The run's standing after that chunk, one line: the LLR and its bounds in an SPRT
+        run, else the leader and its margin (optional: the runner skips reporters without it)."""
+
     def on_finish(self, standings: Standings) -> None:
         """The run ended (finished, stopped by SPRT, or interrupted: ``standings`` is what is saved)."""
 
@@ -297,12 +500,16 @@ class QuietReporter:
     def on_chunk_end(self, matches: int, done: int) -> None:
         pass
 
+    def on_status(self, text: str) -> None:
+        pass
+
     def on_finish(self, standings: Standings) -> None:
         pass
 
 
 class ProgressReporter:
-    """A tqdm progress bar on stderr: matches done, matches/s and ETA."""
+    """A tqdm progress bar on stderr: matches done, matches/s, ETA, and the standing
+    (the LLR and its bounds in an SPRT run, else the leader and its margin)."""
 
     def __init__(self, file: IO[str] | None = None) -> None:
         self._file = file
@@ -321,6 +528,10 @@ class ProgressReporter:
     def on_chunk_end(self, matches: int, done: int) -> None:
         if self._bar is not None:
             self._bar.update(matches)
+
+    def on_status(self, text: str) -> None:
+        if self._bar is not None:
+            self._bar.set_postfix_str(text, refresh=False)
 
     def on_finish(self, standings: Standings) -> None:
         if self._bar is not None:

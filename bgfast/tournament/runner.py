@@ -4,9 +4,9 @@ Only this (parent) process writes the results file; workers only play.
 """
 from __future__ import annotations
 
+import itertools
 import logging
 import os
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +16,14 @@ from bgfast.tournament.report import (
     Standings,
     standings_from_store,
 )
+from bgfast.tournament.pairs import unit_wins
+from bgfast.tournament.results import ChunkResult
 from bgfast.tournament.schedule import chunk_range
 from bgfast.tournament.spec import TournamentSpec
 from bgfast.tournament.sprt import Sprt, SprtStatus
 from bgfast.tournament.store import RunInfo, Store, default_db_path
-from bgfast.tournament.worker import BACKENDS, ChunkResult, run_chunks
+from bgfast.tournament.worker import BACKENDS, run_chunks
+from bgfast.validation import whole_number
 
 __all__ = ["run_tournament"]
 
@@ -70,8 +73,7 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
         raise ValueError("a scheduler address is only for the dask backend")
     if workers is None:
         workers = os.cpu_count() or 1
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a whole number of at least 1, got {workers!r}")
+    workers = whole_number(workers, "workers", low=1)
     reporter = reporter or QuietReporter()
     path = Path(db) if db is not None else default_db_path(spec)
     store = Store(path)
@@ -87,6 +89,7 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
         reporter.on_start(spec, spec.total_matches(), done)
         started = True
         sprt = _SprtState(spec, store, run) if spec.sprt is not None else None
+        leader = _Leader(spec, store, run) if sprt is None else None
         todo = (c for c in range(spec.chunk_count()) if c not in run.finished)
         remaining = spec.chunk_count() - len(run.finished)
         if remaining and not (sprt is not None and sprt.decided):
@@ -96,7 +99,9 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
                     store.write_chunk(run, result)
                     done += len(result.rows)
                     reporter.on_chunk_end(len(result.rows), done)
-                    if sprt is not None and sprt.add(result):
+                    stop = sprt is not None and sprt.add(result)
+                    _show_status(reporter, sprt.text() if sprt is not None else leader.add(result) if leader else "")
+                    if stop:
                         break
             except BaseException as exc:
                 trace = getattr(exc, "trace", "")
@@ -123,53 +128,94 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
 
 
 class _SprtState:
-    """The SPRT over the longest run of finished chunks 0, 1, 2, ... so that the
-    decision (and the match count it is taken at) does not depend on timing."""
+    """The SPRT decided dice pair by dice pair (match by match without paired dice), over
+    the finished chunks 0, 1, 2, ... in order: the verdict, and the pair it is reached at,
+    do not depend on timing or the number of workers.  Matches after that pair are saved
+    but not counted (see :meth:`~bgfast.tournament.sprt.Sprt.sequential`)."""
 
     def __init__(self, spec: TournamentSpec, store: Store, run: RunInfo) -> None:
         assert spec.sprt is not None
         self.spec, self.store, self.run = spec, store, run
         self.test = Sprt(spec.sprt.elo0, spec.sprt.elo1, spec.sprt.alpha, spec.sprt.beta)
         names = [p.name for p in spec.players]
-        self.tested = names.index(spec.challenger) if spec.challenger else 0
-        self.pending = store.score_counts_by_chunk(run.run, run.player_ids[self.tested], paired=spec.paired_dice)
-        self.counts: Counter[float] = Counter()
+        self.tested = run.player_ids[names.index(spec.challenger) if spec.challenger else 0]
+        self.per_unit = 2 if spec.paired_dice else 1
+        self.verdict = self.test.sequential([], matches_per_unit=self.per_unit)
+        self.pending: dict[int, list[tuple[int, int, int, int]]] = {}
         self.next_chunk = 0
-        self.matches = 0
-        self.status = SprtStatus.CONTINUE
         saved = next(r for r in store.runs() if r["run"] == run.run)
         self.decided = saved["sprt_status"] in ("H0", "H1")
         if not self.decided:
-            self._advance()
+            for chunk, rows in itertools.groupby(store.iter_outcomes(run.run), key=lambda outcome: outcome[0]):
+                self.pending[chunk] = [(dice, p0, p1, winner) for _, dice, p0, p1, winner in rows]
+                self._advance()
 
     def add(self, result: ChunkResult) -> bool:
         """Count a saved chunk; True when the test has decided (stop playing)."""
-        scale = 2 if self.spec.paired_dice else 1
-        wins: Counter[int] = Counter()
-        for row in result.rows:
-            seat0, seat1, winner = row[4], row[5], row[8]
-            wins[row[3]] += int((seat0, seat1)[winner] == self.tested)
-        self.pending[result.chunk] = dict(Counter(w / scale for w in wins.values()))
+        ids = self.run.player_ids
+        self.pending[result.chunk] = [(row.dice_index, ids[row.seat0], ids[row.seat1], row.result.winner)
+                                      for row in result.rows]
         return self._advance()
 
     def _advance(self) -> bool:
         while self.next_chunk in self.pending and not self.decided:
-            self.counts.update(self.pending.pop(self.next_chunk))
-            self.matches += len(chunk_range(self.spec, self.next_chunk))
+            rows = self.pending.pop(self.next_chunk)
+            wins = unit_wins(rows, self.tested, paired=self.per_unit == 2)
+            self.verdict = self.test.sequential(wins, matches_per_unit=self.per_unit, start=self.verdict.counts)
             self.next_chunk += 1
-            self.status = self.test.status(self.counts)
-            if self.status is not SprtStatus.CONTINUE:
+            if self.verdict.status is not SprtStatus.CONTINUE:
                 self.decided = True
                 self.save()
-                log.info("SPRT: %s accepted after %d matches", self.status.value, self.matches)
+                log.info("SPRT: %s", self.verdict.text())
         return self.decided
 
+    def text(self) -> str:
+        """The progress line: the LLR and its bounds."""
+        v = self.verdict
+        return f"LLR {v.llr:+.2f} ({v.lower:+.2f}, {v.upper:+.2f})"
+
     def save(self) -> None:
-        if self.matches or self.decided:
+        if self.verdict.units or self.decided:
             saved = next(r for r in self.store.runs() if r["run"] == self.run.run)
             if saved["sprt_status"] in ("H0", "H1"):
                 return
-            self.store.set_sprt(self.run, self.status.value, self.matches, self.test.llr(self.counts))
+            self.store.set_sprt(self.run, self.verdict.status.value, self.verdict.matches, self.verdict.llr)
+
+
+class _Leader:
+    """Match wins so far, for the progress line of a plain run: the leader and its margin."""
+
+    def __init__(self, spec: TournamentSpec, store: Store, run: RunInfo) -> None:
+        self.names = [p.name for p in spec.players]
+        self.wins = [0] * len(self.names)
+        self.matches = [0] * len(self.names)
+        index = {pid: i for i, pid in enumerate(run.player_ids)}
+        for t in store.seat_totals():  # what is already saved (resumed runs)
+            if t.player0 in index and t.player1 in index:
+                self.matches[index[t.player0]] += t.matches
+                self.matches[index[t.player1]] += t.matches
+                self.wins[index[t.player0]] += t.wins0
+                self.wins[index[t.player1]] += t.matches - t.wins0
+
+    def add(self, result: ChunkResult) -> str:
+        """Count a saved chunk; the progress line."""
+        for row in result.rows:
+            self.matches[row.seat0] += 1
+            self.matches[row.seat1] += 1
+            self.wins[row.seat1 if row.result.winner else row.seat0] += 1
+        share = sorted(((w / n if n else 0.0, name) for w, n, name in zip(self.wins, self.matches, self.names)),
+                       reverse=True)
+        if len(share) < 2:
+            return ""
+        (first, leader), (second, runner_up) = share[0], share[1]
+        return f"leader {leader} {100 * first:.1f}% (+{100 * (first - second):.1f} over {runner_up})"
+
+
+def _show_status(reporter: Reporter, text: str) -> None:
+    """Tell the reporter the progress line, if it shows one (``on_status`` is optional)."""
+    show = getattr(reporter, "on_status", None)
+    if show is not None and text:
+        show(text)
 
 
 def _start_log(path: Path, *, multiprocess: bool) -> logging.Handler:

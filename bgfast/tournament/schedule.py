@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from bgfast.tournament.openings import opening_order
 from bgfast.tournament.spec import TournamentSpec
 
 __all__ = ["Gauntlet", "Pairing", "RoundRobin", "Scheduler", "chunk_range", "scheduler"]
@@ -48,6 +49,8 @@ class Pairing:
     """Match length, 0 = a money game."""
     dice_index: int
     """The dice stream of the match is ``(spec.seed, dice_index)``."""
+    opening: int | None = None
+    """The index into ``spec.openings`` of the position the match starts from (None: the opening roll)."""
 
 
 class Scheduler:
@@ -60,6 +63,8 @@ class Scheduler:
         self._per_entry = 2 if spec.paired_dice else 1
         self._per_round = len(self._pairs) * len(self._lengths) * self._per_entry
         self._total = spec.total_matches()
+        self._openings = (opening_order(len(spec.openings), spec.openings_order, spec.seed)
+                          if spec.openings else ())
 
     def total(self) -> int:
         """Matches in the tournament."""
@@ -81,6 +86,17 @@ class Scheduler:
                 a, b = b, a
             yield index, pairing, lengths[length_no], index // 2 if paired else index, a, b
 
+    def opening(self, index: int) -> int | None:
+        """The index into ``spec.openings`` that match ``index`` starts from, or None without openings.
+
+        Round ``r`` (both matches of each dice pair in it) plays opening ``order[r % n]``,
+        ``order`` from :func:`~bgfast.tournament.openings.opening_order`: every pairing meets
+        every opening equally often, from both seats.
+        """
+        if not self._openings:
+            return None
+        return self._openings[(index // self._per_round) % len(self._openings)]
+
     def match(self, index: int) -> Pairing:
         """The match numbered ``index`` (0-based).
 
@@ -98,7 +114,7 @@ class Scheduler:
         return Pairing(round=rnd, pairing=pairing, match_index=index,
                        player_a=names[a].name, player_b=names[b].name, seat_a=a, seat_b=b,
                        length=self._lengths[length_no],
-                       dice_index=index // 2 if self.spec.paired_dice else index)
+                       dice_index=index // 2 if self.spec.paired_dice else index, opening=self.opening(index))
 
     def pairings(self, start: int = 0, stop: int | None = None) -> Iterator[Pairing]:
         """The matches ``start`` to ``stop - 1`` in order (default: all)."""

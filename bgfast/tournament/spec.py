@@ -33,6 +33,7 @@ from typing import Any
 
 from bgfast.errors import InvalidSpecError
 from bgfast.match import Rules
+from bgfast.validation import flag, one_of, real_number, whole_number
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -65,17 +66,14 @@ def _check_keys(table: Mapping[str, Any], path: str, required: tuple[str, ...], 
             raise _fail(f"{prefix}{key}", "missing (this key is required)")
 
 
+# The checks of bgfast.validation, with messages in the spec's form "key.path: problem".
+
 def _int(value: Any, path: str, low: int, high: int | None = None, what: str = "a whole number") -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
-        bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        raise _fail(path, f"must be {what} {bound}, got {value!r}")
-    return value
+    return whole_number(value, f"{path}:", low=low, high=high, what=what, error=InvalidSpecError)
 
 
 def _bool(value: Any, path: str) -> bool:
-    if not isinstance(value, bool):
-        raise _fail(path, f"must be true or false, got {value!r}")
-    return value
+    return flag(value, f"{path}:", error=InvalidSpecError)
 
 
 def _str(value: Any, path: str) -> str:
@@ -168,12 +166,16 @@ class TournamentSpec:
     sprt: SprtOptions | None = None
     chunk_size: int = 0
     """Matches per unit of work (0 = chosen from the spec; :meth:`from_dict` fills it in)."""
+    openings: tuple[str, ...] = ()
+    """Position IDs the games start from (see :mod:`~bgfast.tournament.openings`); empty: the opening roll."""
+    openings_order: str = "sequential"
+    """The order rounds take the openings in: ``"sequential"`` or ``"random"`` (shuffled once by the seed)."""
 
     # ------------------------------------------------------------ reading
 
     @classmethod
     def from_toml(cls, path: str | Path) -> TournamentSpec:
-        """Read and check a spec file.
+        """Read and check a spec file (an ``openings`` file is read relative to it).
 
         :raises InvalidSpecError: the file cannot be read, is not TOML, or any value is wrong.
         """
@@ -181,38 +183,40 @@ class TournamentSpec:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise InvalidSpecError(f"cannot read tournament spec {str(path)!r}: {exc.strerror or exc}") from None
-        return cls.from_toml_string(text, source=str(path))
+        return cls.from_toml_string(text, source=str(path), base_dir=Path(path).parent)
 
     @classmethod
-    def from_toml_string(cls, text: str, *, source: str = "<spec>") -> TournamentSpec:
+    def from_toml_string(cls, text: str, *, source: str = "<spec>",
+                         base_dir: str | Path | None = None) -> TournamentSpec:
         """Parse and check a spec given as TOML text.
 
+        :param base_dir: the folder an ``openings`` file name is relative to (default: the working directory).
         :raises InvalidSpecError: the text is not TOML or any value is wrong.
         """
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise InvalidSpecError(f"{source}: not valid TOML: {exc}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(data, base_dir=base_dir)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> TournamentSpec:
+    def from_dict(cls, data: Mapping[str, Any], *, base_dir: str | Path | None = None) -> TournamentSpec:
         """Check a spec given as the dict TOML parses to.
 
+        :param base_dir: the folder an ``openings`` file name is relative to (default: the working directory).
         :raises InvalidSpecError: an unknown key, a missing key, an unknown bot
             or a bad value; the message starts with the key path.
         """
         if not isinstance(data, Mapping):
             raise InvalidSpecError(f"a tournament spec must be a table, got {type(data).__name__}")
         _check_keys(data, "", ("name", "match_length", "matches_per_pairing", "players"),
-                    ("seed", "format", "challenger", "paired_dice", "rules", "sprt", "chunk_size"))
+                    ("seed", "format", "challenger", "paired_dice", "rules", "sprt", "chunk_size", "openings",
+                     "openings_order"))
         name = _str(data["name"], "name")
         if not _NAME.fullmatch(name):
             raise _fail("name", f"must use only letters, digits and . _ + - (it names the results file), got {name!r}")
         seed = _int(data.get("seed", 1), "seed", 0, 2**63 - 1)
-        fmt = data.get("format", "round-robin")
-        if fmt not in FORMATS:
-            raise _fail("format", f"must be one of {', '.join(FORMATS)}, got {fmt!r}")
+        fmt = str(one_of(data.get("format", "round-robin"), "format:", FORMATS, error=InvalidSpecError))
         lengths_raw = data["match_length"]
         lengths_list = lengths_raw if isinstance(lengths_raw, list) else [lengths_raw]
         if not lengths_list:
@@ -240,8 +244,10 @@ class TournamentSpec:
             raise _fail("challenger", 'is only for format = "gauntlet"')
         rules = cls._rules(data.get("rules", {}))
         sprt = cls._sprt(data["sprt"], len(players)) if "sprt" in data else None
+        openings, order = cls._openings(data, base_dir, lengths, paired, rules)
         spec = cls(name=name, players=players, match_length=lengths, matches_per_pairing=per_pairing,
-                   seed=seed, format=fmt, challenger=challenger, paired_dice=paired, rules=rules, sprt=sprt)
+                   seed=seed, format=fmt, challenger=challenger, paired_dice=paired, rules=rules, sprt=sprt,
+                   openings=openings, openings_order=order)
         if "chunk_size" in data:
             chunk = _int(data["chunk_size"], "chunk_size", 1)
             if paired and chunk % 2:
@@ -307,17 +313,53 @@ class TournamentSpec:
         for key in ("elo0", "elo1", "alpha", "beta"):
             if key not in raw:
                 continue
-            value = raw[key]
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise _fail(f"sprt.{key}", f"must be a number, got {value!r}")
-            if key in ("alpha", "beta") and not 0.0 < value < 0.5:
-                raise _fail(f"sprt.{key}", f"must be between 0 and 0.5, got {value!r}")
-            values[key] = float(value)
+            if key in ("alpha", "beta"):
+                values[key] = real_number(raw[key], f"sprt.{key}:", low=0.0, high=0.5, strict=True,
+                                          bounds="between 0 and 0.5", error=InvalidSpecError)
+            else:
+                values[key] = real_number(raw[key], f"sprt.{key}:", error=InvalidSpecError)
         if values["elo1"] <= values["elo0"]:
             raise _fail("sprt.elo1", f"must be greater than elo0 ({values['elo0']:g}), got {values['elo1']:g}")
         if n_players != 2:
             raise _fail("sprt", f"needs exactly two players (a two-player gauntlet), got {n_players}")
         return SprtOptions(**values)
+
+    @staticmethod
+    def _openings(data: Mapping[str, Any], base_dir: str | Path | None, lengths: tuple[int, ...], paired: bool,
+                  rules: Rules) -> tuple[tuple[str, ...], str]:
+        """``openings`` (a file name, or the list of Position IDs :meth:`to_dict` writes) and
+        ``openings_order``, checked (see :mod:`~bgfast.tournament.openings`)."""
+        from bgfast.position import VARIANTS
+        from bgfast.tournament.openings import (
+            OPENINGS_ORDERS,
+            load_openings,
+            match_from_opening_supported,
+            parse_opening,
+        )
+
+        order = str(one_of(data.get("openings_order", "sequential"), "openings_order:", OPENINGS_ORDERS,
+                           error=InvalidSpecError))
+        if "openings" not in data:
+            if "openings_order" in data:
+                raise _fail("openings_order", "is only for a spec with openings")
+            return (), order
+        raw = data["openings"]
+        length = lengths[0] if len(lengths) == 1 else None
+        checkers = sum(VARIANTS[rules.variant][1])
+        if isinstance(raw, str) and raw.strip():
+            path = Path(base_dir or ".") / raw
+            ids = tuple(o.position.id() for o in load_openings(path, match_length=length, checkers=checkers))
+        elif isinstance(raw, list) and raw and all(isinstance(v, str) for v in raw):
+            ids = tuple(parse_opening(v.strip(), f"openings[{i}]", match_length=length, checkers=checkers).id()
+                        for i, v in enumerate(raw))
+        else:
+            raise _fail("openings", f"must be the name of an openings file (or a list of Position IDs), got {raw!r}")
+        if not paired:
+            raise _fail("openings", "needs paired_dice = true: each opening is played as a pair, seats swapped")
+        if any(lengths) and not match_from_opening_supported():
+            raise _fail("openings", "matches (match_length > 0) cannot start from an opening yet: the core plays "
+                        "only money games from a position (match_length = 0)")
+        return ids, order
 
     def _default_chunk_size(self) -> int:
         # about 1000 points of play per chunk, and at least ~100 chunks for small runs
@@ -341,6 +383,9 @@ class TournamentSpec:
         out["paired_dice"] = self.paired_dice
         out["chunk_size"] = self.chunk_size
         out["rules"] = dataclasses.asdict(self.rules)
+        if self.openings:
+            out["openings"] = list(self.openings)
+            out["openings_order"] = self.openings_order
         if self.sprt is not None:
             out["sprt"] = dataclasses.asdict(self.sprt)
         out["players"] = [p.to_dict() for p in self.players]

@@ -1,13 +1,25 @@
 """Sequential probability ratio test for a two-player run (the GSPRT of fishtest and fastchess).
 
-The log-likelihood ratio of "the Elo difference is ``elo1``" against "it is
-``elo0``" uses the normal approximation of the mean score (Michel Van den Bergh's
-generalised SPRT):  ``LLR = N (s1 - s0) (2 m - s0 - s1) / (2 v)``, where ``m`` and
-``v`` are the mean and variance of the observed scores, ``s0`` and ``s1`` the
-expected scores at ``elo0`` and ``elo1``.  Scores are per match (0 or 1) or,
-with paired dice, per dice pair (0, 0.5 or 1).  The test accepts H1 when the
-LLR reaches ``log((1 - beta) / alpha)`` and H0 when it falls to
-``log(beta / (1 - alpha))``.
+H0: the tested player's logistic Elo advantage is ``elo0``; H1: it is ``elo1``.  The
+samples are *units*: dice pairs with paired dice (a pair scores 0, 1/2 or 1 per match),
+else single matches (0 or 1), counted in a :class:`~bgfast.tournament.pairs.Pentanomial`.
+The log-likelihood ratio is the generalised one of Michel Van den Bergh ("Comments on
+Normalized Elo", section 1; fastchess ``sprt.cpp``, model ``logistic``)::
+
+    LLR = N * sum_k q_k log(p1_k / p0_k)
+
+where ``q`` is the observed distribution of unit scores over the grid ``a = (0, 1/4,
+1/2, 3/4, 1)`` and ``p_s`` the distribution closest to ``q`` (maximum likelihood) whose
+mean is the expected score ``s`` at ``elo0`` or ``elo1``: ``p_k = q_k / (1 + theta (a_k - s))``,
+``theta`` the root of ``sum_k q_k (a_k - s) / (1 + theta (a_k - s)) = 0``.  As fastchess
+does, an empty bin counts as 0.001 units, so the LLR is finite from the first unit on.
+The test accepts H1 when the LLR reaches ``log((1 - beta) / alpha)`` and H0 when it
+falls to ``log(beta / (1 - alpha))``.
+
+:meth:`Sprt.sequential` decides unit by unit: at the first unit, in match-index order,
+whose LLR crosses a bound, so the verdict does not depend on how many workers played or
+in which order chunks finished; the LLR at that unit is past the bound by at most one
+unit's step (the *overshoot*, stated in the verdict).
 
 >>> test = Sprt(elo0=0, elo1=3, alpha=0.05, beta=0.05)
 >>> round(test.llr({1.0: 4307, 0.5: 8620, 0.0: 4063}), 2)   # published example: LLR 2.99
@@ -19,13 +31,20 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+import numpy as np
+
+from bgfast.tournament.pairs import PENTANOMIAL_SCORES, Pentanomial
 from bgfast.tournament.ratings import expected_score
 from bgfast.tournament.stats import Stats
+from bgfast.validation import real_number
 
-__all__ = ["Sprt", "SprtStatus"]
+__all__ = ["Sprt", "SprtStatus", "SprtVerdict", "llr_logistic"]
+
+_REGULARIZE = 1e-3
+"""The count an empty bin is given (fastchess ``regularize``)."""
 
 
 class SprtStatus(enum.Enum):
@@ -38,14 +57,94 @@ class SprtStatus(enum.Enum):
     """The difference is ``elo1`` (or more)."""
 
 
+def llr_logistic(counts: np.ndarray, scores: np.ndarray, s0: float, s1: float) -> np.ndarray:
+    """The generalised log-likelihood ratio of mean score ``s1`` against ``s0`` (module docstring).
+
+    :param counts: units per bin, shape ``(..., K)`` (each row one sample; several rows are
+        computed at once); empty bins are given 0.001 units.
+    :param scores: the bins' scores, shape ``(K,)``, increasing, ``scores[0] < s0, s1 < scores[-1]``.
+    :returns: the LLR of each row, shape ``(...)``.
+    """
+    c = np.where(counts > 0, counts, _REGULARIZE).astype(float)
+    total = c.sum(axis=-1, keepdims=True)
+    q = c / total
+    log_p = []
+    for s in (s0, s1):
+        d = scores - s  # shape (K,)
+        # f(theta) = sum q d / (1 + theta d) falls from +inf to -inf on (-1/d_max, -1/d_min)
+        lo = np.full(q.shape[:-1], -1.0 / d[-1])
+        hi = np.full(q.shape[:-1], -1.0 / d[0])
+        for _ in range(100):
+            mid = 0.5 * (lo + hi)
+            f = (q * d / (1.0 + mid[..., None] * d)).sum(axis=-1)
+            lo = np.where(f > 0, mid, lo)
+            hi = np.where(f > 0, hi, mid)
+        theta = 0.5 * (lo + hi)
+        log_p.append(np.log(q) - np.log1p(theta[..., None] * d))
+    return np.asarray(total[..., 0] * (q * (log_p[1] - log_p[0])).sum(axis=-1))
+
+
+@dataclass(frozen=True)
+class SprtVerdict:
+    """The outcome of a sequential test over units in order."""
+
+    status: SprtStatus
+    units: int
+    """Units counted: up to and including the deciding one, or all of them when undecided."""
+    matches: int
+    """Matches in those units (matches played after the deciding unit are not counted)."""
+    llr: float
+    """The LLR after the last counted unit."""
+    lower: float
+    upper: float
+    counts: Pentanomial
+    """The counted units."""
+
+    @property
+    def overshoot(self) -> float:
+        """How far the LLR went past the bound it crossed (0 when undecided)."""
+        if self.status is SprtStatus.ACCEPT_H1:
+            return self.llr - self.upper
+        if self.status is SprtStatus.ACCEPT_H0:
+            return self.lower - self.llr
+        return 0.0
+
+    def text(self) -> str:
+        """One line: the verdict, where it was reached, the LLR, the bounds and the overshoot.
+
+        >>> v = Sprt(0, 20).sequential([2] * 60)
+        >>> v.text()
+        'H1 accepted after 53 dice pairs (106 matches): LLR +2.96 in [-2.94, +2.94], overshoot 0.02'
+        """
+        what = "dice pairs" if self.counts.paired else "matches"
+        where = f"{self.units} {what}" + (f" ({self.matches} matches)" if self.counts.paired else "")
+        bounds = f"LLR {self.llr:+.2f} in [{self.lower:+.2f}, {self.upper:+.2f}]"
+        if self.status is SprtStatus.CONTINUE:
+            return f"undecided after {where}: {bounds}"
+        return f"{self.status.value} accepted after {where}: {bounds}, overshoot {self.overshoot:.2f}"
+
+
 @dataclass(frozen=True)
 class Sprt:
-    """The test of H0: Elo difference = ``elo0`` against H1: = ``elo1``."""
+    """The test of H0: Elo difference = ``elo0`` against H1: = ``elo1`` (logistic Elo).
+
+    :raises ValueError: ``elo1 <= elo0``, or ``alpha``/``beta`` outside (0, 0.5).
+    """
 
     elo0: float
     elo1: float
     alpha: float = 0.05
     beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        real_number(self.elo0, "elo0")
+        real_number(self.elo1, "elo1")
+        if self.elo1 <= self.elo0:
+            raise ValueError(f"elo1 must be greater than elo0 ({self.elo0:g}), got {self.elo1:g}")
+        for name in ("alpha", "beta"):
+            value = real_number(getattr(self, name), name)
+            if not 0.0 < value < 0.5:
+                raise ValueError(f"{name} must be between 0 and 0.5, got {value!r}")
 
     @property
     def lower(self) -> float:
@@ -57,31 +156,83 @@ class Sprt:
         """The LLR at or above which H1 is accepted."""
         return math.log((1.0 - self.beta) / self.alpha)
 
-    def llr(self, scores: Mapping[float, int] | Stats) -> float:
-        """The log-likelihood ratio of the observed scores (a map score -> count, or a :class:`Stats`)."""
-        counts = _counts(scores)
-        n = sum(counts.values())
-        if n == 0:
-            return 0.0
-        mean = sum(s * k for s, k in counts.items()) / n
-        var = sum(k * (s - mean) ** 2 for s, k in counts.items()) / n
-        if var <= 0.0:
-            # every score alike: use the smallest variance one more opposite result would give
-            var = 1.0 / (4.0 * (n + 1))
-        s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
-        return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
-
-    def status(self, scores: Mapping[float, int] | Stats) -> SprtStatus:
-        """CONTINUE, ACCEPT_H0 or ACCEPT_H1 for the observed scores."""
-        llr = self.llr(scores)
+    def _status(self, llr: float) -> SprtStatus:
         if llr >= self.upper:
             return SprtStatus.ACCEPT_H1
         if llr <= self.lower:
             return SprtStatus.ACCEPT_H0
         return SprtStatus.CONTINUE
 
+    def llr(self, scores: Pentanomial | Mapping[float, int] | Stats) -> float:
+        """The log-likelihood ratio of the observed units: a :class:`Pentanomial`, a map
+        unit score (mean per match, a multiple of 1/4) -> count, or a :class:`Stats`
+        (its matches as single units).
 
-def _counts(scores: Mapping[float, int] | Stats) -> dict[float, int]:
+        :raises ValueError: a score off the grid 0, 1/4, 1/2, 3/4, 1.
+        """
+        counts = _pentanomial(scores)
+        if not counts.units:
+            return 0.0
+        return float(self._llr(np.asarray(counts.counts, dtype=float)))
+
+    def _llr(self, counts: np.ndarray) -> np.ndarray:
+        return llr_logistic(counts, np.asarray(PENTANOMIAL_SCORES), expected_score(self.elo0),
+                            expected_score(self.elo1))
+
+    def status(self, scores: Pentanomial | Mapping[float, int] | Stats) -> SprtStatus:
+        """CONTINUE, ACCEPT_H0 or ACCEPT_H1 for the observed units."""
+        return self._status(self.llr(scores))
+
+    def sequential(self, unit_wins: Iterable[int], *, matches_per_unit: int = 2,
+                   start: Pentanomial | None = None) -> SprtVerdict:
+        """Decide unit by unit: count the units of ``unit_wins`` (the tested player's match
+        wins in each unit, in match-index order, see :func:`~bgfast.tournament.pairs.unit_wins`)
+        after those of ``start``, and stop at the first whose LLR crosses a bound.
+
+        The LLR of every prefix is computed (vectorised), so the verdict is that of a test
+        run unit by unit.  Call again with ``start=verdict.counts`` for the next units of
+        an undecided test.
+
+        >>> v = Sprt(0, 20).sequential([1, 2, 0, 1] * 400)   # a 50% score: H0
+        >>> v.status.value, v.units, round(v.llr, 2) <= v.lower
+        ('H0', 892, True)
+
+        :raises ValueError: a win count outside 0..``matches_per_unit``, or ``start``
+            counted units of another size.
+        """
+        base = start if start is not None else Pentanomial(matches_per_unit=matches_per_unit)
+        if base.units and base.matches_per_unit != matches_per_unit:
+            raise ValueError("start counted units of another size")
+        step = 4 // matches_per_unit
+        wins = np.fromiter(unit_wins, dtype=np.int64)
+        if wins.size and (wins.min() < 0 or wins.max() > matches_per_unit):
+            raise ValueError(f"wins in a unit of {matches_per_unit} matches must be 0..{matches_per_unit}")
+        if not wins.size:
+            llr = self.llr(base) if base.units else 0.0
+            return SprtVerdict(self._status(llr) if base.units else SprtStatus.CONTINUE, base.units,
+                               base.matches, llr, self.lower, self.upper, base)
+        onehot = np.zeros((wins.size, 5))
+        onehot[np.arange(wins.size), wins * step] = 1.0
+        prefix = np.cumsum(onehot, axis=0) + np.asarray(base.counts, dtype=float)
+        llrs = self._llr(prefix)
+        crossed = np.nonzero((llrs >= self.upper) | (llrs <= self.lower))[0]
+        last = int(crossed[0]) if crossed.size else wins.size - 1
+        row = prefix[last]
+        counts = Pentanomial((int(row[0]), int(row[1]), int(row[2]), int(row[3]), int(row[4])), matches_per_unit)
+        llr = float(llrs[last])
+        status = self._status(llr) if crossed.size else SprtStatus.CONTINUE
+        return SprtVerdict(status, counts.units, counts.matches, llr, self.lower, self.upper, counts)
+
+
+def _pentanomial(scores: Pentanomial | Mapping[float, int] | Stats) -> Pentanomial:
+    if isinstance(scores, Pentanomial):
+        return scores
     if isinstance(scores, Stats):
-        return {1.0: scores.wins, 0.0: scores.losses}
-    return {float(s): int(k) for s, k in scores.items() if k}
+        return Pentanomial((scores.losses, 0, 0, 0, scores.wins), 1)
+    counts = [0] * 5
+    for s, k in scores.items():
+        bin_ = round(float(s) * 4)
+        if not 0 <= bin_ <= 4 or abs(bin_ - 4 * float(s)) > 1e-9:
+            raise ValueError(f"a unit score must be 0, 1/4, 1/2, 3/4 or 1, got {s!r}")
+        counts[bin_] += int(k)
+    return Pentanomial((counts[0], counts[1], counts[2], counts[3], counts[4]))

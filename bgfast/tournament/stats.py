@@ -15,9 +15,71 @@ standard error needs), so stats of separate chunks, seats or runs add up with
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
-__all__ = ["Stats"]
+__all__ = ["Stats", "UnitSums", "ratio_se", "stratified_ratio_se"]
+
+
+def ratio_se(n: int, x: float, g: float, xx: float, gg: float, xg: float, *, ddof: int = 1) -> float:
+    """The standard error of the ratio estimate ``r = X / G`` from ``n`` independent units.
+
+    Each unit ``i`` (a match, or a dice pair) contributes a numerator ``x_i`` and a
+    denominator ``g_i``; the arguments are the sums ``X = sum x_i``, ``G = sum g_i``,
+    ``sum x_i**2``, ``sum g_i**2`` and ``sum x_i g_i``.  By the delta method
+    (Cochran, *Sampling Techniques*, 3rd ed., section 6.4)::
+
+        se(r)**2 = n / (n - ddof) * sum((x_i - r g_i)**2) / G**2
+
+    ``ddof = 1`` is the usual sample estimate; ``ddof = 0`` the plug-in one that
+    fastchess uses for its pentanomial Elo (``variance / pairs``).  With ``g_i = 1``
+    it is the standard error of a mean.  Returns 0.0 when ``n <= ddof`` or ``G == 0``.
+
+    >>> round(ratio_se(2, -1, 2, 5, 2, -1), 6)  # units +1 and -2 (one game each): sd 2.1213 / sqrt(2)
+    1.5
+    """
+    if n <= ddof or g == 0:
+        return 0.0
+    return math.sqrt(_spread(xx, gg, xg, x / g) * n / (n - ddof)) / abs(g)
+
+
+def stratified_ratio_se(strata: Iterable[UnitSums]) -> float:
+    """The standard error of the combined ratio ``r = sum X_h / sum G_h`` over strata sampled
+    separately (each stratum's number of units fixed by the design, e.g. one player's
+    pairings in a round robin).
+
+    Cochran, *Sampling Techniques*, 3rd ed., section 6.11 (the combined ratio estimate):
+    with ``z_u = x_u - r g_u`` for the units ``u`` of stratum ``h``::
+
+        se(r)**2 = sum_h n_h / (n_h - 1) * (sum_u z_u**2 - (sum_u z_u)**2 / n_h) / G**2
+
+    Only the spread within each stratum counts; the differences between strata (a strong
+    player's big wins against a weak one, its losses to a strong one) are not noise when
+    every pairing plays a fixed number of matches.  Strata with one unit add nothing.
+
+    >>> a = UnitSums.of_unit(4, 1) + UnitSums.of_unit(6, 1)   # one stratum scores about 5
+    >>> b = UnitSums.of_unit(-1, 1) + UnitSums.of_unit(1, 1)  # the other about 0
+    >>> round(stratified_ratio_se([a, b]), 4), round((a + b).ratio_se(), 4)
+    (0.7071, 1.5546)
+    """
+    strata = [h for h in strata if h.n]
+    x = sum(h.x for h in strata)
+    g = sum(h.g for h in strata)
+    if not g:
+        return 0.0
+    r = x / g
+    total = 0.0
+    for h in strata:
+        if h.n < 2:
+            continue
+        z = h.x - r * h.g
+        total += h.n / (h.n - 1) * max(0.0, h.spread(r) - z * z / h.n)
+    return math.sqrt(total) / abs(g)
+
+
+def _spread(xx: float, gg: float, xg: float, p: float) -> float:
+    """``sum (x_i - p g_i)**2`` from the sums of squares and products."""
+    return max(0.0, xx - 2.0 * p * xg + p * p * gg)
 
 
 @dataclass(frozen=True)
@@ -98,9 +160,63 @@ class Stats:
         >>> round(s.ppg_se, 6)  # values +1 and -2: s = 2.1213, / sqrt(2)
         1.5
         """
-        n, total = self.matches, self.games
-        if n < 2 or total == 0:
-            return 0.0
-        r = self.points / total
-        residual = self.points_sq - 2 * r * self.points_games + r * r * self.games_sq
-        return math.sqrt(max(0.0, residual) * n / (n - 1)) / total
+        return self.net_units().ratio_se()
+
+    def net_units(self) -> UnitSums:
+        """The net points over games with each match a unit (see :class:`UnitSums`)."""
+        return UnitSums(self.matches, self.points, self.games, self.points_sq, self.games_sq, self.points_games)
+
+
+@dataclass(frozen=True)
+class UnitSums:
+    """Sums over independent units of a numerator ``x`` and a denominator ``g``: the
+    sufficient statistics of the ratio ``sum x / sum g`` and of its standard error.
+
+    A *unit* is the smallest piece of a tournament whose results are independent of
+    the others: a dice pair (the two matches that replay one dice stream with the
+    seats swapped) with paired dice, else a single match.  ``x`` is what is being
+    averaged (net points, match wins, a score) and ``g`` what it is averaged over
+    (games, matches) in that unit.  Sums add with ``+``.
+
+    >>> pairs = UnitSums.of_unit(3, 2) + UnitSums.of_unit(-1, 2) + UnitSums.of_unit(0, 3)
+    >>> pairs.n, pairs.ratio
+    (3, 0.2857142857142857)
+    """
+
+    n: int = 0
+    """Units."""
+    x: float = 0.0
+    """Sum of the numerators."""
+    g: float = 0.0
+    """Sum of the denominators."""
+    xx: float = 0.0
+    """Sum of the squared numerators."""
+    gg: float = 0.0
+    """Sum of the squared denominators."""
+    xg: float = 0.0
+    """Sum of numerator x denominator."""
+
+    @classmethod
+    def of_unit(cls, x: float, g: float) -> UnitSums:
+        """The sums of one unit."""
+        return cls(1, x, g, x * x, g * g, x * g)
+
+    def __add__(self, other: UnitSums) -> UnitSums:
+        if not isinstance(other, UnitSums):
+            return NotImplemented
+        return UnitSums(self.n + other.n, self.x + other.x, self.g + other.g, self.xx + other.xx,
+                        self.gg + other.gg, self.xg + other.xg)
+
+    @property
+    def ratio(self) -> float:
+        """``sum x / sum g`` (0.0 when ``sum g`` is 0)."""
+        return self.x / self.g if self.g else 0.0
+
+    def ratio_se(self, *, ddof: int = 1) -> float:
+        """The standard error of :attr:`ratio`, units as the samples (see :func:`ratio_se`)."""
+        return ratio_se(self.n, self.x, self.g, self.xx, self.gg, self.xg, ddof=ddof)
+
+    def spread(self, p: float) -> float:
+        """``sum (x_i - p g_i)**2``: the units' squared residuals about the rate ``p``
+        (the "meat" of a cluster-robust variance, see :func:`~bgfast.tournament.ratings.fit_ratings`)."""
+        return _spread(self.xx, self.gg, self.xg, p)

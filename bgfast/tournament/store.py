@@ -38,8 +38,10 @@ from pathlib import Path
 from typing import Any
 
 from bgfast.errors import InvalidSpecError
+from bgfast.tournament.pairs import UnitGroup
+from bgfast.tournament.ratings import POINTS_CLIP
+from bgfast.tournament.results import ChunkResult, MatchSummary, SavedMatch, SeatTotals
 from bgfast.tournament.spec import TournamentSpec
-from bgfast.tournament.worker import ChunkResult
 
 __all__ = ["SCHEMA_VERSION", "RunInfo", "Store", "open_results"]
 
@@ -99,7 +101,10 @@ CREATE TABLE IF NOT EXISTS matches (
 ) WITHOUT ROWID;
 """
 
-_INSERT_MATCH = f"INSERT INTO matches VALUES ({', '.join('?' * 19)})"
+_MATCH_COLUMNS = ("run", "idx", "chunk", "pairing", "length", "seed", "dice_index", "player0", "player1",
+                  *MatchSummary._fields)
+"""The columns of ``matches``: the match's place, then how it went (named as in MatchSummary)."""
+_INSERT_MATCH = f"INSERT INTO matches ({', '.join(_MATCH_COLUMNS)}) VALUES ({', '.join('?' * len(_MATCH_COLUMNS))})"
 
 
 @dataclass
@@ -243,12 +248,13 @@ class Store:
                     cur = conn.execute("INSERT INTO players (name, bot, options) VALUES (?, ?, ?)",
                                        (player.name, player.bot, options))
                     ids.append(int(cur.lastrowid))  # type: ignore[arg-type]
-                elif (found[1], found[2]) != (player.bot, options):
+                    continue
+                saved_id, saved_bot, saved_options = found
+                if (saved_bot, saved_options) != (player.bot, options):
                     raise InvalidSpecError(
-                        f"players[{i}].name: {player.name!r} is bot {found[1]!r} with options {found[2]} in "
+                        f"players[{i}].name: {player.name!r} is bot {saved_bot!r} with options {saved_options} in "
                         f"{str(self.path)!r}; give this player another name")
-                else:
-                    ids.append(int(found[0]))
+                ids.append(int(saved_id))
             cur = conn.execute(
                 "INSERT INTO runs (name, spec_hash, spec, seed, total_matches, chunk_size, chunks, created) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -265,8 +271,8 @@ class Store:
         ids = run.player_ids
         seed = run.spec.seed
         chunk = result.chunk
-        rows = ((run.run, r[0], chunk, r[1], r[2], seed, r[3], ids[r[4]], ids[r[5]], *r[6:])
-                for r in result.rows)
+        rows = ((run.run, r.idx, chunk, r.pairing, r.length, seed, r.dice_index, ids[r.seat0], ids[r.seat1],
+                 *r.result) for r in result.rows)
         conn = self._conn
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -317,40 +323,54 @@ class Store:
         """Player id -> name, in the order players were first added."""
         return dict(self._conn.execute("SELECT player, name FROM players ORDER BY player"))
 
-    def seat_totals(self) -> list[tuple[int, ...]]:
-        """Sums over all matches, grouped by (player0, player1): the numbers reports are built from.
-
-        Each row: player0, player1, matches, seat-0 wins, games, net points (seat 0),
-        net points squared, games squared, net points x games, gammons0, gammons1,
-        backgammons0, backgammons1, doubles.
-        """
-        return self._conn.execute(
+    def seat_totals(self) -> list[SeatTotals]:
+        """Sums over all matches, grouped by (player0, player1): the numbers reports are built from."""
+        return [SeatTotals._make(row) for row in self._conn.execute(
             "SELECT player0, player1, COUNT(*), SUM(winner = 0), SUM(games), SUM(score0 - score1), "
             "SUM((score0 - score1) * (score0 - score1)), SUM(games * games), SUM((score0 - score1) * games), "
             "SUM(gammons0), SUM(gammons1), SUM(backgammons0), SUM(backgammons1), SUM(doubles) "
-            "FROM matches GROUP BY player0, player1 ORDER BY player0, player1").fetchall()
+            "FROM matches GROUP BY player0, player1 ORDER BY player0, player1")]
 
-    def score_counts_by_chunk(self, run: int, player: int, *, paired: bool) -> dict[int, dict[float, int]]:
-        """For SPRT: per finished chunk of ``run``, how many times ``player`` scored 0, 0.5
-        or 1 over a pair of matches on the same dice (``paired``), or 0 or 1 in a match."""
-        scale = 2 if paired else 1
-        out: dict[int, dict[float, int]] = {}
-        for chunk, w, n in self._conn.execute(
-                "SELECT chunk, w, COUNT(*) FROM (SELECT chunk, SUM((winner = 0 AND player0 = ?) OR "
-                "(winner = 1 AND player1 = ?)) AS w FROM matches WHERE run = ? GROUP BY chunk, dice_index) "
-                "GROUP BY chunk, w", (player, player, run)):
-            out.setdefault(chunk, {})[w / scale] = n
-        return out
-
-    def iter_matches(self) -> Iterator[tuple[Any, ...]]:
-        """Every match, run by run in index order: run name, idx, player0 name, player1 name,
-        length, seed, dice_index, score0, score1, winner seat, games, gammons0, gammons1,
-        backgammons0, backgammons1, doubles, plies.  Streams: memory does not grow with the file."""
+    def iter_matches(self) -> Iterator[SavedMatch]:
+        """Every match, run by run in index order.  Streams: memory does not grow with the file."""
+        summary = ", ".join(f"m.{name}" for name in MatchSummary._fields)
         cur = self._conn.execute(
-            "SELECT r.name, m.idx, p0.name, p1.name, m.length, m.seed, m.dice_index, m.score0, m.score1, "
-            "m.winner, m.games, m.gammons0, m.gammons1, m.backgammons0, m.backgammons1, m.doubles, m.plies "
+            f"SELECT r.name, m.idx, p0.name, p1.name, m.length, m.seed, m.dice_index, {summary} "
             "FROM matches m JOIN runs r ON r.run = m.run JOIN players p0 ON p0.player = m.player0 "
             "JOIN players p1 ON p1.player = m.player1 ORDER BY m.run, m.idx")
+        while True:
+            rows = cur.fetchmany(4096)
+            if not rows:
+                return
+            for run, idx, player0, player1, length, seed, dice_index, *result in rows:
+                yield SavedMatch(run, idx, player0, player1, length, seed, dice_index, MatchSummary(*result))
+
+    # ------------------------------------------------------------ units (dice pairs)
+
+    def unit_totals(self) -> list[UnitGroup]:
+        """Sums over units, the samples of :mod:`~bgfast.tournament.pairs`: a unit is the
+        matches of one run that share a dice index (a dice pair with paired dice, else one
+        match).  Grouped by (player_a, player_b, matches in the unit, player_a's wins in it),
+        ``player_a`` the lower player id; each group sums player_a's net points, the games,
+        their squares and product, and the points scores of money games (net points clipped
+        to [-3, 3], mapped to [0, 1]; 0 in match play), their square and product with games.
+        """
+        net = "CASE WHEN player0 < player1 THEN score0 - score1 ELSE score1 - score0 END"
+        return [UnitGroup._make(row) for row in self._conn.execute(
+            "SELECT pa, pb, m, y, COUNT(*), SUM(x), SUM(g), SUM(x * x), SUM(g * g), SUM(x * g), "
+            "SUM(q), SUM(q * q), SUM(q * g) FROM ("
+            "SELECT MIN(player0, player1) AS pa, MAX(player0, player1) AS pb, COUNT(*) AS m, "
+            "SUM((winner = 0) = (player0 < player1)) AS y, "
+            f"SUM({net}) AS x, SUM(games) AS g, "
+            f"SUM(CASE WHEN length = 0 THEN (MAX(-{POINTS_CLIP}, MIN({POINTS_CLIP}, {net})) + {POINTS_CLIP}) "
+            f"/ {2.0 * POINTS_CLIP} ELSE 0.0 END) AS q "
+            "FROM matches GROUP BY run, dice_index) GROUP BY pa, pb, m, y ORDER BY pa, pb, m, y")]
+
+    def iter_outcomes(self, run: int) -> Iterator[tuple[int, int, int, int, int]]:
+        """Who won each match of ``run``, in match-index order (what the pair-by-pair SPRT
+        reads): ``(chunk, dice_index, player0, player1, winner seat)``, players by id."""
+        cur = self._conn.execute(
+            "SELECT chunk, dice_index, player0, player1, winner FROM matches WHERE run = ? ORDER BY idx", (run,))
         while True:
             rows = cur.fetchmany(4096)
             if not rows:

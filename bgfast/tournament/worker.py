@@ -2,46 +2,35 @@
 
 :func:`play_chunk` is a pure function of (spec, chunk): it builds each player's
 bot once per process, keeps one :class:`~bgfast.game.MatchPlayer` per
-(seat 0, seat 1, length), and returns one row of integers per match.  The
-backends feed chunks to a ``multiprocessing`` pool or a Dask cluster and yield
-the finished chunks as they come, keeping only a bounded number in flight.
+(seat 0, seat 1, length), and returns one :class:`~bgfast.tournament.results.MatchRow`
+per match.  The backends feed chunks to a process pool (:class:`bgfast.procs.WorkerPool`)
+or a Dask cluster and yield the finished chunks as they come, keeping only a
+bounded number in flight.
 """
 from __future__ import annotations
 
+import functools
 import logging
 import os
-import signal
 import threading
 import time
 import traceback
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from bgfast.errors import WorkerFailedError
-from bgfast.procs import exit_with_parent
+from bgfast.position import Position
+from bgfast.procs import JobWindow, WorkerPool
+from bgfast.tournament.openings import play_opening
+from bgfast.tournament.results import ChunkResult, MatchRow
 from bgfast.tournament.schedule import chunk_range, scheduler
 from bgfast.tournament.spec import TournamentSpec
 
-__all__ = ["BACKENDS", "ROW_FIELDS", "ChunkError", "ChunkResult", "play_chunk", "run_chunks"]
+__all__ = ["BACKENDS", "ChunkError", "play_chunk", "run_chunks"]
 
 log = logging.getLogger("bgfast.tournament")
 
-ROW_FIELDS = ("idx", "pairing", "length", "dice_index", "seat0", "seat1", "score0", "score1", "winner",
-              "games", "gammons0", "gammons1", "backgammons0", "backgammons1", "doubles", "plies")
-"""The integers of one match row; ``seat0``/``seat1`` index ``spec.players``, ``winner`` is the seat."""
-
 BACKENDS = ("process", "dask")
-
-
-@dataclass(frozen=True)
-class ChunkResult:
-    """A finished chunk: its rows (see :data:`ROW_FIELDS`) and how long it took."""
-
-    chunk: int
-    rows: list[tuple[int, ...]]
-    seconds: float
-    worker: str
 
 
 def _chunk_failed(exc: ChunkError) -> WorkerFailedError:
@@ -49,6 +38,14 @@ def _chunk_failed(exc: ChunkError) -> WorkerFailedError:
     return WorkerFailedError(
         f"a worker failed on chunk {exc.chunk}: {exc.message}; finished chunks are saved, "
         "fix the cause and re-run to resume", chunk=exc.chunk, trace=exc.trace)
+
+
+def _worker_died(lost: list[int]) -> WorkerFailedError:
+    """The error the parent raises when a worker process died with chunks ``lost`` in flight."""
+    lost = sorted(lost)
+    return WorkerFailedError(
+        f"a worker process died while chunks {_ranges(lost)} were being played; "
+        "finished chunks are saved, re-run to resume", chunk=lost[0] if lost else None)
 
 
 class ChunkError(Exception):
@@ -75,6 +72,8 @@ class _Players:
         self.schedule = scheduler(spec)
         self.bots = [p.build() for p in spec.players]
         self.match_players: dict[tuple[int, int, int], Any] = {}
+        self.openings = tuple(Position(pid) for pid in spec.openings)
+        """The positions of ``spec.openings`` (empty: every game starts with the opening roll)."""
 
     def get(self, a: int, b: int, length: int) -> Any:
         key = (a, b, length)
@@ -107,8 +106,8 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
     >>> spec = TournamentSpec.from_dict({"name": "x", "match_length": 3, "matches_per_pairing": 4,
     ...     "chunk_size": 2, "players": [{"name": "a", "bot": "pubeval"}, {"name": "b", "bot": "random"}]})
     >>> result = play_chunk(spec, 1)
-    >>> [row[:6] for row in result.rows]  # idx, pairing, length, dice index, seat 0, seat 1
-    [(2, 0, 3, 1, 0, 1), (3, 0, 3, 1, 1, 0)]
+    >>> [(row.idx, row.dice_index, row.seat0, row.seat1) for row in result.rows]
+    [(2, 1, 0, 1), (3, 1, 1, 0)]
     >>> result.rows == play_chunk(spec, 1).rows
     True
 
@@ -120,9 +119,14 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
         seed = spec.seed
         rows = []
         match_players = players.match_players
+        openings, schedule = players.openings, players.schedule
         for index, pairing, length, dice, a, b in players.schedule.seats(*_bounds(chunk_range(spec, chunk))):
             player = match_players.get((a, b, length)) or players.get(a, b, length)
-            rows.append((index, pairing, length, dice, a, b, *player.play(seed, dice)))
+            if openings:
+                result = play_opening(player, seed, dice, openings[schedule.opening(index) or 0])
+            else:
+                result = player.play(seed, dice)
+            rows.append(MatchRow(index, pairing, length, dice, a, b, result))
     except Exception as exc:
         log.exception("chunk %d failed (pid %d)", chunk, os.getpid())
         raise ChunkError(chunk, f"{type(exc).__name__}: {' '.join(str(exc).split())}",
@@ -139,67 +143,18 @@ def _bounds(r: range) -> tuple[int, int]:
 # ---------------------------------------------------------------- process backend
 
 
-def _init_process(spec: TournamentSpec, parent: int) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
-    exit_with_parent(parent)
+def _build_players(spec: TournamentSpec) -> None:
+    """A pool worker's initializer: build the bots once, before the first chunk."""
     try:
-        _players_for(spec)  # build the bots once, before the first chunk
+        _players_for(spec)
     except Exception:  # noqa: BLE001 - the first chunk reports it with its number
         _LOCAL.players = None
 
 
 def _run_process(spec: TournamentSpec, chunks: Iterable[int], workers: int) -> Iterator[ChunkResult]:
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-    from concurrent.futures.process import BrokenProcessPool
-
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    executor = ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                                   initializer=_init_process, initargs=(spec, os.getpid()))
-    pending: dict[Any, int] = {}
-    todo = iter(chunks)
-    window = 2 * workers + 2
-    clean = False
-    try:
-        while True:
-            while len(pending) < window:
-                chunk = next(todo, None)
-                if chunk is None:
-                    break
-                pending[executor.submit(play_chunk, spec, chunk)] = chunk
-            if not pending:
-                break
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=pending.__getitem__):
-                try:
-                    result = future.result()
-                except ChunkError as exc:
-                    raise _chunk_failed(exc) from None
-                del pending[future]
-                yield result
-        clean = True
-    except BrokenProcessPool:  # from a result, or from submit once the pool is broken
-        lost = sorted(pending.values())
-        raise WorkerFailedError(
-            f"a worker process died while chunks {_ranges(lost)} were being played; "
-            "finished chunks are saved, re-run to resume", chunk=lost[0] if lost else None) from None
-    finally:
-        if clean:
-            executor.shutdown(wait=True)
-        else:
-            _kill(executor)
-
-
-def _kill(executor: Any) -> None:
-    """Stop a process pool at once: cancel what waits, end what runs."""
-    processes = list(getattr(executor, "_processes", {}).values())
-    executor.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
-    for process in processes:
-        process.join(5)
+    with WorkerPool(functools.partial(play_chunk, spec), chunks, workers=workers, on_worker_death=_worker_died,
+                    initializer=_build_players, initargs=(spec,)) as pool:
+        yield from pool.results()
 
 
 def _ranges(chunks: list[int]) -> str:
@@ -233,33 +188,28 @@ def _run_dask(spec: TournamentSpec, chunks: Iterable[int], workers: int,
         client = dist.Client(cluster)
     else:
         client = dist.Client(address)
-    pending: dict[Any, int] = {}
+    window: JobWindow[int, ChunkResult] | None = None
     try:
         n_workers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
-        window = 2 * n_workers + 2
         remote_spec = client.scatter(spec, broadcast=True)
-        todo = iter(chunks)
-        while True:
-            while len(pending) < window:
-                chunk = next(todo, None)
-                if chunk is None:
-                    break
-                pending[client.submit(play_chunk, remote_spec, chunk, pure=False)] = chunk
-            if not pending:
-                break
-            done, _ = dist.wait(list(pending), return_when="FIRST_COMPLETED")
-            for future in sorted(done, key=pending.__getitem__):
-                chunk = pending.pop(future)
-                try:
-                    yield future.result()
-                except ChunkError as exc:
-                    raise _chunk_failed(exc) from None
+        window = JobWindow(chunks, lambda chunk: client.submit(play_chunk, remote_spec, chunk, pure=False),
+                           2 * n_workers + 2,
+                           wait_any=lambda futures: dist.wait(futures, return_when="FIRST_COMPLETED").done)
+        yield from window.results()
     finally:
-        for future in pending:
-            future.cancel()
+        for future in window.pending if window is not None else ():
+            future.cancel()  # type: ignore[attr-defined]
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _named_failures(results: Iterator[ChunkResult]) -> Iterator[ChunkResult]:
+    """``results``, with a chunk that raised turned into the :class:`WorkerFailedError` naming it."""
+    try:
+        yield from results
+    except ChunkError as exc:
+        raise _chunk_failed(exc) from None
 
 
 def run_chunks(spec: TournamentSpec, chunks: Iterable[int], *, workers: int, backend: str = "process",
@@ -273,7 +223,7 @@ def run_chunks(spec: TournamentSpec, chunks: Iterable[int], *, workers: int, bac
     if backend == "process":
         if address is not None:
             raise ValueError("--scheduler is only for the dask backend")
-        return _run_process(spec, chunks, workers)
+        return _named_failures(_run_process(spec, chunks, workers))
     if backend == "dask":
-        return _run_dask(spec, chunks, workers, address)
+        return _named_failures(_run_dask(spec, chunks, workers, address))
     raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")

@@ -24,11 +24,11 @@ column, with ``and the match`` after the last one; a game that ends with
 again as a resignation, and stop early at match point).  A money game (length 0)
 is written as a ``0 point match``.
 
-The moves come from :func:`bgfast.history.play_match_with_history`; a plain
+The moves come from :func:`bgfast.game.play_match_with_history`; a plain
 :class:`~bgfast.game.MatchRecord` holds only the results.
 
 >>> from bgfast.bots import get_bot
->>> from bgfast.history import play_match_with_history
+>>> from bgfast.game import play_match_with_history
 >>> pubeval = get_bot("pubeval", cube="never")
 >>> h = play_match_with_history(pubeval, pubeval, length=3, seed=2)
 >>> text = mat_text(h.record, players=("alice", "bob"), moves=h.games)
@@ -48,8 +48,7 @@ import re
 from collections.abc import Sequence
 from typing import IO, Union
 
-from bgfast.game import MatchRecord
-from bgfast.history import MatchHistory, Turn
+from bgfast.game import MatchHistory, MatchRecord, Turn
 
 __all__ = ["write_mat", "mat_text"]
 
@@ -133,7 +132,7 @@ def write_mat(record: MatchRecord | MatchHistory, path_or_file: PathOrFile, *,
               moves: Sequence[Sequence[Turn]] | None = None) -> None:
     """Write a match as a Jellyfish ``.mat`` file that GNU Backgammon imports (``import mat``).
 
-    :param record: the match; a :class:`~bgfast.history.MatchHistory` brings its own moves.
+    :param record: the match; a :class:`~bgfast.game.MatchHistory` brings its own moves.
     :param path_or_file: a path, or a text file open for writing.
     :param players: the names of player 0 (left column) and player 1; spaces
         become underscores, as the format has no quoting.
@@ -144,7 +143,7 @@ def write_mat(record: MatchRecord | MatchHistory, path_or_file: PathOrFile, *,
 
     >>> import io
     >>> from bgfast.bots import get_bot
-    >>> from bgfast.history import play_match_with_history
+    >>> from bgfast.game import play_match_with_history
     >>> h = play_match_with_history(get_bot("pubeval", cube="never"), get_bot("random"), length=1, seed=4)
     >>> out = io.StringIO()
     >>> write_mat(h, out, players=("pubeval", "random"))

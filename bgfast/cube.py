@@ -1,0 +1,229 @@
+"""The cube math, from Python: cubeless and cubeful equities, match equity lookups, decisions.
+
+There is one implementation of each formula, in the compiled core
+(:mod:`bgfast._core.cube`), where the game loop's cube policies use it; this module
+is its Python face, for bots that decide in Python (the gnubg adapter), rollouts
+(the value of a truncated trial) and analysis.
+
+Conventions, the same everywhere in bgfast:
+
+* probabilities are the five cubeless chances of one side, ``(win, win_gammon,
+  win_backgammon, lose_gammon, lose_backgammon)``, cumulative as in GNU Backgammon
+  (a gammon includes the backgammons), as a 5-sequence or any object with those
+  attributes (:class:`bgfast.bots.base.Probabilities`);
+* cube ownership is :class:`~bgfast.match.MatchState`'s: ``owner`` -1 for a centred
+  cube, else the player (0 or 1) who owns it; each function takes the player whose
+  view it computes (``player``, or the ``doubler`` of a decision);
+* money equities are points per unit of the current cube; match values are match
+  winning chances (MWC), 0 to 1.
+
+The cubeful money equity is Janowski's (R. Janowski, "Take-Points in Money Games",
+1993): ``(1 - x) * dead + x * live`` with the cube efficiency ``x``; see
+:mod:`bgfast._core.cube` for the live-cube lines and for match play by the table.
+
+>>> round(cubeless_equity((0.6, 0.2, 0.01, 0.1, 0.005)), 6)
+0.305
+>>> flip((0.6, 0.2, 0.01, 0.1, 0.0))
+(0.4, 0.1, 0.0, 0.2, 0.01)
+>>> round(money_equity((0.7, 0.0, 0.0, 0.0, 0.0), owner=-1, player=0, x=0.68), 4)
+0.5813
+>>> money_equity((0.9, 0.0, 0.0, 0.0, 0.0), owner=0, player=0, x=1.0)   # own cube, past the cash point
+1.0
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
+
+import numpy as np
+
+from bgfast._core import cube as _cube
+from bgfast.errors import InvalidMetError
+from bgfast.validation import real_number, whole_number
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from bgfast.met import MatchEquityTable
+
+__all__ = [
+    "CubeDecision", "DEFAULT_CUBE_EFFICIENCY", "Probs", "as_probs", "cubeless_equities", "cubeless_equity",
+    "dead_cube_mwc", "decide", "flip", "money_equity", "mwc",
+]
+
+Probs: TypeAlias = tuple[float, float, float, float, float]
+"""Five cubeless probabilities: win, win gammon, win backgammon, lose gammon, lose backgammon."""
+
+DEFAULT_CUBE_EFFICIENCY = 0.68
+"""Janowski's cube efficiency ``x`` when none is given (he suggests about 2/3)."""
+
+_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+
+
+def as_probs(p: object) -> Probs:
+    """``p`` as five floats: a 5-sequence, or an object with the five named attributes
+    (``win``, ``win_gammon``, ``win_backgammon``, ``lose_gammon``, ``lose_backgammon``).
+
+    >>> as_probs([1, 0.5, 0, 0, 0])
+    (1.0, 0.5, 0.0, 0.0, 0.0)
+
+    :raises ValueError: anything else (the values' ranges are not checked).
+    """
+    try:
+        if hasattr(p, "win"):
+            values = tuple(float(getattr(p, name)) for name in _NAMES)
+        else:
+            values = tuple(float(x) for x in p)  # type: ignore[attr-defined]
+    except (TypeError, ValueError, AttributeError):
+        values = ()
+    if len(values) != 5:
+        raise ValueError(f"probabilities are 5 numbers (win, wg, wbg, lg, lbg), got {p!r}")
+    return values
+
+
+def _owner(owner: object, player: object, name: str) -> tuple[int, int]:
+    return (whole_number(owner, "owner", low=-1, high=1, what="-1 (centred), 0 or 1"),
+            whole_number(player, name, low=0, high=1))
+
+
+def cubeless_equity(p: object) -> float:
+    """Cubeless money equity per cube of the side whose probabilities ``p`` are:
+    ``2 win - 1 + wg - lg + wbg - lbg``.
+
+    :raises ValueError: not five numbers.
+    """
+    return float(_cube.cubeless_equity(as_probs(p)))
+
+
+def cubeless_equities(p: ArrayLike) -> NDArray[np.float64]:
+    """:func:`cubeless_equity` of many: ``p`` of shape ``(..., 5)``, the result of shape ``(...)``.
+
+    >>> cubeless_equities([[0.5, 0.1, 0.0, 0.1, 0.0], [1.0, 1.0, 0.0, 0.0, 0.0]]).tolist()
+    [0.0, 2.0]
+
+    :raises ValueError: a last axis of another length.
+    """
+    arr = np.asarray(p, dtype=np.float64)
+    if arr.ndim == 0 or arr.shape[-1] != 5:
+        raise ValueError(f"probabilities are rows of 5 numbers, got shape {arr.shape}")
+    out: NDArray[np.float64] = _cube.cubeless_equities(arr.reshape(-1, 5)).reshape(arr.shape[:-1])
+    return out
+
+
+def flip(p: object) -> Probs:
+    """The same probabilities from the other side's view: ``(1 - win, lg, lbg, wg, wbg)``.
+
+    :raises ValueError: not five numbers.
+    """
+    return _cube.flip(as_probs(p))
+
+
+def money_equity(p: object, *, owner: int = -1, player: int = 0, x: float = DEFAULT_CUBE_EFFICIENCY,
+                 jacoby: bool = False) -> float:
+    """Cubeful money equity per cube of ``player``, from its cubeless probabilities ``p``.
+
+    Janowski's ``(1 - x) * dead + x * live``: the dead part is the cubeless equity
+    (gammons single with the Jacoby rule while the cube is centred); the live part is
+    linear in the winning chance between the take point (-1) and the cash point (+1),
+    and -1 / +1 beyond them.
+
+    :param owner: -1 centred, else the player who owns the cube.
+    :param player: whose probabilities and equity these are (0 or 1).
+    :param x: the cube efficiency, 0 (dead cube) to 1 (fully live).
+    :raises ValueError: not five numbers, an owner or player out of range, ``x`` outside 0..1.
+    """
+    owner, player = _owner(owner, player, "player")
+    x = real_number(x, "x", low=0.0, high=1.0)
+    return float(_cube.money_equity(as_probs(p), owner, player, x, bool(jacoby)))
+
+
+class CubeDecision(NamedTuple):
+    """A cube decision: whether to double, the taker's answer, and the three equities
+    from the doubler's view (money: per current cube; match play: MWC)."""
+
+    double: bool
+    response: int
+    """0 pass, 1 take, 2 beaver (a :class:`~bgfast._core.cube.CubeAnswer`)."""
+    no_double: float
+    double_take: float
+    double_pass: float
+
+
+def decide(p: object, *, owner: int = -1, doubler: int = 0, cube: int = 1, x: float = DEFAULT_CUBE_EFFICIENCY,
+           jacoby: bool = False, beaver: bool = False, max_cube: int = 64,
+           met: MatchEquityTable | None = None, away: int = 0, opp_away: int = 0,
+           post_crawford: bool = False) -> CubeDecision:
+    """The cube decision of ``doubler`` from its cubeless probabilities ``p`` before the roll.
+
+    Money play (no ``met``): Janowski's model (:func:`money_equity`): no double is the
+    equity with the cube as it is, double/take twice the equity with the opponent owning
+    it, double/pass +1.  Match play (``met`` with ``away``, ``opp_away``: the doubler's and
+    the taker's points to go): the same model on the table's match winning chances.
+    Double when both answers beat not doubling; pass when a take gives the doubler more
+    than a pass.
+
+    >>> decide((0.72, 0.0, 0.0, 0.0, 0.0)).double, decide((0.5, 0.0, 0.0, 0.0, 0.0)).double
+    (True, False)
+
+    :raises ValueError: not five numbers, an owner, doubler, cube or ``x`` out of range.
+    :raises InvalidMetError: a score beyond the table.
+    """
+    owner, doubler = _owner(owner, doubler, "doubler")
+    cube = whole_number(cube, "cube", low=1)
+    x = real_number(x, "x", low=0.0, high=1.0)
+    length = 0
+    table = None
+    if met is not None:
+        table = met.core_table
+        away = whole_number(away, "away", low=1)
+        opp_away = whole_number(opp_away, "opp_away", low=1)
+        if max(away, opp_away) >= table.size:
+            raise InvalidMetError(f"{away}-away, {opp_away}-away is beyond the {met.max_length}-point table "
+                                  f"{met.name!r}")
+        length = max(away, opp_away)   # the core reads only "match play" from the length
+    double, response, nd, dt, dp = _cube.decide(
+        as_probs(p), x=x, length=length, doubler_away=away, taker_away=opp_away, cube=cube, owner=owner,
+        doubler=doubler, jacoby=bool(jacoby) and met is None, beaver=bool(beaver), max_cube=max_cube,
+        met=table, post_crawford=bool(post_crawford))
+    return CubeDecision(double, int(response), nd, dt, dp)
+
+
+# ---------------------------------------------------------------- match equity tables
+
+def mwc(met: MatchEquityTable, away: int, opp_away: int, post_crawford: bool = False) -> float:
+    """The match winning chance of the side ``away`` points from winning against one
+    ``opp_away`` away; 0 or less means that side has won.  ``post_crawford``: the
+    Crawford game has been played, so a 1-away side is the leader.  The same lookup as
+    :meth:`MatchEquityTable.mwc <bgfast.met.MatchEquityTable.mwc>` (the core's).
+
+    >>> from bgfast.met import MatchEquityTable
+    >>> met = MatchEquityTable.load()
+    >>> mwc(met, 1, 3, post_crawford=True), mwc(met, -2, 5), mwc(met, 2, 4) == met.equity(2, 4)
+    (0.67736, 1.0, True)
+
+    :raises InvalidMetError: an away that is not an integer, or beyond the table.
+    """
+    return met.mwc(away, opp_away, post_crawford)
+
+
+def dead_cube_mwc(p: object, met: MatchEquityTable, away: int, opp_away: int, cube: int = 1) -> float:
+    """The match winning chance of the side ``away`` points from winning, from its
+    probabilities ``p``, with the cube dead at ``cube``: each result's MWC, weighted.
+
+    A game with either side 1-away is the Crawford game or comes after it, so the
+    scores it leads to are read post-Crawford.
+
+    >>> from bgfast.met import MatchEquityTable
+    >>> met = MatchEquityTable.load()
+    >>> dead_cube_mwc((1.0, 0.0, 0.0, 0.0, 0.0), met, 3, 3) == met.equity(2, 3)
+    True
+
+    :raises ValueError: not five numbers, or a cube below 1.
+    :raises InvalidMetError: an away below 1 or beyond the table.
+    """
+    table = met.core_table
+    a = whole_number(away, "away", low=1, error=InvalidMetError)
+    b = whole_number(opp_away, "opp_away", low=1, error=InvalidMetError)
+    if max(a, b) >= table.size:
+        raise InvalidMetError(f"{max(a, b)}-away is beyond the {met.max_length}-point table {met.name!r}")
+    cube = whole_number(cube, "cube", low=1)
+    return float(_cube.dead_cube_mwc(as_probs(p), table, a, b, cube))

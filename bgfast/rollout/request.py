@@ -1,0 +1,275 @@
+"""What a rollout is asked to do: :class:`RolloutRequest`, checked once before any trial.
+
+:meth:`RolloutRequest.create` takes the keyword arguments of
+:func:`bgfast.rollout.rollout`, checks every one of them (and how they fit
+together: dice and the match state, a play and the dice, truncation and an
+evaluator), resolves names to objects (bots, the match equity table) and
+returns a frozen request; the constructor itself checks nothing, as
+:class:`~bgfast.tournament.spec.TournamentSpec`'s does not.
+
+>>> request = RolloutRequest.create("4HPwATDgc/ABMA", dice="31", trials=144, seed=2)
+>>> request.position.id(), str(request.dice), request.trials, request.match.dice
+('4HPwATDgc/ABMA', '31', 144, (0, 0))
+>>> RolloutRequest.create("4HPwATDgc/ABMA", trials=0)
+Traceback (most recent call last):
+...
+bgfast.errors.InvalidRolloutError: trials must be a positive integer, got 0
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from bgfast.bots import get_bot
+from bgfast.dice import Dice
+from bgfast.errors import InvalidRolloutError
+from bgfast.game import MAX_MATCH_LENGTH
+from bgfast.formats.text import parse_position
+from bgfast.match import MatchState, Rules
+from bgfast.met import MatchEquityTable
+from bgfast.position import VARIANTS, Move, Position
+from bgfast.validation import real_number, whole_number
+
+__all__ = ["MAX_TRUNCATE", "RolloutRequest"]
+
+MAX_TRUNCATE = 2**31 - 1
+"""The largest ``truncate`` (plies); the game loop counts plies in a C int."""
+
+
+def _count(value: object, name: str, *, low: int = 1, high: int | None = None) -> int:
+    """A positive count (or, with ``low=0``, a non-negative integer), in the rollout's words."""
+    what, bounds = ("a positive integer", "") if low == 1 else ("an integer", f"from {low}")
+    if high is not None:
+        bounds += f"{' ' if bounds else ''}up to {high:,}"
+    return whole_number(value, name, low=low, high=high, what=what, bounds=bounds, error=InvalidRolloutError)
+
+
+@dataclass(frozen=True)
+class RolloutRequest:
+    """A checked rollout: the position, what is rolled out of it, by whom, how many times.
+
+    Build it with :meth:`create`.  Every view is the side on roll's in :attr:`position`,
+    which is :attr:`match`'s ``player_on_roll``.
+    """
+
+    position: Position
+    match: MatchState
+    """Score and cube; its ``dice`` are cleared (they are in :attr:`dice`)."""
+    rules: Rules
+    met: MatchEquityTable | None
+    """The match equity table in match play, None in money play."""
+    bot: Any
+    """The bot object playing both sides."""
+    bot_name: str
+    evaluator: Any
+    """What finishes truncated trials (the bot unless another was given)."""
+    dice: Dice | None
+    """The roll the side on roll plays first, or None to start before the dice."""
+    play: Move | None
+    """With :attr:`dice`, the one play rolled out (None: the bot's, or with :attr:`plays` every one)."""
+    plays: bool
+    cubeful: bool
+    trials: int
+    seed: int
+    workers: int
+    truncate: int | None
+    exact_bearoff: bool
+    target_se: float | None
+    variance_reduction: bool
+    luck: bool
+    """Whether each trial's luck is subtracted (resolved from ``luck`` and ``variance_reduction``)."""
+    progress: bool | None
+
+    @property
+    def checkers(self) -> int:
+        """Checkers a side in the variant (15, or 3 in hypergammon)."""
+        return sum(VARIANTS[self.rules.variant][1])
+
+    @classmethod
+    def create(
+        cls,
+        position: Position | str,
+        *,
+        dice: Dice | str | tuple[int, int] | None = None,
+        play: Move | str | None = None,
+        plays: bool = False,
+        bot: Any = "pubeval",
+        evaluator: Any = None,
+        match: MatchState | None = None,
+        rules: Rules | None = None,
+        met: MatchEquityTable | str | None = None,
+        cubeful: bool = False,
+        trials: int = 1296,
+        seed: int = 0,
+        workers: int = 1,
+        truncate: int | None = None,
+        exact_bearoff: bool = False,
+        target_se: float | None = None,
+        variance_reduction: bool = True,
+        luck: bool | None = None,
+        progress: bool | None = False,
+    ) -> RolloutRequest:
+        """Check the arguments of a rollout (those of :func:`~bgfast.rollout.rollout`).
+
+        :param position: a :class:`Position`, Position ID, ``PositionID:MatchID`` or XGID
+            (the last two also give the match state).
+        :param dice: a roll for the side on roll to play first (no cube action before it).
+        :param play: with ``dice``, the play to roll out (notation or a :class:`Move`).
+        :param plays: with ``dice``, roll out every distinct play with the same dice
+            (common random numbers); the result is the best play's, its
+            :attr:`~bgfast.rollout.RolloutResult.plays` all of them ranked with their differences.
+        :param bot: a bot name or object; it plays both sides, and with ``cubeful``
+            its cube policy makes the cube actions.
+        :param evaluator: what finishes truncated trials (default: the bot); see
+            :class:`~bgfast.rollout.Evaluator`.
+        :param match: score and cube (default: money, cube centred, the Jacoby
+            rule as in ``rules``); ``match.player_on_roll`` is the side on roll.
+        :param rules: beavers, maximum cube, variant (default :class:`Rules`); the
+            variant's checkers a side (3 in hypergammon) decide gammons, and the
+            position may not have more on the board.
+        :param met: the match equity table for match play (default Kazaross-XG2).
+        :param cubeful: also roll out with the cube: money points per game per
+            initial cube, or in match play the match winning chance and its EMG.
+            Cubeless numbers always come from games where nobody doubles (the same
+            dice), so a passed double never cuts them short.
+        :param trials: the number of trials, or with ``target_se`` the most.
+        :param seed: the run seed; trial ``i`` uses the streams of ``(seed, i)``.
+        :param workers: processes, at most one per block of trials (more would
+            idle, so they are not started); the result does not depend on it.
+        :param truncate: stop each trial after this many plies (half-moves) and
+            use the evaluator's probabilities (cubeful: Janowski's formula in money
+            play with the bot's ``cube_efficiency``, a dead cube in match play).
+        :param exact_bearoff: at truncation, use GNU Backgammon's two-sided
+            bear-off database (exact) when the position is in it (needs gnubg-nn).
+        :param target_se: stop once the ranking equity's standard error (cubeful
+            when computed; with ``plays`` the largest over the plays) is at most
+            this; checked after 1296, 2592, ... trials, then every ~10%.
+        :param variance_reduction: stratify the first roll(s) and, unless ``luck=False``, adjust for luck.
+        :param luck: subtract each trial's luck from its cubeless result, not from its cubeful
+            value (default: as ``variance_reduction``, except in hypergammon: the luck
+            estimate's evaluator is fitted to 15 checkers, so it is off there and
+            ``luck=True`` is refused).
+        :param progress: show a tqdm progress bar on stderr (None: only on a terminal).
+        :raises InvalidRolloutError: zero or negative trials, workers, plies or
+            target, a finished position or match, a pending double, ``plays`` or
+            ``play`` without dice, truncation with no evaluator, a position with
+            more checkers than the variant has.
+        :raises InvalidPositionError: a malformed position.  :raises InvalidDiceError: bad dice.
+        :raises IllegalMoveError, InvalidMoveError: a bad play.  :raises UnknownBotError: an unknown bot.
+        """
+        pos, parsed_match = parse_position(position)
+        trials = _count(trials, "trials")
+        workers = _count(workers, "workers")
+        seed = _count(seed, "seed", low=0)
+        truncate = None if truncate is None else _count(truncate, "truncate", high=MAX_TRUNCATE)
+        if target_se is not None:  # checked; the value itself is kept as given (the result reports it)
+            real_number(target_se, "target_se", low=0.0, strict=True, what="a positive number", bounds="",
+                        error=InvalidRolloutError)
+        if pos.is_over():
+            raise InvalidRolloutError(f"position {pos.id()!r} is already over: nothing to roll out")
+        rules = cls._rules(rules, pos)
+        match = cls._match(match or parsed_match or MatchState(jacoby=rules.jacoby))
+        table = None
+        if match.length:
+            table = met if isinstance(met, MatchEquityTable) else MatchEquityTable.load(met or "Kazaross-XG2")
+            if cubeful and match.length > table.max_length:
+                raise InvalidRolloutError(
+                    f"match length {match.length} is beyond the {table.max_length}-point table {table.name!r}")
+        bot_obj, eval_obj = cls._players(bot, evaluator, truncate)
+        if exact_bearoff:
+            cls._check_exact_bearoff(truncate, rules)
+        roll = cls._roll(dice, match)
+        move = cls._play(pos, roll, play, plays)
+        use_luck = variance_reduction if luck is None else bool(luck)
+        if rules.variant == "hypergammon" and use_luck:
+            # the luck estimate's evaluator is fitted to 15 checkers: it has no gammons with 3
+            if luck:
+                raise InvalidRolloutError("luck adjustment uses a 15-checker evaluator: not for hypergammon "
+                                          "(give luck=False)")
+            use_luck = False
+        return cls(position=pos, match=dataclasses.replace(match, dice=(0, 0)), rules=rules, met=table,
+                   bot=bot_obj, bot_name=str(getattr(bot_obj, "name", type(bot_obj).__name__)),
+                   evaluator=eval_obj, dice=roll, play=move, plays=bool(plays), cubeful=bool(cubeful),
+                   trials=trials, seed=seed, workers=workers, truncate=truncate,
+                   exact_bearoff=bool(exact_bearoff), target_se=target_se,
+                   variance_reduction=bool(variance_reduction), luck=bool(use_luck), progress=progress)
+
+    @staticmethod
+    def _rules(rules: Rules | None, pos: Position) -> Rules:
+        rules = rules or Rules()
+        if not isinstance(rules, Rules):
+            raise InvalidRolloutError(f"rules must be a Rules, got {rules!r}")
+        checkers = sum(VARIANTS[rules.variant][1])
+        opponent_checkers, own_checkers = pos.checkers()
+        if max(own_checkers, opponent_checkers) > checkers:
+            raise InvalidRolloutError(
+                f"position {pos.id()!r} has {own_checkers} checkers of the side on roll and {opponent_checkers} "
+                f"of the opponent on the board, more than the {checkers} a side of {rules.variant}"
+            )
+        return rules
+
+    @staticmethod
+    def _match(match: MatchState) -> MatchState:
+        if not isinstance(match, MatchState):
+            raise InvalidRolloutError(f"match must be a MatchState, got {match!r}")
+        if match.double_offered:
+            raise InvalidRolloutError(f"a double is pending in {match!r}: roll out the position before or after it")
+        if match.length and min(match.away(0), match.away(1)) == 0:
+            raise InvalidRolloutError(f"the match {match!r} is already over: nothing to roll out")
+        if match.length > MAX_MATCH_LENGTH:
+            raise InvalidRolloutError(
+                f"match length {match.length} is beyond the longest the game loop plays ({MAX_MATCH_LENGTH})")
+        return match
+
+    @staticmethod
+    def _players(bot: Any, evaluator: Any, truncate: int | None) -> tuple[Any, Any]:
+        """The bot and the evaluator as objects."""
+        bot_obj = get_bot(bot) if isinstance(bot, str) else bot
+        if not (hasattr(bot_obj, "choose_move") or hasattr(bot_obj, "core_config")):
+            raise InvalidRolloutError(f"bot {bot!r} has neither choose_move() nor core_config(): it cannot play")
+        eval_obj = bot_obj if evaluator is None else (get_bot(evaluator) if isinstance(evaluator, str) else evaluator)
+        if truncate is not None and not callable(getattr(eval_obj, "evaluate", None)):
+            raise InvalidRolloutError(
+                f"truncation after {truncate} plies needs an evaluator: {getattr(eval_obj, 'name', eval_obj)!r} "
+                "has no evaluate() giving probabilities"
+            )
+        return bot_obj, eval_obj
+
+    @staticmethod
+    def _check_exact_bearoff(truncate: int | None, rules: Rules) -> None:
+        if truncate is None:
+            raise InvalidRolloutError("exact_bearoff applies where trials are truncated: give truncate=N too")
+        if rules.variant == "hypergammon":
+            raise InvalidRolloutError("exact_bearoff uses a 15-checker database: not for hypergammon")
+        try:
+            import gnubg_nn  # noqa: F401
+        except ImportError:
+            raise InvalidRolloutError("exact_bearoff needs gnubg-nn (pip install bgfast[gnubg])") from None
+
+    @staticmethod
+    def _roll(dice: Dice | str | tuple[int, int] | None, match: MatchState) -> Dice | None:
+        """The roll to play first: ``dice``, or the match state's; the two must agree."""
+        if dice is None:
+            return None if match.dice == (0, 0) else Dice(*match.dice)
+        roll = Dice.of(dice)
+        if match.dice != (0, 0) and roll != Dice(*match.dice):
+            raise InvalidRolloutError(f"the match state says {Dice(*match.dice)} was rolled, "
+                                      f"but the dice given are {roll}: give one or make them agree")
+        return roll
+
+    @staticmethod
+    def _play(pos: Position, roll: Dice | None, play: Move | str | None, plays: bool) -> Move | None:
+        """The one play to roll out, checked legal, or None."""
+        if plays and roll is None:
+            raise InvalidRolloutError("plays needs the dice it is a play of")
+        if plays and play is not None:
+            raise InvalidRolloutError(f"give either plays=True or play={play!r}, not both")
+        if play is None:
+            return None
+        if roll is None:
+            raise InvalidRolloutError("a play needs the dice it is a play of")
+        move = play if isinstance(play, Move) else pos.parse_move(str(play), roll)
+        if move not in pos.legal_moves(roll.high, roll.low):
+            raise InvalidRolloutError(f"play {str(move)!r} is not a play of {roll} in {pos.id()}")
+        return move

@@ -1,0 +1,94 @@
+"""The records of played matches, as the worker makes them and the results file keeps them.
+
+Both :mod:`~bgfast.tournament.worker` (which plays) and
+:mod:`~bgfast.tournament.store` (which saves and reads) import these types; neither
+imports the other.  How a match went is the game loop's
+:class:`~bgfast.game.MatchSummary` (scores, winner seat, games, gammons,
+backgammons, cube actions, plies; seat 0 first); these records add where the match
+sits in the tournament.
+
+- :class:`MatchRow`: one match as a worker returns it (seats index ``spec.players``);
+- :class:`ChunkResult`: a finished chunk of them;
+- :class:`SavedMatch`: one match as the results file gives it back (players by name);
+- :class:`SeatTotals`: sums over the matches of one seating, which standings are built from.
+
+>>> from bgfast.game import MatchSummary
+>>> row = MatchRow(idx=4, pairing=0, length=3, dice_index=2, seat0=1, seat1=0,
+...                result=MatchSummary(3, 1, 0, 3, 0, 0, 0, 0, 2, 120))
+>>> row.seat0, row.result.winner, row.result.plies
+(1, 0, 120)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from bgfast.game import MatchSummary
+
+__all__ = ["ChunkResult", "MatchRow", "MatchSummary", "SavedMatch", "SeatTotals"]
+
+
+class MatchRow(NamedTuple):
+    """One match a worker played: its place in the schedule and how it went."""
+
+    idx: int
+    """The match's index in the schedule (unique within a run)."""
+    pairing: int
+    length: int
+    """Match length in points, 0 = a money game."""
+    dice_index: int
+    """The dice are the stream ``(spec.seed, dice_index)``; paired matches share it."""
+    seat0: int
+    """The index into ``spec.players`` of the player in seat 0 (who rolls first)."""
+    seat1: int
+    result: MatchSummary
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    """A finished chunk: its rows, in schedule order, and how long it took (seconds) on which worker."""
+
+    chunk: int
+    rows: list[MatchRow]
+    seconds: float
+    worker: str
+
+
+class SavedMatch(NamedTuple):
+    """One match read back from a results file (:meth:`~bgfast.tournament.store.Store.iter_matches`)."""
+
+    run: str
+    """The name of the run (spec) it belongs to."""
+    idx: int
+    player0: str
+    """The name of the player in seat 0."""
+    player1: str
+    length: int
+    seed: int
+    dice_index: int
+    result: MatchSummary
+
+
+class SeatTotals(NamedTuple):
+    """Sums over every match of one seating (``player0`` in seat 0 against ``player1``),
+    from seat 0's view (:meth:`~bgfast.tournament.store.Store.seat_totals`)."""
+
+    player0: int
+    """The file's id of the player in seat 0."""
+    player1: int
+    matches: int
+    wins0: int
+    """Matches seat 0 won."""
+    games: int
+    net: int
+    """Net points of seat 0: the sum of ``score0 - score1``."""
+    net_sq: int
+    """The sum of each match's net points squared."""
+    games_sq: int
+    net_games: int
+    """The sum of each match's net points times its games."""
+    gammons0: int
+    gammons1: int
+    backgammons0: int
+    backgammons1: int
+    doubles: int
