@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from bgfast._core import bearoff as bo
 from bgfast._core import neural as nn
+from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
 from bgfast.bots import get_bot
 from bgfast.bots.neural import NeuralBot
 from bgfast.bots.neural_weights import (
@@ -66,7 +67,7 @@ def test_outputs_are_consistent_probabilities(random_model: nn.Model, board: lis
         return
     key = _key(board)
     assert _consistent(random_model.evaluate(key))
-    assert _consistent(random_model.evaluate(key, 1))
+    assert _consistent(CoreEvaluator(random_model, EvaluatorKind.EVAL_NEURAL).on_roll(key, 1))
     assert _consistent(random_model.evaluate_after(key))
     assert _consistent(random_model.evaluate_net(key))
 
@@ -87,7 +88,7 @@ def test_children_valued_together_equal_each_valued_alone(random_model: nn.Model
 def test_a_child_is_valued_by_flipping_the_opponents_evaluation(random_model: nn.Model) -> None:
     start = Position()
     for child in start.children(3, 1):
-        key = child._key
+        key = child.to_bytes()
         swapped = key[25:] + key[:25]            # the opponent on roll
         win, wg, wbg, lg, lbg = random_model.evaluate(swapped)
         assert random_model.evaluate_after(key) == pytest.approx((1 - win, lg, lbg, wg, wbg), abs=1e-6)
@@ -110,7 +111,7 @@ def test_last_checker_on_the_ace_point_wins_whatever_it_rolls(random_model: nn.M
     back = opponent[24] > 0 or any(opponent[18:24])
     expected = (1.0, 1.0, 1.0 if back else 0.0, 0.0, 0.0)
     assert random_model.evaluate(key) == expected
-    assert random_model.evaluate(key, 1) == pytest.approx(expected)
+    assert CoreEvaluator(random_model, EvaluatorKind.EVAL_NEURAL).on_roll(key, 1) == pytest.approx(expected)
     assert nn.board_class(key) in (2, 3)        # a pure bear-off, or decided
 
 
@@ -148,7 +149,7 @@ def test_pure_bear_offs_take_the_database_values(random_model: nn.Model, a: list
 
 
 def test_inputs_code_the_counts_in_truncated_unary() -> None:
-    start = Position()._key
+    start = Position().to_bytes()
     x = nn.inputs(start)
     assert x.shape == (nn.INPUTS,)
     # the side on roll's six point (5 checkers): 1, 1, 1, (5 - 3) / 2
@@ -164,7 +165,7 @@ def test_bad_boards_and_dice_raise(random_model: nn.Model) -> None:
     with pytest.raises(ValueError):
         random_model.evaluate(bytes([16] + [0] * 24 + [15] + [0] * 24))
     with pytest.raises(ValueError):
-        random_model.choose(Position()._key, 7, 1)
+        random_model.choose(Position().to_bytes(), 7, 1)
     with pytest.raises(ValueError):
         nn.Model(12, 8)
 
@@ -223,7 +224,7 @@ def test_weights_of_the_wrong_shape_are_refused(tiny: Weights) -> None:
 def test_the_shipped_weights_load() -> None:
     weights = read_weights()
     assert weights.meta["games"] > 0
-    assert weights.model().evaluate(Position()._key)[0] == pytest.approx(0.5, abs=0.06)
+    assert weights.model().evaluate(Position().to_bytes())[0] == pytest.approx(0.5, abs=0.06)
 
 
 # ---------------------------------------------------------------- training
@@ -325,7 +326,7 @@ def test_bad_training_settings_raise() -> None:
 
 def test_supervised_steps_move_the_value_towards_the_target() -> None:
     model = initial_weights(TrainConfig(contact_hidden=16, race_hidden=8)).model()
-    board = np.frombuffer(Position()._key, dtype=np.uint8).reshape(1, 50).copy()
+    board = np.frombuffer(Position().to_bytes(), dtype=np.uint8).reshape(1, 50).copy()
     target = np.array([[0.9, 0.3, 0.01, 0.05, 0.001]], dtype=np.float32)
     before = model.evaluate(board[0].tobytes())
     model.train_positions(board, target, 0.05, 0.05, np.zeros(200, dtype=np.int64))
@@ -358,7 +359,7 @@ def test_the_bot_plays_legal_moves_at_both_plies(tiny: Weights) -> None:
         p = bot.evaluate(start)
         assert _consistent(tuple(p.__dict__.values()))
         assert bot.evaluate_after(move.position).win == pytest.approx(
-            1 - bot.evaluate(Position._from_key(move.position._key[25:] + move.position._key[:25]), 0).win,
+            1 - bot.evaluate(move.position.swap_sides(), 0).win,
             abs=1e-6)
 
 

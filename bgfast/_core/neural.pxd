@@ -12,6 +12,7 @@ cdef enum:
     NN_IN = 258
     NN_MAX_HIDDEN = 512
     NN_NETS = 2
+    NN_MAX_CANDIDATES = 64    # the most plays neural_candidates keeps
     NET_CONTACT = 0
     NET_RACE = 1
     # classes of a position after a play (side 0 on roll)
@@ -33,21 +34,22 @@ ctypedef struct Neural:
 cdef int neural_class(const Board* a) noexcept nogil
 # Probabilities of the side on roll (side 0) of ``a``, a position after side 1's play.
 cdef void neural_eval_after(const Neural* nn, const Board* a, float* q) noexcept nogil
-# Probabilities of side 1 of ``b`` *on roll*, before its roll: 0 plies, or 1 (21 rolls).
-cdef void neural_preroll(const Neural* nn, MoveGen* g, const Board* b, int plies, float* p) noexcept nogil
 # Probabilities of the mover (side 1) for every child of ``g`` (generated from ``parent``):
 # ``out[5 i .. 5 i + 4]``, the first layer computed from the inputs that differ from the parent's.
 cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* parent, float* out) noexcept nogil
-# The child of ``g`` the net plays at ``plies`` 0 or 1 (``g2``: scratch for the 1-ply look-ahead).
-cdef int neural_choose(const Neural* nn, const MoveGen* g, const Board* parent, int plies,
-                       MoveGen* g2) noexcept nogil
+# The children of ``g`` the net values best for the mover at 0 ply: their indices into
+# ``top``, best first, at most ``most`` (up to NN_MAX_CANDIDATES) and within ``window``
+# (cubeless equity) of the best; returns how many (0 only when ``g`` has no child).
+cdef int neural_candidates(const Neural* nn, const MoveGen* g, const Board* parent, int* top, int most,
+                           float window) noexcept nogil
+# The child of ``g`` the net plays at 0 ply (the first of the best equity).
+cdef int neural_choose(const Neural* nn, const MoveGen* g, const Board* parent) noexcept nogil
 
-# The Python face: a model owns its weights (``nn``) and two move generators of scratch
-# space (``g`` for its own calls, ``g2`` for the 1-ply look-ahead), so the game loop's
-# evaluator dispatch can point a player at ``&model.nn``.
+# The Python face: a model owns its weights (``nn``) and a move generator of scratch
+# space for its own calls, so the game loop's evaluator dispatch can point a player at
+# ``&model.nn``.
 cdef class Model:
     cdef Neural nn
     cdef MoveGen* g
-    cdef MoveGen* g2
     cdef readonly int contact_hidden
     cdef readonly int race_hidden

@@ -60,6 +60,7 @@ from bgfast._core.movegen cimport MoveGen, Child, movegen_new, movegen_free, gen
 from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
 from bgfast._core.evaluators cimport is_race, pubeval_choose
 from bgfast._core.heuristic cimport heuristic_features, H_NFEAT, H_SIDE
+from bgfast._core.probs cimport probs_flip, probs_equity
 from bgfast._core.bearoff cimport bearoff_build, bearoff_ready, bearoff_probs, is_pure_bearoff
 from bgfast._core.neural cimport (
     NetPart, Neural, NN_OUT, NN_RAW_SIDE, NN_RAW, NN_HAND, NN_IN, NN_MAX_HIDDEN, NN_NETS,
@@ -73,10 +74,11 @@ HAND_INPUTS = NN_HAND
 NETS = ("contact", "race")
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 MAX_HIDDEN = NN_MAX_HIDDEN
-PLAYERS = {"neural": 0, "pubeval": 1, "random": 2, "neural1": 4}
+PLAYERS = {"neural": 0, "pubeval": 1, "random": 2}
 
 DEF MAX_PLIES = 1024          # positions kept of one training game (longer games stop there)
 DEF MAX_SPARSE = 320          # non-zero inputs of one position: at most 2 x 100 codes + 58
+DEF SMALL_ROLL = 256          # children of a roll valued in a stack buffer (more: malloc)
 
 cdef extern from *:
     """
@@ -406,18 +408,6 @@ cdef inline void _joint(const float* o, int bits, float* q) noexcept nogil:
     q[4] = q[3] * o[4] if bits & 16 else 0.0
 
 
-cdef inline void _flip(const float* q, float* p) noexcept nogil:
-    p[0] = 1 - q[0]
-    p[1] = q[3]
-    p[2] = q[4]
-    p[3] = q[1]
-    p[4] = q[2]
-
-
-cdef inline float _equity(const float* p) noexcept nogil:
-    return 2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4]
-
-
 # ---------------------------------------------------------------- the forward pass
 
 cdef inline int _encode_raw(const Board* a, int* idx, float* val) noexcept nogil:
@@ -559,93 +549,50 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
                           part.hidden)
             _outputs(part, z, o)
             _joint(o, bits, q)
-        _flip(q, out + NN_OUT * i)
+        probs_flip(q, out + NN_OUT * i)
 
 
-DEF FILTER_MOVES = 8          # 1 ply: the best 8 plays at 0 ply ...
-DEF FILTER_EQUITY = 0.16      # ... within 0.16 of the best (gnubg's default move filter)
-
-
-cdef void neural_preroll(const Neural* nn, MoveGen* g, const Board* b, int plies, float* p) noexcept nogil:
-    cdef Board s
-    cdef float q[NN_OUT]
-    cdef float* vals
-    cdef int d1, d2, i, k, best
-    cdef float w, e, best_e
-    board_swap(&s, b)
-    if plies <= 0:
-        neural_eval_after(nn, &s, p)
-        return
-    vals = <float*> malloc(MAX_CHILDREN * NN_OUT * sizeof(float))
-    for k in range(NN_OUT):
-        p[k] = 0
-    for d1 in range(1, 7):
-        for d2 in range(1, d1 + 1):
-            w = 1.0 if d1 == d2 else 2.0
-            generate(g, b, d1, d2)
-            neural_children(nn, g, b, vals)
-            best = 0
-            best_e = _equity(vals)
-            for i in range(1, g.n):
-                e = _equity(vals + NN_OUT * i)
-                if e > best_e:
-                    best_e = e
-                    best = i
-            for k in range(NN_OUT):
-                p[k] += w * vals[NN_OUT * best + k]
-    for k in range(NN_OUT):
-        p[k] /= 36.0
-    free(vals)
-
-
-cdef int neural_choose(const Neural* nn, const MoveGen* g, const Board* parent, int plies,
-                       MoveGen* g2) noexcept nogil:
-    cdef float* vals
-    cdef int i, j, n = g.n, best = 0, kept = 0
-    cdef float e, best_e
-    cdef int top[FILTER_MOVES]
-    cdef float tope[FILTER_MOVES]
-    cdef float p[NN_OUT]
-    cdef float q[NN_OUT]
-    cdef Board s
-    if n <= 1:
-        return 0
-    vals = <float*> malloc(n * NN_OUT * sizeof(float))
+cdef int neural_candidates(const Neural* nn, const MoveGen* g, const Board* parent, int* top, int most,
+                           float window) noexcept nogil:
+    cdef float small[SMALL_ROLL * NN_OUT]
+    cdef float* vals = small
+    cdef float tope[NN_MAX_CANDIDATES]
+    cdef int i, j, n = g.n, kept = 0
+    cdef float e
+    if most > NN_MAX_CANDIDATES:
+        most = NN_MAX_CANDIDATES
+    top[0] = 0
+    if n <= 1 or most < 1:
+        return 1 if n == 1 else 0
+    if n > SMALL_ROLL:
+        vals = <float*> malloc(n * NN_OUT * sizeof(float))
     neural_children(nn, g, parent, vals)
     for i in range(n):
-        e = _equity(vals + NN_OUT * i)
-        if i == 0 or e > best_e:
-            best_e = e
-            best = i
-        if plies > 0 and g2 != NULL:
-            # keep the FILTER_MOVES best by 0-ply equity, in order
-            if kept < FILTER_MOVES:
-                j = kept
-                kept += 1
-            elif e > tope[kept - 1]:
-                j = kept - 1
-            else:
-                continue
-            while j > 0 and tope[j - 1] < e:
-                tope[j] = tope[j - 1]
-                top[j] = top[j - 1]
-                j -= 1
-            tope[j] = e
-            top[j] = i
-    free(vals)
-    if plies <= 0 or g2 == NULL or kept <= 1:
-        return best
-    best = top[0]
-    for j in range(kept):
-        if tope[j] < tope[0] - FILTER_EQUITY:
-            break
-        board_swap(&s, &g.items[top[j]].board)
-        neural_preroll(nn, g2, &s, 1, q)           # the opponent on roll, 1 ply
-        _flip(q, p)
-        e = _equity(p)
-        if j == 0 or e > best_e:
-            best_e = e
-            best = top[j]
+        e = probs_equity(vals + NN_OUT * i)
+        if kept < most:                  # insert into the best ``most``, best first
+            j = kept
+            kept += 1
+        elif e > tope[kept - 1]:
+            j = kept - 1
+        else:
+            continue
+        while j > 0 and tope[j - 1] < e:
+            tope[j] = tope[j - 1]
+            top[j] = top[j - 1]
+            j -= 1
+        tope[j] = e
+        top[j] = i
+    if vals != small:
+        free(vals)
+    for j in range(1, kept):
+        if tope[j] < tope[0] - window:
+            return j
+    return kept
+
+
+cdef int neural_choose(const Neural* nn, const MoveGen* g, const Board* parent) noexcept nogil:
+    cdef int best = 0
+    neural_candidates(nn, g, parent, &best, 1, 0.0)
     return best
 
 
@@ -670,9 +617,9 @@ cdef int _opening(Board* b, Rng* dice, int* d1, int* d2) noexcept nogil:
 
 cdef inline int _argmax_equity(const float* vals, int n) noexcept nogil:
     cdef int i, best = 0
-    cdef float e, best_e = _equity(vals)
+    cdef float e, best_e = probs_equity(vals)
     for i in range(1, n):
-        e = _equity(vals + NN_OUT * i)
+        e = probs_equity(vals + NN_OUT * i)
         if e > best_e:
             best_e = e
             best = i
@@ -687,7 +634,7 @@ cdef inline int _result_points(const Board* b) noexcept nogil:
 
 
 cdef int _play_versus(const Neural* nn, const int* kinds, Rng* dice, Rng* rngs, MoveGen* g,
-                      MoveGen* g2, int* plies_out) noexcept nogil:
+                      int* plies_out) noexcept nogil:
     """One cubeless game, dice as the game loop draws them (the opening roll re-rolls ties;
     the higher die moves first); player ``p`` plays by ``kinds[p]``.  Returns player 0's
     points (+-1, 2, 3)."""
@@ -700,9 +647,7 @@ cdef int _play_versus(const Neural* nn, const int* kinds, Rng* dice, Rng* rngs, 
         if g.n <= 1:
             idx = 0
         elif kind == 0:
-            idx = neural_choose(nn, g, &b, 0, NULL)
-        elif kind == 4:
-            idx = neural_choose(nn, g, &b, 1, g2)
+            idx = neural_choose(nn, g, &b)
         elif kind == 1:
             idx = pubeval_choose(g, &b)
         else:
@@ -734,8 +679,8 @@ cdef inline void _lambda_target(const float* next_value, const float* next_retur
     cdef float a[NN_OUT]
     cdef float b[NN_OUT]
     cdef int k
-    _flip(next_value, a)
-    _flip(next_return, b)
+    probs_flip(next_value, a)
+    probs_flip(next_return, b)
     for k in range(NN_OUT):
         out[k] = (1 - lam) * a[k] + lam * b[k]
 
@@ -775,7 +720,7 @@ cdef int _td_play(const Neural* nn, TDBuffers* buf, Rng* dice, float lam) noexce
         best = _argmax_equity(buf.vals, g.n)
         memcpy(&buf.boards[T], &g.items[best].board, sizeof(Board))
         buf.cls[T] = neural_class(&buf.boards[T])
-        _flip(buf.vals + NN_OUT * best, buf.values + NN_OUT * T)
+        probs_flip(buf.vals + NN_OUT * best, buf.values + NN_OUT * T)
         T += 1
         if board_checkers(&buf.boards[T - 1], 1) == 0:
             break
@@ -858,7 +803,6 @@ cdef class Model:
         cdef void* mem
         memset(&self.nn, 0, sizeof(Neural))
         self.g = NULL
-        self.g2 = NULL
         for h in (contact_hidden, race_hidden):
             if h < 8 or h > NN_MAX_HIDDEN or h % 8:
                 raise ValueError("hidden units must be a multiple of 8 from 8 to %d, got %d"
@@ -876,8 +820,7 @@ cdef class Model:
             self.nn.part[k].b1 = self.nn.part[k].w1 + NN_IN * h
             self.nn.part[k].w2 = self.nn.part[k].b1 + h
         self.g = movegen_new()
-        self.g2 = movegen_new()
-        if self.g == NULL or self.g2 == NULL:
+        if self.g == NULL:
             raise MemoryError()
         with nogil:
             bearoff_build()
@@ -889,7 +832,9 @@ cdef class Model:
         for k in range(NN_NETS):
             free(self.nn.part[k].w1)
         movegen_free(self.g)
-        movegen_free(self.g2)
+
+    def __reduce__(self):
+        return (_model_with, (self.contact_hidden, self.race_hidden, self.get_weights()))
 
     def shapes(self):
         """The arrays of :meth:`get_weights`, by name: ``{name: shape}`` in file order."""
@@ -944,14 +889,16 @@ cdef class Model:
             flat = arrays[name + ".b2"].ravel()
             memcpy(self.nn.part[k].b2, &flat[0], NN_OUT * sizeof(float))
 
-    def evaluate(self, const unsigned char[::1] board, int plies=0):
+    def evaluate(self, const unsigned char[::1] board):
         """Probabilities ``(win, win_gammon, win_bg, lose_gammon, lose_bg)`` of the side on roll
-        (side 1 of ``board``), before its roll, at 0 or 1 ply."""
-        cdef Board b
+        (side 1 of ``board``), before its roll, at 0 ply (the net's value of the position as
+        the opponent left it).  Deeper looks are the evaluator dispatch's
+        (:class:`bgfast._core.evaluator.CoreEvaluator` with ``kind=EVAL_NEURAL``)."""
+        cdef Board b, a
         cdef float p[NN_OUT]
         _board_arg(board, &b)
-        with nogil:
-            neural_preroll(&self.nn, self.g, &b, plies, p)
+        board_swap(&a, &b)
+        neural_eval_after(&self.nn, &a, p)
         return (p[0], p[1], p[2], p[3], p[4])
 
     def evaluate_after(self, const unsigned char[::1] board):
@@ -961,7 +908,7 @@ cdef class Model:
         cdef float p[NN_OUT]
         _board_arg(board, &b)
         neural_eval_after(&self.nn, &b, q)
-        _flip(q, p)
+        probs_flip(q, p)
         return (p[0], p[1], p[2], p[3], p[4])
 
     def evaluate_net(self, const unsigned char[::1] board):
@@ -992,10 +939,10 @@ cdef class Model:
         _joint(o, bits, q)
         return (q[0], q[1], q[2], q[3], q[4])
 
-    def evaluate_batch(self, const unsigned char[:, ::1] boards, int plies=0):
+    def evaluate_batch(self, const unsigned char[:, ::1] boards):
         """:meth:`evaluate` of each row of an (n, 50) uint8 array: an (n, 5) float32 array."""
         cdef Py_ssize_t i, n = boards.shape[0]
-        cdef Board b
+        cdef Board b, a
         if boards.shape[1] != 50:
             raise ValueError("boards must be an (n, 50) array, got %r" % ((boards.shape[0], boards.shape[1]),))
         out = np.zeros((n, NN_OUT), dtype=np.float32)
@@ -1005,7 +952,8 @@ cdef class Model:
         with nogil:
             for i in range(n):
                 board_from_bytes(&boards[i, 0], &b)
-                neural_preroll(&self.nn, self.g, &b, plies, &o[i, 0])
+                board_swap(&a, &b)
+                neural_eval_after(&self.nn, &a, &o[i, 0])
         return out
 
     def children(self, const unsigned char[::1] board, int d1, int d2):
@@ -1022,21 +970,19 @@ cdef class Model:
         kids = [(<const char*> self.g.items[i].board.side[0])[:50] for i in range(self.g.n)]
         return kids, out
 
-    def choose(self, const unsigned char[::1] board, int d1, int d2, int plies=0):
-        """The play of (d1, d2) the net picks at ``plies`` (0 or 1): the resulting 50-byte board
-        in the mover's frame."""
+    def choose(self, const unsigned char[::1] board, int d1, int d2):
+        """The play of (d1, d2) the net picks at 0 ply (the best equity for the mover): the
+        resulting 50-byte board in the mover's frame."""
         cdef Board b
         cdef int idx
         _board_arg(board, &b)
         _dice_arg(d1, d2)
-        if plies not in (0, 1):
-            raise ValueError("plies must be 0 or 1, got %r" % plies)
         with nogil:
             generate(self.g, &b, d1, d2)
-            idx = neural_choose(&self.nn, self.g, &b, plies, self.g2)
+            idx = neural_choose(&self.nn, self.g, &b)
         return (<const char*> self.g.items[idx].board.side[0])[:50]
 
-    def choose_batch(self, const unsigned char[:, ::1] boards, const long long[:, ::1] dice, int plies=0):
+    def choose_batch(self, const unsigned char[:, ::1] boards, const long long[:, ::1] dice):
         """:meth:`choose` for each row: boards (n, 50) uint8, dice (n, 2); returns the chosen
         plays as an (n, 50) uint8 array (mover's frame)."""
         cdef Py_ssize_t i, n = boards.shape[0]
@@ -1044,8 +990,6 @@ cdef class Model:
         cdef int idx
         if boards.shape[1] != 50 or dice.shape[0] != n or dice.shape[1] != 2:
             raise ValueError("boards (n, 50) and dice (n, 2) are required")
-        if plies not in (0, 1):
-            raise ValueError("plies must be 0 or 1, got %r" % plies)
         for i in range(n):
             _board_arg(boards[i], &b)
             _dice_arg(dice[i, 0], dice[i, 1])
@@ -1055,7 +999,7 @@ cdef class Model:
             for i in range(n):
                 board_from_bytes(&boards[i, 0], &b)
                 generate(self.g, &b, <int> dice[i, 0], <int> dice[i, 1])
-                idx = neural_choose(&self.nn, self.g, &b, plies, self.g2)
+                idx = neural_choose(&self.nn, self.g, &b)
                 memcpy(&ov[i, 0], self.g.items[idx].board.side[0], 50)
         return out
 
@@ -1169,7 +1113,7 @@ cdef class Model:
 
     def versus(self, str player0, str player1, seed, unsigned long long first, int games):
         """Results of ``games`` cubeless games (no Jacoby rule) between two players named in
-        ``PLAYERS`` (``"neural"`` plays this model at 0 ply, ``"neural1"`` at 1 ply), on the
+        ``PLAYERS`` (``"neural"`` plays this model at 0 ply), on the
         dice of games ``first ..`` of run ``seed`` as :class:`bgfast.game.MatchPlayer` draws
         them.  Returns ``(points, plies)``: player 0's points per game (int8: +-1, 2, 3) and
         each game's plies."""
@@ -1192,7 +1136,7 @@ cdef class Model:
                 rng_seed(&dice, kp, first + i, 0)
                 rng_seed(&rngs[0], kp, first + i, 1)
                 rng_seed(&rngs[1], kp, first + i, 2)
-                pv[i] = <signed char> _play_versus(&self.nn, kinds, &dice, rngs, self.g, self.g2, &pl)
+                pv[i] = <signed char> _play_versus(&self.nn, kinds, &dice, rngs, self.g, &pl)
                 lv[i] = pl
         return points, plies
 
@@ -1243,6 +1187,13 @@ cdef class Model:
                     d2 = rng_die(&dice)
         free(vals)
         return out[:n].copy()
+
+
+def _model_with(int contact_hidden, int race_hidden, weights):
+    """A model of these sizes with these weights (how a pickled model is rebuilt)."""
+    model = Model(contact_hidden, race_hidden)
+    model.set_weights(weights)
+    return model
 
 
 def board_class(const unsigned char[::1] board):

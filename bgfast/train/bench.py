@@ -11,9 +11,11 @@ shared machine does not skew the ratios:
   ``probabilities(board, 0)`` in a loop (it has no batch call);
 * checker-play decisions per second at 0 ply on the same positions and dice:
   :meth:`~bgfast._core.neural.Model.choose_batch` against ``best_move``;
-* self-play games per second at 0 ply: games in the core
-  (:meth:`~bgfast._core.neural.Model.versus`) against a Python loop over
-  gnubg_nn's ``best_move`` on the same dice (bgfast's dice streams).
+* self-play games per second at 0 ply, cubeless, no Jacoby rule: the ``neural`` bot
+  in the C game loop (:class:`bgfast._core.game.MatchRunner`, what tournaments and
+  rollouts play; ``games_per_s``) and in the training loop
+  (:meth:`~bgfast._core.neural.Model.versus`; ``train_games_per_s``), against a Python
+  loop over gnubg_nn's ``best_move`` on the same dice (bgfast's dice streams).
 """
 from __future__ import annotations
 
@@ -76,6 +78,21 @@ def _gnubg_game(nn: Any, seed: int, index: int) -> int:
         d1, d2 = dice.die(), dice.die()
 
 
+_PEERS = {"evals": "evals", "decisions": "decisions", "games": "games", "train_games": "games"}
+"""Each figure's gnubg_nn counterpart."""
+
+
+def _self_play_runner(model: _neural.Model) -> Any:
+    """The C game loop's runner of cubeless self-play by the ``neural`` bot with ``model``."""
+    from bgfast.bots.neural import NeuralBot
+    from bgfast.bots.neural_weights import Weights
+    from bgfast.game import make_runner
+    from bgfast.match import Rules
+
+    bot = NeuralBot(cube="never", weights=Weights.of(model))
+    return make_runner(bot, bot, rules=Rules(jacoby=False))
+
+
 def bench_neural(model: _neural.Model, *, positions: int = 20000, games: int = 200, seed: int = 1,
                  gnubg: bool = True, repeats: int = 3) -> dict[str, Any]:
     """The figures, as the ``--json`` of ``bgfast bench neural`` prints them.
@@ -100,6 +117,7 @@ def bench_neural(model: _neural.Model, *, positions: int = 20000, games: int = 2
         rates[name] = max(rates.get(name, 0.0), count / max(seconds, 1e-9))
 
     plies: np.ndarray = np.zeros(0)
+    runner = _self_play_runner(model)
     if nn is not None:
         nn.set.score(0, 0)
         nn.set.cube(1)
@@ -108,13 +126,17 @@ def bench_neural(model: _neural.Model, *, positions: int = 20000, games: int = 2
         moves = sets[(2 * r + 1) * positions:(2 * r + 2) * positions]
         dice = _dice(positions, seed + r)
         t = time.process_time()
-        model.evaluate_batch(evals, 0)
+        model.evaluate_batch(evals)
         keep("evals_per_s", positions, time.process_time() - t)
         t = time.process_time()
-        model.choose_batch(moves, dice, 0)
+        model.choose_batch(moves, dice)
         keep("decisions_per_s", positions, time.process_time() - t)
         t = time.process_time()
         _, plies = model.versus("neural", "neural", seed, r * games, games)
+        keep("train_games_per_s", games, time.process_time() - t)
+        t = time.process_time()
+        for i in range(games):
+            runner.play(seed, r * games + i)
         keep("games_per_s", games, time.process_time() - t)
         if nn is None:
             continue
@@ -137,18 +159,19 @@ def bench_neural(model: _neural.Model, *, positions: int = 20000, games: int = 2
                            "plies_per_game": float(plies.mean()) if len(plies) else 0.0,
                            "gnubg_nn_skipped": skipped}
     if nn is not None:
-        for kind in ("evals", "decisions", "games"):
-            out[f"{kind}_ratio"] = out[f"{kind}_per_s"] / out[f"gnubg_nn_{kind}_per_s"]
+        for kind, peer in _PEERS.items():
+            out[f"{kind}_ratio"] = out[f"{kind}_per_s"] / out[f"gnubg_nn_{peer}_per_s"]
     return out
 
 
 def format_bench(result: dict[str, Any]) -> str:
     """The figures as text, one line each."""
     lines = []
-    for kind, unit in (("evals", "evaluations/s"), ("decisions", "decisions/s"), ("games", "games/s")):
-        line = f"{kind:<10} neural {result[kind + '_per_s']:>12,.0f} {unit}"
+    for kind, unit in (("evals", "evaluations/s"), ("decisions", "decisions/s"), ("games", "games/s"),
+                       ("train_games", "games/s")):
+        line = f"{kind:<11} neural {result[kind + '_per_s']:>12,.0f} {unit}"
         if kind + "_ratio" in result:
-            line += (f"   gnubg_nn {result['gnubg_nn_' + kind + '_per_s']:>12,.0f}"
+            line += (f"   gnubg_nn {result['gnubg_nn_' + _PEERS[kind] + '_per_s']:>12,.0f}"
                      f"   x{result[kind + '_ratio']:.1f}")
         lines.append(line)
     if result.get("gnubg_nn_skipped"):

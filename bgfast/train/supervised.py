@@ -72,10 +72,14 @@ class RefineConfig:
 
 
 def label_positions(model: Any, boards: np.ndarray, plies: int = 1, block: int = 4096) -> np.ndarray:
-    """The ``plies``-ply probabilities of each board (side 1 on roll): (n, 5) float32."""
+    """The ``plies``-ply probabilities of each board (side 1 on roll) by the net of ``model``
+    through the core's evaluator dispatch: (n, 5) float32."""
+    from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
+
+    evaluator = CoreEvaluator(model, EvaluatorKind.EVAL_NEURAL)
     out = np.zeros((len(boards), 5), dtype=np.float32)
     for start in range(0, len(boards), block):
-        out[start:start + block] = model.evaluate_batch(boards[start:start + block], plies)
+        out[start:start + block] = evaluator.on_roll_batch(boards[start:start + block], plies)
     return out
 
 
