@@ -69,10 +69,11 @@ def _positions(count: int, seed: int = 4) -> list[Position]:
 # ---------------------------------------------------------------- a Python reference of 1 ply
 
 def _roll(model: nn.Model, board: bytes, d1: int, d2: int) -> tuple[float, ...]:
-    """The mover's probabilities after the net's 0-ply play of (d1, d2) from ``board``."""
+    """The mover's probabilities after the net's 0-ply play of (d1, d2) from ``board`` (as
+    the net valued the play to choose it)."""
     kids, probs = model.children(board, d1, d2)
     best = max(range(len(kids)), key=lambda i: (_equity(probs[i]), -i))
-    return model.evaluate_after(kids[best])
+    return tuple(float(x) for x in probs[best])
 
 
 def _one_ply(model: nn.Model, board: bytes) -> np.ndarray:
@@ -244,3 +245,45 @@ def test_cube_decisions_are_the_cube_math_on_the_nets_probabilities(net: Weights
         answer = decide(p1, met=met, away=away, opp_away=opp).response
         assert int(bot.accept_double(pos, seven)) == min(answer, 1)
     assert decided >= 3 and changed >= 3        # doubles happen, and the net's view matters
+
+
+# ---------------------------------------------------------------- rollouts
+
+def test_rollouts_play_the_neural_bot_by_default() -> None:
+    from bgfast.rollout import rollout
+
+    default = rollout(Position(), trials=36, seed=2, luck=False)
+    assert default.bot == "neural"
+    assert default.equity == rollout(Position(), bot="neural", trials=36, seed=2, luck=False).equity
+    assert default.equity != rollout(Position(), bot="pubeval", trials=36, seed=2, luck=False).equity
+
+
+def test_the_net_finishes_truncated_trials() -> None:
+    from bgfast.dice import ALL_36
+    from bgfast.rollout import rollout
+
+    # one ply: each of the 36 first rolls (stratified, twice) is played by pubeval, then the net
+    # values the position for the opponent on roll; the trial's win chance is the flip of that
+    pub, judge = get_bot("pubeval", cube="never"), NeuralBot(cube="never")
+    start = Position.from_id("4HPwATDgc/ABMA")
+    expected = np.mean([1 - judge.evaluate(pub.choose_move(start, roll).position.swap_sides(), 0).win
+                        for roll in (Dice.of(r) for r in ALL_36)])
+    cut = rollout(start, bot="pubeval", evaluator="neural", trials=72, seed=1, truncate=1, luck=False)
+    assert cut.truncate == 1 and cut.win.value == pytest.approx(expected, abs=1e-6)
+
+
+# ---------------------------------------------------------------- tournaments
+
+def test_the_shipped_neural_tournament_spec_plays_through_the_runner(tmp_path) -> None:
+    from pathlib import Path
+
+    from bgfast.tournament import TournamentSpec, run_tournament
+
+    spec_path = Path(__file__).resolve().parents[1] / "tournaments" / "neural.toml"
+    spec = TournamentSpec.from_toml(spec_path)
+    assert spec.players[0].bot == "neural" and not spec.rules.jacoby and spec.paired_dice
+    small = TournamentSpec.from_dict({**spec.to_dict(), "matches_per_pairing": 40, "chunk_size": 10,
+                                      "players": [p for p in spec.to_dict()["players"] if p["name"] != "gnubg"]})
+    standings = run_tournament(small, tmp_path / "neural.sqlite", workers=2)
+    assert standings.matches_played == 40
+    assert standings.players[0].name == "neural"          # 40 games are enough to lead pubeval

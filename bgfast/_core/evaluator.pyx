@@ -70,7 +70,7 @@ cdef int _choose_1ply(const Evaluator* e, const MoveGen* g, const Board* parent)
     cdef Board s
     cdef Evaluator e0 = e[0]
     e0.ply = 0
-    n = neural_candidates(e.model, g, parent, top, FILTER_MOVES, FILTER_EQUITY)
+    n = neural_candidates(e.model, g, parent, top, FILTER_MOVES, FILTER_EQUITY, NULL)
     best = top[0]
     if n <= 1:
         return best
@@ -86,10 +86,12 @@ cdef int _choose_1ply(const Evaluator* e, const MoveGen* g, const Board* parent)
 
 
 cdef void evaluator_roll(const Evaluator* e, MoveGen* g, const Board* b, int d1, int d2, float* p) noexcept nogil:
-    cdef Evaluator e0 = e[0]
-    e0.ply = 0
+    cdef int top
     generate(g, b, d1, d2)
-    evaluator_after(e, &g.items[evaluator_choose(&e0, g, b)].board, p)
+    if e.kind == EVAL_NEURAL:       # the net values every play to choose one: keep its value
+        neural_candidates(e.model, g, b, &top, 1, 0.0, p)
+    elif e.kind == EVAL_HEURISTIC:
+        evaluator_after(e, &g.items[heuristic_choose(&e.heuristic, g, b)].board, p)
 
 
 cdef void evaluator_preroll(const Evaluator* e, MoveGen* g, const Board* b, int plies, float* p) noexcept nogil:

@@ -39,9 +39,10 @@ cdef void neural_eval_after(const Neural* nn, const Board* a, float* q) noexcept
 cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* parent, float* out) noexcept nogil
 # The children of ``g`` the net values best for the mover at 0 ply: their indices into
 # ``top``, best first, at most ``most`` (up to NN_MAX_CANDIDATES) and within ``window``
-# (cubeless equity) of the best; returns how many (0 only when ``g`` has no child).
+# (cubeless equity) of the best; returns how many (0 only when ``g`` has no child).  When
+# ``best`` is not NULL, the mover's probabilities after the best child go there.
 cdef int neural_candidates(const Neural* nn, const MoveGen* g, const Board* parent, int* top, int most,
-                           float window) noexcept nogil
+                           float window, float* best) noexcept nogil
 # The child of ``g`` the net plays at 0 ply (the first of the best equity).
 cdef int neural_choose(const Neural* nn, const MoveGen* g, const Board* parent) noexcept nogil
 

@@ -553,17 +553,17 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
 
 
 cdef int neural_candidates(const Neural* nn, const MoveGen* g, const Board* parent, int* top, int most,
-                           float window) noexcept nogil:
+                           float window, float* best) noexcept nogil:
     cdef float small[SMALL_ROLL * NN_OUT]
     cdef float* vals = small
     cdef float tope[NN_MAX_CANDIDATES]
-    cdef int i, j, n = g.n, kept = 0
+    cdef int i, j, k, n = g.n, kept = 0
     cdef float e
     if most > NN_MAX_CANDIDATES:
         most = NN_MAX_CANDIDATES
     top[0] = 0
-    if n <= 1 or most < 1:
-        return 1 if n == 1 else 0
+    if n < 1 or most < 1:
+        return 0
     if n > SMALL_ROLL:
         vals = <float*> malloc(n * NN_OUT * sizeof(float))
     neural_children(nn, g, parent, vals)
@@ -582,6 +582,9 @@ cdef int neural_candidates(const Neural* nn, const MoveGen* g, const Board* pare
             j -= 1
         tope[j] = e
         top[j] = i
+    if best != NULL:
+        for k in range(NN_OUT):
+            best[k] = vals[NN_OUT * top[0] + k]
     if vals != small:
         free(vals)
     for j in range(1, kept):
@@ -592,7 +595,7 @@ cdef int neural_candidates(const Neural* nn, const MoveGen* g, const Board* pare
 
 cdef int neural_choose(const Neural* nn, const MoveGen* g, const Board* parent) noexcept nogil:
     cdef int best = 0
-    neural_candidates(nn, g, parent, &best, 1, 0.0)
+    neural_candidates(nn, g, parent, &best, 1, 0.0, NULL)
     return best
 
 
