@@ -57,10 +57,13 @@ class NeuralBot(CoreBot):
     :raises UnknownBotError: a bad option. :raises InvalidWeightsError: a bad weights file.
 
     Strength of the shipped net (1.3 million self-play games; cubeless money, no Jacoby
-    rule, paired dice): +0.567 +- 0.009 points per game against pubeval over 20,000 games
-    (``python tools/ppg_vs_pubeval.py --bot neural --games 20000 --seed 1``), and
-    -0.072 +- 0.016 against gnubg 0-ply over 6,000; see ``bgfast/data/weights/neural.md``
-    for the learning curve and the tournament-runner figures.
+    rule, paired dice, through the tournament runner as ``tournaments/neural.toml``):
+    +0.559 +- 0.002 points per game against pubeval over 400,000 games and -0.074 +-
+    0.003 against gnubg 0-ply over 148,000; at ``ply=1`` +0.611 +- 0.013 against pubeval
+    over 9,400.  Checker play, judged by gnubg at 2 plies (``tools/checker_play_error.py``,
+    3,000 decisions): 8.0 millipoints lost a decision in contact, 1.3 in races (gnubg
+    0-ply: 2.8 and 0.2).  See ``bgfast/data/weights/neural.md`` for the learning curve,
+    the speed and rollouts.
 
     >>> bot = NeuralBot(cube="never")
     >>> p = bot.evaluate(Position())
