@@ -53,3 +53,26 @@ def test_bgfast_train_runs_the_training_command_line(capsys: pytest.CaptureFixtu
     assert code == 0 and out.startswith("usage: bgfast train")
     code, _, err = run(capsys, "train", "frobnicate")
     assert code == 2 and "invalid choice" in err
+
+
+def test_bgfast_train_refine_labels_positions_at_1_ply_through_the_dispatch(
+        capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    import numpy as np
+
+    from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
+    from bgfast.bots.neural_weights import read_weights, write_weights
+    from bgfast.train import TrainConfig, initial_weights
+    from bgfast.train.supervised import label_positions
+
+    start = tmp_path / "start.bgw"
+    write_weights(start, initial_weights(TrainConfig(contact_hidden=8, race_hidden=8)))
+    code, out, err = run(capsys, "train", "refine", str(tmp_path / "refine"), "--start", str(start), "--rounds", "1",
+                         "--games", "4", "--eval-pairs", "4")
+    assert (code, err) == (0, "") and "round 1:" in out
+    model = read_weights(start).model()
+    with np.load(tmp_path / "refine" / "round-0001.npz") as data:
+        boards, targets = data["boards"], data["targets"]
+    assert len(boards) > 10
+    evaluator = CoreEvaluator(model, EvaluatorKind.EVAL_NEURAL)
+    assert np.array_equal(targets, label_positions(model, boards))
+    assert tuple(targets[0]) == pytest.approx(evaluator.on_roll(boards[0].tobytes(), 1), abs=1e-7)

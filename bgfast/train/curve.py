@@ -23,12 +23,12 @@ __all__ = ["CurvePoint", "paired_ppg"]
 
 
 def paired_ppg(model: _neural.Model, opponent: str = "pubeval", *, seed: int = 99, pairs: int = 5000,
-               first: int = 0, plies: int = 0) -> tuple[float, float]:
-    """``(ppg, standard error)`` of ``model`` (at 0 or 1 ply) against ``opponent`` (a name of
-    :data:`bgfast._core.neural.PLAYERS`) over ``pairs`` paired games from game ``first``."""
-    me = "neural1" if plies == 1 else "neural"
-    a, _ = model.versus(me, opponent, seed, first, pairs)
-    b, _ = model.versus(opponent, me, seed, first, pairs)
+               first: int = 0) -> tuple[float, float]:
+    """``(ppg, standard error)`` of ``model`` at 0 ply against ``opponent`` (a name of
+    :data:`bgfast._core.neural.PLAYERS`) over ``pairs`` paired games from game ``first``
+    (the bot at 1 ply plays through the game loop: ``get_bot("neural", ply=1)``)."""
+    a, _ = model.versus("neural", opponent, seed, first, pairs)
+    b, _ = model.versus(opponent, "neural", seed, first, pairs)
     d = (a.astype(np.float64) - b.astype(np.float64)) / 2.0
     if pairs < 2:
         return float(d.mean()) if pairs else 0.0, float("nan")
