@@ -61,6 +61,7 @@ from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
 from bgfast._core.evaluators cimport is_race, pubeval_choose
 from bgfast._core.heuristic cimport heuristic_features, H_NFEAT, H_SIDE
 from bgfast._core.probs cimport probs_flip, probs_equity
+from bgfast._core.topk cimport topk_insert
 from bgfast._core.bearoff cimport bearoff_build, bearoff_ready, bearoff_probs, is_pure_bearoff
 from bgfast._core.neural cimport (
     NetPart, Neural, NN_OUT, NN_RAW_SIDE, NN_RAW, NN_HAND, NN_IN, NN_MAX_HIDDEN, NN_NETS,
@@ -558,7 +559,6 @@ cdef int neural_candidates(const Neural* nn, const MoveGen* g, const Board* pare
     cdef float* vals = small
     cdef float tope[NN_MAX_CANDIDATES]
     cdef int i, j, k, n = g.n, kept = 0
-    cdef float e
     if most > NN_MAX_CANDIDATES:
         most = NN_MAX_CANDIDATES
     top[0] = 0
@@ -568,20 +568,7 @@ cdef int neural_candidates(const Neural* nn, const MoveGen* g, const Board* pare
         vals = <float*> malloc(n * NN_OUT * sizeof(float))
     neural_children(nn, g, parent, vals)
     for i in range(n):
-        e = probs_equity(vals + NN_OUT * i)
-        if kept < most:                  # insert into the best ``most``, best first
-            j = kept
-            kept += 1
-        elif e > tope[kept - 1]:
-            j = kept - 1
-        else:
-            continue
-        while j > 0 and tope[j - 1] < e:
-            tope[j] = tope[j - 1]
-            top[j] = top[j - 1]
-            j -= 1
-        tope[j] = e
-        top[j] = i
+        kept = topk_insert(tope, top, kept, most, probs_equity(vals + NN_OUT * i), i)
     if best != NULL:
         for k in range(NN_OUT):
             best[k] = vals[NN_OUT * top[0] + k]
