@@ -57,7 +57,7 @@ from libc.stdint cimport uint8_t, uint32_t
 from libc.string cimport memset
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 
-from bgfast._core.board cimport Board, board_from_bytes, board_checkers
+from bgfast._core.board cimport Board, board_from_bytes, board_checkers, side_has_back_checker
 from bgfast._core.movegen cimport MoveGen, MAX_CHILDREN
 from bgfast._core.evaluators cimport keith_wastage, pubeval_deltas
 from bgfast._core.probs cimport NOUT as P_NOUT, probs_equity
@@ -380,15 +380,6 @@ cdef int heuristic_features(const Board* b, float* f) noexcept nogil:
     return cls
 
 
-cdef inline bint _none_back(const uint8_t* s) noexcept nogil:
-    """No checker of ``s`` on its bar or in the opponent's home board (its points 19..24)."""
-    cdef int i
-    for i in range(18, 25):
-        if s[i]:
-            return False
-    return True
-
-
 cdef inline float _sigmoid(float z) noexcept nogil:
     if z > 30:
         z = 30
@@ -424,7 +415,7 @@ cdef void heuristic_probs(const WeightTable* table, const Board* b, float* p) no
     if left1 == 0:
         p[0] = 1
         p[1] = 1 if left0 == 15 else 0
-        p[2] = 1 if left0 == 15 and not _none_back(b.side[0]) else 0
+        p[2] = 1 if left0 == 15 and side_has_back_checker(b.side[0]) else 0
         p[3] = 0
         p[4] = 0
         return

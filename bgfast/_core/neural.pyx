@@ -55,7 +55,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
-from bgfast._core.board cimport Board, BAR, board_swap, board_checkers, board_from_bytes, check_board, load8, nonzero_bytes
+from bgfast._core.board cimport Board, BAR, board_swap, side_has_back_checker, board_checkers, board_from_bytes, check_board, load8, nonzero_bytes
 from bgfast._core.movegen cimport MoveGen, Child, movegen_new, movegen_free, generate, MAX_CHILDREN
 from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
 from bgfast._core.evaluators cimport is_race, pubeval_choose
@@ -256,15 +256,6 @@ _init_tables()
 
 # ---------------------------------------------------------------- classes and exact values
 
-cdef inline bint _any_back(const uint8_t* s) noexcept nogil:
-    """A checker of ``s`` on its bar or in the opponent's home board (its points 19..24)."""
-    cdef int i
-    for i in range(18, 25):
-        if s[i]:
-            return True
-    return False
-
-
 cdef bint _clears(int* pips, int n, const int* dice, int k, int nd, uint32_t blocked) noexcept nogil:
     """Some order of the dice ``dice[k:nd]`` bears off every checker at ``pips[0:n]`` (0 = off),
     ``blocked`` bit p - 1 set where pip p is held by the opponent."""
@@ -394,10 +385,10 @@ cdef void _decided(const Board* a, float* q) noexcept nogil:
     if lost:
         if board_checkers(a, 0) == 15:
             q[3] = 1
-            q[4] = 1.0 if _any_back(r) else 0.0
+            q[4] = 1.0 if side_has_back_checker(r) else 0.0
     elif board_checkers(a, 1) == 15:
         q[1] = 1
-        q[2] = 1.0 if _any_back(m) else 0.0
+        q[2] = 1.0 if side_has_back_checker(m) else 0.0
 
 
 cdef inline void _joint(const float* o, int bits, float* q) noexcept nogil:
@@ -620,7 +611,7 @@ cdef inline int _result_points(const Board* b) noexcept nogil:
     """Points the mover (side 1, just bore off its last checker) wins: 1, 2 or 3."""
     if board_checkers(b, 0) < 15:
         return 1
-    return 3 if _any_back(b.side[0]) else 2
+    return 3 if side_has_back_checker(b.side[0]) else 2
 
 
 cdef int _play_versus(const Neural* nn, const int* kinds, Rng* dice, Rng* rngs, MoveGen* g,
@@ -919,9 +910,9 @@ cdef class Model:
         _classify(&a, &bits)
         cls = CLASS_RACE if is_race(&a) else CLASS_CONTACT
         if cls == CLASS_RACE:
-            if not _any_back(a.side[1]):
+            if not side_has_back_checker(a.side[1]):
                 bits &= ~0x04
-            if not _any_back(a.side[0]):
+            if not side_has_back_checker(a.side[0]):
                 bits &= ~0x10
         m = _encode_raw(&a, idx, val)
         m += _encode_hand(&a, idx + m, val + m)
