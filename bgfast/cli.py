@@ -210,7 +210,7 @@ def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--play", metavar="MOVE", help="with --dice: the play to roll out (default: the bot's)")
     p.add_argument("--trials", type=int, default=1296, metavar="N",
                    help="trials (default 1296); with --target-se the most")
-    p.add_argument("--bot", default="pubeval", metavar="BOT", help="the bot playing both sides (default pubeval)")
+    p.add_argument("--bot", default="neural", metavar="BOT", help="the bot playing both sides (default neural)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
     p.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (default 1)")
     p.add_argument("--cubeful", action="store_true",
@@ -225,7 +225,7 @@ def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
                    help="neither stratify the first rolls nor adjust for luck")
     p.add_argument("--no-luck", dest="luck", action="store_false", default=None,
                    help="stratify the first rolls only: no luck adjustment of the chances and "
-                   "cubeless equity (about 50x more trials/s)")
+                   "cubeless equity (some 40x more trials/s)")
     p.add_argument("--variant", default="standard",
                    help="rules: standard, nackgammon, hypergammon (3 checkers a side)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -284,6 +284,24 @@ def _add_bench(sub: argparse._SubParsersAction[_Parser]) -> None:
     gm.add_argument("--no-peers", dest="peers", action="store_false", help="do not time gnubg_nn")
     gm.add_argument("--json", action="store_true", help="print the figures as JSON")
     gm.set_defaults(func=_cmd_bench_games)
+    nn = what.add_parser(
+        "neural",
+        help="the neural net's evaluations, decisions and games per second against gnubg-nn",
+        description="Time the neural net on one core, in CPU time: 0-ply evaluations of fresh self-play "
+        "positions in batch, 0-ply checker-play decisions, and cubeless self-play games (the neural bot "
+        "in the C game loop, and the training loop); with gnubg-nn installed, gnubg_nn's probabilities, "
+        "best_move and a Python loop of best_move games on the same positions and dice, with the ratios.",
+    )
+    nn.add_argument("--json", action="store_true", help="print the figures as JSON")
+    nn.add_argument("--weights", metavar="FILE", default=None, help="a weights file (default: the shipped net)")
+    nn.add_argument("--positions", type=_positive, default=20000, metavar="N",
+                    help="positions per timed pass (default 20000)")
+    nn.add_argument("--games", type=_positive, default=200, metavar="N",
+                    help="games per timed pass (default 200; gnubg_nn plays a quarter as many)")
+    nn.add_argument("--repeat", type=_positive, default=3, metavar="N",
+                    help="timed passes, best kept (default 3)")
+    nn.add_argument("--no-peers", dest="peers", action="store_false", help="do not time gnubg_nn")
+    nn.set_defaults(func=_cmd_bench_neural)
 
 
 def _cmd_bench_movegen(args: argparse.Namespace) -> int:
@@ -300,6 +318,37 @@ def _cmd_bench_games(args: argparse.Namespace) -> int:
     result = bench.games(args.bot, games=args.games, seed=args.seed, repeat=args.repeat, peers=args.peers)
     print(json.dumps(result, indent=2) if args.json else bench.games_report(result))
     return 0
+
+
+def _cmd_bench_neural(args: argparse.Namespace) -> int:
+    from bgfast.bots.neural import shipped_weights
+    from bgfast.bots.neural_weights import read_weights
+    from bgfast.train.bench import bench_neural, format_bench
+
+    weights = shipped_weights() if args.weights is None else read_weights(args.weights)
+    result = bench_neural(weights.model(), positions=args.positions, games=args.games, repeats=args.repeat,
+                          gnubg=args.peers)
+    print(json.dumps(result, indent=2) if args.json else format_bench(result))
+    return 0
+
+
+# ---------------------------------------------------------------- train
+
+
+def _add_train(sub: argparse._SubParsersAction[_Parser]) -> None:
+    sub.add_parser("train", help="train the neural net by self-play (see bgfast train --help)", add_help=False,
+                   description="Train bgfast's neural net: bgfast train {td,curve,refine,bench,snapshot} ...")
+
+
+def _cmd_train(argv: Sequence[str]) -> int:
+    """``bgfast train ...``: the training command line (:func:`bgfast.train.cli.main`), its own
+    parser and messages."""
+    from bgfast.train.cli import main as train_main
+
+    try:
+        return train_main(list(argv))
+    except SystemExit as exc:  # its --help, or a usage error already printed
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
 
 
 # ---------------------------------------------------------------- tournament, report
@@ -475,7 +524,7 @@ def _add_engine(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 COMMANDS: list[Callable[[argparse._SubParsersAction[_Parser]], None]] = [
     _add_moves, _add_show, _add_play, _add_rollout, _add_tournament, _add_report, _add_export, _add_bench,
-    _add_engine]
+    _add_engine, _add_train]
 """The subcommands, in the order ``bgfast --help`` lists them."""
 
 
@@ -495,9 +544,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input)."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["train"]:       # its own command line, passed on whole
+        return _cmd_train(words[1:])
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(words)
     except SystemExit as exc:  # --help, --version, or a usage error already printed
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:

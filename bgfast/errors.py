@@ -60,7 +60,9 @@ class InvalidMetError(BgfastError, ValueError):
 
 class InvalidWeightsError(BgfastError, ValueError):
     """An evaluator's weights file that cannot be read or does not fit the evaluator
-    (another number of rows or features, text that is not numbers); the message names the file."""
+    (another number of rows or features, text that is not numbers; for the neural net's
+    binary file also a wrong magic or version, a truncated file, a checksum that does not
+    match); the message names the file."""
 
 
 class WorkerFailedError(BgfastError, RuntimeError):

@@ -37,8 +37,10 @@ from bgfast.rollout.stats import estimate, variance_strata
 
 
 def rollout(*args, **kwargs):  # type: ignore[no-untyped-def]
-    """The engine without luck adjustment unless a test asks for it: the sampling under test, and fast."""
+    """The engine without luck adjustment unless a test asks for it: the sampling under test, and fast;
+    pubeval plays unless a test names another bot (the exact values below are of pubeval's play)."""
     kwargs.setdefault("luck", False)
+    kwargs.setdefault("bot", "pubeval")
     return _rollout(*args, **kwargs)
 
 
@@ -205,7 +207,7 @@ def test_a_luck_adjusted_rollout_is_unbiased_in_a_bear_off() -> None:
     # Given a bear-off whose exact value for the bot's own play is known
     exact = exact_win(THREE_EACH, "pubeval")
     # When it is rolled out with luck adjustment, its interval holds the exact value
-    result = _rollout(THREE_EACH, trials=720, seed=5)
+    result = _rollout(THREE_EACH, bot="pubeval", trials=720, seed=5)
     assert result.luck_adjusted and inside(exact, result.win)
 
 
@@ -516,7 +518,7 @@ def test_the_rollout_command_prints_json_with_the_documented_keys(capsys: pytest
     assert code == 0 and err == ""
     data = json.loads(out)
     assert data["trials"] == 72 and data["cubeful_equity"] is None
-    assert data["equity"] == rollout(Position(), trials=72, seed=1).equity.value
+    assert data["equity"] == rollout(Position(), bot="neural", trials=72, seed=1).equity.value   # the default bot
 
 
 def test_the_rollout_command_ranks_the_plays_of_a_roll(capsys: pytest.CaptureFixture[str]) -> None:
@@ -536,7 +538,8 @@ def test_the_rollout_command_reports_bad_input_on_one_line(capsys: pytest.Captur
 
 def test_the_rollout_command_truncates_pubeval_trials_with_the_heuristic_evaluator(
         capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--truncate", "4", "--trials", "72", "--no-luck")
+    code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--bot", "pubeval", "--truncate", "4", "--trials", "72",
+                         "--no-luck")
     assert (code, err) == (0, "") and "truncated after 4 plies" in out
 
 
@@ -580,7 +583,7 @@ def test_the_report_and_json_say_that_only_the_chances_and_cubeless_equity_are_l
     plain = rollout(DMP, trials=72, seed=1, cubeful=True)
     assert plain.cubeful_mwc.value == pytest.approx(plain.win.value)
     assert plain.to_dict()["luck_adjusted_figures"] == [] and "luck-adjusted" not in plain.report()
-    adjusted = _rollout(DMP, trials=72, seed=1, cubeful=True)
+    adjusted = _rollout(DMP, bot="pubeval", trials=72, seed=1, cubeful=True)
     assert adjusted.cubeful_mwc.value == plain.cubeful_mwc.value != adjusted.win.value
     assert adjusted.to_dict()["luck_adjusted_figures"] == ["probabilities", "equity"]
     text = adjusted.report()
@@ -630,7 +633,7 @@ def test_a_hypergammon_position_is_rolled_out_by_hypergammon_rules(capsys: pytes
     assert hyper.win_gammon.value > 0 and hyper.lose_gammon.value > 0
     assert rollout(start, trials=72, seed=1).win_gammon.value == 0   # by standard rules 3 checkers are never a gammon
     code, out, err = run(capsys, "rollout", start.id(), "--variant", "hypergammon", "--trials", "72", "--seed", "1",
-                         "--no-luck", "--json")
+                         "--bot", "pubeval", "--no-luck", "--json")
     assert (code, err) == (0, "")
     assert json.loads(out)["probabilities"] == list(hyper.probabilities)
 

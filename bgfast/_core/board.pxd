@@ -63,6 +63,16 @@ cdef inline uint32_t nonzero_bytes_reversed(uint64_t x) noexcept nogil:
     return <uint32_t> ((byte_flags(x) * 0x8040201008040201ULL) >> 56)
 
 
+cdef inline bint side_has_back_checker(const uint8_t* s) noexcept nogil:
+    """A checker of side ``s`` (its 25 counts) on its bar or in the opponent's home board
+    (its points 19..24): losing a gammon so, the side loses a backgammon."""
+    cdef int i
+    for i in range(18, 25):
+        if s[i]:
+            return True
+    return False
+
+
 cdef uint64_t board_hash(const Board* b) noexcept nogil
 cdef inline bint board_equal(const Board* a, const Board* b) noexcept nogil:
     cdef const uint64_t* x = <const uint64_t*> a

@@ -3,24 +3,31 @@
 from bgfast._core.board cimport Board
 from bgfast._core.movegen cimport MoveGen
 from bgfast._core.heuristic cimport HeuristicSettings
+from bgfast._core.neural cimport Neural
 
-# The kinds of evaluator the core has.  A new one (the neural net of issue 12) is one
-# more value here and one more case in each function of evaluator.pyx.
+# The kinds of evaluator the core has.  A new one is one more value here and one more
+# case in each function of evaluator.pyx.
 cpdef enum EvaluatorKind:
     EVAL_HEURISTIC = 0
+    EVAL_NEURAL = 1
 
 # A player's evaluator: its kind and that kind's settings.
 ctypedef struct Evaluator:
     int kind
+    int ply                       # plies of its checker play: 0, or 1 (EVAL_NEURAL only)
     HeuristicSettings heuristic   # EVAL_HEURISTIC: weights, move filter, blend
-    const void* model             # the data of a kind that needs more (a net), else NULL
+    const Neural* model           # EVAL_NEURAL: the net (a Model's), else NULL
+    MoveGen* scratch              # ply 1: the look-ahead's move generator, else NULL
 
 # Probabilities (win, wg, wbg, lg, lbg; see probs.pxd) of side 1 of ``b`` after its play.
 cdef void evaluator_after(const Evaluator* e, const Board* b, float* p) noexcept nogil
-# Index of the child of ``g`` (generated from ``parent``) this evaluator plays.
+# Index of the child of ``g`` (generated from ``parent``) this evaluator plays, at its ply.
 cdef int evaluator_choose(const Evaluator* e, const MoveGen* g, const Board* parent) noexcept nogil
+# Probabilities of side 1 of ``b`` (on roll) after rolling (d1, d2) and the evaluator's
+# 0-ply play (``g`` is overwritten with the roll's plays).
+cdef void evaluator_roll(const Evaluator* e, MoveGen* g, const Board* b, int d1, int d2, float* p) noexcept nogil
 # Probabilities of side 1 of ``b`` *on roll*: 0 plies = the opponent's view of the
-# position flipped, 1 ply = the average over the 21 rolls of the evaluator's play.
+# position flipped, 1 ply = the average of evaluator_roll over the 21 rolls.
 cdef void evaluator_preroll(const Evaluator* e, MoveGen* g, const Board* b, int plies, float* p) noexcept nogil
 
 # The Python face: an evaluator's settings, and the objects its pointers point into.

@@ -4,25 +4,39 @@ import enum
 from _typeshed import ReadableBuffer
 from typing_extensions import Self, disjoint_base
 
+import numpy as np
+from numpy.typing import NDArray
+
 from bgfast._core.heuristic import HeuristicWeights
+from bgfast._core.neural import Model
 
 _Probs = tuple[float, float, float, float, float]
 
 class EvaluatorKind(enum.IntEnum):
     EVAL_HEURISTIC = 0
+    EVAL_NEURAL = 1
 
 @disjoint_base
 class CoreEvaluator:
     @property
-    def weights(self) -> HeuristicWeights: ...
+    def weights(self) -> HeuristicWeights | Model: ...
     def __new__(
-        cls, weights: HeuristicWeights, kind: int | None = None, filter: int | None = None, blend: float | None = None
+        cls,
+        weights: HeuristicWeights | Model,
+        kind: int | None = None,
+        filter: int | None = None,
+        blend: float | None = None,
+        ply: int | None = None,
     ) -> Self: ...
     @property
     def kind(self) -> EvaluatorKind: ...
+    @property
+    def ply(self) -> int: ...
     @property
     def filter(self) -> int: ...
     @property
     def blend(self) -> float: ...
     def after(self, board: ReadableBuffer) -> _Probs: ...
     def on_roll(self, board: ReadableBuffer, plies: int = 0) -> _Probs: ...
+    def on_roll_batch(self, boards: NDArray[np.uint8], plies: int = 0) -> NDArray[np.float32]: ...
+    def choose(self, board: ReadableBuffer, d1: int, d2: int) -> bytes: ...

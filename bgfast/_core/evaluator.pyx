@@ -8,38 +8,96 @@ the match equity table) and its luck measure (variance reduction in rollouts) as
 player's evaluator, whatever plays the checkers: a bot with no evaluator of its own
 (pubeval, random) gets the heuristic's, the default.
 
-Adding an evaluator kind (issue 12's neural net): a value of ``EvaluatorKind`` in
-``evaluator.pxd``, a case in :func:`evaluator_after` and :func:`evaluator_choose` (and
-in :func:`evaluator_preroll` if it estimates positions before the roll itself), and
-its settings in :class:`CoreEvaluator`.  Everything here is ``nogil`` C without Python
-objects; the pointers of an ``Evaluator`` point into objects that a
-:class:`CoreEvaluator` keeps alive.
+Kinds: the heuristic (``heuristic.pyx``) and the neural net (``neural.pyx``; the net
+values a position for the side on roll, so its values are flipped here to the mover's).
+Plies are this module's, whatever the kind: a 1-ply estimate before the roll averages
+over the 21 rolls the probabilities after the evaluator's 0-ply play
+(:func:`evaluator_roll`, which the luck measure uses too), and a neural evaluator of
+ply 1 picks its play among the 0-ply favourites by that estimate (gnubg's numbering
+and move filter).
+
+Adding an evaluator kind: a value of ``EvaluatorKind`` in ``evaluator.pxd``, a case in
+:func:`evaluator_after` and :func:`evaluator_choose`, and its settings in
+:class:`CoreEvaluator`.  Everything here is ``nogil`` C without Python objects; the
+pointers of an ``Evaluator`` point into objects that a :class:`CoreEvaluator` keeps
+alive.
 """
 from bgfast._core.board cimport Board, board_from_bytes, board_swap
-from bgfast._core.movegen cimport MoveGen, movegen_new, generate
-from bgfast._core.probs cimport NOUT, probs_flip
+from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate
+from bgfast._core.probs cimport NOUT, probs_flip, probs_equity
 from bgfast._core.heuristic cimport (
     HeuristicWeights, heuristic_probs, heuristic_choose, H_FILTER_MAX, H_FILTER_ALL,
 )
-from bgfast._core.evaluator cimport EVAL_HEURISTIC, Evaluator
+from bgfast._core.neural cimport Model, neural_eval_after, neural_choose, neural_candidates
+from bgfast._core.evaluator cimport EVAL_HEURISTIC, EVAL_NEURAL, Evaluator
 from bgfast._core import heuristic as _heuristic
+
+import numpy as np
+
+cdef enum:
+    FILTER_MOVES = 8          # 1-ply checker play: the best 8 plays at 0 ply ...
+cdef float FILTER_EQUITY = 0.16   # ... within 0.16 of the best (gnubg's default move filter)
 
 
 cdef void evaluator_after(const Evaluator* e, const Board* b, float* p) noexcept nogil:
+    cdef float q[NOUT]
     if e.kind == EVAL_HEURISTIC:
         heuristic_probs(e.heuristic.weights, b, p)
+    elif e.kind == EVAL_NEURAL:
+        neural_eval_after(e.model, b, q)         # the side on roll's (side 0's) view
+        probs_flip(q, p)
 
 
 cdef int evaluator_choose(const Evaluator* e, const MoveGen* g, const Board* parent) noexcept nogil:
     if e.kind == EVAL_HEURISTIC:
         return heuristic_choose(&e.heuristic, g, parent)
+    if e.kind == EVAL_NEURAL:
+        if e.ply > 0 and e.scratch != NULL:
+            return _choose_1ply(e, g, parent)
+        return neural_choose(e.model, g, parent)
     return 0
+
+
+cdef int _choose_1ply(const Evaluator* e, const MoveGen* g, const Board* parent) noexcept nogil:
+    """gnubg's 1-ply checker play: the best ``FILTER_MOVES`` plays at 0 ply within
+    ``FILTER_EQUITY`` of the best, each valued by the average over the opponent's 21
+    rolls of its 0-ply reply (:func:`evaluator_preroll` at 1 ply, on ``e.scratch``)."""
+    cdef int top[FILTER_MOVES]
+    cdef int n, j, best
+    cdef float q[NOUT]
+    cdef float p[NOUT]
+    cdef float eq, best_e = 0
+    cdef Board s
+    cdef Evaluator e0 = e[0]
+    e0.ply = 0
+    n = neural_candidates(e.model, g, parent, top, FILTER_MOVES, FILTER_EQUITY, NULL)
+    best = top[0]
+    if n <= 1:
+        return best
+    for j in range(n):
+        board_swap(&s, &g.items[top[j]].board)   # the opponent on roll
+        evaluator_preroll(&e0, e.scratch, &s, 1, q)
+        probs_flip(q, p)
+        eq = probs_equity(p)
+        if j == 0 or eq > best_e:
+            best_e = eq
+            best = top[j]
+    return best
+
+
+cdef void evaluator_roll(const Evaluator* e, MoveGen* g, const Board* b, int d1, int d2, float* p) noexcept nogil:
+    cdef int top
+    generate(g, b, d1, d2)
+    if e.kind == EVAL_NEURAL:       # the net values every play to choose one: keep its value
+        neural_candidates(e.model, g, b, &top, 1, 0.0, p)
+    elif e.kind == EVAL_HEURISTIC:
+        evaluator_after(e, &g.items[heuristic_choose(&e.heuristic, g, b)].board, p)
 
 
 cdef void evaluator_preroll(const Evaluator* e, MoveGen* g, const Board* b, int plies, float* p) noexcept nogil:
     cdef Board s
     cdef float q[NOUT]
-    cdef int d1, d2, k, idx
+    cdef int d1, d2, k
     cdef float w
     if plies <= 0:
         board_swap(&s, b)
@@ -51,9 +109,7 @@ cdef void evaluator_preroll(const Evaluator* e, MoveGen* g, const Board* b, int 
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
             w = 1.0 if d1 == d2 else 2.0
-            generate(g, b, d1, d2)
-            idx = evaluator_choose(e, g, b)
-            evaluator_after(e, &g.items[idx].board, q)
+            evaluator_roll(e, g, b, d1, d2, q)
             for k in range(NOUT):
                 p[k] += w * q[k]
     for k in range(NOUT):
@@ -68,22 +124,55 @@ cdef MoveGen* _SHARED = movegen_new()    # used with the GIL held: one call at a
 cdef class CoreEvaluator:
     """An evaluator of the core with its settings, as a player of the game loop carries it.
 
-    :param weights: a :class:`~bgfast._core.heuristic.HeuristicWeights` (kind heuristic).
-    :param kind: an :class:`EvaluatorKind` (only the heuristic so far; None = the heuristic).
+    :param weights: a :class:`~bgfast._core.heuristic.HeuristicWeights` (kind heuristic) or
+        a :class:`~bgfast._core.neural.Model` (kind neural); the evaluator keeps it alive.
+    :param kind: an :class:`EvaluatorKind`; None = the heuristic.
     :param filter: the heuristic's move filter: its checker play evaluates pubeval's best
         ``filter`` plays of a roll (1 to 64), or every play (0); None = ``DEFAULT_FILTER`` (5).
     :param blend: the weight of pubeval's score beside the equity among the kept plays, 0 to 1;
         None = ``DEFAULT_BLEND`` (0.03).
-    :raises ValueError: an unknown kind, ``filter`` or ``blend`` out of range.
-    :raises TypeError: ``weights`` that are not a ``HeuristicWeights``.
+    :param ply: the net's checker play, in gnubg's numbering: 0 (the play whose resulting
+        position the net values best for the mover) or 1 (the best 8 plays at 0 ply within
+        0.16 of the best, each valued by the average over the opponent's 21 rolls of its
+        0-ply reply); None = 0.  The heuristic plays at 0 ply only.
+    :raises ValueError: an unknown kind, ``filter``, ``blend`` or ``ply`` out of range, or
+        ``filter`` / ``blend`` for the net, ``ply`` 1 for the heuristic.
+    :raises TypeError: ``weights`` that do not fit the kind.
+
+    A neural evaluator's 1-ply play uses a move generator of its own: one game at a
+    time per evaluator (the game loop's players and its worker processes do that).
     """
 
-    def __cinit__(self, weights, kind=None, filter=None, blend=None):
+    def __cinit__(self, weights, kind=None, filter=None, blend=None, ply=None):
         kind = EVAL_HEURISTIC if kind is None else kind
+        ply = 0 if ply is None else ply
+        self.ev.model = NULL
+        self.ev.scratch = NULL
+        if kind == EVAL_NEURAL:
+            if filter is not None or blend is not None:
+                raise ValueError("a neural evaluator has no move filter or blend")
+            if ply not in (0, 1):
+                raise ValueError("a neural evaluator plays at ply 0 or 1, got %r" % (ply,))
+            if not isinstance(weights, Model):
+                raise TypeError("a neural evaluator needs a Model, got %r" % (weights,))
+            self.weights = weights
+            self.ev.kind = kind
+            self.ev.ply = ply
+            self.ev.model = &(<Model> weights).nn
+            self.ev.heuristic.weights = NULL
+            self.ev.heuristic.filter = H_FILTER_ALL
+            self.ev.heuristic.blend = 0
+            if ply:
+                self.ev.scratch = movegen_new()
+                if self.ev.scratch == NULL:
+                    raise MemoryError()
+            return
         filter = _heuristic.DEFAULT_FILTER if filter is None else filter
         blend = _heuristic.DEFAULT_BLEND if blend is None else blend
         if kind != EVAL_HEURISTIC:
             raise ValueError("unknown evaluator kind %r" % kind)
+        if ply != 0:
+            raise ValueError("the heuristic evaluator plays at ply 0 only, got %r" % (ply,))
         if not 0 <= filter <= H_FILTER_MAX:
             raise ValueError("the move filter keeps 0 (all) to %d plays, got %r" % (H_FILTER_MAX, filter))
         if not 0.0 <= blend <= 1.0:
@@ -92,12 +181,17 @@ cdef class CoreEvaluator:
             raise TypeError("a heuristic evaluator needs HeuristicWeights, got %r" % (weights,))
         self.weights = weights
         self.ev.kind = kind
-        self.ev.model = NULL
+        self.ev.ply = 0
         self.ev.heuristic.weights = (<HeuristicWeights> weights).table
         self.ev.heuristic.filter = filter if filter else H_FILTER_ALL
         self.ev.heuristic.blend = <float> blend
 
+    def __dealloc__(self):
+        movegen_free(self.ev.scratch)
+
     def __reduce__(self):
+        if self.ev.kind == EVAL_NEURAL:
+            return (CoreEvaluator, (self.weights, self.kind, None, None, self.ply))
         return (CoreEvaluator, (self.weights, self.kind, self.filter, self.blend))
 
     @property
@@ -106,13 +200,19 @@ cdef class CoreEvaluator:
         return EvaluatorKind(self.ev.kind)
 
     @property
+    def ply(self):
+        """The plies of its checker play (0 or 1)."""
+        return self.ev.ply
+
+    @property
     def filter(self):
-        """The move filter (0 = every play is evaluated)."""
+        """The heuristic's move filter (0 = every play is evaluated; 0 for the net)."""
         return 0 if self.ev.heuristic.filter == H_FILTER_ALL else self.ev.heuristic.filter
 
     @property
     def blend(self):
-        """The weight of pubeval's score beside the equity (float32, as the core keeps it)."""
+        """The weight of pubeval's score beside the equity (float32, as the core keeps it; 0 for
+        the net)."""
         return self.ev.heuristic.blend
 
     def after(self, const unsigned char[::1] board):
@@ -125,7 +225,8 @@ cdef class CoreEvaluator:
         return (p[0], p[1], p[2], p[3], p[4])
 
     def on_roll(self, const unsigned char[::1] board, int plies=0):
-        """Probabilities of side 1 of a 50-byte board with side 1 *on roll*, at 0 or 1 ply.
+        """Probabilities of side 1 of a 50-byte board with side 1 *on roll*, at 0 or 1 ply
+        (1 ply: the average over the 21 rolls of the evaluator's 0-ply play).
 
         :raises ValueError: ``plies`` other than 0 or 1.
         """
@@ -138,3 +239,45 @@ cdef class CoreEvaluator:
         board_from_bytes(&board[0], &b)
         evaluator_preroll(&self.ev, _SHARED, &b, plies, p)
         return (p[0], p[1], p[2], p[3], p[4])
+
+    def on_roll_batch(self, const unsigned char[:, ::1] boards, int plies=0):
+        """:meth:`on_roll` of each row of an (n, 50) uint8 array of boards (side 1 on roll, in
+        play: each side has a checker left): an (n, 5) float32 array.  Releases the GIL.
+
+        :raises ValueError: not (n, 50), or ``plies`` other than 0 or 1.
+        """
+        cdef Py_ssize_t i, n = boards.shape[0]
+        cdef Board b
+        cdef MoveGen* g
+        if boards.shape[1] != 50:
+            raise ValueError("boards must be an (n, 50) array, got %r" % ((boards.shape[0], boards.shape[1]),))
+        if plies not in (0, 1):
+            raise ValueError("plies must be 0 or 1, got %r" % plies)
+        out = np.zeros((n, NOUT), dtype=np.float32)
+        cdef float[:, ::1] o = out
+        g = movegen_new()
+        if g == NULL:
+            raise MemoryError()
+        with nogil:
+            for i in range(n):
+                board_from_bytes(&boards[i, 0], &b)
+                evaluator_preroll(&self.ev, g, &b, plies, &o[i, 0])
+        movegen_free(g)
+        return out
+
+    def choose(self, const unsigned char[::1] board, int d1, int d2):
+        """The play of (d1, d2) this evaluator makes (at its ply) for side 1 of a 50-byte board
+        on roll: the resulting 50-byte board in the mover's frame.
+
+        :raises ValueError: dice outside 1..6.
+        """
+        cdef Board b
+        cdef int idx
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            raise ValueError("dice are 1..6, got %d, %d" % (d1, d2))
+        if _SHARED == NULL:
+            raise MemoryError()
+        board_from_bytes(&board[0], &b)
+        generate(_SHARED, &b, d1, d2)
+        idx = evaluator_choose(&self.ev, _SHARED, &b)
+        return (<const char*> _SHARED.items[idx].board.side[0])[:50]

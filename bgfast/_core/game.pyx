@@ -33,7 +33,7 @@ from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
 from bgfast._core.evaluators cimport is_race, keith_count, pubeval_choose
 from bgfast._core.probs cimport NOUT
 from bgfast._core.evaluator cimport (
-    Evaluator, CoreEvaluator, evaluator_after, evaluator_choose, evaluator_preroll,
+    Evaluator, CoreEvaluator, evaluator_after, evaluator_choose, evaluator_preroll, evaluator_roll,
 )
 from bgfast._core.cube cimport (
     CubeArgs, MetTable, Met, cube_offer, cube_respond, RESPONSE_PASS, RESPONSE_TAKE, RESPONSE_BEAVER,
@@ -202,8 +202,9 @@ cdef void add_luck(const Evaluator* e, MoveGen* g, const Board* b, int d1, int d
     """Add to ``total`` the luck of rolling (d1, d2) for the side on roll in ``b`` (side 1).
 
     Luck, as GNU Backgammon and eXtreme Gammon measure it for variance reduction:
-    the evaluator's probabilities after its best play of this roll, minus their
-    average over all 36 rolls (each after its best play).  Its expectation over
+    the evaluator's probabilities after its best 0-ply play of this roll, minus
+    their average over all 36 rolls (each after its best 0-ply play;
+    :func:`~bgfast._core.evaluator.evaluator_roll`).  Its expectation over
     the roll is exactly zero, so subtracting a trial's summed luck from its
     result leaves the rollout unbiased while removing most of the dice's noise.
     Five numbers, the side's own view: win, win gammon, win backgammon, lose
@@ -214,8 +215,7 @@ cdef void add_luck(const Evaluator* e, MoveGen* g, const Board* b, int d1, int d
     cdef float got[NOUT]
     cdef int k
     evaluator_preroll(e, g, b, 1, avg)
-    generate(g, b, d1, d2)
-    evaluator_after(e, &g.items[evaluator_choose(e, g, b)].board, got)
+    evaluator_roll(e, g, b, d1, d2, got)
     for k in range(NOUT):
         total[k] += got[k] - avg[k]
 

@@ -57,10 +57,11 @@ from libc.stdint cimport uint8_t, uint32_t
 from libc.string cimport memset
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 
-from bgfast._core.board cimport Board, board_from_bytes, board_checkers
+from bgfast._core.board cimport Board, board_from_bytes, board_checkers, side_has_back_checker
 from bgfast._core.movegen cimport MoveGen, MAX_CHILDREN
 from bgfast._core.evaluators cimport keith_wastage, pubeval_deltas
 from bgfast._core.probs cimport NOUT as P_NOUT, probs_equity
+from bgfast._core.topk cimport topk_insert
 from bgfast._core.heuristic cimport (
     H_SIDE, H_GLOBAL, H_NFEAT, H_NCLASS, H_ZPAD, H_FILTER_MAX, H_FILTER_ALL, WeightTable, HeuristicSettings,
 )
@@ -379,15 +380,6 @@ cdef int heuristic_features(const Board* b, float* f) noexcept nogil:
     return cls
 
 
-cdef inline bint _none_back(const uint8_t* s) noexcept nogil:
-    """No checker of ``s`` on its bar or in the opponent's home board (its points 19..24)."""
-    cdef int i
-    for i in range(18, 25):
-        if s[i]:
-            return False
-    return True
-
-
 cdef inline float _sigmoid(float z) noexcept nogil:
     if z > 30:
         z = 30
@@ -423,7 +415,7 @@ cdef void heuristic_probs(const WeightTable* table, const Board* b, float* p) no
     if left1 == 0:
         p[0] = 1
         p[1] = 1 if left0 == 15 else 0
-        p[2] = 1 if left0 == 15 and not _none_back(b.side[0]) else 0
+        p[2] = 1 if left0 == 15 and side_has_back_checker(b.side[0]) else 0
         p[3] = 0
         p[4] = 0
         return
@@ -496,9 +488,9 @@ cdef int heuristic_choose(const HeuristicSettings* s, const MoveGen* g, const Bo
     With more, only pubeval's ``s.filter`` best are evaluated (a move filter: pubeval
     is an order of magnitude cheaper than the evaluator), ranked by the equity
     plus ``s.blend`` times the pubeval score."""
-    cdef int i, j, k, n = g.n, best = 0, kept = 0
+    cdef int i, k, n = g.n, best = 0, kept = 0
     cdef int keep = s.filter
-    cdef float e, best_e, sc, blend = s.blend
+    cdef float e, best_e, blend = s.blend
     cdef const WeightTable* w = s.weights
     cdef int top[H_FILTER_MAX]
     cdef float topsc[H_FILTER_MAX]
@@ -515,20 +507,7 @@ cdef int heuristic_choose(const HeuristicSettings* s, const MoveGen* g, const Bo
         return best
     pubeval_deltas(g, parent, scores)
     for i in range(n):
-        sc = scores[i]
-        if kept < keep:
-            j = kept
-            kept += 1
-        elif sc > topsc[kept - 1]:
-            j = kept - 1
-        else:
-            continue
-        while j > 0 and topsc[j - 1] < sc:
-            topsc[j] = topsc[j - 1]
-            top[j] = top[j - 1]
-            j -= 1
-        topsc[j] = sc
-        top[j] = i
+        kept = topk_insert(topsc, top, kept, keep, scores[i], i)
     best = top[0]
     best_e = heuristic_equity(w, &g.items[best].board) + blend * topsc[0]
     for k in range(1, kept):

@@ -85,8 +85,15 @@ def _bgsage(**options: object) -> Bot:
     return BgsageBot(**options)  # type: ignore[arg-type]
 
 
+def _neural(**options: object) -> Bot:
+    from bgfast.bots.neural import NeuralBot
+
+    return NeuralBot(**options)  # type: ignore[arg-type]
+
+
 register_bot("random", RandomBot)
 register_bot("pubeval", PubevalBot)
 register_bot("heuristic", _heuristic)
 register_bot("gnubg", _gnubg)
 register_bot("bgsage", _bgsage)
+register_bot("neural", _neural)

@@ -359,7 +359,7 @@ def rollout(position: Position | str, **options: Any) -> RolloutResult:
 
     >>> result = rollout("4HPwATDgc/ABMA", trials=144, seed=1)
     >>> result.trials, result.strata, round(result.win.value, 3)
-    (144, 36, 0.537)
+    (144, 36, 0.524)
     >>> low, high = result.equity.interval
     >>> low < result.equity.value < high
     True
@@ -379,13 +379,14 @@ def rollout(position: Position | str, **options: Any) -> RolloutResult:
 
     Luck adjustment (with ``luck=True``; the default follows
     ``variance_reduction``) is the variance reduction of GNU Backgammon and
-    eXtreme Gammon: every rolled ply's luck, the heuristic evaluator's
-    probabilities after its best play of the roll minus their average over all
-    36 rolls, is summed over the trial and subtracted from its cubeless
-    result.  Luck has expectation zero, so the estimate stays unbiased; on the
-    opening position with pubeval it halves the standard error at the same
-    trials, at the cost of 21 extra move generations and evaluations a ply
-    (a trial is some 50 times slower).  Only the five chances and the cubeless
+    eXtreme Gammon: every rolled ply's luck, the roller's evaluator's
+    probabilities after its best 0-ply play of the roll minus their average
+    over all 36 rolls, is summed over the trial and subtracted from its
+    cubeless result.  The evaluator is the playing bot's own where it has one
+    (``neural``, ``heuristic``; as gnubg uses its own net), the heuristic's
+    otherwise (pubeval, random, Python bots).  Luck has expectation zero, so
+    the estimate stays unbiased; it costs 21 extra move generations and
+    evaluations a ply.  Only the five chances and the cubeless
     equity are adjusted (and, when the plays are ranked by it, their
     differences): the cubeful equity and the match winning chance are not, so
     where they should agree with a chance (the MWC with the win chance at

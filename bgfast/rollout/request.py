@@ -94,7 +94,7 @@ class RolloutRequest:
         dice: Dice | str | tuple[int, int] | None = None,
         play: Move | str | None = None,
         plays: bool = False,
-        bot: Any = "pubeval",
+        bot: Any = "neural",
         evaluator: Any = None,
         match: MatchState | None = None,
         rules: Rules | None = None,
@@ -119,8 +119,8 @@ class RolloutRequest:
         :param plays: with ``dice``, roll out every distinct play with the same dice
             (common random numbers); the result is the best play's, its
             :attr:`~bgfast.rollout.RolloutResult.plays` all of them ranked with their differences.
-        :param bot: a bot name or object; it plays both sides, and with ``cubeful``
-            its cube policy makes the cube actions.
+        :param bot: a bot name or object (default ``"neural"``); it plays both sides, and
+            with ``cubeful`` its cube policy makes the cube actions.
         :param evaluator: what finishes truncated trials (default: the bot); see
             :class:`~bgfast.rollout.Evaluator`.
         :param match: score and cube (default: money, cube centred, the Jacoby

@@ -1,0 +1,56 @@
+# cython: language_level=3
+"""C declarations of the neural-net evaluator (see neural.pyx)."""
+from bgfast._core.board cimport Board
+from bgfast._core.movegen cimport MoveGen
+from bgfast._core.rng cimport Rng
+
+cdef enum:
+    NN_OUT = 5                # win, win gammon, win backgammon, lose gammon, lose backgammon
+    NN_RAW_SIDE = 100         # 25 places (points 1..24, bar) x 4 units of the count code
+    NN_RAW = 200              # the side on roll's block, then the other side's
+    NN_HAND = 58              # the heuristic's dense features (heuristic.pyx)
+    NN_IN = 258
+    NN_MAX_HIDDEN = 512
+    NN_NETS = 2
+    NN_MAX_CANDIDATES = 64    # the most plays neural_candidates keeps
+    NET_CONTACT = 0
+    NET_RACE = 1
+    # classes of a position after a play (side 0 on roll)
+    CLASS_CONTACT = 0
+    CLASS_RACE = 1
+    CLASS_BEAROFF = 2         # both sides wholly home: the one-sided database
+    CLASS_DECIDED = 3         # the game is over, or the side on roll surely bears off this roll
+
+ctypedef struct NetPart:
+    int hidden                # hidden units, a multiple of 8
+    float* w1                 # NN_IN x hidden: input i's column at w1 + i * hidden
+    float* b1                 # hidden
+    float* w2                 # NN_OUT x hidden
+    float b2[8]
+
+ctypedef struct Neural:
+    NetPart part[NN_NETS]
+
+cdef int neural_class(const Board* a) noexcept nogil
+# Probabilities of the side on roll (side 0) of ``a``, a position after side 1's play.
+cdef void neural_eval_after(const Neural* nn, const Board* a, float* q) noexcept nogil
+# Probabilities of the mover (side 1) for every child of ``g`` (generated from ``parent``):
+# ``out[5 i .. 5 i + 4]``, the first layer computed from the inputs that differ from the parent's.
+cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* parent, float* out) noexcept nogil
+# The children of ``g`` the net values best for the mover at 0 ply: their indices into
+# ``top``, best first, at most ``most`` (up to NN_MAX_CANDIDATES) and within ``window``
+# (cubeless equity) of the best; returns how many (0 only when ``g`` has no child).  When
+# ``best`` is not NULL, the mover's probabilities after the best child go there.
+cdef int neural_candidates(const Neural* nn, const MoveGen* g, const Board* parent, int* top, int most,
+                           float window, float* best) noexcept nogil
+# The child of ``g`` the net plays at 0 ply (the first of the best equity).
+cdef int neural_choose(const Neural* nn, const MoveGen* g, const Board* parent) noexcept nogil
+
+# The Python face: a model owns its weights (``nn``) and a move generator of scratch
+# space for its own calls, so the game loop's evaluator dispatch can point a player at
+# ``&model.nn``.
+cdef class Model:
+    cdef Neural nn
+    cdef MoveGen* g
+    cdef readonly int contact_hidden
+    cdef readonly int race_hidden

@@ -1,0 +1,130 @@
+"""The neural bot: bgfast's own net, trained by its own self-play (see :mod:`bgfast.train`).
+
+The evaluator is :mod:`bgfast._core.neural` (a contact net and a race net over
+TD-Gammon-style point codes and the heuristic's hand-made features, the one-sided
+bear-off database of :mod:`bgfast._core.bearoff` in pure bear-offs), played through the
+core's evaluator dispatch (:mod:`bgfast._core.evaluator`, kind ``EVAL_NEURAL``) in the
+C game loop like the other built-in bots; the shipped weights and how they were made
+are described in ``bgfast/data/weights/neural.md``.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import ClassVar
+
+from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
+from bgfast._core.game import PlayKind
+from bgfast.bots.base import CoreBot, Probabilities
+from bgfast.bots.neural_weights import Weights, default_weights_path, read_weights
+from bgfast.errors import InvalidPositionError, UnknownBotError
+from bgfast.formats.text import parse_position
+from bgfast.position import Position
+from bgfast.validation import whole_number
+
+__all__ = ["PLIES", "NeuralBot", "shipped_weights"]
+
+PLIES = (0, 1)
+"""Look-ahead depths, in gnubg's numbering: 0 = the bare net, 1 = the average over the
+opponent's 21 rolls of its best 0-ply reply."""
+
+
+@lru_cache(maxsize=1)
+def shipped_weights() -> Weights:
+    """The weights shipped in ``bgfast/data/weights/neural.bgw`` (read once).
+
+    :raises InvalidWeightsError: a damaged file.
+    """
+    return read_weights(default_weights_path())
+
+
+class NeuralBot(CoreBot):
+    """Plays by bgfast's neural net; doubles and takes from its probabilities.
+
+    :param ply: 0 (the net picks the play whose resulting position it values best for
+        the mover) or 1 (the best 8 plays at 0 ply within 0.16 of the best, gnubg's
+        move filter, are valued by the average over the opponent's 21 rolls of its
+        best 0-ply reply).
+    :param cube: ``"auto"`` (the default: Janowski in money play, the match equity table
+        in match play), ``"janowski"`` (Janowski at every score), ``"met"`` (the same as
+        ``"auto"``) or ``"never"`` (never doubles, always takes).  The cube estimates are
+        the net's 1-ply probabilities (a 0-ply look screens out clear no-doubles), as for
+        the heuristic bot; see :mod:`bgfast._core.cube`.
+    :param weights: None (the shipped net), a path to a weights file, or
+        :class:`~bgfast.bots.neural_weights.Weights`.
+    :param cube_efficiency: Janowski's ``x`` (0.68).
+    :raises UnknownBotError: a bad option. :raises InvalidWeightsError: a bad weights file.
+
+    Strength of the shipped net (1.3 million self-play games; cubeless money, no Jacoby
+    rule, paired dice, through the tournament runner as ``tournaments/neural.toml``):
+    +0.559 +- 0.002 points per game against pubeval over 400,000 games and -0.074 +-
+    0.003 against gnubg 0-ply over 148,000; at ``ply=1`` +0.611 +- 0.013 against pubeval
+    over 9,400.  Checker play, judged by gnubg at 2 plies (``tools/checker_play_error.py``,
+    3,000 decisions): 8.0 millipoints lost a decision in contact, 1.3 in races (gnubg
+    0-ply: 2.8 and 0.2).  See ``bgfast/data/weights/neural.md`` for the learning curve,
+    the speed and rollouts.
+
+    >>> bot = NeuralBot(cube="never")
+    >>> p = bot.evaluate(Position())
+    >>> 0.45 < p.win < 0.6 and p.win_backgammon <= p.win_gammon <= p.win
+    True
+    """
+
+    name: ClassVar[str] = "neural"
+    play_kind: ClassVar[PlayKind] = PlayKind.PLAY_EVALUATOR
+    cube_policies: ClassVar[tuple[str, ...]] = ("auto", "janowski", "met", "never")
+    default_cube: ClassVar[str] = "auto"
+
+    def __init__(self, ply: int = 0, cube: str | None = None,
+                 weights: Weights | str | os.PathLike[str] | None = None,
+                 cube_efficiency: float = 0.68, seed: int = 0) -> None:
+        super().__init__(cube, cube_efficiency, seed)
+        self.ply = whole_number(ply, "ply", low=0, high=1, error=UnknownBotError)
+        if weights is not None and not isinstance(weights, (str, os.PathLike, Weights)):
+            raise UnknownBotError(f"weights must be a file path or Weights, got {weights!r}")
+        self.weights = weights
+        if weights is None:
+            self._weights = shipped_weights()
+        elif isinstance(weights, Weights):
+            self._weights = weights
+        else:
+            self._weights = read_weights(weights)
+        self._evaluator = CoreEvaluator(self._weights.model(), EvaluatorKind.EVAL_NEURAL, ply=self.ply)
+
+    def options(self) -> Mapping[str, object]:
+        """The options that rebuild this bot with :func:`bgfast.bots.get_bot`."""
+        extra: dict[str, object] = {"ply": self.ply}
+        if self.weights is not None:
+            extra["weights"] = self.weights
+        return {**super().options(), **extra}
+
+    @property
+    def evaluator(self) -> CoreEvaluator:
+        """This bot's evaluator: its checker play, cube estimates and luck measure."""
+        return self._evaluator
+
+    def evaluate(self, position: Position | str, plies: int | None = None) -> Probabilities:
+        """Cubeless probabilities of the side on roll in ``position``, before its roll.
+
+        :param plies: 0 (the net's value) or 1 (the average over the 21 rolls of the
+            0-ply play); None = the bot's ``ply``.
+        :raises InvalidPositionError: a malformed position or a finished game.
+        :raises ValueError: ``plies`` other than 0 or 1.
+        """
+        position = parse_position(position)[0]
+        plies = self.ply if plies is None else whole_number(plies, "plies", low=0, high=1)
+        if position.is_over():
+            raise InvalidPositionError(f"the game in {position.id()!r} is over; nothing to evaluate")
+        return Probabilities(*self._evaluator.on_roll(position.to_bytes(), plies))
+
+    def evaluate_after(self, position: Position | str) -> Probabilities:
+        """Cubeless probabilities of the side that has just *moved* to ``position`` (the
+        mover is the side "on roll" of ``position``, as :meth:`Position.children` gives it).
+
+        >>> start = Position()
+        >>> best = max(start.children(3, 1), key=lambda c: NeuralBot().evaluate_after(c).equity())
+        >>> best == start.parse_move("8/5 6/5", (3, 1)).position
+        True
+        """
+        return Probabilities(*self._evaluator.after(parse_position(position)[0].to_bytes()))

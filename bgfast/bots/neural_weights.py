@@ -1,0 +1,178 @@
+"""The neural net's weights file: reading, writing and checking it.
+
+Layout (all integers and floats little-endian)::
+
+    offset  size  content
+    0       8     magic b"BGFNEURL"
+    8       4     format version, uint32 (this is version 1)
+    12      4     n, the length of the header, uint32
+    16      n     header: UTF-8 JSON, {"inputs", "outputs", "activation", "nets":
+                  {"contact": {"hidden"}, "race": {"hidden"}}, "arrays": [{"name",
+                  "shape"}, ...], "meta": {...}} -- the architecture, the arrays in
+                  payload order, and free-form facts (training games, seed...)
+    16 + n  4 k   the arrays, float32, C order, one after the other (k floats in all)
+    end-32  32    SHA-256 of every byte before it
+
+A file that does not parse, is truncated, fails its checksum or describes an
+architecture this version of bgfast does not evaluate raises
+:class:`~bgfast.errors.InvalidWeightsError` (a ``ValueError``).  Files are written
+atomically (a temporary file in the same folder, then renamed), so a reader never
+sees half a file.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import struct
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bgfast._core import neural as _neural
+from bgfast.errors import InvalidWeightsError
+
+__all__ = ["MAGIC", "VERSION", "Weights", "default_weights_path", "read_weights", "write_weights",
+           "decode_weights", "encode_weights", "write_bytes_atomic"]
+
+MAGIC = b"BGFNEURL"
+VERSION = 1
+_DIGEST = 32
+_PREFIX = struct.Struct("<8sII")
+
+
+def default_weights_path() -> Path:
+    """The shipped weights: ``bgfast/data/weights/neural.bgw`` (see ``neural.md`` beside it)."""
+    return Path(__file__).resolve().parents[1] / "data" / "weights" / "neural.bgw"
+
+
+class Weights:
+    """A net's arrays and the facts recorded with them.
+
+    :ivar arrays: ``{name: float32 array}`` in the model's order (see
+        :meth:`bgfast._core.neural.Model.shapes`).
+    :ivar meta: free-form JSON-able facts (training games, seeds, strength...).
+    """
+
+    def __init__(self, arrays: dict[str, NDArray[np.float32]], meta: dict[str, Any] | None = None) -> None:
+        self.arrays = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in arrays.items()}
+        self.meta = dict(meta or {})
+
+    @classmethod
+    def of(cls, model: _neural.Model, meta: dict[str, Any] | None = None) -> Weights:
+        """The weights of ``model`` now."""
+        return cls(model.get_weights(), meta)
+
+    @property
+    def hidden(self) -> tuple[int, int]:
+        """Hidden units of the (contact, race) nets."""
+        return (int(self.arrays["contact.b1"].shape[0]), int(self.arrays["race.b1"].shape[0]))
+
+    def model(self) -> _neural.Model:
+        """A new :class:`~bgfast._core.neural.Model` holding these weights.
+
+        :raises InvalidWeightsError: arrays that do not fit the architecture.
+        """
+        contact, race = self.hidden
+        try:
+            model = _neural.Model(contact, race)
+            model.set_weights(self.arrays)
+        except ValueError as exc:
+            raise InvalidWeightsError(f"the weights do not fit the net: {exc}") from None
+        return model
+
+
+def encode_weights(weights: Weights) -> bytes:
+    """The file's bytes for ``weights``."""
+    contact, race = weights.hidden
+    header = {
+        "inputs": _neural.INPUTS,
+        "outputs": len(_neural.OUTPUTS),
+        "activation": "sigmoid",
+        "nets": {"contact": {"hidden": contact}, "race": {"hidden": race}},
+        "arrays": [{"name": name, "shape": list(a.shape)} for name, a in weights.arrays.items()],
+        "meta": weights.meta,
+    }
+    text = json.dumps(header, sort_keys=True).encode("utf-8")
+    body = _PREFIX.pack(MAGIC, VERSION, len(text)) + text
+    body += b"".join(a.astype("<f4").tobytes() for a in weights.arrays.values())
+    return body + hashlib.sha256(body).digest()
+
+
+def decode_weights(data: bytes, source: str = "weights") -> Weights:
+    """Parse the file's bytes ``data`` (``source`` names it in errors).
+
+    :raises InvalidWeightsError: see the module docstring.
+    """
+    if len(data) < _PREFIX.size + _DIGEST:
+        raise InvalidWeightsError(f"{source}: {len(data)} bytes is too short for a weights file")
+    magic, version, n = _PREFIX.unpack_from(data)
+    if magic != MAGIC:
+        raise InvalidWeightsError(f"{source}: not a bgfast weights file (magic {magic!r}, expected {MAGIC!r})")
+    if version != VERSION:
+        raise InvalidWeightsError(f"{source}: weights format version {version}, this bgfast reads {VERSION}")
+    body, digest = data[:-_DIGEST], data[-_DIGEST:]
+    if hashlib.sha256(body).digest() != digest:
+        raise InvalidWeightsError(f"{source}: the checksum does not match: the file is truncated or damaged")
+    try:
+        header = json.loads(body[_PREFIX.size:_PREFIX.size + n].decode("utf-8"))
+        specs = [(str(a["name"]), tuple(int(d) for d in a["shape"])) for a in header["arrays"]]
+        inputs, outputs = int(header["inputs"]), int(header["outputs"])
+        meta = dict(header.get("meta", {}))
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+        raise InvalidWeightsError(f"{source}: the header does not parse: {exc}") from None
+    if inputs != _neural.INPUTS or outputs != len(_neural.OUTPUTS) or header.get("activation") != "sigmoid":
+        raise InvalidWeightsError(f"{source}: a net of {inputs} inputs, {outputs} outputs "
+                                  f"({header.get('activation')!r}); this bgfast evaluates "
+                                  f"{_neural.INPUTS} inputs, {len(_neural.OUTPUTS)} outputs ('sigmoid')")
+    offset = _PREFIX.size + n
+    arrays: dict[str, NDArray[np.float32]] = {}
+    for name, shape in specs:
+        size = int(np.prod(shape)) * 4
+        if offset + size > len(body):
+            raise InvalidWeightsError(f"{source}: array {name!r} runs past the end of the file")
+        arrays[name] = np.frombuffer(body, dtype="<f4", count=size // 4, offset=offset).reshape(shape).astype(np.float32)
+        offset += size
+    if offset != len(body):
+        raise InvalidWeightsError(f"{source}: {len(body) - offset} bytes after the last array")
+    weights = Weights(arrays, meta)
+    expected = {f"{net}.{part}" for net in _neural.NETS for part in ("w1", "b1", "w2", "b2")}
+    if set(arrays) != expected:
+        raise InvalidWeightsError(f"{source}: arrays {sorted(arrays)}, expected {sorted(expected)}")
+    weights.model()                      # the shapes fit the architecture
+    return weights
+
+
+def read_weights(path: str | os.PathLike[str] | None = None) -> Weights:
+    """Read a weights file (the shipped one by default).
+
+    :raises InvalidWeightsError: see the module docstring. :raises OSError: an unreadable file.
+    """
+    p = Path(path) if path is not None else default_weights_path()
+    return decode_weights(p.read_bytes(), str(p))
+
+
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Replace ``path`` by ``data`` atomically: a temporary file in the same folder, synced,
+    then renamed over it, so a reader sees the old file or the new one, never half of one."""
+    p = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=p.name + ".", suffix=".tmp", dir=p.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, p)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_weights(path: str | os.PathLike[str], weights: Weights) -> None:
+    """Write ``weights`` to ``path`` atomically (see :func:`write_bytes_atomic`)."""
+    write_bytes_atomic(path, encode_weights(weights))

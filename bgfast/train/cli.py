@@ -1,0 +1,122 @@
+"""The training command line: ``bgfast train ...`` / ``python tools/train_neural.py ...``.
+
+    python tools/train_neural.py td /work/train/run1 --games 2000000 --seed 1
+    python tools/train_neural.py td /work/train/run1            # resume with the saved config
+    python tools/train_neural.py curve /work/train/run1
+    python tools/train_neural.py snapshot /work/train/run1 bgfast/data/weights/neural.bgw
+    python tools/train_neural.py refine /work/train/refine1 --start /work/train/run1/best.bgw
+    python tools/train_neural.py bench [--json] [--weights FILE]
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from bgfast.errors import BgfastError
+from bgfast.train.checkpoint import BEST, load_checkpoint, read_curve
+from bgfast.train.config import RESUMABLE, TrainConfig
+from bgfast.train.supervised import RefineConfig, run_refine
+from bgfast.train.td import run_td
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="bgfast train", description="Train bgfast's neural net by self-play.")
+    sub = ap.add_subparsers(dest="command", required=True)
+    td = sub.add_parser("td", help="TD(lambda) self-play into a run folder (resumes its checkpoint)")
+    td.add_argument("run_dir", type=Path)
+    for field in dataclasses.fields(TrainConfig):
+        kind = type(field.default)
+        td.add_argument("--" + field.name.replace("_", "-"), type=kind, default=None,
+                        help=f"(default {field.default})")
+    td.add_argument("--stop-after", type=float, default=None, help="seconds, then checkpoint and stop")
+    cv = sub.add_parser("curve", help="print a run's learning curve")
+    cv.add_argument("run_dir", type=Path)
+    cv.add_argument("--json", action="store_true")
+    rf = sub.add_parser("refine", help="supervised refinement on the net's own 1-ply labels (resumes)")
+    rf.add_argument("run_dir", type=Path)
+    rf.add_argument("--start", type=Path, default=None, help="weights to refine (a new run only)")
+    for field in dataclasses.fields(RefineConfig):
+        rf.add_argument("--" + field.name.replace("_", "-"), type=type(field.default), default=field.default)
+    bn = sub.add_parser("bench", help="speed against gnubg-nn (bgfast bench neural)")
+    bn.add_argument("--json", action="store_true")
+    bn.add_argument("--weights", type=Path, default=None)
+    bn.add_argument("--positions", type=int, default=20000)
+    bn.add_argument("--games", type=int, default=200)
+    sn = sub.add_parser("snapshot", help="copy a run's best net to a weights file")
+    sn.add_argument("run_dir", type=Path)
+    sn.add_argument("target", type=Path)
+    return ap
+
+
+def _config(args: argparse.Namespace) -> TrainConfig:
+    given = {f.name: getattr(args, f.name) for f in dataclasses.fields(TrainConfig)
+             if getattr(args, f.name) is not None}
+    saved = load_checkpoint(args.run_dir)
+    if saved is not None and "config" in saved.meta:
+        base = TrainConfig.from_dict(dict(saved.meta["config"])).to_dict()
+        changed = {k: v for k, v in given.items() if base.get(k) != v}
+        if set(changed) - set(RESUMABLE):
+            raise BgfastError(f"{args.run_dir} was started with other settings: {sorted(changed)}; "
+                              f"only {', '.join(RESUMABLE)} may change on resume")
+        base.update(given)
+        return TrainConfig.from_dict(base)
+    return TrainConfig(**given)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command in ``argv``; returns the exit status (1 on bad input, one-line message)."""
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "td":
+            config = _config(args)
+            _set_games(args.run_dir, config)
+            run_td(config, args.run_dir, log=lambda line: print(line, flush=True), stop_after=args.stop_after)
+        elif args.command == "refine":
+            from bgfast.bots.neural_weights import read_weights
+
+            refine = RefineConfig(**{f.name: getattr(args, f.name) for f in dataclasses.fields(RefineConfig)})
+            saved = load_checkpoint(args.run_dir)
+            if saved is None and args.start is None:
+                raise BgfastError(f"{args.run_dir} holds no refinement yet: give --start WEIGHTS")
+            start = saved if saved is not None else read_weights(args.start)
+            run_refine(refine, start, args.run_dir, log=lambda line: print(line, flush=True))
+        elif args.command == "bench":
+            from bgfast.bots.neural_weights import read_weights
+            from bgfast.train.bench import bench_neural, format_bench
+
+            result = bench_neural(read_weights(args.weights).model(), positions=args.positions, games=args.games)
+            print(json.dumps(result) if args.json else format_bench(result))
+        elif args.command == "curve":
+            points = read_curve(args.run_dir)
+            if args.json:
+                print(json.dumps(points))
+            for p in points if not args.json else []:
+                print(f"{p['games']:>9,}  {p['ppg']:+.3f} +- {p['se']:.3f}  lr {p['lr']:.4f}  {p['seconds']:,.0f} s")
+        elif args.command == "snapshot":
+            best = args.run_dir / BEST
+            if not best.exists():
+                raise BgfastError(f"{args.run_dir} has no {BEST} yet")
+            load_checkpoint(args.run_dir, BEST)          # refuse to copy a damaged file
+            shutil.copyfile(best, args.target)
+            print(f"copied {best} to {args.target}")
+    except (BgfastError, OSError) as exc:
+        print(f"bgfast train: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _set_games(run_dir: Path, config: TrainConfig) -> None:
+    """Record the resumable settings (a new total of games...) in the checkpoint's config."""
+    from bgfast.train.checkpoint import save_checkpoint
+
+    saved = load_checkpoint(run_dir)
+    if saved is not None and saved.meta.get("config") != config.to_dict():
+        saved.meta["config"] = config.to_dict()
+        save_checkpoint(run_dir, saved)

@@ -1,0 +1,66 @@
+"""The learning curve: a net's points per game against a fixed opponent, paired games.
+
+Game ``i`` of the evaluation run is played twice on the same dice, the net in
+seat 0 and then in seat 1 (cubeless money, no Jacoby rule, gammons and
+backgammons count); a pair's result is the mean of the two, and the standard
+error is that of the mean over pairs.  The games are played in the core
+(:meth:`bgfast._core.neural.Model.versus`) on the dice that
+:class:`bgfast.game.MatchPlayer` would roll for the same seed and index, so the
+figure is the one the tournament tools measure (``tests/test_neural.py`` checks
+that they agree game by game).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from bgfast._core import neural as _neural
+
+__all__ = ["CurvePoint", "paired_ppg"]
+
+
+def paired_ppg(model: _neural.Model, opponent: str = "pubeval", *, seed: int = 99, pairs: int = 5000,
+               first: int = 0) -> tuple[float, float]:
+    """``(ppg, standard error)`` of ``model`` at 0 ply against ``opponent`` (a name of
+    :data:`bgfast._core.neural.PLAYERS`) over ``pairs`` paired games from game ``first``
+    (the bot at 1 ply plays through the game loop: ``get_bot("neural", ply=1)``)."""
+    a, _ = model.versus("neural", opponent, seed, first, pairs)
+    b, _ = model.versus(opponent, "neural", seed, first, pairs)
+    d = (a.astype(np.float64) - b.astype(np.float64)) / 2.0
+    if pairs < 2:
+        return float(d.mean()) if pairs else 0.0, float("nan")
+    return float(d.mean()), float(d.std(ddof=1) / math.sqrt(pairs))
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    """One point of the learning curve.
+
+    :ivar games: self-play games trained on; :ivar positions: positions trained (contact, race).
+    :ivar ppg: points per game against pubeval; :ivar se: its standard error; :ivar pairs: pairs played.
+    :ivar lr: the learning rate then; :ivar mse: mean squared TD error of the win output (contact,
+        race) over the last chunk; :ivar seconds: training wall time so far.
+    :ivar averaged: the net measured is the moving average of the weights (see
+        :attr:`~bgfast.train.config.TrainConfig.average_games`), not the last weights.
+    """
+
+    games: int
+    positions: tuple[int, int]
+    ppg: float
+    se: float
+    pairs: int
+    lr: float
+    mse: tuple[float, float]
+    seconds: float
+    averaged: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def text(self) -> str:
+        return (f"games {self.games:>9,}  vs pubeval {self.ppg:+.3f} +- {self.se:.3f} ({self.pairs} pairs)"
+                f"  lr {self.lr:.4f}  mse {self.mse[0]:.4f}/{self.mse[1]:.4f}  {self.seconds:,.0f} s"
+                + ("  (averaged)" if self.averaged else ""))

@@ -1,0 +1,189 @@
+"""TD(lambda) self-play training, checkpointed and resumable.
+
+The games and the weight updates run in the compiled core
+(:meth:`bgfast._core.neural.Model.td_train`, without the GIL); this module
+drives them chunk by chunk, sets the learning rate of each chunk from the
+config's schedule, measures the learning curve and writes checkpoints.  Game
+``i`` is always played on the dice of game ``i`` of run ``config.seed`` and the
+updates follow the games in order, so a run resumed from a checkpoint makes the
+same net as one never interrupted, and the same config makes the same net
+(on the same build: the compiled kernels' float operations are fixed, with the
+same results with or without AVX2).
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from bgfast._core import neural as _neural
+from bgfast.bots.neural_weights import Weights
+from bgfast.errors import InvalidSpecError
+from bgfast.train.checkpoint import AVERAGE, BEST, LOG, load_checkpoint, read_curve, save_checkpoint, write_curve
+from bgfast.train.config import TrainConfig
+from bgfast.train.curve import CurvePoint, paired_ppg
+
+__all__ = ["initial_weights", "run_td", "train_games"]
+
+
+def initial_weights(config: TrainConfig) -> Weights:
+    """Random starting weights: normal with deviation ``init_scale`` for the weight matrices,
+    zero biases, from ``numpy.random.default_rng(config.init_seed)``."""
+    rng = np.random.default_rng(config.init_seed)
+    shapes = _neural.Model(config.contact_hidden, config.race_hidden).shapes()
+    arrays = {}
+    for name, shape in shapes.items():
+        if name.endswith(("w1", "w2")):
+            arrays[name] = (rng.standard_normal(shape) * config.init_scale).astype(np.float32)
+        else:
+            arrays[name] = np.zeros(shape, dtype=np.float32)
+    return Weights(arrays, {"games": 0, "positions": [0, 0], "seconds": 0.0})
+
+
+def train_games(model: _neural.Model, config: TrainConfig, first: int, games: int,
+                copies: list[_neural.Model] | None = None) -> dict[str, object]:
+    """Train ``model`` on games ``first .. first + games - 1`` in chunks; the chunks' facts.
+
+    With ``config.workers`` > 1, ``copies`` are the workers' models (one each, any weights:
+    they are loaded with ``model``'s at each round) and ``first`` and ``games`` must be
+    whole rounds (multiples of ``workers * round_games``).
+    """
+    positions = [0, 0]
+    plies = 0
+    mse = (0.0, 0.0)
+    done = first
+    if config.workers > 1:
+        size = config.workers * config.round_games
+        if first % size or games % size or copies is None or len(copies) != config.workers:
+            raise ValueError(f"with {config.workers} workers, games come in rounds of {size}, "
+                             "played by one model copy per worker")
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(config.workers) as pool:
+            while done < first + games:
+                weights = model.get_weights()
+                for copy in copies:
+                    copy.set_weights(weights)
+                starts = [done + w * config.round_games for w in range(config.workers)]
+                results = list(pool.map(lambda a: a[0].td_targets(config.seed, a[1], config.round_games,
+                                                                  config.lam), zip(copies, starts)))
+                lr = config.learning_rate(done - done % config.chunk)
+                for boards, targets, pl in results:
+                    pc, pr = model.train_positions(boards, targets, lr, lr * config.race_lr_factor,
+                                                   np.arange(len(boards), dtype=np.int64))
+                    positions[0] += pc
+                    positions[1] += pr
+                    plies += pl
+                done += size
+        return {"positions": positions, "plies": plies, "mse": mse}
+    while done < first + games:
+        n = min(config.chunk - done % config.chunk, first + games - done)
+        lr = config.learning_rate(done - done % config.chunk)
+        (pc, pr), pl, mse = model.td_train(config.seed, done, n, config.lam, lr, lr * config.race_lr_factor)
+        positions[0] += pc
+        positions[1] += pr
+        plies += pl
+        done += n
+    return {"positions": positions, "plies": plies, "mse": mse}
+
+
+def run_td(config: TrainConfig, run_dir: str | Path, *, log: Callable[[str], None] | None = None,
+           stop_after: float | None = None) -> Weights:
+    """Train by self-play into ``run_dir`` until ``config.games`` games, resuming its checkpoint.
+
+    :param stop_after: stop (after a checkpoint) once this many seconds have passed.
+    :returns: the weights at the end, with the run state in their meta.
+    :raises InvalidSpecError: ``run_dir`` holds a checkpoint of another config.
+    """
+    run = Path(run_dir)
+    run.mkdir(parents=True, exist_ok=True)
+    logfile = run / LOG
+
+    def say(text: str) -> None:
+        line = time.strftime("%Y-%m-%d %H:%M:%S ") + text
+        with logfile.open("a", encoding="utf-8") as f:
+            f.write(line + "\n")
+        if log is not None:
+            log(line)
+
+    saved = load_checkpoint(run)
+    if saved is None:
+        weights = initial_weights(config)
+        weights.meta["config"] = config.to_dict()
+        save_checkpoint(run, weights)
+        say(f"new run: {json.dumps(config.to_dict(), sort_keys=True)}")
+    else:
+        weights = saved
+        if not TrainConfig.from_dict(dict(weights.meta.get("config", {}))).same_run(config):
+            raise InvalidSpecError(f"{run} holds a run of another config: {weights.meta.get('config')!r}; "
+                                   "use its config (or a new folder)")
+        weights.meta["config"] = config.to_dict()
+        say(f"resuming after {weights.meta['games']:,} games")
+    model = weights.model()
+    copies = [weights.model() for _ in range(config.workers)] if config.workers > 1 else None
+    games = int(weights.meta["games"])
+    positions = list(weights.meta.get("positions", [0, 0]))
+    seconds = float(weights.meta.get("seconds", 0.0))
+    best = float(weights.meta.get("best_ppg", -10.0))
+    curve = [p for p in read_curve(run) if p["games"] <= games]
+    write_curve(run, curve)
+    average = load_checkpoint(run, AVERAGE) if config.average_games else None
+    if config.average_games and (average is None or average.meta.get("games") != games):
+        average = Weights(model.get_weights(), {"games": games})      # (re)start the average here
+    started = time.monotonic()
+    last_save = started
+    mse: tuple[float, float] = (0.0, 0.0)
+
+    def checkpoint() -> Weights:
+        w = Weights.of(model, {**weights.meta, "games": games, "positions": positions,
+                               "seconds": seconds + time.monotonic() - started, "best_ppg": best})
+        if average is not None:                   # first: a checkpoint never runs ahead of it
+            save_checkpoint(run, Weights(average.arrays, {**w.meta, "averaged": True}), AVERAGE)
+        save_checkpoint(run, w)
+        return w
+
+    while games < config.games:
+        n = min(config.eval_every - games % config.eval_every, config.games - games,
+                config.chunk - games % config.chunk)
+        facts = train_games(model, config, games, n, copies)
+        games += n
+        positions[0] += facts["positions"][0]      # type: ignore[index]
+        positions[1] += facts["positions"][1]      # type: ignore[index]
+        mse = facts["mse"]                         # type: ignore[assignment]
+        if average is not None:
+            keep = math.exp(-n / config.average_games)
+            now = model.get_weights()
+            for name, arr in average.arrays.items():
+                arr *= np.float32(keep)
+                arr += np.float32(1.0 - keep) * now[name]
+            average.meta["games"] = games
+        if games % config.eval_every == 0 or games == config.games:
+            measured = model if average is None else average.model()
+            ppg, se = paired_ppg(measured, "pubeval", seed=config.eval_seed, pairs=config.eval_pairs)
+            point = CurvePoint(games, (positions[0], positions[1]), ppg, se, config.eval_pairs,
+                               config.learning_rate(games - 1), mse,
+                               round(seconds + time.monotonic() - started, 1), average is not None)
+            curve.append(point.to_dict())
+            write_curve(run, curve)
+            say(point.text())
+            if ppg > best:
+                best = ppg
+                save_checkpoint(run, Weights.of(measured, {**weights.meta, "games": games, "positions": positions,
+                                                           "seconds": point.seconds,
+                                                           "ppg_vs_pubeval": ppg, "se": se,
+                                                           "pairs": config.eval_pairs,
+                                                           "averaged": average is not None}), BEST)
+            checkpoint()
+            last_save = time.monotonic()
+        elif time.monotonic() - last_save >= config.checkpoint_seconds:
+            checkpoint()
+            last_save = time.monotonic()
+        if stop_after is not None and time.monotonic() - started >= stop_after:
+            break
+    final = checkpoint()
+    say(f"stopped after {games:,} games")
+    return final

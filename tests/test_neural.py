@@ -1,0 +1,394 @@
+"""The neural-net evaluator, its training, its weights file and the neural bot."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bgfast._core import bearoff as bo
+from bgfast._core import neural as nn
+from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
+from bgfast.bots import get_bot
+from bgfast.bots.neural import NeuralBot
+from bgfast.bots.neural_weights import (
+    MAGIC,
+    Weights,
+    decode_weights,
+    encode_weights,
+    read_weights,
+    write_weights,
+)
+from bgfast.errors import InvalidPositionError, InvalidSpecError, InvalidWeightsError, UnknownBotError
+from bgfast.game import MatchPlayer
+from bgfast.match import Rules
+from bgfast.position import Position
+from bgfast.train import TrainConfig, initial_weights, paired_ppg, run_td
+from bgfast.train.checkpoint import read_curve
+from strategies import dice, legal_boards
+
+
+def _key(board: list[list[int]]) -> bytes:
+    return bytes(board[0] + board[1])
+
+
+def _consistent(p: tuple[float, ...]) -> bool:
+    win, wg, wbg, lg, lbg = p
+    eps = 1e-6
+    return (-eps <= wbg <= wg + eps and wg <= win + eps and win <= 1 + eps
+            and -eps <= lbg <= lg + eps and lg <= 1 - win + eps)
+
+
+@pytest.fixture(scope="module")
+def random_model() -> nn.Model:
+    weights = initial_weights(TrainConfig(contact_hidden=32, race_hidden=16, init_seed=3, init_scale=0.5))
+    return weights.model()
+
+
+@pytest.fixture(scope="module")
+def tiny() -> Weights:
+    """A small net trained for 400 self-play games (a few seconds)."""
+    config = TrainConfig(contact_hidden=16, race_hidden=8, games=400, lr=0.05, init_seed=2)
+    model = initial_weights(config).model()
+    model.td_train(config.seed, 0, config.games, config.lam, config.lr, config.lr)
+    return Weights.of(model, {"games": config.games})
+
+
+def _playable(board: list[list[int]]) -> bool:
+    return sum(board[0]) > 0 and sum(board[1]) > 0
+
+
+# ---------------------------------------------------------------- the evaluator
+
+@settings(max_examples=300, deadline=None)
+@given(legal_boards())
+def test_outputs_are_consistent_probabilities(random_model: nn.Model, board: list[list[int]]) -> None:
+    if not _playable(board):
+        return
+    key = _key(board)
+    assert _consistent(random_model.evaluate(key))
+    assert _consistent(CoreEvaluator(random_model, EvaluatorKind.EVAL_NEURAL).on_roll(key, 1))
+    assert _consistent(random_model.evaluate_after(key))
+    assert _consistent(random_model.evaluate_net(key))
+
+
+@settings(max_examples=200, deadline=None)
+@given(legal_boards(), dice())
+def test_children_valued_together_equal_each_valued_alone(random_model: nn.Model, board: list[list[int]],
+                                                          roll: tuple[int, int]) -> None:
+    if not _playable(board):
+        return
+    kids, probs = random_model.children(_key(board), *roll)
+    assert len(kids) == len(probs) >= 1
+    for kid, p in zip(kids, probs):
+        # the incremental first layer sums the same columns in another order
+        assert np.asarray(random_model.evaluate_after(kid)) == pytest.approx(p, abs=2e-5)
+
+
+def test_a_child_is_valued_by_flipping_the_opponents_evaluation(random_model: nn.Model) -> None:
+    start = Position()
+    for child in start.children(3, 1):
+        key = child.to_bytes()
+        swapped = key[25:] + key[:25]            # the opponent on roll
+        win, wg, wbg, lg, lbg = random_model.evaluate(swapped)
+        assert random_model.evaluate_after(key) == pytest.approx((1 - win, lg, lbg, wg, wbg), abs=1e-6)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 23), min_size=0, max_size=11), st.integers(0, 4))
+def test_last_checker_on_the_ace_point_wins_whatever_it_rolls(random_model: nn.Model, others: list[int],
+                                                              bar: int) -> None:
+    # the side on roll has one checker on its ace point; the opponent has 15 anywhere,
+    # on the bar, in the side's home board or not
+    opponent = [0] * 25
+    opponent[24] = bar
+    for i in others:
+        if i != 23:                              # the side's ace point is the opponent's 24-point
+            opponent[i] += 1
+    opponent[0] += 15 - sum(opponent)
+    mover = [1] + [0] * 24
+    key = bytes(opponent + mover)
+    back = opponent[24] > 0 or any(opponent[18:24])
+    expected = (1.0, 1.0, 1.0 if back else 0.0, 0.0, 0.0)
+    assert random_model.evaluate(key) == expected
+    assert CoreEvaluator(random_model, EvaluatorKind.EVAL_NEURAL).on_roll(key, 1) == pytest.approx(expected)
+    assert nn.board_class(key) in (2, 3)        # a pure bear-off, or decided
+
+
+def test_two_checkers_that_a_blocked_point_can_stop_are_not_decided() -> None:
+    # one checker on the 2 point with the opponent holding the ace point: 1-1 cannot move
+    opponent = [0] * 25
+    opponent[23] = 2
+    opponent[5] = 13
+    assert nn.board_class(bytes(opponent + [0, 1] + [0] * 23)) != 3
+    opponent[23] = 1
+    opponent[5] = 14
+    assert nn.board_class(bytes(opponent + [0, 1] + [0] * 23)) == 3
+
+
+def test_a_finished_game_and_a_borne_off_checker_give_exact_zeros(random_model: nn.Model) -> None:
+    # the side on roll has borne a checker off: it can no longer lose a gammon
+    mover = [2, 2, 2, 2, 2, 2] + [0] * 19                   # 12 checkers, 3 off
+    opponent = [0] * 12 + [15] + [0] * 12
+    p = random_model.evaluate(bytes(opponent + mover))
+    assert p[3] == 0.0 and p[4] == 0.0
+    # neither side can be backgammoned in a race where both have left the other's home
+    race = bytes([0] * 6 + [15] + [0] * 18 + [0] * 7 + [15] + [0] * 17)
+    assert nn.board_class(race) == 1
+    p = random_model.evaluate(race)
+    assert p[2] == 0.0 and p[4] == 0.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=15), st.lists(st.integers(0, 5), min_size=1, max_size=15))
+def test_pure_bear_offs_take_the_database_values(random_model: nn.Model, a: list[int], b: list[int]) -> None:
+    mover = [a.count(i) for i in range(6)] + [0] * 19
+    opponent = [b.count(i) for i in range(6)] + [0] * 19
+    key = bytes(opponent + mover)
+    assert random_model.evaluate(key) == pytest.approx(bo.probabilities(key), abs=1e-6)
+
+
+def test_inputs_code_the_counts_in_truncated_unary() -> None:
+    start = Position().to_bytes()
+    x = nn.inputs(start)
+    assert x.shape == (nn.INPUTS,)
+    # the side on roll's six point (5 checkers): 1, 1, 1, (5 - 3) / 2
+    assert list(x[4 * 5:4 * 5 + 4]) == [1.0, 1.0, 1.0, 1.0]
+    # its 24 point (2 checkers): 1, 1, 0, 0
+    assert list(x[4 * 23:4 * 23 + 4]) == [1.0, 1.0, 0.0, 0.0]
+    assert x[nn.RAW_INPUTS:].any()                            # the hand-made features
+
+
+def test_bad_boards_and_dice_raise(random_model: nn.Model) -> None:
+    with pytest.raises(ValueError):
+        random_model.evaluate(b"\x00" * 49)
+    with pytest.raises(ValueError):
+        random_model.evaluate(bytes([16] + [0] * 24 + [15] + [0] * 24))
+    with pytest.raises(ValueError):
+        random_model.choose(Position().to_bytes(), 7, 1)
+    with pytest.raises(ValueError):
+        nn.Model(12, 8)
+
+
+# ---------------------------------------------------------------- weights files
+
+def test_a_saved_and_reloaded_net_plays_identical_games(tiny: Weights, tmp_path) -> None:
+    path = tmp_path / "tiny.bgw"
+    write_weights(path, tiny)
+    again = read_weights(path)
+    assert again.meta == tiny.meta
+    for name in tiny.arrays:
+        assert np.array_equal(again.arrays[name], tiny.arrays[name])
+    a = tiny.model().versus("neural", "pubeval", 5, 0, 50)
+    b = again.model().versus("neural", "pubeval", 5, 0, 50)
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+    one, two = NeuralBot(weights=tiny, cube="never"), NeuralBot(weights=path, cube="never")
+    pub = get_bot("pubeval", cube="never")
+    rules = Rules(jacoby=False)
+    for i in range(3):
+        assert MatchPlayer(one, pub, rules=rules).record(5, i) == MatchPlayer(two, pub, rules=rules).record(5, i)
+
+
+def test_bad_or_truncated_weights_files_raise(tiny: Weights, tmp_path) -> None:
+    data = encode_weights(tiny)
+    assert data.startswith(MAGIC)
+    assert decode_weights(data).hidden == (16, 8)
+    cases = {
+        "truncated": data[: len(data) // 2],
+        "tiny": data[:20],
+        "empty": b"",
+        "magic": b"NOTBGFNN" + data[8:],
+        "version": data[:8] + (2).to_bytes(4, "little") + data[12:],
+        "flipped bit": data[:100] + bytes([data[100] ^ 1]) + data[101:],
+    }
+    for name, bad in cases.items():
+        with pytest.raises(InvalidWeightsError):
+            decode_weights(bad, name)
+    path = tmp_path / "bad.bgw"
+    path.write_bytes(cases["truncated"])
+    with pytest.raises(InvalidWeightsError, match="bad.bgw"):
+        read_weights(path)
+    with pytest.raises(ValueError):                       # InvalidWeightsError is a ValueError
+        NeuralBot(weights=path)
+
+
+def test_weights_of_the_wrong_shape_are_refused(tiny: Weights) -> None:
+    arrays = dict(tiny.arrays)
+    arrays["race.w2"] = arrays["race.w2"][:, :4]
+    with pytest.raises(InvalidWeightsError):
+        decode_weights(encode_weights(Weights(arrays)))
+    with pytest.raises(ValueError):
+        nn.Model(16, 8).set_weights({})
+
+
+def test_the_shipped_weights_load() -> None:
+    weights = read_weights()
+    assert weights.meta["games"] > 0
+    assert weights.model().evaluate(Position().to_bytes())[0] == pytest.approx(0.5, abs=0.06)
+
+
+# ---------------------------------------------------------------- training
+
+def test_training_a_tiny_net_for_a_few_hundred_games_beats_random(tiny: Weights) -> None:
+    untrained = initial_weights(TrainConfig(contact_hidden=16, race_hidden=8, init_seed=2)).model()
+    trained = tiny.model()
+    ppg, se = paired_ppg(trained, "random", seed=7, pairs=300)
+    assert ppg > 0.6 and ppg > 4 * se
+    before, _ = paired_ppg(untrained, "random", seed=7, pairs=300)
+    assert ppg > before + 0.3
+
+
+def test_the_same_seeds_give_the_same_net() -> None:
+    config = TrainConfig(contact_hidden=8, race_hidden=8, games=60)
+    nets = []
+    for _ in range(2):
+        model = initial_weights(config).model()
+        model.td_train(config.seed, 0, 60, config.lam, config.lr, config.lr)
+        nets.append(model.get_weights())
+    assert all(np.array_equal(nets[0][k], nets[1][k]) for k in nets[0])
+    other = initial_weights(config).model()
+    other.td_train(config.seed + 1, 0, 60, config.lam, config.lr, config.lr)
+    assert not np.array_equal(other.get_weights()["contact.w1"], nets[0]["contact.w1"])
+
+
+def test_training_data_and_supervised_steps_make_the_td_net() -> None:
+    # td_train is td_targets (play, lambda-returns) followed by train_positions on them
+    config = TrainConfig(contact_hidden=8, race_hidden=8)
+    direct = initial_weights(config).model()
+    direct.td_train(config.seed, 0, 12, config.lam, 0.03, 0.03)
+    split = initial_weights(config).model()
+    for i in range(12):
+        boards, targets, plies = split.td_targets(config.seed, i, 1, config.lam)
+        assert plies > len(boards) > 0 and np.all((targets >= 0) & (targets <= 1))
+        split.train_positions(boards, targets, 0.03, 0.03, np.arange(len(boards), dtype=np.int64))
+    a, b = direct.get_weights(), split.get_weights()
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_several_workers_give_the_same_net_every_time() -> None:
+    from bgfast.train.td import train_games
+
+    config = TrainConfig(contact_hidden=8, race_hidden=8, games=48, workers=3, round_games=4, chunk=48,
+                         eval_every=48)
+    nets = []
+    for _ in range(2):
+        model = initial_weights(config).model()
+        train_games(model, config, 0, 48, [initial_weights(config).model() for _ in range(3)])
+        nets.append(model.get_weights())
+    assert all(np.array_equal(nets[0][k], nets[1][k]) for k in nets[0])
+    with pytest.raises(InvalidSpecError):
+        TrainConfig(workers=3, round_games=4, chunk=1000)     # 1000 is not whole rounds of 12
+
+
+def test_a_resumed_run_makes_the_net_of_an_uninterrupted_one(tmp_path) -> None:
+    config = TrainConfig(contact_hidden=8, race_hidden=8, games=120, chunk=20, eval_every=40, eval_pairs=20)
+    whole = run_td(config, tmp_path / "whole")
+    part = run_td(TrainConfig(**{**config.to_dict(), "games": 60}), tmp_path / "part")
+    assert part.meta["games"] == 60
+    with pytest.raises(InvalidSpecError):              # the folder holds a run of another config
+        run_td(TrainConfig(**{**config.to_dict(), "lam": 0.5}), tmp_path / "part")
+    from bgfast.train.cli import main
+
+    assert main(["td", str(tmp_path / "part"), "--games", "120"]) == 0
+    resumed = read_weights(tmp_path / "part" / "checkpoint.bgw")
+    assert resumed.meta["games"] == 120
+    assert all(np.array_equal(whole.arrays[k], resumed.arrays[k]) for k in whole.arrays)
+    # a point every 40 games, and one where the first, shorter run ended
+    assert [p["games"] for p in read_curve(tmp_path / "part")] == [40, 60, 80, 120]
+    assert main(["td", str(tmp_path / "part"), "--lam", "0.5"]) == 1   # settings are fixed
+
+
+def test_the_moving_average_of_the_weights_resumes_too(tmp_path) -> None:
+    config = TrainConfig(contact_hidden=8, race_hidden=8, games=80, chunk=20, eval_every=40, eval_pairs=20,
+                         average_games=30)
+    run_td(config, tmp_path / "whole")
+    run_td(TrainConfig(**{**config.to_dict(), "games": 40}), tmp_path / "part")
+    run_td(config, tmp_path / "part")
+    a = read_weights(tmp_path / "whole" / "average.bgw")
+    b = read_weights(tmp_path / "part" / "average.bgw")
+    last = read_weights(tmp_path / "whole" / "checkpoint.bgw")
+    assert a.meta["games"] == b.meta["games"] == 80
+    assert all(np.array_equal(a.arrays[k], b.arrays[k]) for k in a.arrays)
+    assert not np.array_equal(a.arrays["contact.w1"], last.arrays["contact.w1"])
+    assert all(p["averaged"] for p in read_curve(tmp_path / "whole"))
+    # the average may be switched on when a run resumes: it does not change the net trained
+    assert TrainConfig(average_games=0).same_run(TrainConfig(average_games=100_000))
+    assert not TrainConfig(lam=0.5).same_run(TrainConfig())
+
+
+def test_bad_training_settings_raise() -> None:
+    for bad in ({"lam": 1.5}, {"contact_hidden": 12}, {"games": True}, {"lr": -1.0}):
+        with pytest.raises(InvalidSpecError):
+            TrainConfig(**bad)                          # type: ignore[arg-type]
+    with pytest.raises(InvalidSpecError):
+        TrainConfig.from_dict({"lambda": 0.5})
+
+
+def test_supervised_steps_move_the_value_towards_the_target() -> None:
+    model = initial_weights(TrainConfig(contact_hidden=16, race_hidden=8)).model()
+    board = np.frombuffer(Position().to_bytes(), dtype=np.uint8).reshape(1, 50).copy()
+    target = np.array([[0.9, 0.3, 0.01, 0.05, 0.001]], dtype=np.float32)
+    before = model.evaluate(board[0].tobytes())
+    model.train_positions(board, target, 0.05, 0.05, np.zeros(200, dtype=np.int64))
+    after = model.evaluate(board[0].tobytes())
+    assert abs(after[0] - 0.9) < abs(before[0] - 0.9) and after[0] == pytest.approx(0.9, abs=0.02)
+    assert after[1] == pytest.approx(0.3, abs=0.02)
+
+
+# ---------------------------------------------------------------- the bot
+
+def test_the_core_games_are_the_games_matchplayer_plays(tiny: Weights) -> None:
+    bot, pub = NeuralBot(weights=tiny, cube="never"), get_bot("pubeval", cube="never")
+    model = tiny.model()
+    rules = Rules(jacoby=False)
+    for i in range(6):
+        theirs = MatchPlayer(bot, pub, rules=rules).play(9, i)
+        mine, _ = model.versus("neural", "pubeval", 9, i, 1)
+        assert theirs.score0 - theirs.score1 == mine[0]
+        theirs = MatchPlayer(pub, bot, rules=rules).play(9, i)
+        mine, _ = model.versus("pubeval", "neural", 9, i, 1)
+        assert theirs.score0 - theirs.score1 == mine[0]
+
+
+def test_the_bot_plays_legal_moves_at_both_plies(tiny: Weights) -> None:
+    start = Position()
+    for ply in (0, 1):
+        bot = NeuralBot(ply=ply, weights=tiny)
+        move = bot.choose_move(start, (6, 5))
+        assert move in start.legal_moves(6, 5)
+        p = bot.evaluate(start)
+        assert _consistent(tuple(p.__dict__.values()))
+        assert bot.evaluate_after(move.position).win == pytest.approx(
+            1 - bot.evaluate(move.position.swap_sides(), 0).win,
+            abs=1e-6)
+
+
+def test_the_registry_builds_the_bot_and_refuses_bad_options() -> None:
+    bot = get_bot("neural", ply=1, cube="never")
+    assert isinstance(bot, NeuralBot) and bot.ply == 1
+    assert get_bot("neural:ply=0").ply == 0                 # type: ignore[attr-defined]
+    for bad in ({"ply": 2}, {"ply": True}, {"cube": "keith"}, {"cube_efficiency": 2.0}, {"colour": 1}):
+        with pytest.raises(UnknownBotError):
+            get_bot("neural", **bad)
+    over = Position.from_board([[0] * 12 + [15] + [0] * 12, [0] * 25])
+    with pytest.raises(InvalidPositionError):
+        bot.evaluate(over)
+
+
+def test_cube_decisions_follow_the_probabilities(tiny: Weights) -> None:
+    from bgfast.match import MatchState
+
+    bot = NeuralBot(weights=tiny)
+    money = MatchState()
+    # two checkers each on the 5 and 6 points (77% for the side on roll, by the database):
+    # a double (Janowski, x = 0.68) and a take
+    close = Position.from_board([[0, 0, 0, 0, 1, 1] + [0] * 19, [0, 0, 0, 0, 1, 1] + [0] * 19])
+    assert bot.should_double(close, money)
+    assert bot.accept_double(close, money) == 1
+    # the side on roll bears off its last two checkers next roll, no gammon possible: a pass
+    won = Position.from_board([[0] * 12 + [14] + [0] * 12, [1, 1] + [0] * 23])
+    assert bot.accept_double(won, money) == 0
+    assert not NeuralBot(weights=tiny, cube="never").should_double(close, money)
+    assert not bot.should_double(Position(), money)
+    # with 15 checkers left the opponent would lose a gammon: too good to double
+    assert not bot.should_double(Position.from_board([[0] * 12 + [15] + [0] * 12, [1, 1] + [0] * 23]), money)

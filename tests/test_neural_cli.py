@@ -1,0 +1,78 @@
+"""The neural net's commands: ``bgfast bench neural`` and ``bgfast train``."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cli_helpers import assert_snapshot, fixed_terminal, run  # noqa: F401
+
+
+def test_bench_neural_json_has_the_figures_of_the_issue(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "bench", "neural", "--json", "--positions", "300", "--games", "8", "--repeat", "1")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    for key in ("evals_per_s", "decisions_per_s", "games_per_s", "train_games_per_s", "plies_per_game"):
+        assert data[key] > 0, key
+    pytest.importorskip("gnubg_nn")
+    for key in ("gnubg_nn_evals_per_s", "gnubg_nn_decisions_per_s", "gnubg_nn_games_per_s", "evals_ratio"):
+        assert data[key] > 0, key
+
+
+def test_bench_neural_text_without_peers(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "bench", "neural", "--positions", "200", "--games", "4", "--repeat", "1", "--no-peers")
+    assert code == 0
+    assert "evaluations/s" in out and "decisions/s" in out and "gnubg_nn" not in out.split("\n")[0]
+
+
+def test_bench_neural_refuses_bad_counts_and_files(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    code, _, err = run(capsys, "bench", "neural", "--positions", "0")
+    assert code == 2 and err.startswith("bgfast: error:") and err.count("\n") == 1
+    bad = tmp_path / "bad.bgw"
+    bad.write_bytes(b"not a net")
+    code, _, err = run(capsys, "bench", "neural", "--weights", str(bad))
+    assert code == 2 and "bad.bgw" in err and err.count("\n") == 1
+
+
+def test_bench_neural_help_matches_its_snapshot(capsys: pytest.CaptureFixture[str], fixed_terminal: None) -> None:
+    code, out, _ = run(capsys, "bench", "neural", "--help")
+    assert code == 0
+    assert_snapshot("help_bench_neural.txt", out)
+
+
+def test_bgfast_train_runs_the_training_command_line(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    run_dir = tmp_path / "run"
+    code, out, err = run(capsys, "train", "td", str(run_dir), "--games", "20", "--contact-hidden", "8",
+                         "--race-hidden", "8", "--chunk", "10", "--eval-every", "20", "--eval-pairs", "4")
+    assert (code, err) == (0, "") and (run_dir / "checkpoint.bgw").exists()
+    code, out, _ = run(capsys, "train", "curve", str(run_dir), "--json")
+    assert code == 0 and json.loads(out)[-1]["games"] == 20
+    code, _, err = run(capsys, "train", "snapshot", str(tmp_path / "none"), str(tmp_path / "x.bgw"))
+    assert code == 1 and err.startswith("bgfast train:")
+    code, out, _ = run(capsys, "train", "--help")
+    assert code == 0 and out.startswith("usage: bgfast train")
+    code, _, err = run(capsys, "train", "frobnicate")
+    assert code == 2 and "invalid choice" in err
+
+
+def test_bgfast_train_refine_labels_positions_at_1_ply_through_the_dispatch(
+        capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    import numpy as np
+
+    from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
+    from bgfast.bots.neural_weights import read_weights, write_weights
+    from bgfast.train import TrainConfig, initial_weights
+    from bgfast.train.supervised import label_positions
+
+    start = tmp_path / "start.bgw"
+    write_weights(start, initial_weights(TrainConfig(contact_hidden=8, race_hidden=8)))
+    code, out, err = run(capsys, "train", "refine", str(tmp_path / "refine"), "--start", str(start), "--rounds", "1",
+                         "--games", "4", "--eval-pairs", "4")
+    assert (code, err) == (0, "") and "round 1:" in out
+    model = read_weights(start).model()
+    with np.load(tmp_path / "refine" / "round-0001.npz") as data:
+        boards, targets = data["boards"], data["targets"]
+    assert len(boards) > 10
+    evaluator = CoreEvaluator(model, EvaluatorKind.EVAL_NEURAL)
+    assert np.array_equal(targets, label_positions(model, boards))
+    assert tuple(targets[0]) == pytest.approx(evaluator.on_roll(boards[0].tobytes(), 1), abs=1e-7)
