@@ -148,3 +148,88 @@ def without_double(match_id: str) -> str:
     """A Match ID with a pending double withdrawn (the doubler to roll), as gnubg reads an XGID's ``D``."""
     state = MatchState.from_match_id(match_id)
     return dataclasses.replace(state, double_offered=False, turn=state.player_on_roll).match_id()
+
+
+# ---------------------------------------------------------------- matches, action by action
+
+Action = tuple[Any, ...]
+"""One action of a game as both sides are compared: ``(player, kind, dice, steps, board)``
+(``kind`` ``move``, ``double``, ``take``, ``drop`` or ``resign``; ``dice`` (high, low) and
+``steps`` (sorted ``(from, to)``, bar 25, off 0) for a move; ``board`` the Position ID
+before a move or a double, from the actor's side), or the game's result
+``("result", score0, score1, crawford, winner, points, resigned)`` after its actions."""
+
+
+def gnubg_actions(match: Mapping[str, Any]) -> list[list[Action]]:
+    """The actions of each game of a match as ``gnubg.match()`` gives it (the ``import``
+    and ``selfplay`` jobs of ``gnubg_jobs.py``), in the form of :data:`Action`."""
+    games = []
+    for game in match["games"]:
+        actions: list[Action] = []
+        for action in game["game"]:
+            kind, player = action["action"], "XO".index(action["player"]) if action.get("player") in ("X", "O") else None
+            if kind == "move":
+                dice = tuple(sorted(action["dice"], reverse=True))
+                steps = tuple(sorted((int(a), int(b)) for a, b in action["move"]))
+                actions.append((player, "move", dice, steps, action.get("board")))
+            elif kind == "double":
+                actions.append((player, "double", None, None, action.get("board")))
+            elif kind in ("take", "drop", "resign"):
+                actions.append((player, kind, None, None, None))
+            else:
+                actions.append((player, kind, None, None, None))   # setboard, setdice...: shown as they are
+        info = game["info"]
+        winner = "XO".index(info["winner"]) if info.get("winner") in ("X", "O") else None
+        actions.append(("result", info["score-X"], info["score-O"], bool(info.get("crawford", False)), winner,
+                        info.get("points-won"), bool(info.get("resigned"))))
+        games.append(actions)
+    return games
+
+
+def bgfast_actions(history: Any) -> list[list[Action]]:
+    """The actions of each game of a :class:`bgfast.game.MatchHistory` as gnubg records
+    them (:data:`Action`): a beaver is gnubg's second double by the doubled player and a
+    take by the first doubler (its board the first doubler's, on roll), a pass is a drop,
+    a resigned game ends with the loser's ``resign``."""
+    games = []
+    score = (0, 0)
+    for record, turns in zip(history.record.games, history.games):
+        actions: list[Action] = []
+        for turn in turns:
+            if turn.action == "move":
+                steps = tuple(sorted((s.src, s.dst) for s in turn.move.checker_moves))
+                actions.append((turn.player, "move", (turn.dice.high, turn.dice.low), steps, turn.position.id()))
+            elif turn.action == "double":
+                actions.append((turn.player, "double", None, None, turn.position.id()))
+            elif turn.action == "beaver":   # gnubg's board: the doubler's, on roll
+                actions.append((turn.player, "double", None, None, turn.position.swap_sides().id()))
+                actions.append((1 - turn.player, "take", None, None, None))
+            else:
+                actions.append((turn.player, {"pass": "drop"}.get(turn.action, turn.action), None, None, None))
+        if record.kind == "resign":
+            actions.append((1 - record.winner, "resign", None, None, None))
+        actions.append(("result", score[0], score[1], record.crawford, record.winner, record.points,
+                        record.kind == "resign"))
+        games.append(actions)
+        score = record.score_after
+    return games
+
+
+def compare_actions(ours: list[list[Action]], theirs: list[list[Action]]) -> tuple[int, int, list[str]]:
+    """``(actions compared, actions that agree, the first differences)`` of two matches'
+    :data:`Action` lists, game by game and action by action (a missing or extra action
+    counts as one that disagrees)."""
+    compared = agree = 0
+    differences: list[str] = []
+    for g in range(max(len(ours), len(theirs))):
+        a = ours[g] if g < len(ours) else []
+        b = theirs[g] if g < len(theirs) else []
+        for k in range(max(len(a), len(b))):
+            x = a[k] if k < len(a) else None
+            y = b[k] if k < len(b) else None
+            compared += 1
+            if x == y:
+                agree += 1
+            elif len(differences) < 5:
+                differences.append(f"game {g + 1}, action {k + 1}: bgfast {x}, gnubg {y}")
+    return compared, agree, differences

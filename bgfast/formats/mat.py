@@ -1,42 +1,49 @@
 """Matches as Jellyfish ``.mat`` text, the exchange format GNU Backgammon, eXtreme Gammon
 and BGBlitz import.
 
-The layout, one game after another::
+The layout, one game after another, is the one GNU Backgammon 1.07 writes (``export
+match mat``)::
 
      7 point match
 
      Game 1
-     alice : 0                        bob : 0
-      1) 31: 8/5 6/5                  64: 24/18 13/9
+     alice : 0                      bob : 0
+      1) 31: 8/5 6/5                 64: 24/18 13/9
       2) 52: 13/8 13/11               Doubles => 2
-      3)  Takes                       66: 24/18 24/18 13/7 13/7
+      3)  Takes                      66: 24/18 24/18 13/7 13/7
      ...
-          Wins 2 points
+                                      Wins 2 points
 
-Each numbered line holds one action of each player: the left column is
-player 0 (``players[0]``), the right column player 1.  An action is a roll and
-its play (``54: 24/20 13/8``; a roll that cannot be played is just ``54:``),
-``Doubles => 4``, ``Takes``, ``Drops`` or ``Beavers => 4``.  Plays list one
-checker step per die, ``*`` marking a hit, the bar as 25 and off as 0, as
-Jellyfish wrote them.  ``Wins N point(s)`` ends a game under its winner's
-column, with ``and the match`` after the last one; a game that ends with
-``Drops`` has no ``Wins`` line (GNU Backgammon's importer would score it
-again as a resignation, and stop early at match point).  A money game (length 0)
-is written as a ``0 point match``.
+Each numbered line holds one action of each player: the left column is player 0
+(``players[0]``), the right column player 1.  An action is a roll and its play
+(``54: 24/20 13/8``; a roll that cannot be played is just ``54:``), ``Doubles => 4``,
+``Takes``, ``Drops`` or ``Beavers => 4``.  Plays list one checker step per die, ``*``
+marking the first step onto a blot, the bar as 25 and off as 0, as Jellyfish wrote
+them.  ``Wins N point(s)`` ends every game under its winner's column, with ``and the
+match`` after the last one; after ``Drops`` it follows as gnubg writes it: on the
+same line when player 0 drops, on the next line when player 1 does.  A money game
+(length 0) is a ``0 point match``.
+
+The columns are gnubg's to the character (a left cell padded to 27 characters, a
+space after each step but a fourth), and that matters: gnubg's importer finds the right
+column of a line with one roll by the first two spaces after its 15th character, and a
+line too short to have them (a ``Drops`` alone, ``53: 3/0``) leaves it reading the end
+of the line before, which here is always blank.
 
 The moves come from :func:`bgfast.game.play_match_with_history`; a plain
-:class:`~bgfast.game.MatchRecord` holds only the results.
+:class:`~bgfast.game.MatchRecord` holds only the results.  :func:`read_mat` reads a
+``.mat`` file back into a match history, checking every play and cube action.
 
 >>> from bgfast.bots import get_bot
 >>> from bgfast.game import play_match_with_history
 >>> pubeval = get_bot("pubeval", cube="never")
 >>> h = play_match_with_history(pubeval, pubeval, length=3, seed=2)
 >>> text = mat_text(h.record, players=("alice", "bob"), moves=h.games)
->>> print("\\n".join(text.splitlines()[:6]))
+>>> print("\\n".join(line.rstrip() for line in text.splitlines()[:6]))
  3 point match
 <BLANKLINE>
  Game 1
- alice : 0                       bob : 0
+ alice : 0                      bob : 0
   1)                             51: 24/23 23/18
   2) 53: 8/3 6/3                 33: 24/21 21/18 6/3 6/3
 """
@@ -54,16 +61,23 @@ __all__ = ["write_mat", "mat_text"]
 
 PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
 
-_NUMBER = 3          # width of the turn number: "  1) "
-_COLUMN = 28         # width of the left player's column
-_INDENT = " " * (_NUMBER + 2)
+_CELL = 27           # a left cell is padded to 27 characters, then one space
+_HEAD = 31           # the header's left part is padded to 31 characters
+_LEFT = " " * 6      # where a Wins line under the left column starts
+_RIGHT = " " * 34    # ... and under the right column
+
+
+def _points(points: int) -> str:
+    return f"Wins {points} point{'s' if points != 1 else ''}"
 
 
 def _cell(turn: Turn) -> str:
     if turn.action == "move":
         assert turn.dice is not None and turn.move is not None
-        steps = " ".join(f"{s.src}/{s.dst}{'*' if s.hit else ''}" for s in turn.move.checker_moves)
-        return f"{turn.dice.high}{turn.dice.low}: {steps}".rstrip()
+        steps = turn.move.checker_moves
+        text = "".join(f"{s.src}/{s.dst}{'*' if s.hit else ''}" + (" " if k < 3 else "")
+                       for k, s in enumerate(steps))
+        return f"{turn.dice.high}{turn.dice.low}: {text}"
     if turn.action == "double":
         return f" Doubles => {turn.cube}"
     if turn.action == "take":
@@ -82,29 +96,37 @@ def _name(name: object, which: int) -> str:
     return text
 
 
-def _game_lines(number: int, score: tuple[int, int], names: tuple[str, str], turns: Sequence[Turn],
-                winner: int, points: int, last: bool) -> list[str]:
-    lines = ["", f" Game {number}"]
-    head = f" {names[0]} : {score[0]}"
-    lines.append(head.ljust(_NUMBER + 2 + _COLUMN) + ("" if len(head) < _NUMBER + 2 + _COLUMN else "  ")
-                 + f"{names[1]} : {score[1]}")
-    cells: list[str] = [] if not turns or turns[0].player == 0 else [""]
+def _game_text(number: int, score: tuple[int, int], names: tuple[str, str], turns: Sequence[Turn],
+               winner: int, points: int, last: bool) -> str:
+    """One game: ``Game N``, the score line, the numbered rows and the ``Wins`` line, as gnubg writes them."""
+    left = f"{names[0]} : {score[0]}"
+    # a name too long for gnubg's column still gets two spaces, which its importer needs
+    out = [f" Game {number}\n", " " + (left.ljust(_HEAD) if len(left) < _HEAD else left + "  ")
+           + f"{names[1]} : {score[1]}\n"]
+    wins = _points(points) + (" and the match" if last else "")
+    slot = 0                                   # even: the next action opens a row (player 0's column)
+    if turns and turns[0].player == 1:
+        out.append("  1)" + " " * (_CELL + 2))
+        slot = 1
     for turn in turns:
-        if len(cells) % 2 != turn.player:
+        if slot % 2 != turn.player:
             raise ValueError(f"game {number}: the players' actions do not alternate at {turn!r}")
-        cells.append(_cell(turn))
-    for row in range(0, len(cells), 2):
-        left = cells[row]
-        right = cells[row + 1] if row + 1 < len(cells) else ""
-        if right:  # a long left cell still leaves two spaces before the right one
-            left = left.ljust(_COLUMN) if len(left) <= _COLUMN - 2 else left + "  "
-        text = f"{row // 2 + 1:{_NUMBER}d}) " + left + right
-        lines.append(text.rstrip())
-    if turns and turns[-1].action == "pass":
-        return lines  # "Drops" ends the game: gnubg would score a "Wins" line after it again
-    result = f"Wins {points} point{'s' if points != 1 else ''}" + (" and the match" if last else "")
-    lines.append(_INDENT + " " + (" " * _COLUMN if winner == 1 else "") + result)
-    return lines
+        cell = _cell(turn)
+        if turn.action == "pass":              # the drop ends the game; its Wins line as gnubg places it
+            if slot % 2 == 0:
+                out.append(f"{slot // 2 + 1:3d}) " + f"{cell}{' ' * 23}{wins}".ljust(_CELL) + " \n\n")
+            else:
+                out.append(f"{cell}\n{_LEFT}{wins}\n\n")
+            return "".join(out)
+        if slot % 2 == 0:
+            out.append(f"{slot // 2 + 1:3d}) " + cell.ljust(_CELL) + " ")
+        else:
+            out.append(cell + "\n")
+        slot += 1
+    if slot % 2:                               # the row ends with player 0's action
+        out.append("\n")
+    out.append((_RIGHT if winner == 1 else _LEFT) + wins + "\n\n")
+    return "".join(out)
 
 
 def mat_text(record: MatchRecord | MatchHistory, *, players: tuple[object, object] = ("player0", "player1"),
@@ -118,13 +140,13 @@ def mat_text(record: MatchRecord | MatchHistory, *, players: tuple[object, objec
     if len(moves) != len(record.games):
         raise ValueError(f"moves has {len(moves)} games, the record {len(record.games)}")
     names = (_name(players[0], 0), _name(players[1], 1))
-    lines = [f" {record.length} point match"]
+    parts = [f" {record.length} point match\n\n"]
     score = (0, 0)
     for i, (game, turns) in enumerate(zip(record.games, moves)):
         last = record.length > 0 and i == len(record.games) - 1
-        lines += _game_lines(game.number, score, names, turns, game.winner, game.points, last)
+        parts.append(_game_text(game.number, score, names, turns, game.winner, game.points, last))
         score = game.score_after
-    return "\n".join(lines) + "\n\n"
+    return "".join(parts)
 
 
 def write_mat(record: MatchRecord | MatchHistory, path_or_file: PathOrFile, *,
