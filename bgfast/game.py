@@ -259,11 +259,13 @@ def _config(bot: object) -> CoreConfig | None:
     return None if config is None else CoreConfig(*config)
 
 
-def _core_rules(length: int, rules: Rules, jacoby: bool | None) -> tuple[int, int, int, int, int]:
-    """``(length, crawford, jacoby, beaver, max_cube)`` as the core takes them; ``jacoby``
-    overrides ``rules.jacoby`` (a :class:`MatchState` carries its own), money play only."""
+def _core_rules(length: int, rules: Rules, jacoby: bool | None) -> tuple[int, int, int, int, int, int]:
+    """``(length, crawford, jacoby, beaver, max_cube, dead_cube_allowed)`` as the core takes
+    them; ``jacoby`` overrides ``rules.jacoby`` (a :class:`MatchState` carries its own), money
+    play only."""
     use_jacoby = rules.jacoby if jacoby is None else jacoby
-    return (length, int(rules.crawford), int(use_jacoby and length == 0), int(rules.beaver), rules.max_cube)
+    return (length, int(rules.crawford), int(use_jacoby and length == 0), int(rules.beaver), rules.max_cube,
+            int(rules.dead_cube == "allow"))
 
 
 def _core_player(config: CoreConfig) -> tuple[int, int, float, CoreEvaluator, None]:
