@@ -55,9 +55,12 @@ import re
 from collections.abc import Sequence
 from typing import IO, Union
 
+from bgfast.errors import InvalidMatchFileError
+from bgfast.formats.match_file import MatchFile, MatchReplay
 from bgfast.game import MatchHistory, MatchRecord, Turn
+from bgfast.match import Rules
 
-__all__ = ["write_mat", "mat_text"]
+__all__ = ["mat_text", "parse_mat", "read_mat", "write_mat"]
 
 PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
 
@@ -180,3 +183,221 @@ def write_mat(record: MatchRecord | MatchHistory, path_or_file: PathOrFile, *,
         path_or_file.write(text)
     else:
         raise TypeError(f"write_mat needs a path or a text file, got {path_or_file!r}")
+
+
+# ---------------------------------------------------------------- reading
+
+_MATCH = re.compile(r"^\s*(\d+)\s+[Pp]oint\s+[Mm]atch\b")
+_GAME = re.compile(r"^\s*Game\s+(\d+)\s*$")
+_SCORES = re.compile(r"^\s*(?P<n0>\S(?:.*?\S)?)\s*:\s*(?P<s0>\d+)\s+(?P<n1>\S(?:.*?\S)?)\s*:\s*(?P<s1>\d+)\s*$")
+_ROW = re.compile(r"^\s*\d+\)")
+_ROLL = re.compile(r"(?<![\d/])[1-6][1-6]:")
+_TAG = re.compile(r'^[;#]\s*\[(\w+)\s+"([^"]*)"\]')
+_VARIATIONS = {"Backgammon": "standard", "NackGammon": "nackgammon", "HyperGammon (3)": "hypergammon"}
+_INFO_TAGS = {"Event": "event", "Round": "round", "Site": "place", "Transcriber": "annotator"}
+
+
+def _columns(line: str) -> tuple[str, str]:
+    """The left and right cells of a numbered line, found as gnubg's importer finds them:
+    before a second roll when there are two, else at the first two spaces after the 15th
+    character."""
+    rolls = list(_ROLL.finditer(line))
+    if len(rolls) >= 2:
+        split = rolls[1].start()
+    else:
+        found = line.find("  ", 15)
+        split = found if found >= 0 else len(line)
+    left = line[:split]
+    row = _ROW.match(left)
+    return (left[row.end():] if row else left).strip(), line[split:].strip()
+
+
+def _rules_from_tags(tags: dict[str, str], base: Rules) -> Rules:
+    def on(name: str, default: bool) -> bool:
+        value = tags.get(name)
+        return default if value is None else value.strip().lower() in ("on", "yes", "true", "1")
+
+    variant = base.variant
+    if "Variation" in tags:
+        name = tags["Variation"]
+        if name not in _VARIATIONS:
+            raise ValueError(f"variation {name!r}: bgfast plays {', '.join(repr(v) for v in _VARIATIONS)}")
+        variant = _VARIATIONS[name]
+    return Rules(crawford=on("Crawford", base.crawford), jacoby=on("Jacoby", base.jacoby),
+                 beaver=on("Beaver", base.beaver), max_cube=base.max_cube, variant=variant,
+                 dead_cube=base.dead_cube)
+
+
+class _MatReader:
+    """Reads the numbered lines of a ``.mat`` file into a :class:`MatchReplay`."""
+
+    def __init__(self, replay: MatchReplay) -> None:
+        self.replay = replay
+        self.unplayed: tuple[str, int, str] | None = None   # a roll with no play, maybe before a resignation
+        self.beaver_by: int | None = None                    # after a beaver, the first doubler's take may follow
+
+    def _flush(self) -> None:
+        if self.unplayed is not None:
+            where, player, dice = self.unplayed
+            self.unplayed = None
+            self.replay.roll(where, player, dice, "")
+
+    def cell(self, where: str, player: int, text: str) -> None:
+        replay = self.replay
+        if not text:
+            return
+        roll = re.match(r"^([1-6])([1-6]):\s*(.*)$", text)
+        words = text.lower().split()
+        if words[0] == "wins":
+            match = re.match(r"^wins\s+(\d+)\s+points?\b", text.lower())
+            if not match:
+                raise replay.fail(where, f"{text!r} is not 'Wins N point(s)'")
+            points = int(match.group(1))
+            game = replay.game
+            if game is not None and game.result is None:
+                self.unplayed = None      # the roll was not played: its player resigned
+                replay.resign(where, winner=player, points=points)
+            # gnubg writes a money game's points without the Jacoby rule: their result is checked by the score
+            replay.end_game(where, winner=player, points=points if replay.length else None)
+            return
+        self._flush()
+        if roll:
+            play = roll.group(3).strip()
+            if play.startswith("???") or play.lower().startswith("cannot move"):
+                play = ""
+            game = replay.game
+            if (not play and game is not None and game.result is None and game.doubled_by is None
+                    and len(game.position.legal_moves(int(roll.group(1)), int(roll.group(2)))) > 1):
+                self.unplayed = (where, player, roll.group(1) + roll.group(2))
+                return
+            self.beaver_by = None
+            replay.roll(where, player, roll.group(1) + roll.group(2), play)
+        elif words[0] in ("doubles", "double"):
+            replay.double(where, player)
+            value = re.search(r"=>\s*(\d+)", text)
+            game = replay.game
+            if value and game is not None and int(value.group(1)) != 2 * game.cube:
+                raise replay.fail(where, f"{text!r}: the cube is at {game.cube}, so a double makes it {2 * game.cube}")
+        elif words[0] in ("takes", "take", "accepts"):
+            if self.beaver_by is not None and player == self.beaver_by:
+                self.beaver_by = None     # the take of a beaver some programs write
+                return
+            replay.take(where, player)
+        elif words[0] in ("drops", "drop", "passes", "pass", "rejects"):
+            replay.drop(where, player)
+        elif words[0] in ("beavers", "beaver"):
+            replay.beaver(where, player)
+            self.beaver_by = 1 - player
+        else:
+            raise replay.fail(where, f"{text!r} is not a roll, a cube action or a Wins line")
+
+    def end(self) -> None:
+        self._flush()
+
+
+def parse_mat(text: str, *, rules: Rules | None = None, source: str = "<mat>") -> MatchFile:
+    """Read ``.mat`` text (see :func:`read_mat`); ``source`` names it in error messages."""
+    lines = text.splitlines()
+    tags: dict[str, str] = {}
+    comments: list[str] = []
+    length = None
+    start = 0
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip().lstrip("\ufeff")
+        if stripped.startswith((";", "#")):
+            tag = _TAG.match(stripped)
+            if tag:
+                tags[tag.group(1)] = tag.group(2)
+            elif stripped[1:].strip():
+                comments.append(stripped[1:].strip())
+            continue
+        match = _MATCH.match(stripped)
+        if match:
+            length, start = int(match.group(1)), number
+            break
+        if stripped:
+            raise InvalidMatchFileError(f"{source}:{number}: {stripped[:40]!r} before the 'N point match' line")
+    if length is None:
+        raise InvalidMatchFileError(f"{source}: no 'N point match' line: not a .mat file")
+    try:
+        read_rules = _rules_from_tags(tags, rules or Rules())
+    except ValueError as exc:
+        raise InvalidMatchFileError(f"{source}: {exc}") from None
+    replay = MatchReplay(length=length, rules=read_rules, source=source)
+    reader = _MatReader(replay)
+    players: tuple[str, str] | None = None
+    expect_scores = False
+    for number, line in enumerate(lines[start:], start=start + 1):
+        where = f"line {number}"
+        if not line.strip():
+            continue
+        if line.lstrip().startswith((";", "#")):
+            if line.lstrip()[1:].strip().startswith("Set Pos="):
+                raise replay.fail(where, "a position set up in a .mat file (XG's Set Pos) is not read; use SGF")
+            continue
+        game = _GAME.match(line)
+        if game:
+            reader.end()
+            expect_scores = True
+            continue
+        if expect_scores:
+            scores = _SCORES.match(line)
+            if not scores:
+                raise replay.fail(where, f"{line.strip()!r} is not the score line 'name : N   name : N'")
+            if players is None:
+                players = (scores.group("n0"), scores.group("n1"))
+            replay.start_game(where, score=(int(scores.group("s0")), int(scores.group("s1"))))
+            expect_scores = False
+            continue
+        if replay.game is None:
+            raise replay.fail(where, f"{line.strip()[:40]!r} before the first 'Game 1' line")
+        if _ROW.match(line):
+            left, right = _columns(line)
+            reader.cell(where, 0, left)
+            reader.cell(where, 1, right)
+        elif line.strip().lower().startswith("wins"):
+            reader.cell(where, 0 if line.index(line.strip()) < 20 else 1, line.strip())
+        else:
+            raise replay.fail(where, f"{line.strip()[:40]!r} is not a numbered line or a Wins line")
+    reader.end()
+    info = {key: tags[tag] for tag, key in _INFO_TAGS.items() if tags.get(tag)}
+    date = re.match(r"^(\d{4})\.(\d{1,2})\.(\d{1,2})", tags.get("EventDate", ""))
+    if date:
+        info["date"] = f"{date.group(1)}-{int(date.group(2)):02d}-{int(date.group(3)):02d}"
+    if comments:
+        info["comment"] = "\n".join(comments)
+    return replay.finish(f"line {len(lines)}", players=players or ("player0", "player1"), info=info)
+
+
+def read_mat(path_or_file: PathOrFile, *, rules: Rules | None = None) -> MatchFile:
+    """Read a Jellyfish ``.mat`` file (as GNU Backgammon, eXtreme Gammon, BGBlitz or
+    :func:`write_mat` write it) into a match history, checking every play and cube action.
+
+    The columns are found as gnubg's importer finds them; a play may be written in any
+    spelling :meth:`~bgfast.position.Position.parse_move` reads (``bar/22``, ``25/22``,
+    ``13/7(2)``, ``6/off``).  A ``Wins`` line while the game is still being played is a
+    resignation (a roll with no play just before it was never played); after a bear-off or
+    a drop it must name the winner, and in match play the points.  A ``Beavers`` answer may
+    be followed by the first doubler's ``Takes`` or by the roll.  The header's tags
+    ``; [Variation "NackGammon"]`` (``"HyperGammon (3)"``), ``[Crawford "Off"]``, ``[Jacoby
+    ...]``, ``[Beaver ...]`` set those rules; ``[Event]``, ``[Round]``, ``[Site]``,
+    ``[EventDate]``, ``[Transcriber]`` and other comments become the match information.
+
+    :param path_or_file: a path, or a text file open for reading.
+    :param rules: the rules the file does not state (default :class:`~bgfast.match.Rules`:
+        Crawford, Jacoby in money play, no beavers, gnubg's dead-cube rule).
+    :returns: a :class:`~bgfast.formats.match_file.MatchFile` (players from the first
+        game's score line).
+    :raises InvalidMatchFileError: not a ``.mat`` file, a line that does not parse, an
+        illegal play or cube action, a score line that does not follow from the games
+        before; the message starts with ``FILE: line N:``.
+    """
+    if isinstance(path_or_file, (str, os.PathLike)):
+        source = os.fspath(path_or_file)
+        try:
+            with open(path_or_file, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError as exc:
+            raise InvalidMatchFileError(f"{source}: cannot read it: {exc.strerror or exc}") from None
+        return parse_mat(text, rules=rules, source=source)
+    return parse_mat(path_or_file.read(), rules=rules, source=getattr(path_or_file, "name", "<mat>"))
