@@ -125,22 +125,30 @@ def import_match(item):
 
 
 def selfplay(item):
+    # one game at a time (automatic game off), so that a money session stops after its first
+    gnubg.command("set automatic game off")
+    gnubg.command("set confirm new off")
     for player in (0, 1):
         gnubg.command(f"set player {player} gnubg")
         for kind in ("chequerplay", "cubedecision"):
             gnubg.command(f"set player {player} {kind} evaluation plies 0")
-            gnubg.command(f"set player {player} {kind} evaluation prune off")
     gnubg.command("set jacoby " + ("on" if item.get("jacoby", True) else "off"))
     gnubg.command(f"set variation {item.get('variation', 'standard')}")
     gnubg.command(f"set seed {item['seed']}")
-    gnubg.command("set automatic game on")
-    gnubg.command(f"new match {item['length']}" if item["length"] else "new session")
-    if not item["length"]:
+    length = item["length"]
+    gnubg.command(f"new match {length}" if length else "new session")
+    for _ in range(4 * length):
+        last = gnubg.match(0, 0, 0, 0)["games"][-1]["info"]
+        score = [last["score-X"], last["score-O"]]
+        if last.get("winner") in ("X", "O"):
+            score["XO".index(last["winner"])] += last["points-won"]
+        if last.get("winner") not in ("X", "O") or max(score) >= length:
+            break
         gnubg.command("new game")
-    gnubg.command(f"export match mat {item['mat']}")
-    gnubg.command(f"save match {item['sgf']}")
     for player in (0, 1):
         gnubg.command(f"set player {player} human")
+    gnubg.command(f"export match mat {item['mat']}")
+    gnubg.command(f"save match {item['sgf']}")
     return _match()
 
 

@@ -153,11 +153,12 @@ def without_double(match_id: str) -> str:
 # ---------------------------------------------------------------- matches, action by action
 
 Action = tuple[Any, ...]
-"""One action of a game as both sides are compared: ``(player, kind, dice, steps, board)``
-(``kind`` ``move``, ``double``, ``take``, ``drop`` or ``resign``; ``dice`` (high, low) and
-``steps`` (sorted ``(from, to)``, bar 25, off 0) for a move; ``board`` the Position ID
-before a move or a double, from the actor's side), or the game's result
-``("result", score0, score1, crawford, winner, points, resigned)`` after its actions."""
+"""One action of a game as both sides are compared: ``(player, kind, dice, after, board)``
+(``kind`` ``move``, ``double``, ``take``, ``drop``, ``resign``, or ``set`` for a game set up
+from a position; ``dice`` (high, low) and ``after`` (the Position ID the play reaches, the
+mover's view) for a move; ``board`` the Position ID before a move, a double or a setup,
+from the actor's side), or the game's result ``("result", score0, score1, crawford,
+winner, points, resigned)`` after its actions."""
 
 
 def gnubg_actions(match: Mapping[str, Any]) -> list[list[Action]]:
@@ -170,12 +171,15 @@ def gnubg_actions(match: Mapping[str, Any]) -> list[list[Action]]:
             kind, player = action["action"], "XO".index(action["player"]) if action.get("player") in ("X", "O") else None
             if kind == "move":
                 dice = tuple(sorted(action["dice"], reverse=True))
-                steps = tuple(sorted((int(a), int(b)) for a, b in action["move"]))
-                actions.append((player, "move", dice, steps, action.get("board")))
+                steps = " ".join(f"{a}/{b}" for a, b in action["move"])
+                after = Position(action["board"]).parse_move(steps, dice).position.id()
+                actions.append((player, "move", dice, after, action.get("board")))
             elif kind == "double":
                 actions.append((player, "double", None, None, action.get("board")))
             elif kind in ("take", "drop", "resign"):
                 actions.append((player, kind, None, None, None))
+            elif kind == "set" and "board" in action:
+                actions.append((None, "set", None, None, action["board"]))
             else:
                 actions.append((player, kind, None, None, None))   # setboard, setdice...: shown as they are
         info = game["info"]
@@ -190,15 +194,21 @@ def bgfast_actions(history: Any) -> list[list[Action]]:
     """The actions of each game of a :class:`bgfast.game.MatchHistory` as gnubg records
     them (:data:`Action`): a beaver is gnubg's second double by the doubled player and a
     take by the first doubler (its board the first doubler's, on roll), a pass is a drop,
-    a resigned game ends with the loser's ``resign``."""
+    a resigned game ends with the loser's ``resign``, a game that does not open with the
+    opening roll from a starting position (one the same from both sides) starts with ``set``."""
     games = []
     score = (0, 0)
     for record, turns in zip(history.record.games, history.games):
         actions: list[Action] = []
+        first = turns[0]
+        opening = (first.action == "move" and not first.dice.is_double
+                   and first.position.board[0] == first.position.board[1])
+        if not opening:
+            actions.append((None, "set", None, None, first.position.id()))
         for turn in turns:
             if turn.action == "move":
-                steps = tuple(sorted((s.src, s.dst) for s in turn.move.checker_moves))
-                actions.append((turn.player, "move", (turn.dice.high, turn.dice.low), steps, turn.position.id()))
+                after = turn.move.position.id()
+                actions.append((turn.player, "move", (turn.dice.high, turn.dice.low), after, turn.position.id()))
             elif turn.action == "double":
                 actions.append((turn.player, "double", None, None, turn.position.id()))
             elif turn.action == "beaver":   # gnubg's board: the doubler's, on roll

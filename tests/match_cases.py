@@ -46,7 +46,7 @@ def standard_cases() -> Iterator[tuple[str, MatchHistory, Rules]]:
     pip, beaverer = PipCubeBot(), PipCubeBot(beaver=True)
     heuristic, weak_cube = get_bot("heuristic"), get_bot("heuristic", cube="janowski", cube_efficiency=0.2)
     pubeval, random_bot = get_bot("pubeval"), get_bot("random")
-    for seed in range(8):
+    for seed in range(10):
         yield f"pipcube-7-{seed}", play_match_with_history(pip, pip, length=7, seed=seed), Rules()
     for seed in range(3):
         yield f"heuristic-5-{seed}", play_match_with_history(heuristic, weak_cube, length=5, seed=seed), Rules()
@@ -59,9 +59,10 @@ def standard_cases() -> Iterator[tuple[str, MatchHistory, Rules]]:
         rules = Rules(jacoby=bool(seed % 2))
         yield (f"random-money-{seed}", play_match_with_history(random_bot, pubeval, length=0, seed=seed + 10,
                                                                 rules=rules), rules)
+    eager = PipCubeBot(lead=-200)   # doubles whenever it may, dead cubes too
     for seed in range(2):
         rules = Rules(dead_cube="allow")
-        yield f"dead-cube-allow-5-{seed}", play_match_with_history(pip, pip, length=5, seed=seed, rules=rules), rules
+        yield f"dead-cube-allow-5-{seed}", play_match_with_history(eager, pip, length=5, seed=seed, rules=rules), rules
 
 
 def other_cases() -> Iterator[tuple[str, MatchHistory, Rules]]:

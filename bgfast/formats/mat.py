@@ -316,7 +316,7 @@ def parse_mat(text: str, *, rules: Rules | None = None, source: str = "<mat>") -
             length, start = int(match.group(1)), number
             break
         if stripped:
-            raise InvalidMatchFileError(f"{source}:{number}: {stripped[:40]!r} before the 'N point match' line")
+            raise InvalidMatchFileError(f"{source}: line {number}: {stripped[:40]!r} before the 'N point match' line")
     if length is None:
         raise InvalidMatchFileError(f"{source}: no 'N point match' line: not a .mat file")
     try:

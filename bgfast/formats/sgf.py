@@ -18,8 +18,9 @@ points 1 to 24 of White (24 to 1 of Black), ``y`` the bar, ``z`` off.  A beaver 
 gnubg's: the doubled player's ``double`` while the double waits, then the first
 doubler's ``take``.  A game that does not start with the opening roll from the variant's
 starting position (an opening from a tournament's book, a position set up) starts with a
-setup node as gnubg writes it: ``;PL[B]AE[a:y]AW[...]AB[...]``, the player on roll, the
-board cleared, then each checker of White and of Black on its point.
+setup node as gnubg writes and reads it: ``;PL[B]AE[a:y]AW[...]AB[...]``, the player on
+roll, the board cleared, then each checker of the player on roll (``AW``, on its own
+points) and of the other (``AB``), whatever their colours.
 
 :func:`write_sgf` writes a :class:`~bgfast.game.MatchHistory` (or a
 :class:`~bgfast.formats.match_file.MatchFile`), :func:`read_sgf` reads a file that gnubg,
@@ -114,13 +115,15 @@ def _rules_value(rules: Rules, length: int, crawford_game: bool) -> str:
 
 
 def _board_nodes(first: Turn) -> str:
-    """gnubg's setup node for a game that starts from ``first``'s position, ``first.player`` on roll."""
+    """gnubg's setup node for a game that starts from ``first``'s position, ``first.player`` on
+    roll.  As gnubg writes and reads it, ``AW`` holds the checkers of the player that ``PL``
+    puts on roll, on its own points (``a`` its 1-point), and ``AB`` the other's (``x`` its
+    1-point); with ``PL[W]`` these are White's and Black's."""
     mine, theirs = first.position.board[1], first.position.board[0]
-    white, black = (mine, theirs) if first.player == 0 else (theirs, mine)
-    white_points = "".join(f"[{'y' if i == 24 else chr(ord('a') + i)}]" * n for i, n in enumerate(white))
-    black_points = "".join(f"[{'y' if i == 24 else chr(ord('x') - i)}]" * n for i, n in enumerate(black))
-    return (f"\n;PL[{'WB'[first.player]}]AE[a:y]" + (f"AW{white_points}" if white_points else "")
-            + (f"AB{black_points}" if black_points else ""))
+    on_roll = "".join(f"[{'y' if i == 24 else chr(ord('a') + i)}]" * n for i, n in enumerate(mine))
+    other = "".join(f"[{'y' if i == 24 else chr(ord('x') - i)}]" * n for i, n in enumerate(theirs))
+    return (f"\n;PL[{'WB'[first.player]}]AE[a:y]" + (f"AW{on_roll}" if on_roll else "")
+            + (f"AB{other}" if other else ""))
 
 
 def _turn_nodes(turn: Turn) -> str:
@@ -277,7 +280,7 @@ def _setup(node: Mapping[str, list[bytes]], position: Position, on_roll: int, fa
         if colour not in ("W", "B"):
             raise fail(f"PL[{colour}] is not W or B")
         on_roll = "WB".index(colour)
-    # the board in absolute terms: each colour's counts from its own side
+    # as gnubg reads a setup: AW are the checkers of the player on roll (after PL), AB the other's
     board = {on_roll: list(position.board[1]), 1 - on_roll: list(position.board[0])}
 
     def points(prop: str) -> list[str]:
@@ -290,11 +293,12 @@ def _setup(node: Mapping[str, list[bytes]], position: Position, on_roll: int, fa
         return letters
 
     for letter in points("AE"):
-        for player in (0, 1):
-            board[player][_point(player, letter) - 1] = 0
-    for prop, player in (("AW", 0), ("AB", 1)):
-        for letter in points(prop):
-            board[player][_point(player, letter) - 1] += 1
+        board[on_roll][_point(0, letter) - 1] = 0
+        board[1 - on_roll][_point(1, letter) - 1] = 0
+    for letter in points("AW"):
+        board[on_roll][_point(0, letter) - 1] += 1
+    for letter in points("AB"):
+        board[1 - on_roll][_point(1, letter) - 1] += 1
     try:
         return Position.from_board([board[1 - on_roll], board[on_roll]]), on_roll
     except ValueError as exc:
@@ -371,7 +375,7 @@ def _game(replay: MatchReplay, number: int, nodes: list[dict[str, list[bytes]]],
     winner_text, plus, rest = result[:1].upper(), result[1:2], result[2:]
     digits = rest.rstrip("Rr")
     if winner_text not in ("W", "B") or plus != "+" or not digits.isdigit():
-        raise fail(f"RE[{result}] is not W+N or B+N (R: resigned)")
+        raise fail_at(1)(f"RE[{result}] is not W+N or B+N (R: resigned)")
     winner, points = "WB".index(winner_text), int(digits)
     if rest.upper().endswith("R") and replay.game is not None and replay.game.result is None:
         replay.resign(f"game {number}, node 1", winner=winner, points=points)
