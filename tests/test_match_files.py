@@ -240,3 +240,84 @@ def test_the_mat_and_sgf_files_gnubg_writes_of_one_match_read_as_the_same_match(
         from_sgf, from_mat = read_sgf(sgf, rules=rules), read_mat(mat, rules=rules)
         assert from_mat.history == from_sgf.history, item
         assert from_mat.players == from_sgf.players == ("gnubg", "root")
+
+
+# ---------------------------------------------------------------- bgfast play --sgf, bgfast export --sgf
+
+
+def test_play_with_sgf_writes_the_match_it_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bgfast.bots import get_bot
+    from bgfast.cli import main
+    from bgfast.game import play_match_with_history
+
+    path = tmp_path / "out.sgf"
+    args = ["play", "--player", "heuristic", "--player", "pubeval", "--length", "5", "--seed", "4",
+            "--variant", "nackgammon", "--json"]
+    assert main(args) == 0
+    plain = capsys.readouterr().out
+    assert main([*args, "--sgf", str(path)]) == 0
+    assert capsys.readouterr().out == plain
+    read = read_sgf(path)
+    rules = Rules(variant="nackgammon")
+    history = play_match_with_history(get_bot("heuristic"), get_bot("pubeval"), length=5, seed=4, rules=rules)
+    _same_match(read, history, rules)
+    assert read.players == ("heuristic", "pubeval")
+
+
+def _tournament(tmp_path: Path, extra: str, length: int = 0) -> Path:
+    from bgfast.tournament import TournamentSpec, run_tournament
+
+    text = f'''
+name = "sgf"
+seed = 5
+match_length = {length}
+matches_per_pairing = 4
+chunk_size = 2
+{extra}
+[[players]]
+name = "pubeval"
+bot = "pubeval"
+
+[[players]]
+name = "heuristic"
+bot = "heuristic"
+'''
+    db = tmp_path / "sgf.sqlite"
+    run_tournament(TournamentSpec.from_toml_string(text), db, workers=1)
+    return db
+
+
+@pytest.mark.parametrize("extra, length", [('openings = ["0HPkATDgc/ABMA", "4PPgAyDgc/ABMA"]\n', 0),
+                                           ('[rules]\nvariant = "hypergammon"\n', 3)], ids=["openings", "variant"])
+def test_export_writes_sgf_of_the_matches_a_mat_file_cannot_hold(tmp_path: Path, extra: str, length: int,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from bgfast.cli import main
+    from bgfast.tournament.export import ExportError, export_match, match_history
+
+    db = _tournament(tmp_path, extra, length)
+    with pytest.raises(ExportError, match="write SGF"):
+        export_match(db, 0, tmp_path / "m.mat")
+    folder = tmp_path / "sgfs"
+    folder.mkdir()
+    assert main(["export", str(db), "--all", "--sgf-dir", str(folder)]) == 0
+    files = sorted(folder.glob("*.sgf"))
+    assert len(files) == 4
+    items = []
+    for index in range(4):
+        history, names = match_history(db, index)
+        read = read_sgf(folder / f"sgf-{index}.sgf")
+        assert read.history.games == history.games and read.players == names
+        items.append((history, folder / f"sgf-{index}.sgf"))
+    if extra.startswith("openings"):   # each match starts from its opening, seat 1 on roll
+        assert {h.games[0][0].position.id() for h, _path in items} == {"0HPkATDgc/ABMA", "4PPgAyDgc/ABMA"}
+    assert main(["export", str(db), "--match", "1", "--sgf", str(tmp_path / "one.sgf")]) == 0
+    assert (tmp_path / "one.sgf").read_text() == (folder / "sgf-1.sgf").read_text()
+    assert main(["export", str(db), "--match", "1", "--sgf", str(tmp_path / "x.sgf"), "--mat", "y.mat"]) == 2
+    assert "give one of --mat, --mat-dir, --sgf, --sgf-dir" in capsys.readouterr().err
+    if requires_gnubg.args[0]:   # no gnubg program: the rest is its check
+        return
+    answers = run_gnubg("import", [{"path": str(path), "format": "sgf"} for _h, path in items])
+    for (history, _path), answer in zip(items, answers):
+        compared, agree, differences = compare_actions(bgfast_actions(history), gnubg_actions(answer))
+        assert agree == compared and not differences, differences
+

@@ -331,10 +331,10 @@ def _game(replay: MatchReplay, number: int, nodes: list[dict[str, list[bytes]]],
             if owner is not None and owner not in ("c", "w", "b"):
                 raise fail(f"CP[{owner}] is not c, w or b")
             try:
-                value = None if cube is None else int(cube)
+                cube_value = None if cube is None else int(cube)
             except ValueError:
                 raise fail(f"CV[{cube}] is not a cube value") from None
-            replay.set_cube(where, value=value, owner=None if owner is None else "cwb".index(owner) - 1)
+            replay.set_cube(where, value=cube_value, owner=None if owner is None else "cwb".index(owner) - 1)
         moves = [(player, value) for player, prop in enumerate("WB") for value in _values(node, prop)]
         if not moves:
             continue
