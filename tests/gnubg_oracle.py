@@ -243,3 +243,16 @@ def compare_actions(ours: list[list[Action]], theirs: list[list[Action]]) -> tup
             elif len(differences) < 5:
                 differences.append(f"game {g + 1}, action {k + 1}: bgfast {x}, gnubg {y}")
     return compared, agree, differences
+
+
+def compare_matches(cases: Sequence[tuple[str, Any, Mapping[str, Any]]]) -> tuple[int, int, list[tuple[str, list[str]]]]:
+    """:func:`compare_actions` over ``(label, bgfast history, gnubg's match)`` cases: the
+    actions compared, those that agree, and the first differences of each case that has any."""
+    compared = agree = 0
+    failures = []
+    for label, history, answer in cases:
+        n, same, differences = compare_actions(bgfast_actions(history), gnubg_actions(answer))
+        compared, agree = compared + n, agree + same
+        if differences:
+            failures.append((label, differences))
+    return compared, agree, failures

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gnubg_oracle import bgfast_actions, compare_actions, gnubg_actions, requires_gnubg, run_gnubg
+from gnubg_oracle import bgfast_actions, compare_actions, compare_matches, gnubg_actions, requires_gnubg, run_gnubg
 from match_cases import features, other_cases, standard_cases
 
 from bgfast.errors import InvalidMatchFileError
@@ -96,13 +96,7 @@ def gnubg_loads_bgfast_sgf(tmp_path_factory: pytest.TempPathFactory) -> list[tup
 
 @requires_gnubg
 def test_gnubg_loads_bgfast_sgf_with_every_action_of_every_game(gnubg_loads_bgfast_sgf: list) -> None:
-    compared = agree = 0
-    failures = []
-    for label, history, answer in gnubg_loads_bgfast_sgf:
-        n, same, differences = compare_actions(bgfast_actions(history), gnubg_actions(answer))
-        compared, agree = compared + n, agree + same
-        if differences:
-            failures.append((label, differences))
+    compared, agree, failures = compare_matches(gnubg_loads_bgfast_sgf)
     print(f"{len(gnubg_loads_bgfast_sgf)} matches, {compared} actions compared with gnubg, {agree} agree")
     assert not failures, failures
     assert compared > 3000

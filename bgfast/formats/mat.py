@@ -49,20 +49,15 @@ The moves come from :func:`bgfast.game.play_match_with_history`; a plain
 """
 from __future__ import annotations
 
-import io
-import os
 import re
 from collections.abc import Sequence
-from typing import IO, Union
 
 from bgfast.errors import InvalidMatchFileError
-from bgfast.formats.match_file import MatchFile, MatchReplay
+from bgfast.formats.match_file import MatchFile, MatchReplay, PathOrFile, read_text, write_text
 from bgfast.game import MatchHistory, MatchRecord, Turn
 from bgfast.match import Rules
 
 __all__ = ["mat_text", "parse_mat", "read_mat", "write_mat"]
-
-PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
 
 _CELL = 27           # a left cell is padded to 27 characters, then one space
 _HEAD = 31           # the header's left part is padded to 31 characters
@@ -175,14 +170,7 @@ def write_mat(record: MatchRecord | MatchHistory, path_or_file: PathOrFile, *,
     >>> out.getvalue().splitlines()[-2]
     '      Wins 2 points and the match'
     """
-    text = mat_text(record, players=players, moves=moves)
-    if isinstance(path_or_file, (str, os.PathLike)):
-        with open(path_or_file, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-    elif isinstance(path_or_file, io.TextIOBase) or hasattr(path_or_file, "write"):
-        path_or_file.write(text)
-    else:
-        raise TypeError(f"write_mat needs a path or a text file, got {path_or_file!r}")
+    write_text(mat_text(record, players=players, moves=moves), path_or_file, "write_mat")
 
 
 # ---------------------------------------------------------------- reading
@@ -392,12 +380,5 @@ def read_mat(path_or_file: PathOrFile, *, rules: Rules | None = None) -> MatchFi
         illegal play or cube action, a score line that does not follow from the games
         before; the message starts with ``FILE: line N:``.
     """
-    if isinstance(path_or_file, (str, os.PathLike)):
-        source = os.fspath(path_or_file)
-        try:
-            with open(path_or_file, encoding="utf-8", errors="replace") as f:
-                text = f.read()
-        except OSError as exc:
-            raise InvalidMatchFileError(f"{source}: cannot read it: {exc.strerror or exc}") from None
-        return parse_mat(text, rules=rules, source=source)
-    return parse_mat(path_or_file.read(), rules=rules, source=getattr(path_or_file, "name", "<mat>"))
+    text, source = read_text(path_or_file, "<mat>")
+    return parse_mat(text, rules=rules, source=source)

@@ -35,8 +35,11 @@ bgfast.errors.InvalidMatchFileError: example: line 2: player 0's 31 '8/3' is not
 """
 from __future__ import annotations
 
+import io
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import IO, Union
 
 from bgfast.dice import Dice
 from bgfast.errors import (
@@ -51,7 +54,40 @@ from bgfast.game import CubeAction, GameRecord, MatchHistory, MatchRecord, Turn
 from bgfast.match import MatchState, Rules
 from bgfast.position import VARIANTS, Position, starting_position
 
-__all__ = ["MatchFile", "MatchReplay"]
+__all__ = ["MatchFile", "MatchReplay", "PathOrFile", "read_text", "write_text"]
+
+PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
+"""A file name, or a text file open for reading or writing."""
+
+
+def write_text(text: str, path_or_file: PathOrFile, writer: str) -> None:
+    """Write a format's ``text`` to a path (UTF-8, ``\\n`` line ends) or an open text file.
+
+    :raises TypeError: neither; the message names ``writer``.
+    """
+    if isinstance(path_or_file, (str, os.PathLike)):
+        with open(path_or_file, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    elif isinstance(path_or_file, io.TextIOBase) or hasattr(path_or_file, "write"):
+        path_or_file.write(text)
+    else:
+        raise TypeError(f"{writer} needs a path or a text file, got {path_or_file!r}")
+
+
+def read_text(path_or_file: PathOrFile, unnamed: str) -> tuple[str, str]:
+    """``(text, name)`` of a path (read as UTF-8, bad bytes replaced) or an open text file
+    (named ``unnamed`` when it has no name).
+
+    :raises InvalidMatchFileError: a path that cannot be read.
+    """
+    if isinstance(path_or_file, (str, os.PathLike)):
+        source = os.fspath(path_or_file)
+        try:
+            with open(path_or_file, encoding="utf-8", errors="replace") as f:
+                return f.read(), source
+        except OSError as exc:
+            raise InvalidMatchFileError(f"{source}: cannot read it: {exc.strerror or exc}") from None
+    return path_or_file.read(), str(getattr(path_or_file, "name", unnamed))
 
 
 @dataclass(frozen=True)

@@ -42,24 +42,20 @@ passed over.
 """
 from __future__ import annotations
 
-import io
-import os
 from collections.abc import Mapping, Sequence
-from typing import IO, Any, Union
+from typing import Any
 
 from sgfmill import sgf_grammar
 
 from bgfast import __version__
 from bgfast.errors import InvalidMatchFileError
-from bgfast.formats.match_file import MatchFile, MatchReplay
+from bgfast.formats.match_file import MatchFile, MatchReplay, PathOrFile, read_text, write_text
 from bgfast.game import MatchHistory, Turn
 from bgfast.match import Rules
 from bgfast.position import BAR, OFF, Position, starting_position
 from bgfast.validation import whole_number
 
 __all__ = ["parse_sgf", "read_sgf", "sgf_text", "write_sgf"]
-
-PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
 
 _VARIANTS = {"nackgammon": "Nackgammon", "hypergammon": "Hypergammon3"}
 _INFO = (("date", "DT"), ("event", "EV"), ("round", "RO"), ("place", "PC"), ("annotator", "AN"), ("comment", "GC"))
@@ -215,14 +211,7 @@ def write_sgf(match: MatchHistory | MatchFile, path_or_file: PathOrFile, *,
     >>> out.getvalue().count("(;FF[4]GM[6]")
     1
     """
-    text = sgf_text(match, players=players, rules=rules, info=info)
-    if isinstance(path_or_file, (str, os.PathLike)):
-        with open(path_or_file, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-    elif isinstance(path_or_file, io.TextIOBase) or hasattr(path_or_file, "write"):
-        path_or_file.write(text)
-    else:
-        raise TypeError(f"write_sgf needs a path or a text file, got {path_or_file!r}")
+    write_text(sgf_text(match, players=players, rules=rules, info=info), path_or_file, "write_sgf")
 
 
 # ---------------------------------------------------------------- reading
@@ -428,12 +417,5 @@ def read_sgf(path_or_file: PathOrFile, *, rules: Rules | None = None) -> MatchFi
         parse, an illegal play or cube action, a score or result that does not follow;
         the message names the game and node (the root is node 1).
     """
-    if isinstance(path_or_file, (str, os.PathLike)):
-        source = os.fspath(path_or_file)
-        try:
-            with open(path_or_file, "rb") as f:
-                data = f.read()
-        except OSError as exc:
-            raise InvalidMatchFileError(f"{source}: cannot read it: {exc.strerror or exc}") from None
-        return parse_sgf(data, rules=rules, source=source)
-    return parse_sgf(path_or_file.read(), rules=rules, source=getattr(path_or_file, "name", "<sgf>"))
+    text, source = read_text(path_or_file, "<sgf>")
+    return parse_sgf(text, rules=rules, source=source)
