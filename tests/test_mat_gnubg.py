@@ -7,6 +7,7 @@ installed.
 """
 from __future__ import annotations
 
+import io
 import re
 from collections import Counter
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 from gnubg_oracle import compare_matches, requires_gnubg, run_gnubg
 from match_cases import features, standard_cases
 
-from bgfast.formats.mat import write_mat
+from bgfast.formats.mat import read_mat, write_mat
 
 pytestmark = requires_gnubg
 
@@ -89,3 +90,11 @@ def test_a_drop_is_followed_by_its_wins_line_as_gnubg_writes_it(imported: list, 
                     found += 1
                     assert re.match(r"^ {6}Wins \d+ points?( and the match)?$", lines[k + 1])
     assert found > 0
+
+
+def test_bgfast_reads_the_file_gnubg_writes_of_a_match_it_imported_as_that_match(imported: list) -> None:
+    rules = {label: rules for label, _history, rules in standard_cases()}
+    for label, history, _answer, _ours, theirs in imported:
+        read = read_mat(io.StringIO(theirs), rules=rules[label])
+        assert read.history.games == history.games, label
+        assert read.history.record.score == history.record.score

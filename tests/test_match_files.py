@@ -315,3 +315,18 @@ def test_export_writes_sgf_of_the_matches_a_mat_file_cannot_hold(tmp_path: Path,
         compared, agree, differences = compare_actions(bgfast_actions(history), gnubg_actions(answer))
         assert agree == compared and not differences, differences
 
+
+
+def test_a_resigned_game_reads_and_prints_as_a_resignation() -> None:
+    from bgfast.formats.matchlog import game_line
+
+    text = sgf_text(STANDARD[0][1], rules=STANDARD[0][2]).split(")\n")[0] + ")\n"
+    first = parse_sgf(text).history.record.games[0]
+    winner = "WB"[first.winner]
+    cut = text.split("\n")
+    resigned = "\n".join(cut[:4]).replace(f"RE[{winner}+{first.points}]", "RE[B+2R]") + ")\n"
+    game = parse_sgf(resigned).history.record.games[0]
+    assert (game.kind, game.winner, game.points, game.plies) == ("resign", 1, 2, 3)
+    assert "player0 resigns, player1 wins 2 points." in game_line(game, ("player0", "player1"))
+    with pytest.raises(InvalidMatchFileError, match="not a single, gammon or backgammon at cube 1"):
+        parse_sgf(resigned.replace("RE[B+2R]", "RE[B+4R]"))

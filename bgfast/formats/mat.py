@@ -261,11 +261,15 @@ class _MatReader:
             self.beaver_by = None
             replay.roll(where, player, roll.group(1) + roll.group(2), play)
         elif words[0] in ("doubles", "double"):
-            replay.double(where, player)
-            value = re.search(r"=>\s*(\d+)", text)
             game = replay.game
-            if value and game is not None and int(value.group(1)) != 2 * game.cube:
-                raise replay.fail(where, f"{text!r}: the cube is at {game.cube}, so a double makes it {2 * game.cube}")
+            value = re.search(r"=>\s*(\d+)", text)
+            cube = game.cube if game is not None else 1
+            if game is not None and game.doubled_by == 1 - player:   # gnubg writes a beaver so
+                self.cell(where, player, f"Beavers => {value.group(1) if value else 4 * cube}")
+                return
+            replay.double(where, player)
+            if value and int(value.group(1)) != 2 * cube:
+                raise replay.fail(where, f"{text!r}: the cube is at {cube}, so a double makes it {2 * cube}")
         elif words[0] in ("takes", "take", "accepts"):
             if self.beaver_by is not None and player == self.beaver_by:
                 self.beaver_by = None     # the take of a beaver some programs write
@@ -274,8 +278,13 @@ class _MatReader:
         elif words[0] in ("drops", "drop", "passes", "pass", "rejects"):
             replay.drop(where, player)
         elif words[0] in ("beavers", "beaver"):
+            game = replay.game
+            value = re.search(r"=>\s*(\d+)", text)
+            cube = game.cube if game is not None else 1
             replay.beaver(where, player)
             self.beaver_by = 1 - player
+            if value and int(value.group(1)) != 4 * cube:
+                raise replay.fail(where, f"{text!r}: the cube is at {cube}, so a beaver makes it {4 * cube}")
         else:
             raise replay.fail(where, f"{text!r} is not a roll, a cube action or a Wins line")
 
@@ -365,8 +374,9 @@ def read_mat(path_or_file: PathOrFile, *, rules: Rules | None = None) -> MatchFi
     spelling :meth:`~bgfast.position.Position.parse_move` reads (``bar/22``, ``25/22``,
     ``13/7(2)``, ``6/off``).  A ``Wins`` line while the game is still being played is a
     resignation (a roll with no play just before it was never played); after a bear-off or
-    a drop it must name the winner, and in match play the points.  A ``Beavers`` answer may
-    be followed by the first doubler's ``Takes`` or by the roll.  The header's tags
+    a drop it must name the winner, and in match play the points.  A beaver is ``Beavers =>
+    4`` or, as gnubg writes it, the doubled player's ``Doubles => 4`` at once; either may be
+    followed by the first doubler's ``Takes`` or by the roll.  The header's tags
     ``; [Variation "NackGammon"]`` (``"HyperGammon (3)"``), ``[Crawford "Off"]``, ``[Jacoby
     ...]``, ``[Beaver ...]`` set those rules; ``[Event]``, ``[Round]``, ``[Site]``,
     ``[EventDate]``, ``[Transcriber]`` and other comments become the match information.
