@@ -143,6 +143,9 @@ def _add_play(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--mat", metavar="FILE",
                    help="also write every roll, play and cube action to FILE in the Jellyfish .mat "
                    "format (GNU Backgammon: import mat); plays the match through Python, more slowly")
+    p.add_argument("--sgf", metavar="FILE",
+                   help="also write the match to FILE as SGF, GNU Backgammon's own format (load match), "
+                   "with its rules; any variant")
     rules = p.add_argument_group("rules")
     rules.add_argument("--crawford", action=argparse.BooleanOptionalAction, default=True,
                        help="Crawford rule in match play (default on)")
@@ -171,13 +174,17 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.mat and rules.variant != "standard":
         raise InvalidSpecError(f"--mat writes standard backgammon only (Jellyfish .mat has no variants), "
                                f"not {rules.variant!r}")
-    if args.mat:
+    if args.mat or args.sgf:
         from bgfast.formats.mat import write_mat
+        from bgfast.formats.sgf import write_sgf
         from bgfast.game import play_match_with_history
 
         history = play_match_with_history(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
                                           index=args.index)
-        write_mat(history, args.mat, players=args.player)
+        if args.mat:
+            write_mat(history, args.mat, players=args.player)
+        if args.sgf:
+            write_sgf(history, args.sgf, players=args.player, rules=rules)
         record = history.record
     else:
         record = play_match(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed, index=args.index)
@@ -445,19 +452,23 @@ def _cmd_report(args: argparse.Namespace) -> int:
 def _add_export(sub: argparse._SubParsersAction[_Parser]) -> None:
     p = sub.add_parser(
         "export",
-        help="write tournament matches as Jellyfish .mat files",
+        help="write tournament matches as Jellyfish .mat or SGF files",
         description="Write match N of the results file DB (the index 'bgfast report --matches' prints), or "
-        "every match, as a Jellyfish .mat file that GNU Backgammon imports.  A match between bgfast's "
-        "built-in bots is played again from the spec and its index; the decisions of Python bots and "
-        "outside engines are recorded in the results file as they play, and played back.  Forfeited "
-        "matches, variants and starts from opening positions cannot be .mat files and are refused.",
+        "every match, as a Jellyfish .mat file that GNU Backgammon imports or as SGF, its own format.  A "
+        "match between bgfast's built-in bots is played again from the spec and its index; the decisions "
+        "of Python bots and outside engines are recorded in the results file as they play, and played "
+        "back.  Forfeited matches are refused; so are variants and starts from opening positions as .mat "
+        "files (SGF holds them).",
     )
     p.add_argument("db", metavar="DB", help="a results file written by 'bgfast tournament'")
     which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--match", type=_non_negative, metavar="N", help="the match to write (with --mat)")
-    which.add_argument("--all", action="store_true", help="write every match (with --mat-dir); skips forfeits")
+    which.add_argument("--match", type=_non_negative, metavar="N", help="the match to write (with --mat or --sgf)")
+    which.add_argument("--all", action="store_true",
+                       help="write every match (with --mat-dir or --sgf-dir); skips forfeits")
     p.add_argument("--mat", metavar="FILE", help="the .mat file of --match")
     p.add_argument("--mat-dir", metavar="DIR", help="the folder of --all's files, named RUN-N.mat")
+    p.add_argument("--sgf", metavar="FILE", help="the SGF file of --match")
+    p.add_argument("--sgf-dir", metavar="DIR", help="the folder of --all's SGF files, named RUN-N.sgf")
     p.add_argument("--run", metavar="NAME", help="the run (spec name) in a file that holds several")
     p.set_defaults(func=_cmd_export)
 
@@ -465,22 +476,26 @@ def _add_export(sub: argparse._SubParsersAction[_Parser]) -> None:
 def _cmd_export(args: argparse.Namespace) -> int:
     from bgfast.tournament.export import export_all, export_match
 
+    fmt = "sgf" if args.sgf is not None or args.sgf_dir is not None else "mat"
+    file, folder_name = (args.sgf, args.sgf_dir) if fmt == "sgf" else (args.mat, args.mat_dir)
+    if [args.mat, args.mat_dir, args.sgf, args.sgf_dir].count(None) != 3:
+        raise ValueError("give one of --mat, --mat-dir, --sgf, --sgf-dir")
     if args.all:
-        if args.mat_dir is None or args.mat is not None:
-            raise ValueError("--all writes into a folder: give --mat-dir DIR (not --mat)")
-        folder = Path(args.mat_dir)
+        if folder_name is None:
+            raise ValueError(f"--all writes into a folder: give --{fmt}-dir DIR (not --{fmt})")
+        folder = Path(folder_name)
         if not folder.is_dir():
-            raise ValueError(f"--mat-dir {args.mat_dir!r}: no such folder")
-        done = export_all(args.db, folder, run=args.run)
+            raise ValueError(f"--{fmt}-dir {folder_name!r}: no such folder")
+        done = export_all(args.db, folder, run=args.run, format=fmt)
         print(f"wrote {len(done.written)} matches to {folder}", file=sys.stderr)
         if done.forfeits:
             print(f"skipped {len(done.forfeits)} forfeited matches: "
                   + ", ".join(f"{run} {idx}" for run, idx in done.forfeits), file=sys.stderr)
         return 0
-    if args.mat is None or args.mat_dir is not None:
-        raise ValueError("--match N writes one file: give --mat FILE (not --mat-dir)")
-    out = _output_file(args.mat, "--mat")
-    run = export_match(args.db, args.match, out, run=args.run)
+    if file is None:
+        raise ValueError(f"--match N writes one file: give --{fmt} FILE (not --{fmt}-dir)")
+    out = _output_file(file, f"--{fmt}")
+    run = export_match(args.db, args.match, out, run=args.run, format=fmt)
     print(f"wrote match {args.match} of run {run} to {out}", file=sys.stderr)
     return 0
 

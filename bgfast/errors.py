@@ -41,6 +41,13 @@ class InvalidMatchIdError(BgfastError, ValueError):
     """A gnubg Match ID or XGID match field that does not parse."""
 
 
+class InvalidMatchFileError(BgfastError, ValueError):
+    """A match file (SGF, Jellyfish ``.mat``) that does not parse, or whose match breaks the
+    rules: an illegal play, a cube action the rules forbid, a score or result that does not
+    follow from the games.  The message starts with where: ``FILE: line N`` in a ``.mat`` file,
+    ``FILE: game G, node N`` in an SGF file."""
+
+
 class InvalidSpecError(BgfastError, ValueError):
     """A tournament spec (TOML) that is malformed; the message names the key path."""
 

@@ -97,7 +97,10 @@ class GameRecord:
     :ivar doubles: the cube actions, in order.
     :ivar points: points won by ``winner`` (cube x 1/2/3, after the Jacoby rule).
     :ivar winner: 0 or 1.
-    :ivar kind: ``"single"``, ``"gammon"``, ``"backgammon"`` or ``"pass"``.
+    :ivar kind: ``"single"``, ``"gammon"``, ``"backgammon"`` or ``"pass"``; ``"resign"`` for a
+        game that ended by a resignation, which only a match read from a file has
+        (:mod:`bgfast.formats.sgf`, :mod:`bgfast.formats.mat`; ``points`` is the cube times
+        1, 2 or 3).
     :ivar score_after: the match score after the game, (player 0, player 1).
     :ivar plies: checker plays made in the game (both sides).
     """
@@ -259,11 +262,13 @@ def _config(bot: object) -> CoreConfig | None:
     return None if config is None else CoreConfig(*config)
 
 
-def _core_rules(length: int, rules: Rules, jacoby: bool | None) -> tuple[int, int, int, int, int]:
-    """``(length, crawford, jacoby, beaver, max_cube)`` as the core takes them; ``jacoby``
-    overrides ``rules.jacoby`` (a :class:`MatchState` carries its own), money play only."""
+def _core_rules(length: int, rules: Rules, jacoby: bool | None) -> tuple[int, int, int, int, int, int]:
+    """``(length, crawford, jacoby, beaver, max_cube, dead_cube_allowed)`` as the core takes
+    them; ``jacoby`` overrides ``rules.jacoby`` (a :class:`MatchState` carries its own), money
+    play only."""
     use_jacoby = rules.jacoby if jacoby is None else jacoby
-    return (length, int(rules.crawford), int(use_jacoby and length == 0), int(rules.beaver), rules.max_cube)
+    return (length, int(rules.crawford), int(use_jacoby and length == 0), int(rules.beaver), rules.max_cube,
+            int(rules.dead_cube == "allow"))
 
 
 def _core_player(config: CoreConfig) -> tuple[int, int, float, CoreEvaluator, None]:
@@ -427,6 +432,34 @@ class MatchPlayer:
         """
         record, rows = self.turns(seed, index, dice=dice)
         return _history(record, rows)
+
+    def history_from(self, position: Position, seed: int = 0, index: int = 0) -> MatchHistory:
+        """One money game from ``position`` with every turn kept: player 1 on roll (its side 1
+        of ``position``), the cube centred, the dice of match ``index`` of run ``seed``; as a
+        tournament plays a money game from an opening (:func:`bgfast.tournament.openings.play_opening`).
+
+        :returns: a :class:`MatchHistory` of one game, whose record has length 0.
+        :raises InvalidSpecError: a match length above 0 (the core starts only a money game
+            from a position), a bad seed or index.
+        """
+        if self.length:
+            raise InvalidSpecError(f"a game from a position is a money game, not a {self.length}-point match")
+        _check_seed_index(seed, index)
+        runner = self._runner
+        runner.reseed(int(seed), int(index))
+        runner.script([])
+        runner.record_turns(True)
+        try:
+            runner.play_from(position.to_bytes(), 1)
+            rows = runner.turns()
+            ((crawford, cube, doubles, points, winner, kind, _score, plies),) = runner.games()
+        finally:
+            runner.record_turns(False)
+        score = (points if winner == 0 else 0, points if winner == 1 else 0)
+        game = GameRecord(number=1, crawford=crawford, cube=cube,
+                          doubles=tuple(CubeAction(by, resp != 0, resp == 2) for by, resp in doubles),
+                          points=points, winner=winner, kind=kind, score_after=score, plies=plies)
+        return _history(MatchRecord(0, seed, index, score, winner, (game,)), rows)
 
     @property
     def dice_left(self) -> int:

@@ -15,6 +15,19 @@ Jobs:
 * ``double``: ``[position_id, match_id]`` -> the Match ID after ``set matchid``,
   ``set board`` and ``double`` (``{"error": ...}`` when gnubg did not take the Match ID);
   the player on roll is to double, so a refused double leaves the Match ID as it was.
+* ``import``: ``{"path", "format": "mat" | "sgf", "jacoby": bool}`` -> the match gnubg holds
+  after ``import mat`` or ``load match`` (``gnubg.match()`` without the analysis: per game
+  its ``info`` and its actions, each with ``action``, ``player`` (``X`` = player 0), and
+  ``dice``, ``move`` (the steps, 1-based from the mover's side, bar 25, off 0) and
+  ``board`` (the Position ID before it) where gnubg gives them), and what gnubg printed
+  while reading (``output``: warnings such as an invalid move).  ``jacoby`` sets gnubg's
+  Jacoby rule first: a .mat file does not carry it, and gnubg scores a money game's
+  gammons by its own setting.  With ``export_mat`` / ``export_sgf`` paths, gnubg then writes
+  the match it read with ``export match mat`` / ``save match``.
+* ``selfplay``: ``{"length", "seed", "mat", "sgf", "jacoby", "variation"}`` -> gnubg plays a
+  match (length 0: one money game) against itself at 0 ply with seed ``seed``, then
+  writes it with ``export match mat`` and ``save match`` (SGF) to the paths given; the
+  answer is the match as for ``import``.
 """
 import json
 import os
@@ -59,12 +72,92 @@ def double(item):
     return gnubg.matchid()
 
 
+_KEEP = ("action", "player", "dice", "move", "board", "resigned", "cube")
+
+
+def _match():
+    """``gnubg.match()`` without the analysis, in plain JSON types."""
+    match = gnubg.match(0, 1, 0, 0)
+    if not match:
+        return {"games": []}
+    games = []
+    for game in match["games"]:
+        actions = [{k: v for k, v in action.items() if k in _KEEP} for action in game["game"]]
+        games.append({"info": dict(game["info"]), "game": actions})
+    info = {k: v for k, v in match["match-info"].items() if k != "default-eval-context"}
+    return json.loads(json.dumps({"match-info": info, "games": games}, default=str))
+
+
+class _Captured:
+    """What gnubg prints (through sys.stdout) while a command runs."""
+
+    def __init__(self):
+        self.parts = []
+
+    def write(self, text):
+        self.parts.append(text)
+
+    def flush(self):
+        pass
+
+
+def _run_captured(command):
+    import sys
+    saved, sys.stdout = sys.stdout, _Captured()
+    try:
+        gnubg.command(command)
+    finally:
+        captured, sys.stdout = sys.stdout, saved
+    return "".join(captured.parts)
+
+
+def import_match(item):
+    gnubg.command("set jacoby " + ("on" if item.get("jacoby", True) else "off"))
+    command = {"mat": "import mat", "sgf": "load match"}[item["format"]]
+    output = _run_captured(f"{command} {item['path']}")
+    answer = _match()
+    answer["output"] = output
+    if item.get("export_mat"):
+        gnubg.command(f"export match mat {item['export_mat']}")
+    if item.get("export_sgf"):
+        gnubg.command(f"save match {item['export_sgf']}")
+    return answer
+
+
+def selfplay(item):
+    # one game at a time (automatic game off), so that a money session stops after its first
+    gnubg.command("set automatic game off")
+    gnubg.command("set confirm new off")
+    for player in (0, 1):
+        gnubg.command(f"set player {player} gnubg")
+        for kind in ("chequerplay", "cubedecision"):
+            gnubg.command(f"set player {player} {kind} evaluation plies 0")
+    gnubg.command("set jacoby " + ("on" if item.get("jacoby", True) else "off"))
+    gnubg.command(f"set variation {item.get('variation', 'standard')}")
+    gnubg.command(f"set seed {item['seed']}")
+    length = item["length"]
+    gnubg.command(f"new match {length}" if length else "new session")
+    for _ in range(4 * length):
+        last = gnubg.match(0, 0, 0, 0)["games"][-1]["info"]
+        score = [last["score-X"], last["score-O"]]
+        if last.get("winner") in ("X", "O"):
+            score["XO".index(last["winner"])] += last["points-won"]
+        if last.get("winner") not in ("X", "O") or max(score) >= length:
+            break
+        gnubg.command("new game")
+    for player in (0, 1):
+        gnubg.command(f"set player {player} human")
+    gnubg.command(f"export match mat {item['mat']}")
+    gnubg.command(f"save match {item['sgf']}")
+    return _match()
+
+
 def main():
     with open(os.environ["BGFAST_GNUBG_REQUEST"], encoding="utf-8") as f:
         request = json.load(f)
     _setup()
     gnubg.command("new game")
-    job = {"hints": hints, "xgid": xgid, "double": double}[request["job"]]
+    job = {"hints": hints, "xgid": xgid, "double": double, "import": import_match, "selfplay": selfplay}[request["job"]]
     answers = [job(item) for item in request["items"]]
     with open(request["answer"], "w", encoding="utf-8") as f:
         json.dump(answers, f)

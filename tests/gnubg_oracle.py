@@ -148,3 +148,111 @@ def without_double(match_id: str) -> str:
     """A Match ID with a pending double withdrawn (the doubler to roll), as gnubg reads an XGID's ``D``."""
     state = MatchState.from_match_id(match_id)
     return dataclasses.replace(state, double_offered=False, turn=state.player_on_roll).match_id()
+
+
+# ---------------------------------------------------------------- matches, action by action
+
+Action = tuple[Any, ...]
+"""One action of a game as both sides are compared: ``(player, kind, dice, after, board)``
+(``kind`` ``move``, ``double``, ``take``, ``drop``, ``resign``, or ``set`` for a game set up
+from a position; ``dice`` (high, low) and ``after`` (the Position ID the play reaches, the
+mover's view) for a move; ``board`` the Position ID before a move, a double or a setup,
+from the actor's side), or the game's result ``("result", score0, score1, crawford,
+winner, points, resigned)`` after its actions."""
+
+
+def gnubg_actions(match: Mapping[str, Any]) -> list[list[Action]]:
+    """The actions of each game of a match as ``gnubg.match()`` gives it (the ``import``
+    and ``selfplay`` jobs of ``gnubg_jobs.py``), in the form of :data:`Action`."""
+    games = []
+    for game in match["games"]:
+        actions: list[Action] = []
+        for action in game["game"]:
+            kind, player = action["action"], "XO".index(action["player"]) if action.get("player") in ("X", "O") else None
+            if kind == "move":
+                dice = tuple(sorted(action["dice"], reverse=True))
+                steps = " ".join(f"{a}/{b}" for a, b in action["move"])
+                after = Position(action["board"]).parse_move(steps, dice).position.id()
+                actions.append((player, "move", dice, after, action.get("board")))
+            elif kind == "double":
+                actions.append((player, "double", None, None, action.get("board")))
+            elif kind in ("take", "drop", "resign"):
+                actions.append((player, kind, None, None, None))
+            elif kind == "set" and "board" in action:
+                actions.append((None, "set", None, None, action["board"]))
+            else:
+                actions.append((player, kind, None, None, None))   # setboard, setdice...: shown as they are
+        info = game["info"]
+        winner = "XO".index(info["winner"]) if info.get("winner") in ("X", "O") else None
+        actions.append(("result", info["score-X"], info["score-O"], bool(info.get("crawford", False)), winner,
+                        info.get("points-won"), bool(info.get("resigned"))))
+        games.append(actions)
+    return games
+
+
+def bgfast_actions(history: Any) -> list[list[Action]]:
+    """The actions of each game of a :class:`bgfast.game.MatchHistory` as gnubg records
+    them (:data:`Action`): a beaver is gnubg's second double by the doubled player and a
+    take by the first doubler (its board the first doubler's, on roll), a pass is a drop,
+    a resigned game ends with the loser's ``resign``, a game that does not open with the
+    opening roll from a starting position (one the same from both sides) starts with ``set``."""
+    games = []
+    score = (0, 0)
+    for record, turns in zip(history.record.games, history.games):
+        actions: list[Action] = []
+        first = turns[0]
+        opening = (first.action == "move" and not first.dice.is_double
+                   and first.position.board[0] == first.position.board[1])
+        if not opening:
+            actions.append((None, "set", None, None, first.position.id()))
+        for turn in turns:
+            if turn.action == "move":
+                after = turn.move.position.id()
+                actions.append((turn.player, "move", (turn.dice.high, turn.dice.low), after, turn.position.id()))
+            elif turn.action == "double":
+                actions.append((turn.player, "double", None, None, turn.position.id()))
+            elif turn.action == "beaver":   # gnubg's board: the doubler's, on roll
+                actions.append((turn.player, "double", None, None, turn.position.swap_sides().id()))
+                actions.append((1 - turn.player, "take", None, None, None))
+            else:
+                actions.append((turn.player, {"pass": "drop"}.get(turn.action, turn.action), None, None, None))
+        if record.kind == "resign":
+            actions.append((1 - record.winner, "resign", None, None, None))
+        actions.append(("result", score[0], score[1], record.crawford, record.winner, record.points,
+                        record.kind == "resign"))
+        games.append(actions)
+        score = record.score_after
+    return games
+
+
+def compare_actions(ours: list[list[Action]], theirs: list[list[Action]]) -> tuple[int, int, list[str]]:
+    """``(actions compared, actions that agree, the first differences)`` of two matches'
+    :data:`Action` lists, game by game and action by action (a missing or extra action
+    counts as one that disagrees)."""
+    compared = agree = 0
+    differences: list[str] = []
+    for g in range(max(len(ours), len(theirs))):
+        a = ours[g] if g < len(ours) else []
+        b = theirs[g] if g < len(theirs) else []
+        for k in range(max(len(a), len(b))):
+            x = a[k] if k < len(a) else None
+            y = b[k] if k < len(b) else None
+            compared += 1
+            if x == y:
+                agree += 1
+            elif len(differences) < 5:
+                differences.append(f"game {g + 1}, action {k + 1}: bgfast {x}, gnubg {y}")
+    return compared, agree, differences
+
+
+def compare_matches(cases: Sequence[tuple[str, Any, Mapping[str, Any]]]) -> tuple[int, int, list[tuple[str, list[str]]]]:
+    """:func:`compare_actions` over ``(label, bgfast history, gnubg's match)`` cases: the
+    actions compared, those that agree, and the first differences of each case that has any."""
+    compared = agree = 0
+    failures = []
+    for label, history, answer in cases:
+        n, same, differences = compare_actions(bgfast_actions(history), gnubg_actions(answer))
+        compared, agree = compared + n, agree + same
+        if differences:
+            failures.append((label, differences))
+    return compared, agree, failures

@@ -10,16 +10,18 @@ from bgfast._core.rng import Stream
 from scripted_bots import PubevalDelegate, scripted_pair
 
 from bgfast.bench import pub_best_move_game
-from bgfast.bots import CubeResponse, get_bot
+from bgfast.bots import Bot, CubeResponse, get_bot
 from bgfast.dice import Dice
 from bgfast.errors import IllegalMoveError, InvalidDiceError, InvalidSpecError
 from bgfast.game import (
     MAX_MATCH_LENGTH,
     CubeAction,
     GameRecord,
+    MatchHistory,
     MatchPlayer,
     MatchRecord,
     play_match,
+    play_match_with_history,
 )
 from bgfast.match import MatchState, Rules
 from bgfast.formats.matchlog import game_line, match_dict, match_json, match_text
@@ -383,7 +385,7 @@ def test_a_players_cube_and_luck_are_measured_by_its_own_evaluator() -> None:
     from bgfast.evaluator import default_evaluator, heuristic_evaluator
 
     start = VARIANTS["standard"][1]
-    rules = (0, 1, 0, 0, 64)
+    rules = (0, 1, 0, 0, 64, 0)
 
     def luck(evaluator: object) -> tuple:
         player = (PlayKind.PLAY_PUBEVAL, CubeKind.CUBE_NEVER, 0.68, evaluator, None)
@@ -400,3 +402,82 @@ def test_a_players_cube_and_luck_are_measured_by_its_own_evaluator() -> None:
         MatchRunner(rules, start, [no_evaluator, no_evaluator]).measure_luck(True)
     with pytest.raises(ValueError, match="needs one"):
         MatchRunner(rules, start, [(PlayKind.PLAY_EVALUATOR, CubeKind.CUBE_NEVER, 0.68, None, None)] * 2)
+
+
+# ---------------------------------------------------------------- a dead cube in the loop
+
+
+class _AlwaysDoubles(Bot):
+    """Plays like pubeval, doubles whenever the loop asks, always takes; notes each state it is asked in."""
+
+    name = "always-doubles"
+
+    def __init__(self) -> None:
+        self.pubeval = get_bot("pubeval", cube="never")
+        self.asked: list[MatchState] = []
+
+    def choose_move(self, position, dice, match):  # type: ignore[no-untyped-def]
+        return self.pubeval.choose_move(position, dice, match)
+
+    def should_double(self, position: Position, match: MatchState) -> bool:
+        self.asked.append(match)
+        return True
+
+    def accept_double(self, position: Position, match: MatchState) -> CubeResponse:
+        return CubeResponse.TAKE
+
+
+def _dead_doubles(history: MatchHistory) -> int:
+    """Doubles of a dead cube in ``history``, checking each game's scoring on the way."""
+    length, dead = history.record.length, 0
+    score = [0, 0]
+    for record, turns in zip(history.record.games, history.games):
+        cube = 1
+        for turn in turns:
+            if turn.action == "double":
+                dead += length - score[turn.player] <= cube
+            elif turn.action in ("take", "beaver"):
+                cube = turn.cube
+        assert record.cube == cube
+        if record.kind == "pass":
+            assert turns[-1].action == "pass" and record.points == cube
+        else:
+            outcome = [t for t in turns if t.action == "move"][-1].move.position.outcome()
+            assert outcome is not None and record.points == cube * outcome.points
+        score[record.winner] += record.points
+        assert record.score_after == tuple(score)
+    assert max(score) >= length and history.record.score == tuple(score)
+    return dead
+
+
+def test_with_dead_cube_allow_a_python_bot_doubles_a_dead_cube_in_the_loop_and_the_match_is_scored() -> None:
+    rules = Rules(dead_cube="allow", max_cube=2**15)
+    dead = 0
+    for seed in range(4):
+        history = play_match_with_history(_AlwaysDoubles(), _AlwaysDoubles(), length=5, rules=rules, seed=seed)
+        dead += _dead_doubles(history)
+    assert dead > 0
+
+
+def test_with_dead_cube_refuse_a_python_bot_is_never_asked_to_double_a_dead_cube() -> None:
+    rules = Rules(max_cube=2**15)
+    for seed in range(4):
+        bots = _AlwaysDoubles(), _AlwaysDoubles()
+        history = play_match_with_history(*bots, length=5, rules=rules, seed=seed)
+        assert _dead_doubles(history) == 0
+        asked = bots[0].asked + bots[1].asked
+        assert asked and not any(state.is_cube_dead(state.player_on_roll) for state in asked)
+        assert all(state.can_double(state.player_on_roll, rules) for state in asked)
+
+
+@pytest.mark.parametrize("cube", ["keith", "janowski", "met"])
+def test_a_built_in_policy_never_doubles_a_dead_cube_even_when_the_rules_allow_it(cube: str) -> None:
+    bots = get_bot("heuristic", cube=cube), get_bot("heuristic", cube=cube, cube_efficiency=0.3)
+    allowed, refused = (MatchPlayer(*bots, length=3, rules=Rules(dead_cube=rule)) for rule in ("allow", "refuse"))
+    doubles = 0
+    for index in range(30):
+        history = allowed.history(seed=2, index=index)
+        assert history == refused.history(seed=2, index=index)
+        assert _dead_doubles(history) == 0
+        doubles += history.record.cube_actions
+    assert doubles > 0

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from tournament_helpers import check_db_consistent, csv_of, needs_heuristic, start_cli, wait_for_chunks
+from gnubg_oracle import bgfast_actions, compare_actions, gnubg_actions, requires_gnubg, run_gnubg
 
 from bgfast.cli import main
 from bgfast.engines.record import decode_decisions
@@ -379,17 +380,18 @@ def test_export_refuses_a_match_from_an_opening(tmp_path: Path) -> None:
         export_match(db, 0, tmp_path / "o.mat")
 
 
-def test_an_exported_match_with_an_engine_imports_into_gnubg_with_its_final_score(tmp_path: Path) -> None:
-    gnubg = pytest.importorskip("gnubg", reason="the gnubg package (bgfast[gnubg-full]) is not installed")
-    from test_matfile import _gnubg_final_score
-
+@requires_gnubg
+def test_an_exported_match_with_an_engine_imports_into_gnubg_with_every_action(tmp_path: Path) -> None:
     db = run(tmp_path, spec_text("mat", player("pubeval", command=ENGINE), player("heuristic", bot="heuristic"),
                                  length=5, per_pairing=2))
     path = tmp_path / "m.mat"
     export_match(db, 1, path)
-    score, _plays = _gnubg_final_score(gnubg, path)
+    (answer,) = run_gnubg("import", [{"path": str(path), "format": "mat"}])
+    history, _names = match_history(db, 1)
+    compared, agree, differences = compare_actions(bgfast_actions(history), gnubg_actions(answer))
+    assert compared > 50 and agree == compared, differences
     row = rows_of(db)[2].split(",")
-    assert score == (int(row[5]), int(row[6]))
+    assert history.record.score == (int(row[5]), int(row[6]))
 
 
 # ---------------------------------------------------------------- the GNU Backgammon program

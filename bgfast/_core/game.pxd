@@ -57,6 +57,7 @@ ctypedef struct Rules:
     int jacoby
     int beaver
     int max_cube
+    int dead_cube_allowed     # 1: a dead cube may be doubled (match play; Rules.dead_cube "allow")
     int checkers              # checkers a side (15; 3 in hypergammon)
     Board start               # the starting position (same for both sides)
 

@@ -18,7 +18,8 @@ _State: TypeAlias = tuple[int, int, int, int, int, int, bool, bool, bool, int]
 _Summary: TypeAlias = tuple[int, int, int, int, int, int, int, int, int, int]
 # (crawford, cube, [(by, response), ...], points, winner, kind, (score0, score1) after, plies)
 _GameRow: TypeAlias = tuple[bool, int, list[tuple[int, int]], int, int, str, tuple[int, int], int]
-_Rules: TypeAlias = tuple[int, int, int, int, int]
+# (length, crawford, jacoby, beaver, max_cube, dead_cube_allowed)
+_Rules: TypeAlias = tuple[int, int, int, int, int, int]
 
 class PlayKind(enum.IntEnum):
     PLAY_RANDOM = 0

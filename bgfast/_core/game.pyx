@@ -108,17 +108,22 @@ cdef int _python_play(const Rules* r, Player* p, MoveGen* g, const Scene* s, con
     return adapter.illegal_play(_board_bytes(b), d1, d2, result)
 
 
+cdef inline bint cube_is_dead(const Rules* r, const Scene* s) noexcept nogil:
+    """In match play, the cube already covers what ``s.player`` needs: winning this game at
+    its value wins the match, so doubling it can only raise what the opponent wins."""
+    return r.length > 0 and r.length - s.score[s.player] <= s.cube
+
+
 cdef bint may_double(const Rules* r, const Scene* s) noexcept nogil:
     """``s.player`` (on roll) may double: not the Crawford game, the cube centred or its own,
-    within the maximum, and not dead (in match play, a cube that already covers what the
-    player needs)."""
+    within the maximum, and not dead unless the rules allow doubling a dead cube."""
     if s.crawford:
         return False
     if s.owner != -1 and s.owner != s.player:
         return False
     if s.cube * 2 > r.max_cube:
         return False
-    return not (r.length > 0 and r.length - s.score[s.player] <= s.cube)
+    return r.dead_cube_allowed or not cube_is_dead(r, s)
 
 
 cdef void cube_args(const Rules* r, const MetTable* met, const Player* p, const Scene* s, int doubler,
@@ -141,10 +146,13 @@ cdef void cube_args(const Rules* r, const MetTable* met, const Player* p, const 
 
 cdef int offer_double(const Rules* r, const MetTable* met, Player* p, MoveGen* g, const Scene* s,
                       const Board* b) except -1 nogil:
-    """Whether ``s.player`` (on roll in ``b``) doubles."""
+    """Whether ``s.player`` (on roll in ``b``) doubles.  A built-in policy never doubles a dead
+    cube (which the rules may allow): it cannot gain; a Python bot is asked."""
     cdef CubeArgs a
     cdef int diff
     if p.cube == CUBE_NEVER:
+        return 0
+    if p.cube != CUBE_PYTHON and cube_is_dead(r, s):
         return 0
     if p.cube == CUBE_KEITH:
         if not is_race(b):
@@ -449,9 +457,10 @@ step k hit; ``cube`` as for :class:`bgfast.game.Turn`."""
 
 
 cdef int _set_rules(Rules* r, rules, start) except -1:
-    """Fill ``r`` from ``(length, crawford, jacoby, beaver, max_cube)`` and a side's 25 counts."""
+    """Fill ``r`` from ``(length, crawford, jacoby, beaver, max_cube, dead_cube_allowed)`` and a
+    side's 25 counts."""
     cdef int i
-    r.length, r.crawford, r.jacoby, r.beaver, r.max_cube = rules
+    r.length, r.crawford, r.jacoby, r.beaver, r.max_cube, r.dead_cube_allowed = rules
     if len(start) != 25:
         raise ValueError("a starting position is 25 counts")
     for i in range(25):
@@ -506,7 +515,7 @@ cdef const MetTable* _met_table(met, list keep) except? NULL:
 cdef class MatchRunner:
     """Plays matches between two configured players under fixed rules.
 
-    :param rules: ``(length, crawford, jacoby, beaver, max_cube)`` as ints.
+    :param rules: ``(length, crawford, jacoby, beaver, max_cube, dead_cube_allowed)`` as ints.
     :param start: the starting position of one side, 25 counts (own view).
     :param players: two ``(play_kind, cube_kind, cube_efficiency, evaluator, adapter)``: a
         :class:`PlayKind`, a :class:`CubeKind`, Janowski's x, a
@@ -688,7 +697,7 @@ cdef class Decisions:
     The same decision functions as the game loop, on a single position and match state,
     without a match or a match runner.
 
-    :param rules: ``(length, crawford, jacoby, beaver, max_cube)`` as ints.
+    :param rules: ``(length, crawford, jacoby, beaver, max_cube, dead_cube_allowed)`` as ints.
     :param player: ``(play_kind, cube_kind, cube_efficiency, evaluator, None)`` as for
         :class:`MatchRunner` (a Python player has no decisions in the core).
     :param met: the :class:`~bgfast._core.cube.Met` of a ``CUBE_MET`` player in match play, or None.
@@ -736,7 +745,8 @@ cdef class Decisions:
     def offer(self, const unsigned char[::1] board, int player, int score0=0, int score1=0,
               int cube=1, int owner=-1, bint crawford=False):
         """Whether ``player`` (on roll, side 1 of ``board``) doubles; False when the cube is
-        unavailable to it (the Crawford game, the opponent's cube, the maximum, a dead cube)."""
+        unavailable to it (the Crawford game, the opponent's cube, the maximum, a dead cube
+        the rules refuse) and for a dead cube, which a built-in policy never doubles."""
         cdef Board b
         cdef Scene s
         board_from_bytes(&board[0], &b)

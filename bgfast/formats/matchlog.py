@@ -114,6 +114,8 @@ def game_line(game: GameRecord, players: Sequence[str]) -> str:
         parts.append("; ".join(actions) + ".")
     if game.kind == "pass":
         parts.append(f"{who[game.winner]} wins {_points(game.points)}.")
+    elif game.kind == "resign":   # a game read from a file
+        parts.append(f"{who[1 - game.winner]} resigns, {who[game.winner]} wins {_points(game.points)}.")
     else:
         parts.append(f"{who[game.winner]} wins {_KIND_WORDS[game.kind]}, {_points(game.points)}.")
     parts.append(f"Score {game.score_after[0]}-{game.score_after[1]}.")

@@ -1,4 +1,4 @@
-"""Tournament matches as Jellyfish ``.mat`` files: ``bgfast export``.
+"""Tournament matches as Jellyfish ``.mat`` or SGF files: ``bgfast export``.
 
 A results file keeps each match's numbers, not its moves; the moves are rebuilt:
 
@@ -11,9 +11,9 @@ A results file keeps each match's numbers, not its moves; the moves are rebuilt:
 
 The rebuilt match is checked against the saved result (score, winner, games) and every
 recorded decision must be used, so an export either is the match that was played or
-raises.  A match that cannot be a ``.mat`` file is refused with one line: a forfeit (it did
-not finish), a variant or a start from an opening position (the format has neither; SGF
-will, with the formats issue).
+raises.  A forfeit (it did not finish) is refused with one line, and so, as a ``.mat``
+file, is a variant or a start from an opening position (the format has neither); SGF
+(``format="sgf"``, :mod:`bgfast.formats.sgf`) holds both, with the run's rules.
 
 >>> import os, tempfile
 >>> from bgfast.tournament import TournamentSpec, run_tournament
@@ -38,8 +38,11 @@ from typing import IO, Any
 from bgfast.engines.record import ReplayBot, plays_in_core
 from bgfast.errors import BgfastError
 from bgfast.formats.mat import write_mat
-from bgfast.game import MatchHistory, play_match_with_history
+from bgfast.formats.sgf import write_sgf
+from bgfast.game import MatchHistory, MatchPlayer, play_match_with_history
 from bgfast.match import Rules
+from bgfast.position import Position
+from bgfast.validation import one_of
 from bgfast.tournament.results import SavedMatch
 from bgfast.tournament.spec import PlayerSpec
 from bgfast.tournament.store import Store, open_results
@@ -49,12 +52,12 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["ExportError", "ExportSummary", "export_all", "export_match", "match_history"]
+__all__ = ["FORMATS", "ExportError", "ExportSummary", "export_all", "export_match", "match_history"]
 
 
 class ExportError(BgfastError, ValueError):
-    """A match that cannot be written as a ``.mat`` file (a forfeit, a variant, an opening
-    start, no record of a seat's decisions), or one that does not replay to its saved result."""
+    """A match that cannot be written (a forfeit; as a ``.mat`` file, a variant or an opening
+    start; no record of a seat's decisions), or one that does not replay to its saved result."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,8 @@ class _Run:
     rules: Rules
     players: Mapping[str, Mapping[str, Any]]
     openings: bool
+    raw: Mapping[str, Any]
+    """The spec as the file keeps it (TOML parsed)."""
 
 
 def _runs(store: Store, run: str | None) -> list[_Run]:
@@ -88,17 +93,38 @@ def _runs(store: Store, run: str | None) -> list[_Run]:
     for r in saved:
         raw = tomllib.loads(r["spec"])
         out.append(_Run(r["name"], Rules(**raw.get("rules", {})), {p["name"]: p for p in raw["players"]},
-                        bool(raw.get("openings"))))
+                        bool(raw.get("openings")), raw))
     return out
 
 
-def _check_format(run: _Run) -> None:
+FORMATS = ("mat", "sgf")
+"""The formats :func:`export_match` and :func:`export_all` write."""
+
+
+def _check_format(run: _Run, fmt: str = "mat") -> None:
+    if fmt == "sgf":
+        return
     if run.rules.variant != "standard":
         raise ExportError(f"run {run.name!r} plays {run.rules.variant!r}: a .mat file holds standard backgammon "
-                          "only (SGF export will come with the formats issue)")
+                          "only (write SGF: --sgf)")
     if run.openings:
         raise ExportError(f"run {run.name!r} starts its games from opening positions: a .mat file starts from "
-                          "the opening roll (SGF export will come with the formats issue)")
+                          "the opening roll (write SGF: --sgf)")
+
+
+def _opening(run: _Run, index: int) -> Position:
+    """The position match ``index`` of ``run`` starts from (the run has openings)."""
+    from bgfast.errors import InvalidSpecError
+    from bgfast.tournament.schedule import scheduler
+    from bgfast.tournament.spec import TournamentSpec
+
+    try:
+        spec = TournamentSpec.from_dict(run.raw)
+    except InvalidSpecError as exc:
+        raise ExportError(f"run {run.name!r}: its spec cannot be read again to find match {index}'s opening "
+                          f"({exc})") from None
+    opening = scheduler(spec).opening(index)
+    return Position(spec.openings[opening or 0])
 
 
 def _seat_bot(run: _Run, player: str, record: bytes | None) -> object:
@@ -123,8 +149,12 @@ def _history(store: Store, run: _Run, match: SavedMatch) -> MatchHistory:
                           "three times): it did not finish, so there is no match to write")
     records = (decisions.seat0, decisions.seat1) if decisions is not None else (None, None)
     bots = [_seat_bot(run, player, record) for player, record in zip((match.player0, match.player1), records)]
-    history = play_match_with_history(bots[0], bots[1], length=match.length, rules=run.rules, seed=match.seed,
-                                      index=match.dice_index)
+    if run.openings:
+        history = MatchPlayer(bots[0], bots[1], length=match.length, rules=run.rules).history_from(
+            _opening(run, match.idx), seed=match.seed, index=match.dice_index)
+    else:
+        history = play_match_with_history(bots[0], bots[1], length=match.length, rules=run.rules,
+                                          seed=match.seed, index=match.dice_index)
     result = match.result
     rebuilt = history.record
     if ((rebuilt.score, rebuilt.winner, len(rebuilt.games), sum(g.plies for g in rebuilt.games))
@@ -137,7 +167,7 @@ def _history(store: Store, run: _Run, match: SavedMatch) -> MatchHistory:
     return history
 
 
-def _find(store: Store, index: int, run: str | None) -> tuple[_Run, SavedMatch]:
+def _find(store: Store, index: int, run: str | None, fmt: str = "mat") -> tuple[_Run, SavedMatch]:
     runs = _runs(store, run)
     if not runs:
         raise ExportError(f"{str(store.path)!r} holds no run")
@@ -148,7 +178,7 @@ def _find(store: Store, index: int, run: str | None) -> tuple[_Run, SavedMatch]:
     if found is None:
         raise ExportError(f"run {runs[0].name!r} has no match {index} in {str(store.path)!r} "
                           "(the index is the one 'bgfast report --matches' prints)")
-    _check_format(runs[0])
+    _check_format(runs[0], fmt)
     return runs[0], found
 
 
@@ -157,46 +187,64 @@ def match_history(path: str | Path, index: int, *, run: str | None = None) -> tu
 
     :param run: the run (spec name) the match belongs to; needed when the file holds several.
     :raises ExportError: no such run or match, several runs and no ``run``, a forfeit, a
-        variant or opening start, a seat with no record, a replay that differs.
+        seat with no record, a replay that differs.
     :raises InvalidSpecError: no such file, or not a bgfast results file.
     """
     with open_results(path) as store:
-        found_run, match = _find(store, index, run)
+        found_run, match = _find(store, index, run, "sgf")
         return _history(store, found_run, match), (match.player0, match.player1)
 
 
-def export_match(path: str | Path, index: int, out: str | Path | IO[str], *, run: str | None = None) -> str:
+def _write(fmt: str, history: MatchHistory, out: str | Path | IO[str], run: _Run, players: tuple[str, str]) -> None:
+    if fmt == "sgf":
+        write_sgf(history, out, players=players, rules=run.rules)
+    else:
+        write_mat(history, out, players=players)
+
+
+def export_match(path: str | Path, index: int, out: str | Path | IO[str], *, run: str | None = None,
+                 format: str = "mat") -> str:
     """Write match ``index`` of the results file ``path`` to ``out`` (a file name or an open
-    text file) as a ``.mat`` file; returns the run's name.  Errors: as :func:`match_history`."""
+    text file) as a ``.mat`` file, or as SGF with ``format="sgf"``; returns the run's name.
+
+    :raises ExportError: as :func:`match_history`, and as a ``.mat`` file a variant or an
+        opening start.
+    :raises InvalidSpecError: no such file, or not a bgfast results file.
+    :raises ValueError: a format other than ``"mat"`` and ``"sgf"``.
+    """
+    one_of(format, "format", FORMATS)
     with open_results(path) as store:
-        found_run, match = _find(store, index, run)
+        found_run, match = _find(store, index, run, format)
         history = _history(store, found_run, match)
-    write_mat(history, out, players=(match.player0, match.player1))
+    _write(format, history, out, found_run, (match.player0, match.player1))
     return found_run.name
 
 
-def export_all(path: str | Path, folder: str | Path, *, run: str | None = None) -> ExportSummary:
+def export_all(path: str | Path, folder: str | Path, *, run: str | None = None, format: str = "mat") -> ExportSummary:
     """Write every finished match of the results file ``path`` (of the run ``run``; of every
-    run without it) into ``folder`` as ``<run>-<index>.mat``, skipping forfeits.
+    run without it) into ``folder`` as ``<run>-<index>.mat`` (``.sgf`` with ``format="sgf"``),
+    skipping forfeits.
 
-    :raises ExportError: a run with a variant or an opening start (before any file is
-        written), a seat with no record, a replay that differs.
+    :raises ExportError: as a ``.mat`` file, a run with a variant or an opening start (before
+        any file is written); a seat with no record, a replay that differs.
     :raises InvalidSpecError: no such file, or not a bgfast results file.
+    :raises ValueError: a format other than ``"mat"`` and ``"sgf"``.
     """
+    one_of(format, "format", FORMATS)
     folder = Path(folder)
     written: list[Path] = []
     skipped: list[tuple[str, int]] = []
     with open_results(path) as store:
         runs = _runs(store, run)
         for r in runs:
-            _check_format(r)
+            _check_format(r, format)
         forfeited = {(name, idx) for name, idx, _loser, _winner in store.forfeits()}
         for r in runs:
             for match in store.iter_matches(r.name):
                 if (r.name, match.idx) in forfeited:
                     skipped.append((r.name, match.idx))
                     continue
-                target = folder / f"{r.name}-{match.idx}.mat"
-                write_mat(_history(store, r, match), target, players=(match.player0, match.player1))
+                target = folder / f"{r.name}-{match.idx}.{format}"
+                _write(format, _history(store, r, match), target, r, (match.player0, match.player1))
                 written.append(target)
     return ExportSummary(tuple(written), tuple(skipped))
