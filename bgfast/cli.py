@@ -18,7 +18,14 @@ from typing import Callable, NoReturn, Sequence
 
 from bgfast import __version__
 from bgfast.dice import Dice
-from bgfast.errors import BgfastError, InvalidPositionError, InvalidSpecError, RolloutWorkerError, WorkerFailedError
+from bgfast.errors import (
+    BgfastError,
+    InvalidPositionError,
+    InvalidSpecError,
+    ResultsWriteError,
+    RolloutWorkerError,
+    WorkerFailedError,
+)
 from bgfast.position import Move, Position
 from bgfast.validation import whole_number
 
@@ -571,7 +578,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:
         return int(args.func(args) or 0)
-    except (WorkerFailedError, RolloutWorkerError) as exc:  # not bad input: the run failed
+    except (WorkerFailedError, RolloutWorkerError, ResultsWriteError) as exc:  # not bad input: the run failed
         print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_FAILURE
     except (BgfastError, ValueError) as exc:
