@@ -16,7 +16,7 @@ True
 >>> TournamentSpec.from_dict({**spec.to_dict(), "matches_per_pairing": 0})
 Traceback (most recent call last):
 ...
-bgfast.errors.InvalidSpecError: matches_per_pairing: must be a whole number of at least 1, got 0
+bgfast.errors.InvalidSpecError: matches_per_pairing: must be a whole number from 1 to 1000000000000, got 0
 """
 from __future__ import annotations
 
