@@ -61,10 +61,8 @@ def get_bot(name: str, **options: object) -> Bot:
         import inspect
 
         bot_class = getattr(factory, "bot_class", None)  # a lazy factory names the class it builds
-        target = bot_class() if bot_class is not None else factory
-        if isinstance(target, type):
-            target = target.__init__
-        known = [p for p in inspect.signature(target).parameters if p not in ("self", "options")]
+        target = bot_class() if bot_class is not None else factory  # a class's signature is its __init__'s
+        known = [p for p in inspect.signature(target).parameters if p != "options"]
         raise UnknownBotError(
             f"bad options {options!r} for bot {name!r}; it takes: {', '.join(known) or 'no options'}"
         ) from None
