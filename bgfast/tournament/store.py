@@ -222,8 +222,13 @@ class Store:
             self._conn = self._open_readonly()
         else:
             self._conn = self._open_for_writing(exists)
-        self._engine_tables = {"engine_counters", "match_records"} <= self._tables()
-        self._check_rows()
+        try:
+            with self._sqlite_errors():
+                self._engine_tables = {"engine_counters", "match_records"} <= self._tables()
+            self._check_rows()
+        except BaseException:
+            self._conn.close()
+            raise
 
     @property
     def _name(self) -> str:
@@ -259,7 +264,7 @@ class Store:
             raise InvalidSpecError(
                 f"cannot make the folder {str(folder)!r} for the results file: a file is in the way") from None
         except OSError as exc:
-            raise InvalidSpecError(
+            raise ResultsWriteError(
                 f"cannot make the folder {str(folder)!r} for the results file: {exc.strerror}") from None
         if not os.access(folder, os.W_OK):  # SQLite writes its journal (-wal, -shm) beside the file
             raise ResultsWriteError(f"cannot write the results file {self._name}: no permission to write in "
@@ -317,7 +322,6 @@ class Store:
         :raises ResultsFileError: what disagrees, named.
         """
         def damaged(problem: str) -> ResultsFileError:
-            self.close()
             return ResultsFileError(f"{self._name} is a damaged results file: {problem}")
 
         with self._sqlite_errors():
