@@ -14,6 +14,21 @@ imported explicitly (``import bgfast.tournament``).
 """
 __version__ = "0.1.0"
 
+import importlib as _importlib
+import os as _os
+
+try:  # the compiled core, which pip builds: without it nothing below can work
+    _importlib.import_module("bgfast._core.board")
+except ModuleNotFoundError as exc:
+    if exc.name != "bgfast._core.board":
+        raise
+    raise ImportError(
+        f"bgfast's compiled core is not built in {_os.path.dirname(__file__)!r}: Python found this "
+        "uncompiled copy of bgfast first (in a clone's root, its bgfast/ folder comes before the installed "
+        "one); run from another folder, or build the core in place here with: pip install -e ."
+    ) from None
+del _importlib, _os
+
 from bgfast.dice import ALL_21, ALL_36, Dice
 from bgfast.errors import (
     BgfastError,

@@ -18,7 +18,14 @@ from typing import Callable, NoReturn, Sequence
 
 from bgfast import __version__
 from bgfast.dice import Dice
-from bgfast.errors import BgfastError, InvalidPositionError, InvalidSpecError, RolloutWorkerError, WorkerFailedError
+from bgfast.errors import (
+    BgfastError,
+    InvalidPositionError,
+    InvalidSpecError,
+    ResultsWriteError,
+    RolloutWorkerError,
+    WorkerFailedError,
+)
 from bgfast.position import Move, Position
 from bgfast.validation import whole_number
 
@@ -428,13 +435,15 @@ def _add_report(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 def _cmd_report(args: argparse.Namespace) -> int:
     from bgfast.tournament import load_standings, plot_ratings, write_matches_csv
-    from bgfast.tournament.report import write_pairings_csv
+    from bgfast.tournament.report import require_plotting, write_pairings_csv
 
     matches = args.matches if args.matches in (None, "-") else _output_file(args.matches, "--matches")
     pairings = args.pairings if args.pairings in (None, "-") else _output_file(args.pairings, "--pairings")
     plot = _output_file(args.plot, "--plot", suffix=".png") if args.plot is not None else None
     if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
         raise ValueError(f"--plot {args.plot!r}: the file type comes from its suffix, one of {', '.join(PLOT_FORMATS)}")
+    if plot is not None:
+        require_plotting()  # before the standings, so that a missing matplotlib is all that is printed
     standings = load_standings(args.db, rating=args.rating, anchor=args.anchor)
     print(json.dumps(standings.to_json(), indent=2) if args.json else standings.text())
     if pairings:
@@ -569,7 +578,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:
         return int(args.func(args) or 0)
-    except (WorkerFailedError, RolloutWorkerError) as exc:  # not bad input: the run failed
+    except (WorkerFailedError, RolloutWorkerError, ResultsWriteError) as exc:  # not bad input: the run failed
         print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_FAILURE
     except (BgfastError, ValueError) as exc:

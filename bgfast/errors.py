@@ -52,9 +52,27 @@ class InvalidSpecError(BgfastError, ValueError):
     """A tournament spec (TOML) that is malformed; the message names the key path."""
 
 
+class ResultsFileError(InvalidSpecError):
+    """A tournament results file that cannot be used as one: missing, empty, not a bgfast
+    results file (another SQLite database, other bytes), or damaged (a table dropped, rows
+    deleted, pages that do not read); the message names the file and what is wrong.  A
+    subclass of :class:`InvalidSpecError`, which these errors were before they had a class."""
+
+
+class ResultsWriteError(BgfastError, OSError):
+    """A results file the system will not let bgfast create or write: no permission for the
+    file or its folder, a name too long, a full disk, an I/O error.  The chunks saved before
+    stay in the file; the message names the file and the cause."""
+
+
 class UnknownBotError(BgfastError, ValueError):
     """A bot name that :func:`bgfast.bots.get_bot` does not know, bad bot options, or a bot
     whose optional package is not installed (the message names the extra to install)."""
+
+
+class BotPackageMissingError(UnknownBotError):
+    """A bot whose optional package is not installed (``gnubg`` without gnubg-nn); the
+    message names the package and the extra that installs it."""
 
 
 class InvalidRolloutError(BgfastError, ValueError):

@@ -77,6 +77,18 @@ def test_an_option_the_bot_does_not_take_raises_unknown_bot_error() -> None:
         get_bot("pubeval", colour="red")
 
 
+@pytest.mark.parametrize(("name", "options"), [
+    ("heuristic", "cube, cube_efficiency, seed, weights, filter, blend"),
+    ("neural", "ply, cube, weights, cube_efficiency, seed"),
+    ("random", "cube, cube_efficiency, seed"),
+])
+def test_an_option_the_bot_does_not_take_lists_the_options_it_takes(name: str, options: str) -> None:
+    # heuristic and neural are built by a lazy factory: the message still lists the class's options
+    with pytest.raises(UnknownBotError) as info:
+        get_bot(f"{name}:foo=1")
+    assert str(info.value) == f"bad options {{'foo': 1}} for bot {name!r}; it takes: {options}"
+
+
 def test_a_bot_spec_is_a_name_with_optional_key_value_options() -> None:
     assert parse_bot_spec("random") == ("random", {})
     assert parse_bot_spec("pubeval:cube=never") == ("pubeval", {"cube": "never"})

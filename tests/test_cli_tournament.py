@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,17 @@ def test_report_checks_its_output_files_before_printing(capsys: pytest.CaptureFi
                                   ("--plot", "ratings.txt", "file type comes from its suffix")):
         code, out, err = run(capsys, "report", "r.sqlite", option, name)
         assert code == 2 and out == "" and message in err and len(err.splitlines()) == 1
+
+
+def test_report_plot_without_matplotlib_fails_before_printing_the_standings(
+        capsys: pytest.CaptureFixture[str], spec_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run(capsys, "tournament", str(spec_file), "--db", "r.sqlite", "--workers", "1", "--quiet")
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if matplotlib were not installed
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    code, out, err = run(capsys, "report", "r.sqlite", "--plot", "r.png")
+    assert (code, out) == (2, "")
+    assert err == "bgfast: error: --plot needs matplotlib: pip install 'bgfast[plot]'\n"
+    assert not Path("r.png").exists()
 
 
 def test_report_names_the_plot_file_it_wrote(capsys: pytest.CaptureFixture[str], spec_file: Path) -> None:

@@ -1,6 +1,7 @@
 """TournamentSpec: reading, checking and writing tournament specs (TOML)."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -8,7 +9,7 @@ from tournament_helpers import ROOT, needs_heuristic
 
 from bgfast.errors import InvalidSpecError
 from bgfast.match import Rules
-from bgfast.tournament.spec import PlayerSpec, SprtOptions, TournamentSpec
+from bgfast.tournament.spec import MAX_MATCHES, PlayerSpec, SprtOptions, TournamentSpec
 
 BASE = """
 name = "t"
@@ -213,3 +214,32 @@ def test_the_quick_spec_is_a_7_point_round_robin_of_random_pubeval_and_heuristic
     spec = TournamentSpec.from_toml(ROOT / "tournaments" / "quick.toml")
     assert spec.format == "round-robin" and spec.match_length == (7,)
     assert sorted(p.bot for p in spec.players) == ["heuristic", "pubeval", "random"]
+
+
+@pytest.mark.parametrize(("key", "value"), [
+    ("matches_per_pairing", "9223372036854775806"),
+    ("chunk_size", "100000000000000000000000000"),
+])
+def test_a_count_too_large_to_play_names_its_key_and_the_maximum(key: str, value: str) -> None:
+    text = BASE.replace("matches_per_pairing = 10", f"matches_per_pairing = {value}") if key != "chunk_size" \
+        else with_extra(f"chunk_size = {value}\n")
+    assert error_of(text) == f"{key}: must be a whole number from 1 to {MAX_MATCHES}, got {value}"
+
+
+def test_too_many_matches_in_all_is_refused_naming_the_total_and_the_maximum() -> None:
+    players = "".join(f'\n[[players]]\nname = "r{i}"\nbot = "random"\n' for i in range(3))
+    text = BASE.replace("matches_per_pairing = 10", f"matches_per_pairing = {MAX_MATCHES}") + players
+    assert error_of(text) == (f"matches_per_pairing: {MAX_MATCHES} makes 10,000,000,000,000 matches in all "
+                              f"(10 pairings x 1 lengths); at most {MAX_MATCHES:,}")
+
+
+@pytest.mark.parametrize("name", ["pub\\neval", "pub\\teval", "pub\\u0000"])
+def test_a_player_name_with_a_control_character_is_refused(name: str) -> None:
+    message = error_of(BASE.replace('name = "pubeval"', f'name = "{name}"'))
+    assert message.startswith("players[0].name: must not hold control characters such as a newline or a tab")
+
+
+def test_a_bot_whose_package_is_missing_is_blamed_on_the_bot_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "gnubg_nn", None)  # as if gnubg-nn were not installed
+    message = error_of(BASE.replace('bot = "pubeval"', 'bot = "gnubg"'))
+    assert message == "players[0].bot: bot 'gnubg' needs the gnubg-nn package: pip install 'bgfast[gnubg]'"

@@ -60,40 +60,33 @@ def get_bot(name: str, **options: object) -> Bot:
     except TypeError:
         import inspect
 
-        target = getattr(factory, "__init__", factory) if isinstance(factory, type) else factory
-        known = [p for p in inspect.signature(target).parameters if p not in ("self", "options")]
+        bot_class = getattr(factory, "bot_class", None)  # a lazy factory names the class it builds
+        target = bot_class() if bot_class is not None else factory  # a class's signature is its __init__'s
+        known = [p for p in inspect.signature(target).parameters if p != "options"]
         raise UnknownBotError(
             f"bad options {options!r} for bot {name!r}; it takes: {', '.join(known) or 'no options'}"
         ) from None
 
 
-def _heuristic(**options: object) -> Bot:
-    from bgfast.bots.heuristic import HeuristicBot
+def _lazy(module: str, cls: str) -> Callable[..., Bot]:
+    """A factory of the bot class ``module.cls``, imported at the first bot built (so that
+    ``import bgfast.bots`` imports no optional package); its ``bot_class()`` gives the class,
+    whose signature lists the bot's options."""
+    import importlib
 
-    return HeuristicBot(**options)  # type: ignore[arg-type]
+    def bot_class() -> type[Bot]:
+        return getattr(importlib.import_module(module), cls)  # type: ignore[no-any-return]
 
+    def factory(**options: object) -> Bot:
+        return bot_class()(**options)
 
-def _gnubg(**options: object) -> Bot:
-    from bgfast.bots.gnubg import GnubgBot
-
-    return GnubgBot(**options)  # type: ignore[arg-type]
-
-
-def _bgsage(**options: object) -> Bot:
-    from bgfast.bots.bgsage import BgsageBot
-
-    return BgsageBot(**options)  # type: ignore[arg-type]
-
-
-def _neural(**options: object) -> Bot:
-    from bgfast.bots.neural import NeuralBot
-
-    return NeuralBot(**options)  # type: ignore[arg-type]
+    factory.bot_class = bot_class  # type: ignore[attr-defined]
+    return factory
 
 
 register_bot("random", RandomBot)
 register_bot("pubeval", PubevalBot)
-register_bot("heuristic", _heuristic)
-register_bot("gnubg", _gnubg)
-register_bot("bgsage", _bgsage)
-register_bot("neural", _neural)
+register_bot("heuristic", _lazy("bgfast.bots.heuristic", "HeuristicBot"))
+register_bot("gnubg", _lazy("bgfast.bots.gnubg", "GnubgBot"))
+register_bot("bgsage", _lazy("bgfast.bots.bgsage", "BgsageBot"))
+register_bot("neural", _lazy("bgfast.bots.neural", "NeuralBot"))

@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 from bgfast.bots.base import Bot, CubeResponse, legal_plays
 from bgfast.dice import Dice
-from bgfast.errors import InvalidPositionError, UnknownBotError
+from bgfast.errors import BotPackageMissingError, InvalidPositionError, UnknownBotError
 from bgfast.formats.text import parse_position
 from bgfast.match import MatchState
 from bgfast.position import Move, Position
@@ -80,7 +80,7 @@ def _load() -> tuple[Any, Any]:
         import bgbot_cpp
         import bgsage
     except ImportError:
-        raise UnknownBotError(f"bot 'bgsage' needs the bgsage package: {_EXTRA_HINT}") from None
+        raise BotPackageMissingError(f"bot 'bgsage' needs the bgsage package: {_EXTRA_HINT}") from None
     return bgsage, bgbot_cpp
 
 

@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 from bgfast import cube as _cube_math
 from bgfast.bots.base import Bot, CubeResponse
 from bgfast.dice import Dice
-from bgfast.errors import InvalidPositionError, UnknownBotError
+from bgfast.errors import BotPackageMissingError, InvalidPositionError, UnknownBotError
 from bgfast.formats.text import parse_position
 from bgfast.match import MatchState
 from bgfast.position import Move, Position
@@ -49,11 +49,11 @@ _EXTRA_HINT = "pip install 'bgfast[gnubg]'"
 
 
 def _load_gnubg_nn() -> Any:
-    """Import ``gnubg_nn`` or raise :class:`UnknownBotError` naming the extra to install."""
+    """Import ``gnubg_nn`` or raise :class:`BotPackageMissingError` naming the extra to install."""
     try:
         import gnubg_nn
     except ImportError:
-        raise UnknownBotError(f"bot 'gnubg' needs the gnubg-nn package: {_EXTRA_HINT}") from None
+        raise BotPackageMissingError(f"bot 'gnubg' needs the gnubg-nn package: {_EXTRA_HINT}") from None
     return gnubg_nn
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "get_reporter",
     "load_standings",
     "plot_ratings",
+    "require_plotting",
     "write_matches_csv",
     "write_pairings_csv",
 ]
@@ -450,10 +451,10 @@ def _write_csv(matches: Iterable[SavedMatch], handle: IO[str]) -> int:
     return n
 
 
-def plot_ratings(standings: Standings, out: str | Path) -> None:
-    """Draw each player's Elo with its 95% interval, and beside it the pairwise matrix
-    (row player's Elo advantage over the column player, from their dice pairs, with the
-    95% interval), to an image file (PNG, SVG, PDF...).
+def require_plotting() -> Any:
+    """matplotlib's ``pyplot`` (on the Agg backend, which draws to files), what
+    :func:`plot_ratings` draws with; call it first to find a missing matplotlib before
+    any other work.
 
     :raises MissingExtraError: matplotlib is not installed (``pip install 'bgfast[plot]'``).
     """
@@ -466,6 +467,17 @@ def plot_ratings(standings: Standings, out: str | Path) -> None:
         from bgfast.errors import MissingExtraError
 
         raise MissingExtraError("--plot needs matplotlib: pip install 'bgfast[plot]'") from None
+    return plt
+
+
+def plot_ratings(standings: Standings, out: str | Path) -> None:
+    """Draw each player's Elo with its 95% interval, and beside it the pairwise matrix
+    (row player's Elo advantage over the column player, from their dice pairs, with the
+    95% interval), to an image file (PNG, SVG, PDF...).
+
+    :raises MissingExtraError: matplotlib is not installed (``pip install 'bgfast[plot]'``).
+    """
+    plt = require_plotting()
     players = list(reversed(standings.players))
     n = len(players)
     fig, (ax, grid) = plt.subplots(1, 2, figsize=(6.0 + 1.1 * n, 1.8 + 0.9 * n),

@@ -16,7 +16,7 @@ True
 >>> TournamentSpec.from_dict({**spec.to_dict(), "matches_per_pairing": 0})
 Traceback (most recent call last):
 ...
-bgfast.errors.InvalidSpecError: matches_per_pairing: must be a whole number of at least 1, got 0
+bgfast.errors.InvalidSpecError: matches_per_pairing: must be a whole number from 1 to 1000000000000, got 0
 """
 from __future__ import annotations
 
@@ -40,13 +40,18 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["FORMATS", "MAX_MATCH_LENGTH", "PlayerSpec", "SprtOptions", "TournamentSpec"]
+__all__ = ["FORMATS", "MAX_MATCH_LENGTH", "MAX_MATCHES", "PlayerSpec", "SprtOptions", "TournamentSpec"]
 
 FORMATS = ("round-robin", "gauntlet")
 """The tournament formats: every pair of players, or one challenger against each of the others."""
 
 MAX_MATCH_LENGTH = 64
 """The longest match length a spec may ask for (the match equity tables end there)."""
+
+MAX_MATCHES = 10**12
+"""The most matches a spec may ask for, per pairing (``matches_per_pairing``), per chunk
+(``chunk_size``) and in all: more than a machine plays in years, and well within the
+results file's 64-bit integers."""
 
 _NAME = re.compile(r"[A-Za-z0-9_.+-]+")
 
@@ -279,7 +284,7 @@ class TournamentSpec:
         if len(set(lengths)) != len(lengths):
             raise _fail("match_length", f"lists a length twice: {list(lengths)}")
         paired = _bool(data.get("paired_dice", True), "paired_dice")
-        per_pairing = _int(data["matches_per_pairing"], "matches_per_pairing", 1)
+        per_pairing = _int(data["matches_per_pairing"], "matches_per_pairing", 1, MAX_MATCHES)
         if paired and per_pairing % 2:
             raise _fail("matches_per_pairing", f"must be even with paired_dice = true, got {per_pairing}")
         players = cls._players(data["players"])
@@ -298,8 +303,11 @@ class TournamentSpec:
         spec = cls(name=name, players=players, match_length=lengths, matches_per_pairing=per_pairing,
                    seed=seed, format=fmt, challenger=challenger, paired_dice=paired, rules=rules, sprt=sprt,
                    openings=openings, openings_order=order)
+        if spec.total_matches() > MAX_MATCHES:
+            raise _fail("matches_per_pairing", f"{per_pairing} makes {spec.total_matches():,} matches in all "
+                        f"({len(spec.pairs())} pairings x {len(lengths)} lengths); at most {MAX_MATCHES:,}")
         if "chunk_size" in data:
-            chunk = _int(data["chunk_size"], "chunk_size", 1)
+            chunk = _int(data["chunk_size"], "chunk_size", 1, MAX_MATCHES)
             if paired and chunk % 2:
                 raise _fail("chunk_size", f"must be even with paired_dice = true, got {chunk}")
         else:
@@ -318,6 +326,9 @@ class TournamentSpec:
                 raise _fail(path, "must be a table with name and bot (or command, or engine)")
             _check_keys(table, path, ("name",), ("bot", "command", "engine", "cube", "options", "timeout_s"))
             name = _str(table["name"], f"{path}.name")
+            if not name.isprintable():
+                raise _fail(f"{path}.name", f"must not hold control characters such as a newline or a tab "
+                            f"(it is a column of the report's tables), got {name!r}")
             if name in seen:
                 raise _fail(f"{path}.name", f"{name!r} is used by another player")
             seen.add(name)
@@ -338,7 +349,7 @@ class TournamentSpec:
         in the process are cheap to build)."""
         from bgfast.bots import available_bots
         from bgfast.bots.plugins import is_plugin_name
-        from bgfast.errors import BotLoadError, UnknownBotError
+        from bgfast.errors import BotLoadError, BotPackageMissingError, UnknownBotError
 
         if "timeout_s" in table:
             raise _fail(f"{path}.timeout_s", "is only for outside players (command or engine)")
@@ -357,7 +368,7 @@ class TournamentSpec:
         player = PlayerSpec(name, bot, cube, dict(options))
         try:
             player.build()
-        except BotLoadError as exc:
+        except (BotLoadError, BotPackageMissingError) as exc:
             raise _fail(f"{path}.bot", " ".join(str(exc).split())) from None
         except UnknownBotError as exc:
             key = "cube" if cube is not None and "cube" in str(exc) else "options"

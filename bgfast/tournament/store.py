@@ -38,18 +38,22 @@ set()
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
+import inspect
 import json
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from bgfast.engines.counters import EngineCounters
-from bgfast.errors import InvalidSpecError
+from bgfast.errors import InvalidSpecError, ResultsFileError, ResultsWriteError
 from bgfast.tournament.pairs import UnitGroup
 from bgfast.tournament.ratings import POINTS_CLIP
 from bgfast.tournament.results import ChunkResult, MatchDecisions, MatchSummary, SavedMatch, SeatTotals
@@ -113,6 +117,14 @@ CREATE TABLE IF NOT EXISTS matches (
 ) WITHOUT ROWID;
 """
 
+_TABLES = frozenset({"runs", "players", "chunks", "matches"})
+"""The tables every results file has (the engine tables came later: see :data:`_ENGINE_SCHEMA`)."""
+
+_DAMAGE = re.compile(r"no such (table|column)|malformed|not a database|corrupt", re.IGNORECASE)
+"""SQLite's words for a file that is damaged, not refused by the system."""
+_DISK = re.compile(r"disk I/O|cannot rollback", re.IGNORECASE)
+"""SQLite's words for a write the disk failed (its "database or disk is full" says so itself)."""
+
 _COUNTER_COLUMNS = tuple(f.name for f in dataclasses.fields(EngineCounters))
 """The counts of ``engine_counters``, named as in EngineCounters."""
 
@@ -159,6 +171,26 @@ class RunInfo:
     resumed: bool = False
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _reads(method: _F) -> _F:
+    """A reading method of :class:`Store`, with SQLite's errors as bgfast's (see
+    :meth:`Store._sqlite_errors`); a generator stays a generator."""
+    if inspect.isgeneratorfunction(method):
+        @functools.wraps(method)
+        def stream(self: Store, *args: Any, **kwargs: Any) -> Iterator[Any]:
+            with self._sqlite_errors():
+                yield from method(self, *args, **kwargs)
+        return stream  # type: ignore[return-value]
+
+    @functools.wraps(method)
+    def read(self: Store, *args: Any, **kwargs: Any) -> Any:
+        with self._sqlite_errors():
+            return method(self, *args, **kwargs)
+    return read  # type: ignore[return-value]
+
+
 def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
 
@@ -167,43 +199,164 @@ class Store:
     """A results file.  Open it with ``Store(path)`` (created if missing) and close it,
     or use it as a context manager.
 
-    :param readonly: only read (an error if the file does not exist).
-    :raises InvalidSpecError: the file is not a bgfast results file, or is missing when ``readonly``.
+    :param readonly: only read: SQLite opens the file read-only and nothing is written
+        to it or beside it (an error if the file does not exist).
+    :raises ResultsFileError: the file is not a bgfast results file (nothing is written to
+        it), is damaged, or is missing when ``readonly``.
+    :raises ResultsWriteError: the file, or its folder, cannot be created, read or written.
     """
 
     def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
         self.path = Path(path)
-        if readonly and not self.path.is_file():
-            raise InvalidSpecError(f"no results file {str(self.path)!r}")
-        if self.path.exists() and not self.path.is_file():
-            raise InvalidSpecError(f"{str(self.path)!r} is not a regular file: a results file must be one")
-        if not readonly:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except (FileExistsError, NotADirectoryError):
-                raise InvalidSpecError(
-                    f"cannot make the folder {str(self.path.parent)!r} for the results file: "
-                    "a file is in the way") from None
-            except OSError as exc:
-                raise InvalidSpecError(
-                    f"cannot make the folder {str(self.path.parent)!r} for the results file: {exc.strerror}") from None
-        try:
-            self._conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
-            self._conn.execute("PRAGMA journal_mode = WAL")
-            self._conn.execute("PRAGMA synchronous = NORMAL")
-            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if version == 0 and not tables and not readonly:
-                self._conn.executescript(_SCHEMA + _ENGINE_SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
-                version = SCHEMA_VERSION
-                tables = {"engine_counters", "match_records"}
-        except sqlite3.DatabaseError as exc:
-            raise InvalidSpecError(f"{str(self.path)!r} is not a bgfast results file: {exc}") from None
-        if version != SCHEMA_VERSION:
-            self._conn.close()
-            raise InvalidSpecError(f"{str(self.path)!r} is not a bgfast results file (schema {version})")
-        self._engine_tables = {"engine_counters", "match_records"} <= tables
         self._lock: Any = None
+        try:
+            exists = self.path.exists()
+            if exists and not self.path.is_file():
+                raise ResultsFileError(f"{self._name} is not a regular file: a results file must be one")
+            if readonly and not exists:
+                raise ResultsFileError(f"no results file {self._name}")
+        except OSError as exc:  # a name too long, a folder that cannot be searched
+            raise ResultsWriteError(f"cannot {'read' if readonly else 'create'} the results file {self._name}: "
+                                    f"{exc.strerror or exc}") from None
+        if readonly:
+            self._conn = self._open_readonly()
+        else:
+            self._conn = self._open_for_writing(exists)
+        try:
+            with self._sqlite_errors():
+                self._engine_tables = {"engine_counters", "match_records"} <= self._tables()
+            self._check_rows()
+        except BaseException:
+            self._conn.close()
+            raise
+
+    @property
+    def _name(self) -> str:
+        return repr(str(self.path))
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        """The file opened by SQLite read-only: nothing is written, not even the WAL's files.
+        Without a ``-wal`` file beside it (no run is writing, none died while writing) the
+        whole database is in the file and it is opened immutable, which reads it without
+        creating ``-wal`` and ``-shm`` files (so it works in a folder one cannot write)."""
+        if self.path.stat().st_size == 0:
+            raise ResultsFileError(f"{self._name} is not a bgfast results file: it is empty")
+        real = Path(os.path.realpath(self.path))
+        mode = "mode=ro" if Path(f"{real}-wal").exists() else "mode=ro&immutable=1"
+        try:
+            conn = sqlite3.connect(f"{real.as_uri()}?{mode}", uri=True, isolation_level=None, timeout=30.0)
+            if not self._check_schema(conn):
+                conn.close()
+                raise ResultsFileError(f"{self._name} is not a bgfast results file: an empty database")
+        except sqlite3.OperationalError as exc:
+            raise ResultsWriteError(f"cannot read the results file {self._name}: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            raise ResultsFileError(f"{self._name} is not a bgfast results file: {exc}") from None
+        return conn
+
+    def _open_for_writing(self, exists: bool) -> sqlite3.Connection:
+        """The file opened to write (created with its tables when missing); a file that is not
+        a bgfast results file is refused before anything is written to it."""
+        folder = self.path.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise InvalidSpecError(
+                f"cannot make the folder {str(folder)!r} for the results file: a file is in the way") from None
+        except OSError as exc:
+            raise ResultsWriteError(
+                f"cannot make the folder {str(folder)!r} for the results file: {exc.strerror}") from None
+        if not os.access(folder, os.W_OK):  # SQLite writes its journal (-wal, -shm) beside the file
+            raise ResultsWriteError(f"cannot write the results file {self._name}: no permission to write in "
+                                    f"its folder {str(folder)!r}")
+        if not exists:
+            try:
+                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                raise ResultsWriteError(f"cannot create the results file {self._name}: {exc.strerror}") from None
+        elif not os.access(self.path, os.W_OK):
+            raise ResultsWriteError(f"cannot write the results file {self._name}: no permission to write it")
+        try:
+            conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+            if not self._check_schema(conn):
+                conn.executescript(_SCHEMA + _ENGINE_SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.OperationalError as exc:
+            raise ResultsWriteError(f"cannot write the results file {self._name}: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            raise ResultsFileError(f"{self._name} is not a bgfast results file: {exc}") from None
+        return conn
+
+    def _check_schema(self, conn: sqlite3.Connection) -> bool:
+        """True when ``conn`` holds a bgfast results file, False when it is an empty database
+        (a new file).
+
+        :raises ResultsFileError: another database, another schema version, or a table missing.
+        """
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version == 0 and not tables:
+            return False
+        if version != SCHEMA_VERSION or not tables & _TABLES:
+            conn.close()
+            raise ResultsFileError(f"{self._name} is not a bgfast results file"
+                                   + (f" (schema {version})" if version else f" (tables {', '.join(sorted(tables))})"))
+        missing = _TABLES - tables
+        if missing:
+            conn.close()
+            raise ResultsFileError(f"{self._name} is a damaged results file: its table(s) "
+                                   f"{', '.join(sorted(missing))} are missing")
+        return True
+
+    def _tables(self) -> set[str]:
+        return {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    def _check_rows(self) -> None:
+        """Refuse a file whose rows do not agree: matches of players or runs that are not in
+        it, or a run whose match rows are not the matches its finished chunks hold (rows of
+        one table deleted).
+
+        :raises ResultsFileError: what disagrees, named.
+        """
+        def damaged(problem: str) -> ResultsFileError:
+            return ResultsFileError(f"{self._name} is a damaged results file: {problem}")
+
+        with self._sqlite_errors():
+            conn = self._conn
+            orphans = conn.execute("SELECT COUNT(*) FROM matches WHERE player0 NOT IN (SELECT player FROM players) "
+                                   "OR player1 NOT IN (SELECT player FROM players)").fetchone()[0]
+            played = dict(conn.execute("SELECT run, COUNT(*) FROM matches GROUP BY run"))
+            saved = dict(conn.execute("SELECT run, SUM(matches) FROM chunks GROUP BY run"))
+            names = dict(conn.execute("SELECT run, name FROM runs"))
+        if orphans:
+            raise damaged(f"{orphans} matches are of players missing from its players table (rows deleted?)")
+        if (played.keys() | saved.keys()) - names.keys():
+            raise damaged("it holds matches of runs missing from its runs table (rows deleted?)")
+        for run, name in names.items():
+            if played.get(run, 0) != saved.get(run, 0):
+                raise damaged(f"run {name!r} has {played.get(run, 0)} match rows where its finished chunks hold "
+                              f"{saved.get(run, 0)} (rows of matches or chunks deleted?)")
+
+    @contextlib.contextmanager
+    def _sqlite_errors(self, *, writing: bool = False) -> Iterator[None]:
+        """Turn SQLite's errors into bgfast's, naming the file: a damaged file (a table
+        missing, a page that does not read) is a :class:`ResultsFileError`; an error of the
+        system (a full disk, an I/O error, a read-only file) a :class:`ResultsWriteError`.
+        A constraint broken (a row written twice) is bgfast's own mistake and stays as it is."""
+        try:
+            yield
+        except (sqlite3.IntegrityError, sqlite3.ProgrammingError):
+            raise  # bgfast's own mistake (a row written twice), not the file's
+        except sqlite3.DatabaseError as exc:
+            text = str(exc)
+            if not isinstance(exc, sqlite3.OperationalError) or _DAMAGE.search(text):
+                raise ResultsFileError(f"{self._name} is a damaged results file: {text}") from None
+            hint = " (is the disk full?)" if _DISK.search(text) else ""
+            raise ResultsWriteError(f"cannot {'write' if writing else 'read'} the results file {self._name}: "
+                                    f"{text}{hint}") from None
 
     def __enter__(self) -> Store:
         return self
@@ -213,19 +366,25 @@ class Store:
 
     def close(self) -> None:
         """Close the file (and release the writer's lock)."""
-        self._conn.close()
+        if hasattr(self, "_conn"):
+            self._conn.close()
         if self._lock is not None:
             self._lock.close()
             self._lock = None
 
     # ------------------------------------------------------------ writing
 
+    def _lock_path(self) -> str:
+        """The writer's lock file, beside the real file: one lock whatever link the file is
+        reached through."""
+        return f"{os.path.realpath(self.path)}.lock"
+
     def _take_writer_lock(self) -> None:
         try:
             import fcntl
         except ImportError:  # pragma: no cover - not POSIX
             return
-        lock = open(f"{self.path}.lock", "w")  # noqa: SIM115 - held open while the run writes
+        lock = open(self._lock_path(), "w")  # noqa: SIM115 - held open while the run writes
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -242,7 +401,7 @@ class Store:
         except ImportError:  # pragma: no cover - not POSIX
             return False
         try:
-            lock = open(f"{self.path}.lock")  # noqa: SIM115 - closed below
+            lock = open(self._lock_path())  # noqa: SIM115 - closed below
         except OSError:  # no lock file: no run has written here since it was made
             return False
         try:
@@ -263,16 +422,17 @@ class Store:
         """
         self._take_writer_lock()
         conn = self._conn
-        if not self._engine_tables:  # a file of an earlier version: add the tables it lacks
-            conn.executescript(_ENGINE_SCHEMA)
-            self._engine_tables = True
-        row = conn.execute("SELECT run FROM runs WHERE spec_hash = ?", (spec.hash,)).fetchone()
-        if row is not None:
-            run = row[0]
-            ids = [self._player_id(p.name) for p in spec.players]
-            finished = {c for (c,) in conn.execute("SELECT chunk FROM chunks WHERE run = ?", (run,))}
-            return RunInfo(run, spec, ids, finished, resumed=True)
-        others = conn.execute("SELECT name, spec_hash, seed FROM runs ORDER BY run").fetchall()
+        with self._sqlite_errors(writing=True):
+            if not self._engine_tables:  # a file of an earlier version: add the tables it lacks
+                conn.executescript(_ENGINE_SCHEMA)
+                self._engine_tables = True
+            row = conn.execute("SELECT run FROM runs WHERE spec_hash = ?", (spec.hash,)).fetchone()
+            if row is not None:
+                run = row[0]
+                ids = [self._player_id(p.name) for p in spec.players]
+                finished = {c for (c,) in conn.execute("SELECT chunk FROM chunks WHERE run = ?", (run,))}
+                return RunInfo(run, spec, ids, finished, resumed=True)
+            others = conn.execute("SELECT name, spec_hash, seed FROM runs ORDER BY run").fetchall()
         if others and not append:
             name, digest, _ = others[0]
             raise InvalidSpecError(
@@ -283,8 +443,7 @@ class Store:
                 raise InvalidSpecError(
                     f"seed: {spec.seed} is already used by run {name!r} in {str(self.path)!r}; "
                     "an added spec needs another seed, or its matches would repeat")
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             ids = []
             for i, player in enumerate(spec.players):
                 options = json.dumps(player.bot_options(), sort_keys=True)
@@ -306,36 +465,36 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (spec.name, spec.hash, spec.to_toml(), spec.seed, spec.total_matches(), spec.chunk_size,
                  spec.chunk_count(), _now()))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
         return RunInfo(int(cur.lastrowid), spec, ids)  # type: ignore[arg-type]
 
     def write_chunk(self, run: RunInfo, result: ChunkResult) -> None:
         """Write a finished chunk's matches, their decision records and the chunk's engine
-        counts, and mark it finished, in one transaction (call :meth:`begin_run` first)."""
+        counts, and mark it finished, in one transaction (call :meth:`begin_run` first).
+
+        :raises ResultsWriteError: the system refused the write (a full disk, an I/O error):
+            the chunk is not saved, the chunks saved before it are kept.
+        """
         ids = run.player_ids
         seed = run.spec.seed
         chunk = result.chunk
         rows = ((run.run, r.idx, chunk, r.pairing, r.length, seed, r.dice_index, ids[r.seat0], ids[r.seat1],
                  *r.result) for r in result.rows)
         conn = self._conn
-        conn.execute("BEGIN IMMEDIATE")
         try:
-            conn.executemany(_INSERT_MATCH, rows)
-            if result.records:
-                conn.executemany("INSERT INTO match_records (run, idx, seat0, seat1, forfeit) VALUES (?, ?, ?, ?, ?)",
-                                 ((run.run, *record) for record in result.records))
-            for player, counts in result.counters.items():
-                conn.execute(_ADD_COUNTERS, (run.run, ids[player],
-                                             *(getattr(counts, c) for c in _COUNTER_COLUMNS)))
-            conn.execute("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?)",
-                         (run.run, chunk, len(result.rows), result.seconds, result.worker, _now()))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+            with self._transaction():
+                conn.executemany(_INSERT_MATCH, rows)
+                if result.records:
+                    conn.executemany(
+                        "INSERT INTO match_records (run, idx, seat0, seat1, forfeit) VALUES (?, ?, ?, ?, ?)",
+                        ((run.run, *record) for record in result.records))
+                for player, counts in result.counters.items():
+                    conn.execute(_ADD_COUNTERS, (run.run, ids[player],
+                                                 *(getattr(counts, c) for c in _COUNTER_COLUMNS)))
+                conn.execute("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?)",
+                             (run.run, chunk, len(result.rows), result.seconds, result.worker, _now()))
+        except ResultsWriteError as exc:
+            raise ResultsWriteError(f"{exc}; the {len(run.finished)} chunks saved before are kept: re-run the "
+                                    "same command to resume") from None
         run.finished.add(chunk)
 
     def set_sprt(self, run: RunInfo, status: str, matches: int, llr: float) -> None:
@@ -344,23 +503,28 @@ class Store:
             self._conn.execute("UPDATE runs SET sprt_status = ?, sprt_matches = ?, sprt_llr = ? WHERE run = ?",
                                (status, matches, llr, run.run))
 
-    def _transaction(self) -> Any:
-        store = self
-
-        class _T:
-            def __enter__(self) -> None:
-                store._conn.execute("BEGIN IMMEDIATE")
-
-            def __exit__(self, kind: object, *rest: object) -> None:
-                store._conn.execute("ROLLBACK" if kind else "COMMIT")
-
-        return _T()
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction, committed whole or not at all, with SQLite's errors as
+        bgfast's (see :meth:`_sqlite_errors`).  SQLite rolls back by itself after some
+        errors (a full disk): the rollback here then has nothing left to do."""
+        conn = self._conn
+        with self._sqlite_errors(writing=True):
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                raise
 
     def _player_id(self, name: str) -> int:
         return int(self._conn.execute("SELECT player FROM players WHERE name = ?", (name,)).fetchone()[0])
 
     # ------------------------------------------------------------ reading
 
+    @_reads
     def runs(self) -> list[dict[str, Any]]:
         """The runs in the file, oldest first, with how far each got."""
         out = []
@@ -372,10 +536,12 @@ class Store:
                                  "sprt_matches", "sprt_llr", "matches_played"), row)))
         return out
 
+    @_reads
     def player_names(self) -> dict[int, str]:
         """Player id -> name, in the order players were first added."""
         return dict(self._conn.execute("SELECT player, name FROM players ORDER BY player"))
 
+    @_reads
     def seat_totals(self) -> list[SeatTotals]:
         """Sums over all matches, grouped by (player0, player1): the numbers reports are built from."""
         return [SeatTotals._make(row) for row in self._conn.execute(
@@ -384,6 +550,7 @@ class Store:
             "SUM(gammons0), SUM(gammons1), SUM(backgammons0), SUM(backgammons1), SUM(doubles) "
             "FROM matches GROUP BY player0, player1 ORDER BY player0, player1")]
 
+    @_reads
     def engine_counters(self) -> dict[int, EngineCounters]:
         """What each outside player (by player id) did, summed over the runs of the file;
         players with nothing counted are left out (as is everything in a file of an
@@ -397,10 +564,12 @@ class Store:
             totals[player] = totals[player] + found if player in totals else found
         return totals
 
+    @_reads
     def player_bots(self) -> dict[int, str]:
         """Player id -> what plays for it (:meth:`~bgfast.tournament.spec.PlayerSpec.describe`)."""
         return dict(self._conn.execute("SELECT player, bot FROM players ORDER BY player"))
 
+    @_reads
     def match_decisions(self, run: str, idx: int) -> MatchDecisions | None:
         """The decision records of match ``idx`` of the run named ``run``, or None if no seat
         of it was recorded (both played in the core, or a file of an earlier version)."""
@@ -411,6 +580,7 @@ class Store:
             "WHERE r.name = ? AND d.idx = ?", (run, idx)).fetchone()
         return MatchDecisions(row[0], row[1], row[2], row[3]) if row is not None else None
 
+    @_reads
     def forfeits(self) -> list[tuple[str, int, str, str]]:
         """Every forfeited match: ``(run name, idx, the forfeiting player, the opponent)``, in order."""
         if not self._engine_tables:
@@ -422,6 +592,7 @@ class Store:
             "JOIN players p0 ON p0.player = m.player0 JOIN players p1 ON p1.player = m.player1 "
             "WHERE d.forfeit IS NOT NULL ORDER BY d.run, d.idx")]
 
+    @_reads
     def iter_matches(self, run: str | None = None, idx: int | None = None) -> Iterator[SavedMatch]:
         """Every match (of the run named ``run``; only match ``idx`` of it), run by run in
         index order.  Streams: memory does not grow with the file."""
@@ -442,6 +613,7 @@ class Store:
 
     # ------------------------------------------------------------ units (dice pairs)
 
+    @_reads
     def unit_totals(self) -> list[UnitGroup]:
         """Sums over units, the samples of :mod:`~bgfast.tournament.pairs`: a unit is the
         matches of one run that share a dice index (a dice pair with paired dice, else one
@@ -461,6 +633,7 @@ class Store:
             f"/ {2.0 * POINTS_CLIP} ELSE 0.0 END) AS q "
             "FROM matches GROUP BY run, dice_index) GROUP BY pa, pb, m, y ORDER BY pa, pb, m, y")]
 
+    @_reads
     def iter_outcomes(self, run: int) -> Iterator[tuple[int, int, int, int, int]]:
         """Who won each match of ``run``, in match-index order (what the pair-by-pair SPRT
         reads): ``(chunk, dice_index, player0, player1, winner seat)``, players by id."""
