@@ -207,7 +207,9 @@ def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
         "stratified over the 36 dice combinations (the first two over 1296 when N is a multiple of "
         "1296); fewer trials are sampled plainly.  With --dice, which is fixed, the rolls after it "
         "are stratified.  Luck adjustment applies to the chances and the cubeless equity only, "
-        "not to the cubeful equity or match winning chance.",
+        "not to the cubeful equity or match winning chance; the chances are printed clamped to "
+        "0..100% (--json also gives the raw estimates, probabilities_raw).  On a terminal a progress "
+        "bar on stderr shows the trials done, trials/s and the time left.",
         epilog="Positions are gnubg Position IDs, PositionID:MatchID, or XGIDs (which carry the score "
         "and cube).  A bot is NAME or NAME:KEY=VALUE,... (e.g. pubeval, pubeval:cube=never).",
     )
@@ -216,7 +218,7 @@ def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--plays", action="store_true", help="with --dice: roll out every play and rank them")
     p.add_argument("--play", metavar="MOVE", help="with --dice: the play to roll out (default: the bot's)")
     p.add_argument("--trials", type=int, default=1296, metavar="N",
-                   help="trials (default 1296); with --target-se the most")
+                   help="trials (default 1296, at most 100,000,000); with --target-se the most")
     p.add_argument("--bot", default="neural", metavar="BOT", help="the bot playing both sides (default neural)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
     p.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (default 1)")

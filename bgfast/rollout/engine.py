@@ -330,13 +330,23 @@ def _mwc_after(met: MatchEquityTable, away: int, opp_away: int, won: bool, point
     return mwc(met, away - points, opp_away, post) if won else mwc(met, away, opp_away - points, post)
 
 
-def _block_size(workers: int) -> int:
-    """Trials per block: a divisor of :data:`CHECK_EVERY`, about four blocks per worker and round.
+_GAMES_PER_BLOCK = 324
+"""A block plays at most about this many games (trials times lines), so that the progress
+bar moves every few seconds also when every play of a roll is rolled out."""
+
+
+def _block_size(workers: int, lines: int = 1) -> int:
+    """Trials per block: a divisor of :data:`CHECK_EVERY`, about four blocks per worker and
+    round, and at most :data:`_GAMES_PER_BLOCK` games when a trial plays ``lines`` games
+    (a game a line rolled out, two with the cube).
 
     >>> _block_size(1), _block_size(2), _block_size(324), _block_size(325)
     (324, 162, 1, 1)
+    >>> _block_size(1, lines=20), _block_size(4, lines=2), _block_size(1, lines=1000)
+    (16, 81, 1)
     """
-    k = next((d for d in range(4 * workers, CHECK_EVERY + 1) if CHECK_EVERY % d == 0), CHECK_EVERY)
+    k = next((d for d in range(4 * workers, CHECK_EVERY + 1) if CHECK_EVERY % d == 0
+              and (CHECK_EVERY // d) * lines <= max(_GAMES_PER_BLOCK, lines)), CHECK_EVERY)
     return CHECK_EVERY // k
 
 
@@ -400,7 +410,8 @@ def rollout(position: Position | str, **options: Any) -> RolloutResult:
         ``exact_bearoff``, ``target_se``, ``variance_reduction``, ``luck``, ``progress``:
         the keyword arguments of :meth:`RolloutRequest.create
         <bgfast.rollout.request.RolloutRequest.create>`, which describes and checks them.
-    :raises InvalidRolloutError: zero or negative trials, workers, plies or
+    :raises InvalidRolloutError: zero, negative or too many trials (above
+        :data:`~bgfast.rollout.request.MAX_TRIALS`); zero or negative workers, plies or
         target, a finished position or match, a pending double, ``plays`` or
         ``play`` without dice, truncation with no evaluator, a position with
         more checkers than the variant has.
@@ -495,7 +506,7 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
     """
     from tqdm import tqdm
 
-    size = min(_block_size(workers), trials)
+    size = min(_block_size(workers, len(task.lines) * (2 if task.cubeful else 1)), trials)   # games a trial
     if workers > 1:
         try:
             pickle.dumps(task)

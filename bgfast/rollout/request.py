@@ -31,7 +31,12 @@ from bgfast.met import MatchEquityTable
 from bgfast.position import VARIANTS, Move, Position
 from bgfast.validation import real_number, whole_number
 
-__all__ = ["MAX_TRUNCATE", "RolloutRequest"]
+__all__ = ["MAX_TRIALS", "MAX_TRUNCATE", "RolloutRequest"]
+
+MAX_TRIALS = 10**8
+"""The most trials of a rollout: it keeps every trial's six numbers (48 bytes a trial and
+line) to estimate from, 4.8 GB a line at this cap, and at some thousands of trials a
+second 10**8 trials already take hours to days."""
 
 MAX_TRUNCATE = 2**31 - 1
 """The largest ``truncate`` (plies); the game loop counts plies in a C int."""
@@ -133,7 +138,8 @@ class RolloutRequest:
             initial cube, or in match play the match winning chance and its EMG.
             Cubeless numbers always come from games where nobody doubles (the same
             dice), so a passed double never cuts them short.
-        :param trials: the number of trials, or with ``target_se`` the most.
+        :param trials: the number of trials, or with ``target_se`` the most; at most
+            :data:`MAX_TRIALS`.
         :param seed: the run seed; trial ``i`` uses the streams of ``(seed, i)``.
         :param workers: processes, at most one per block of trials (more would
             idle, so they are not started); the result does not depend on it.
@@ -151,7 +157,8 @@ class RolloutRequest:
             estimate's evaluator is fitted to 15 checkers, so it is off there and
             ``luck=True`` is refused).
         :param progress: show a tqdm progress bar on stderr (None: only on a terminal).
-        :raises InvalidRolloutError: zero or negative trials, workers, plies or
+        :raises InvalidRolloutError: zero, negative or too many (:data:`MAX_TRIALS`) trials;
+            zero or negative workers, plies or
             target, a finished position or match, a pending double, ``plays`` or
             ``play`` without dice, truncation with no evaluator, a position with
             more checkers than the variant has.
@@ -160,6 +167,9 @@ class RolloutRequest:
         """
         pos, parsed_match = parse_position(position)
         trials = _count(trials, "trials")
+        if trials > MAX_TRIALS:
+            raise InvalidRolloutError(f"trials must be at most {MAX_TRIALS:,} (a rollout keeps every trial's "
+                                      f"results in memory), got {trials:,}")
         workers = _count(workers, "workers")
         seed = _count(seed, "seed", low=0)
         truncate = None if truncate is None else _count(truncate, "truncate", high=MAX_TRUNCATE)
