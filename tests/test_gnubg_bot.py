@@ -153,3 +153,20 @@ def test_gnubg_beats_pubeval_by_a_wide_margin_in_cubeless_money_games(gnubg_nn) 
         a, b = ahead.play(1, i), behind.play(1, i)
         points += (a.score0 - a.score1) + (b.score1 - b.score0)
     assert points / 400 > 0.25
+
+
+# ------------------------------------------------------------------ parallel rollouts (issue 14)
+
+def test_a_gnubg_rollout_runs_over_worker_processes_as_in_one(gnubg_nn, capsys: pytest.CaptureFixture[str]) -> None:
+    # the workers build the bot from its spec (name + options), as a tournament's do:
+    # the bot object holds the gnubg_nn module, which cannot be pickled
+    from bgfast.cli import main
+    from bgfast.rollout import rollout
+
+    bot = get_bot("gnubg", ply=0, cube_efficiency=0.6)
+    one = rollout(Position(), bot=bot, trials=72, seed=4, luck=False, cubeful=True)
+    two = rollout(Position(), bot=bot, trials=72, seed=4, luck=False, cubeful=True, workers=2)
+    assert two.probabilities == one.probabilities and two.cubeful_equity == one.cubeful_equity
+    code = main(["rollout", "4HPwATDgc/ABMA", "--bot", "gnubg", "--workers", "2", "--trials", "72", "--no-luck"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "gnubg on both sides" in out and "pickle" not in err

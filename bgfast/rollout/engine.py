@@ -39,7 +39,7 @@ import numpy as np
 
 from bgfast._core.game import CubeKind, GameResult, PlayKind
 from bgfast.bots import available_bots, get_bot
-from bgfast.bots.base import CoreBot, CubeResponse
+from bgfast.bots.base import Bot, CoreBot, CubeResponse
 from bgfast.cube import Probs, as_probs, cubeless_equities, dead_cube_mwc, flip, money_equity, mwc
 from bgfast.dice import ALL_36, Dice
 from bgfast.errors import InvalidRolloutError, RolloutWorkerError
@@ -108,8 +108,11 @@ class _Cubeless:
 
 
 def _bot_ref(bot: Any) -> Any:
-    """What a worker rebuilds a bot from: (name, options) for a registered built-in, else the bot."""
-    if isinstance(bot, CoreBot) and bot.name in available_bots():
+    """What a worker rebuilds a bot from: its spec, (name, options), for a bot of bgfast's own
+    registered by that name (the built-ins, and the adapters such as ``gnubg``, whose loaded
+    module cannot be pickled), as a tournament's workers build theirs; else the bot itself."""
+    own = isinstance(bot, CoreBot) or (isinstance(bot, Bot) and type(bot).__module__.startswith("bgfast.bots."))
+    if own and callable(getattr(bot, "options", None)) and bot.name in available_bots():
         return ("registered", bot.name, dict(bot.options()))
     return bot
 
