@@ -51,7 +51,9 @@ def _add_moves(sub: argparse._SubParsersAction[_Parser]) -> None:
         help="list the legal plays of a roll",
         description="List every legal play of DICE in the position, one per distinct resulting "
         "position, in gnubg notation with the resulting Position ID (still from the mover's "
-        "view, not swapped).  A roll that cannot be played gives one empty play.",
+        "view, not swapped).  A roll that cannot be played gives one empty play.  With a "
+        "PositionID:MatchID or an XGID the roll must be one its match state allows: the dice it "
+        "says were rolled, if any, and no double or resignation pending.",
     )
     p.add_argument("position_id", metavar="POSITION_ID", help="gnubg Position ID (14 characters), side on roll to move")
     p.add_argument("dice", metavar="DICE", help="the roll, like 31 or 3-1")
@@ -71,8 +73,11 @@ def _position(text: str) -> Position:
 
 
 def _cmd_moves(args: argparse.Namespace) -> int:
-    pos = _position(args.position_id)
-    dice = Dice.parse(args.dice)
+    from bgfast.formats.text import read_position
+
+    text = read_position(args.position_id)
+    pos = text.position
+    dice = text.check_roll(args.dice)   # the match state's own dice, no double pending (as a rollout checks)
     if pos.is_over():
         raise InvalidPositionError(f"the game in {pos.id()!r} is over: there is nothing to play")
     moves = sorted(pos.legal_moves(dice.high, dice.low), key=_play_order)

@@ -749,3 +749,24 @@ def test_more_trials_than_a_rollout_can_hold_are_refused_on_one_line(capsys: pyt
     assert (code, out) == (2, "")
     assert err == ("bgfast: error: trials must be at most 100,000,000 (a rollout keeps every trial's results in "
                    "memory), got 99,999,999,999,999,999,999\n")
+
+
+def test_a_cubeful_rollout_keeps_to_the_maximum_cube_an_xgid_states() -> None:
+    # issue 14: an XGID whose max-cube field is 3 (a cube of 8 at most) rolled out to a 256 cube
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from scripted_bots import ScriptedBot
+
+    from bgfast.rollout import RolloutRequest
+
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:3"   # money, Jacoby and beavers, max cube 8
+    assert RolloutRequest.create(xgid).rules.max_cube == 8
+    doubler = ScriptedBot(seat=0, double=True)      # doubles whenever it may, always takes
+    result = _rollout(xgid, bot=doubler, cubeful=True, trials=36, seed=1, luck=False)
+    cubes = {call.match.cube_value for call in doubler.journal}
+    assert max(cubes) == 8 and abs(result.cubeful_equity.value) <= 3 * 8
+    # and with 256 allowed the same bot goes past 8
+    free = ScriptedBot(seat=0, double=True)
+    _rollout(xgid.replace(":3:0:3", ":3:0:8"), bot=free, cubeful=True, trials=36, seed=1, luck=False)
+    assert max(call.match.cube_value for call in free.journal) > 8
