@@ -75,11 +75,11 @@ def _position(text: str) -> Position:
 def _cmd_moves(args: argparse.Namespace) -> int:
     from bgfast.formats.text import read_position
 
-    text = read_position(args.position_id)
-    pos = text.position
-    dice = text.check_roll(args.dice)   # the match state's own dice, no double pending (as a rollout checks)
+    stated = read_position(args.position_id)
+    pos = stated.position
     if pos.is_over():
         raise InvalidPositionError(f"the game in {pos.id()!r} is over: there is nothing to play")
+    dice = stated.check_roll(args.dice)   # the match state's own dice, no double pending (as a rollout checks)
     moves = sorted(pos.legal_moves(dice.high, dice.low), key=_play_order)
     if args.json:
         print(json.dumps([{"move": str(m), "position_id": m.position.id()} for m in moves], indent=2))
