@@ -58,7 +58,9 @@ def _add_moves(sub: argparse._SubParsersAction[_Parser]) -> None:
         help="list the legal plays of a roll",
         description="List every legal play of DICE in the position, one per distinct resulting "
         "position, in gnubg notation with the resulting Position ID (still from the mover's "
-        "view, not swapped).  A roll that cannot be played gives one empty play.",
+        "view, not swapped).  A roll that cannot be played gives one empty play.  With a "
+        "PositionID:MatchID or an XGID the roll must be one its match state allows: the dice it "
+        "says were rolled, if any, and no double or resignation pending.",
     )
     p.add_argument("position_id", metavar="POSITION_ID", help="gnubg Position ID (14 characters), side on roll to move")
     p.add_argument("dice", metavar="DICE", help="the roll, like 31 or 3-1")
@@ -78,10 +80,13 @@ def _position(text: str) -> Position:
 
 
 def _cmd_moves(args: argparse.Namespace) -> int:
-    pos = _position(args.position_id)
-    dice = Dice.parse(args.dice)
+    from bgfast.formats.text import read_position
+
+    stated = read_position(args.position_id)
+    pos = stated.position
     if pos.is_over():
         raise InvalidPositionError(f"the game in {pos.id()!r} is over: there is nothing to play")
+    dice = stated.check_roll(args.dice)   # the match state's own dice, no double pending (as a rollout checks)
     moves = sorted(pos.legal_moves(dice.high, dice.low), key=_play_order)
     if args.json:
         print(json.dumps([{"move": str(m), "position_id": m.position.id()} for m in moves], indent=2))
@@ -214,7 +219,9 @@ def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
         "stratified over the 36 dice combinations (the first two over 1296 when N is a multiple of "
         "1296); fewer trials are sampled plainly.  With --dice, which is fixed, the rolls after it "
         "are stratified.  Luck adjustment applies to the chances and the cubeless equity only, "
-        "not to the cubeful equity or match winning chance.",
+        "not to the cubeful equity or match winning chance; the chances are printed clamped to "
+        "0..100% (--json also gives the raw estimates, probabilities_raw).  On a terminal a progress "
+        "bar on stderr shows the trials done, trials/s and the time left.",
         epilog="Positions are gnubg Position IDs, PositionID:MatchID, or XGIDs (which carry the score "
         "and cube).  A bot is NAME or NAME:KEY=VALUE,... (e.g. pubeval, pubeval:cube=never).",
     )
@@ -223,7 +230,7 @@ def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--plays", action="store_true", help="with --dice: roll out every play and rank them")
     p.add_argument("--play", metavar="MOVE", help="with --dice: the play to roll out (default: the bot's)")
     p.add_argument("--trials", type=int, default=1296, metavar="N",
-                   help="trials (default 1296); with --target-se the most")
+                   help="trials (default 1296, at most 100,000,000); with --target-se the most")
     p.add_argument("--bot", default="neural", metavar="BOT", help="the bot playing both sides (default neural)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
     p.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (default 1)")

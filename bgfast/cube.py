@@ -124,7 +124,9 @@ def money_equity(p: object, *, owner: int = -1, player: int = 0, x: float = DEFA
     Janowski's ``(1 - x) * dead + x * live``: the dead part is the cubeless equity
     (gammons single with the Jacoby rule while the cube is centred); the live part is
     linear in the winning chance between the take point (-1) and the cash point (+1),
-    and -1 / +1 beyond them.
+    and beyond them linear on to the average loss ``-L`` at 0% and the average win
+    ``W`` at 100% (a side too good to cash plays on; ``L``, ``W`` = 1 + the gammon and
+    backgammon rates per loss and per win; both 1 with the Jacoby rule and a centred cube).
 
     :param owner: -1 centred, else the player who owns the cube.
     :param player: whose probabilities and equity these are (0 or 1).

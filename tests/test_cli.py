@@ -174,3 +174,21 @@ def test_python_dash_m_bgfast_runs_the_command(tmp_path: Path) -> None:
     assert [line.split()[0] for line in proc.stdout.splitlines()].count("24/13") == 1
     bad = bgfast_cmd("show", "nope")
     assert bad.returncode == 2 and bad.stderr.startswith("bgfast: error: ") and bad.stdout == ""
+
+
+# ------------------------------------------------------------------ moves: the match state's roll (issue 14)
+
+@pytest.mark.parametrize("match_id, dice, message", [
+    ("cAn3AAAAAAAE", "31", "the match state says 6-5 were rolled, not 3-1"),     # 6-5 rolled
+    ("cBHgAAAAAAAE", "31", "no roll to play: a double is pending, player 0 is to take or pass"),
+])
+def test_moves_refuses_a_roll_the_match_id_does_not_allow(capsys: pytest.CaptureFixture[str], match_id: str,
+                                                          dice: str, message: str) -> None:
+    code = main(["moves", f"4HPwATDgc/ABMA:{match_id}", dice])
+    out, err = capsys.readouterr()
+    assert (code, out, err) == (2, "", f"bgfast: error: {message}\n")
+
+
+def test_moves_lists_the_plays_of_the_roll_the_match_id_says_was_rolled(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["moves", "4HPwATDgc/ABMA:cAn3AAAAAAAE", "56"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].split()[0] == "24/13"

@@ -351,3 +351,68 @@ def test_the_janowski_cube_beats_never_doubling_in_money_play() -> None:
         total += ((s.score0 - s.score1) + (t.score1 - t.score0)) / 2
     # measured +0.38 +- 0.006 ppg over 4,000 pairs; one pair's spread is about 0.4
     assert total / 600 > 0.2
+
+
+# ------------------------------------------------------------------ hopeless positions (issue 14)
+
+# The heuristic bot on roll owning a 2-cube, 182 pips against 17, with 3.5% to win and 94%
+# to lose a gammon (88% a backgammon): with the live cube clamped at -1 it redoubled here
+# at an efficiency of 0.9 and above, and lost 4 or 6 points a time.
+HOPELESS_IDS = ("0AAAgKqqDYADAA", "0AAAgKpqGwADAA", "NAEAAFVVGwAHAA")
+HOPELESS = (0.035, 0.0, 0.0, 0.942, 0.877)
+
+
+@pytest.mark.parametrize("x", [i / 10 for i in range(11)])
+def test_a_hopeless_position_is_never_doubled_whatever_the_efficiency(x: float) -> None:
+    for owner, cube_value in ((-1, 1), (0, 2)):
+        d = cube.decide(HOPELESS, owner=owner, doubler=0, cube=cube_value, x=x)
+        assert not d.double, (x, owner, d)
+        # playing on loses less than doubling: the live cube runs to -L, not -1
+        assert d.double_take < d.no_double
+    bot = get_bot("heuristic", cube_efficiency=x)
+    for position_id in HOPELESS_IDS:
+        for owner, cube_value in ((-1, 1), (1, 2)):
+            state = MatchState(cube_value=cube_value, cube_owner=owner, player_on_roll=1, jacoby=False)
+            assert not bot.should_double(Position(position_id), state), (x, position_id, owner)
+
+
+def test_a_hopeless_position_is_never_doubled_in_match_play(kazaross: tuple) -> None:
+    met = kazaross[0]
+    for x in (0.0, 0.68, 1.0):
+        # (not where the loss at this cube loses the match anyway, e.g. 3-away all with a 2-cube)
+        for away, opp_away in ((7, 7), (5, 9)):
+            for owner, cube_value in ((-1, 1), (0, 2)):
+                d = cube.decide(HOPELESS, owner=owner, cube=cube_value, x=x, met=met, away=away, opp_away=opp_away)
+                assert not d.double, (x, away, opp_away, owner, d)
+
+
+@pytest.mark.parametrize("owner", [-1, 0, 1])
+def test_janowskis_live_cube_runs_from_minus_l_when_lost_to_w_when_won(owner: int) -> None:
+    # the live cube's equity at 0% and 100%: the average loss and win with the cube as it
+    # stands (Janowski 1993: a side too good to cash plays on for its gammons)
+    lost = (0.0, 0.0, 0.0, 0.0, 0.0)
+    for lg, lbg in ((0.0, 0.0), (0.5, 0.1), (1.0, 1.0)):
+        assert cube.money_equity((0.0, 0.0, 0.0, lg, lbg), owner=owner, x=1.0) == pytest.approx(-(1 + lg + lbg))
+        assert cube.money_equity((1.0, lg, lbg, 0.0, 0.0), owner=owner, x=1.0) == pytest.approx(1 + lg + lbg)
+    assert cube.money_equity(lost, owner=owner, x=1.0) == -1.0
+    # the Jacoby rule: a game played on with the cube centred scores single
+    if owner == -1:
+        assert cube.money_equity((1.0, 0.6, 0.1, 0.0, 0.0), owner=-1, x=1.0, jacoby=True) == pytest.approx(1.0)
+
+
+def test_a_fully_live_cube_never_redoubles_an_underdog_in_play() -> None:
+    # issue 14: 119 taken redoubles in 4,000 games, none won; seeded, 600 games here
+    # (before the fix: 17 taken redoubles, all as an underdog, none won)
+    live, default = get_bot("heuristic", cube_efficiency=1.0), get_bot("heuristic")
+    judge = get_bot("heuristic")
+    redoubles = 0
+    rules = Rules(jacoby=False)
+    for seat, player in ((0, MatchPlayer(live, default, rules=rules)), (1, MatchPlayer(default, live, rules=rules))):
+        for i in range(300):
+            turns = player.history(1, i).games[0]
+            for k, turn in enumerate(turns):
+                if turn.player == seat and turn.action == "double" and turn.cube >= 4 \
+                        and turns[k + 1].action == "take":
+                    redoubles += 1
+                    assert judge.evaluate(turn.position).win > 0.5, turn.position.id()
+    assert redoubles == 0

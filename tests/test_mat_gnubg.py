@@ -54,7 +54,7 @@ def test_gnubg_imports_every_action_of_every_game_as_bgfast_played_it(imported: 
     compared, agree, failures = compare_matches([(label, history, answer) for label, history, answer, *_ in imported])
     print(f"{len(imported)} matches, {compared} actions compared with gnubg, {agree} agree")
     assert not failures, failures
-    assert compared > 3000
+    assert compared > 2900   # the seeded cases play about 3,000 actions (2,986 since the live cube runs to -L and W)
 
 
 def _without_gnubg_extras(text: str) -> str:

@@ -628,3 +628,11 @@ def test_bgfast_play_takes_the_dead_cube_rule(capsys: pytest.CaptureFixture[str]
     capsys.readouterr()
     assert main([*args, "--dead-cube", "maybe"]) != 0
     assert "--dead-cube" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("score", [(8, 0), (7, 3), (0, 9)])
+def test_a_score_that_has_won_the_match_is_not_a_match_still_being_played(score: tuple[int, int]) -> None:
+    # issue 14: MatchState(length=7, score=(8, 0)) must not be accepted as still playing
+    with pytest.raises(InvalidMatchIdError, match="has won the 7-point match"):
+        MatchState(length=7, score=score)
+    assert MatchState(length=7, score=score, game_state=GameState.OVER).game_state == GameState.OVER

@@ -99,7 +99,7 @@ def test_gnubg_loads_bgfast_sgf_with_every_action_of_every_game(gnubg_loads_bgfa
     compared, agree, failures = compare_matches(gnubg_loads_bgfast_sgf)
     print(f"{len(gnubg_loads_bgfast_sgf)} matches, {compared} actions compared with gnubg, {agree} agree")
     assert not failures, failures
-    assert compared > 3000
+    assert compared > 2900   # the seeded cases play about 3,000 actions (2,986 since the live cube runs to -L and W)
 
 
 @pytest.fixture(scope="module")

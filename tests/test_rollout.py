@@ -700,3 +700,73 @@ def test_the_json_carries_the_match_and_the_variant() -> None:
     hyper = _rollout("AACgAgAAKgAAAA", trials=36, seed=1, rules=Rules(variant="hypergammon"))
     assert hyper.to_dict()["variant"] == "hypergammon"
     assert hyper.report().splitlines()[0].startswith("rollout of AACgAgAAKgAAAA (hypergammon): ")
+
+
+# ------------------------------------------------------------------ issue 14: chances in range, progress, a cap
+
+def test_luck_adjusted_chances_are_reported_in_range_and_consistent_with_the_raw_values_kept(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # seeded: the luck-adjusted win backgammon of this run is -0.20%
+    result = _rollout("4HPwATDgc/ABMA", bot="heuristic", trials=144, seed=1)
+    raw = result.probabilities_raw
+    assert raw[2] < 0.0 and raw == tuple(e.value for e in (result.win, result.win_gammon, result.win_backgammon,
+                                                           result.lose_gammon, result.lose_backgammon))
+    w, wg, wbg, lg, lbg = result.probabilities
+    assert all(0.0 <= v <= 1.0 for v in result.probabilities)
+    assert w >= wg >= wbg and 1.0 - w >= lg >= lbg
+    assert result.probabilities == (raw[0], raw[1], 0.0, raw[3], raw[4])
+    assert "-0.20%" not in result.report() and "    0.00%" in result.report()
+    code, out, _ = run(capsys, "rollout", "4HPwATDgc/ABMA", "--bot", "heuristic", "--trials", "144", "--seed", "1",
+                       "--json")
+    data = json.loads(out)
+    assert code == 0 and data["probabilities"] == list(result.probabilities)
+    assert data["probabilities_raw"] == list(raw)
+
+
+def test_chances_are_clamped_to_each_other() -> None:
+    from bgfast.rollout.result import _consistent
+
+    assert _consistent((1.0000001, 0.3, 0.31, 0.0, -0.0014)) == (1.0, 0.3, 0.3, 0.0, 0.0)
+    assert _consistent((0.6, 0.1, 0.0, 0.45, 0.5)) == (0.6, 0.1, 0.0, pytest.approx(0.4), pytest.approx(0.4))
+
+
+def test_a_rollout_shows_trials_done_rate_and_eta_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    rollout("4HPwATDgc/ABMA", dice="31", plays=True, trials=72, seed=1, progress=True)
+    err = capsys.readouterr().err
+    assert "0/72" in err and "trial/s" in err and "<" in err   # done/total, rate, [elapsed<remaining]
+    # every play of a roll rolled out (16 of 31): blocks of a few trials, so the bar moves
+    from bgfast.rollout.engine import _block_size
+
+    assert _block_size(1, lines=16 * 2) <= 12
+
+
+def test_more_trials_than_a_rollout_can_hold_are_refused_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from bgfast.rollout.request import MAX_TRIALS
+
+    with pytest.raises(InvalidRolloutError, match="at most 100,000,000"):
+        rollout("4HPwATDgc/ABMA", trials=MAX_TRIALS + 1)
+    code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--trials", "99999999999999999999")
+    assert (code, out) == (2, "")
+    assert err == ("bgfast: error: trials must be at most 100,000,000 (a rollout keeps every trial's results in "
+                   "memory), got 99,999,999,999,999,999,999\n")
+
+
+def test_a_cubeful_rollout_keeps_to_the_maximum_cube_an_xgid_states() -> None:
+    # issue 14: an XGID whose max-cube field is 3 (a cube of 8 at most) rolled out to a 256 cube
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from scripted_bots import ScriptedBot
+
+    from bgfast.rollout import RolloutRequest
+
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:3"   # money, Jacoby and beavers, max cube 8
+    assert RolloutRequest.create(xgid).rules.max_cube == 8
+    doubler = ScriptedBot(seat=0, double=True)      # doubles whenever it may, always takes
+    result = _rollout(xgid, bot=doubler, cubeful=True, trials=36, seed=1, luck=False)
+    cubes = {call.match.cube_value for call in doubler.journal}
+    assert max(cubes) == 8 and abs(result.cubeful_equity.value) <= 3 * 8
+    # and with 256 allowed the same bot goes past 8
+    free = ScriptedBot(seat=0, double=True)
+    _rollout(xgid.replace(":3:0:3", ":3:0:8"), bot=free, cubeful=True, trials=36, seed=1, luck=False)
+    assert max(call.match.cube_value for call in free.journal) > 8

@@ -27,9 +27,14 @@ dead ``E = p (W + L) - L``; live, own cube ``E = p (W + L + 1/2) - L`` up to the
 cash point ``CP = (L + 1) / (W + L + 1/2)``; live, opponent's cube
 ``E = p (W + L + 1/2) - L - 1/2`` above the take point
 ``TP = (L - 1/2) / (W + L + 1/2)``; live, centred cube: linear from -1 at TP to
-+1 at CP (beyond the take and cash points the live part is -1 and +1: the
-opponent cashes, or the side cashes).  DT is twice the equity with the
-opponent owning the cube, DP is +1.  The taker's take point is then ``(W_t - 1/2) / (W_t + L_t + x/2)`` in the
++1 at CP.  Beyond the take and cash points the live line runs on to the value
+of a game played to the end: from -1 at TP down to ``-L`` at ``p = 0`` (the
+opponent, too good to cash, plays on for its gammons) and from +1 at CP up to
+``W`` at ``p = 1`` (too good to cash), as in GNU Backgammon's Janowski
+equities; with the Jacoby rule and a centred cube those ends are -1 and +1 (a
+game played on scores single).  So a position that loses gammons often is never
+"better" doubled: the opponent does not cash it at -1.  DT is twice the equity
+with the opponent owning the cube, DP is +1.  The taker's take point is then ``(W_t - 1/2) / (W_t + L_t + x/2)`` in the
 taker's terms: 25% with a dead cube (``x = 0``) and 20% fully live (``x = 1``)
 without gammons.  With the Jacoby rule, gammons count single in the dead part
 of ND while the cube is centred.
@@ -40,7 +45,9 @@ the match equity table in place of money: each result (win or lose 1, 2 or 3
 times the cube) is worth the MWC at the score it leads to, so gammons count
 through the gammon values at the score.  Take and cash points of a live cube
 come from the MET recursively, as the cube goes up, until the cube is dead for
-its owner (winning the cube value wins the match, or the maximum cube).  With a
+its owner (winning the cube value wins the match, or the maximum cube); beyond
+them the live line runs on to the MWC of a game lost or won with the cube as it
+stands, as in money play.  With a
 dead cube (``x = 0``) and no gammons the taker's take point is the MET take
 point, e.g. 0.3713 for 4-away doubled by 2-away (Kazaross-XG2); the doubler
 doubles inside the window between the doubling point (where DT overtakes ND)
@@ -70,6 +77,29 @@ cdef inline void _w_l(const real* p, double* W, double* L) noexcept nogil:
     L[0] = 1.0 + (p[3] + p[4]) / lose if lose > 1e-6 else 1.0
 
 
+cdef inline double _through(double p, double p0, double y0, double p1, double y1) noexcept nogil:
+    """The line through ``(p0, y0)`` and ``(p1, y1)`` at ``p`` (``y1`` when the two meet)."""
+    if p1 - p0 <= 1e-12:
+        return y1
+    return y0 + (p - p0) * (y1 - y0) / (p1 - p0)
+
+
+cdef inline double _live(double p, double lo, double y_lo, double hi, double y_hi,
+                         double y_lost, double y_won) noexcept nogil:
+    """Janowski's live cube: the broken line through ``(0, y_lost)``, ``(lo, y_lo)``,
+    ``(hi, y_hi)`` and ``(1, y_won)``, at the winning chance ``p``.
+
+    ``lo`` is where the opponent cashes (its cash point, the side's take point) and
+    ``hi`` where the side cashes; beyond them the game is played on (too good to cash),
+    so the line runs on to the value of a game lost (``y_lost`` at ``p = 0``) or won
+    (``y_won`` at ``p = 1``) with the cube as it stands."""
+    if p <= lo:
+        return _through(p, 0.0, y_lost, lo, y_lo)
+    if p >= hi:
+        return _through(p, hi, y_hi, 1.0, y_won)
+    return _through(p, lo, y_lo, hi, y_hi)
+
+
 cdef double _money(const real* p, bint centred, bint mine, double x, bint jacoby) noexcept nogil:
     """Cubeful money equity per cube of the side whose probabilities ``p`` are, with the
     cube centred, its own (``mine``) or the opponent's (neither): Janowski's
@@ -81,17 +111,15 @@ cdef double _money(const real* p, bint centred, bint mine, double x, bint jacoby
     cp = (L + 1.0) / (W + L + 0.5)
     if centred:
         if jacoby:
+            # gammons count single while the cube stays centred: so do the games played on
             dead = 2.0 * win - 1.0
-        if win <= tp:
-            live = -1.0
-        elif win >= cp:
-            live = 1.0
+            live = _live(win, tp, -1.0, cp, 1.0, -1.0, 1.0)
         else:
-            live = -1.0 + 2.0 * (win - tp) / (cp - tp)
+            live = _live(win, tp, -1.0, cp, 1.0, -L, W)
     elif mine:
-        live = 1.0 if win >= cp else win * (W + L + 0.5) - L
+        live = _live(win, 0.0, -L, cp, 1.0, -L, W)
     else:
-        live = -1.0 if win <= tp else win * (W + L + 0.5) - L - 0.5
+        live = _live(win, tp, -1.0, 1.0, W, -L, W)
     return (1.0 - x) * dead + x * live
 
 
@@ -190,14 +218,6 @@ cdef double _ptake_d(const _Met* s, int v) noexcept nogil:
     return _clamp((target - l2) * p1 / (y1 - l2))
 
 
-cdef inline double _line(double p, double p0, double y0, double p1, double y1) noexcept nogil:
-    if p <= p0:
-        return y0
-    if p >= p1 or p1 - p0 <= 1e-12:
-        return y1
-    return y0 + (p - p0) * (y1 - y0) / (p1 - p0)
-
-
 cdef void _met_setup(const real* p, const MetTable* t, int away_d, int away_t, bint post_crawford,
                      int max_cube, _Met* s) noexcept nogil:
     """The doubler's score and its results' rates (single, gammon, backgammon of a win and a loss)."""
@@ -229,7 +249,7 @@ cdef void _met(const float* p, const CubeArgs* a, double* nd, double* dt, double
     dp[0] = _won(&s, c)
     # double/take: the taker owns the cube at 2c
     if _alive(s.at, 2 * c, s.max_cube):
-        live = _line(win, _ptake_d(&s, 2 * c), _lost(&s, 2 * c), 1.0, _W(&s, 2 * c))
+        live = _live(win, _ptake_d(&s, 2 * c), _lost(&s, 2 * c), 1.0, _W(&s, 2 * c), _L(&s, 2 * c), _W(&s, 2 * c))
     else:
         live = _dead(&s, win, lose, 2 * c)
     dt[0] = (1.0 - x) * _dead(&s, win, lose, 2 * c) + x * live
@@ -242,7 +262,7 @@ cdef void _met(const float* p, const CubeArgs* a, double* nd, double* dt, double
     else:
         lo_p = 0.0
         lo_y = _L(&s, c)
-    live = _line(win, lo_p, lo_y, hi_p, hi_y)
+    live = _live(win, lo_p, lo_y, hi_p, hi_y, _L(&s, c), _W(&s, c))
     nd[0] = (1.0 - x) * _dead(&s, win, lose, c) + x * live
 
 

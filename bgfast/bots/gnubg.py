@@ -72,11 +72,14 @@ class GnubgBot(Bot):
     ``cube="never"`` never doubles and always takes (cubeless play).
 
     Strength, measured with :class:`~bgfast.game.MatchPlayer` in cubeless
-    money games (``cube="never"`` on both sides) against ``pubeval``: at
-    0-ply, +0.404 points per game over 10,000 games (5,000 dice streams of run
-    seed 1, each played with both seatings), standard error 0.009 (of the
-    paired means); it wins 67% of the games.  At 1-ply, +0.426 over 1,000
-    games (standard error 0.028), at one or two games a second.  Every
+    money games (``cube="never"`` on both sides, no Jacoby rule, so gammons count
+    double and backgammons triple) against ``pubeval``, paired dice: at 0-ply,
+    +0.602 points per game over 10,000 games (5,000 dice streams of run seed 1,
+    each played with both seatings), standard error 0.013 (of the paired means);
+    it wins 70.2% of the games.  (An earlier +0.404 and 67% here were measured with
+    the Jacoby rule on, which with a cube never turned scores every gammon single.)
+    At 1-ply, +0.603 over 400 games (standard error 0.062; wins 69.8%), at about
+    two games a second.  Every
     decision is a call into the net from Python, so even 0-ply plays only about
     a hundred games a second, far slower than the built-in bots.
 

@@ -41,17 +41,19 @@ class HeuristicBot(CoreBot):
     ``"never"`` as for :class:`~bgfast.bots.builtin.PubevalBot`.  Cube
     estimates are 1-ply, the average over the 21 rolls of the best play's
     probabilities (a 0-ply look screens out clear no-doubles); see
-    :mod:`bgfast._core.cube`.  ``cube_efficiency`` is Janowski's ``x`` (0.68).
+    :mod:`bgfast._core.cube`.  ``cube_efficiency`` is Janowski's ``x`` (0.68); at 1
+    (a perfectly efficient cube, which loses nothing by waiting) the model has no
+    doubling window, so the bot never doubles in money play.
 
     Evaluator settings, this bot's own (:func:`bgfast.evaluator.heuristic_evaluator`):
     ``weights`` (a weights file, see :func:`bgfast.evaluator.heuristic_weights`, or
     :class:`~bgfast._core.heuristic.HeuristicWeights`; the shipped weights by default),
     ``filter`` (pubeval's best plays evaluated a roll, 5; 0 = every play) and ``blend``
     (the weight of pubeval's score, 0.03).
-    Measured (paired, seed 21): in money play ``auto`` wins +0.379 +- 0.006
+    Measured (paired, seed 21, no Jacoby rule): in money play ``auto`` wins +0.369 +- 0.006
     points per game against the same bot with ``cube="never"`` (8,000 games);
-    in 7-point matches it wins 53.2% +- 0.8% against ``cube="janowski"`` and
-    66.0% +- 0.6% against ``cube="never"`` (3,000 matches each).
+    in 7-point matches it wins 53.1% +- 0.8% against ``cube="janowski"`` and
+    65.8% +- 0.6% against ``cube="never"`` (3,000 matches each).
 
     Strength: +0.311 +- 0.004 points per game against pubeval in cubeless
     money play (gammons count, no Jacoby rule), 100,000 games (50,000 pairs with

@@ -39,7 +39,7 @@ import numpy as np
 
 from bgfast._core.game import CubeKind, GameResult, PlayKind
 from bgfast.bots import available_bots, get_bot
-from bgfast.bots.base import CoreBot, CubeResponse
+from bgfast.bots.base import Bot, CoreBot, CubeResponse
 from bgfast.cube import Probs, as_probs, cubeless_equities, dead_cube_mwc, flip, money_equity, mwc
 from bgfast.dice import ALL_36, Dice
 from bgfast.errors import InvalidRolloutError, RolloutWorkerError
@@ -108,8 +108,11 @@ class _Cubeless:
 
 
 def _bot_ref(bot: Any) -> Any:
-    """What a worker rebuilds a bot from: (name, options) for a registered built-in, else the bot."""
-    if isinstance(bot, CoreBot) and bot.name in available_bots():
+    """What a worker rebuilds a bot from: its spec, (name, options), for a bot of bgfast's own
+    registered by that name (the built-ins, and the adapters such as ``gnubg``, whose loaded
+    module cannot be pickled), as a tournament's workers build theirs; else the bot itself."""
+    own = isinstance(bot, CoreBot) or (isinstance(bot, Bot) and type(bot).__module__.startswith("bgfast.bots."))
+    if own and callable(getattr(bot, "options", None)) and bot.name in available_bots():
         return ("registered", bot.name, dict(bot.options()))
     return bot
 
@@ -330,13 +333,23 @@ def _mwc_after(met: MatchEquityTable, away: int, opp_away: int, won: bool, point
     return mwc(met, away - points, opp_away, post) if won else mwc(met, away, opp_away - points, post)
 
 
-def _block_size(workers: int) -> int:
-    """Trials per block: a divisor of :data:`CHECK_EVERY`, about four blocks per worker and round.
+_GAMES_PER_BLOCK = 324
+"""A block plays at most about this many games (trials times lines), so that the progress
+bar moves every few seconds also when every play of a roll is rolled out."""
+
+
+def _block_size(workers: int, lines: int = 1) -> int:
+    """Trials per block: a divisor of :data:`CHECK_EVERY`, about four blocks per worker and
+    round, and at most :data:`_GAMES_PER_BLOCK` games when a trial plays ``lines`` games
+    (a game a line rolled out, two with the cube).
 
     >>> _block_size(1), _block_size(2), _block_size(324), _block_size(325)
     (324, 162, 1, 1)
+    >>> _block_size(1, lines=20), _block_size(4, lines=2), _block_size(1, lines=1000)
+    (16, 81, 1)
     """
-    k = next((d for d in range(4 * workers, CHECK_EVERY + 1) if CHECK_EVERY % d == 0), CHECK_EVERY)
+    k = next((d for d in range(4 * workers, CHECK_EVERY + 1) if CHECK_EVERY % d == 0
+              and (CHECK_EVERY // d) * lines <= max(_GAMES_PER_BLOCK, lines)), CHECK_EVERY)
     return CHECK_EVERY // k
 
 
@@ -400,7 +413,8 @@ def rollout(position: Position | str, **options: Any) -> RolloutResult:
         ``exact_bearoff``, ``target_se``, ``variance_reduction``, ``luck``, ``progress``:
         the keyword arguments of :meth:`RolloutRequest.create
         <bgfast.rollout.request.RolloutRequest.create>`, which describes and checks them.
-    :raises InvalidRolloutError: zero or negative trials, workers, plies or
+    :raises InvalidRolloutError: zero, negative or too many trials (above
+        :data:`~bgfast.rollout.request.MAX_TRIALS`); zero or negative workers, plies or
         target, a finished position or match, a pending double, ``plays`` or
         ``play`` without dice, truncation with no evaluator, a position with
         more checkers than the variant has.
@@ -495,7 +509,7 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
     """
     from tqdm import tqdm
 
-    size = min(_block_size(workers), trials)
+    size = min(_block_size(workers, len(task.lines) * (2 if task.cubeful else 1)), trials)   # games a trial
     if workers > 1:
         try:
             pickle.dumps(task)

@@ -25,13 +25,18 @@ from bgfast.bots import get_bot
 from bgfast.dice import Dice
 from bgfast.errors import InvalidRolloutError
 from bgfast.game import MAX_MATCH_LENGTH
-from bgfast.formats.text import parse_position
+from bgfast.formats.text import PositionText, read_position
 from bgfast.match import MatchState, Rules
 from bgfast.met import MatchEquityTable
 from bgfast.position import VARIANTS, Move, Position
 from bgfast.validation import real_number, whole_number
 
-__all__ = ["MAX_TRUNCATE", "RolloutRequest"]
+__all__ = ["MAX_TRIALS", "MAX_TRUNCATE", "RolloutRequest"]
+
+MAX_TRIALS = 10**8
+"""The most trials of a rollout: it keeps every trial's six numbers (48 bytes a trial and
+line) to estimate from, 4.8 GB a line at this cap, and at some thousands of trials a
+second 10**8 trials already take hours to days."""
 
 MAX_TRUNCATE = 2**31 - 1
 """The largest ``truncate`` (plies); the game loop counts plies in a C int."""
@@ -127,13 +132,16 @@ class RolloutRequest:
             rule as in ``rules``); ``match.player_on_roll`` is the side on roll.
         :param rules: beavers, maximum cube, variant (default :class:`Rules`); the
             variant's checkers a side (3 in hypergammon) decide gammons, and the
-            position may not have more on the board.
+            position may not have more on the board.  The rules an XGID states (its
+            maximum cube; in money play its Jacoby and beaver rules) are put over them
+            (:meth:`bgfast.formats.text.PositionText.rules`).
         :param met: the match equity table for match play (default Kazaross-XG2).
         :param cubeful: also roll out with the cube: money points per game per
             initial cube, or in match play the match winning chance and its EMG.
             Cubeless numbers always come from games where nobody doubles (the same
             dice), so a passed double never cuts them short.
-        :param trials: the number of trials, or with ``target_se`` the most.
+        :param trials: the number of trials, or with ``target_se`` the most; at most
+            :data:`MAX_TRIALS`.
         :param seed: the run seed; trial ``i`` uses the streams of ``(seed, i)``.
         :param workers: processes, at most one per block of trials (more would
             idle, so they are not started); the result does not depend on it.
@@ -151,15 +159,20 @@ class RolloutRequest:
             estimate's evaluator is fitted to 15 checkers, so it is off there and
             ``luck=True`` is refused).
         :param progress: show a tqdm progress bar on stderr (None: only on a terminal).
-        :raises InvalidRolloutError: zero or negative trials, workers, plies or
+        :raises InvalidRolloutError: zero, negative or too many (:data:`MAX_TRIALS`) trials;
+            zero or negative workers, plies or
             target, a finished position or match, a pending double, ``plays`` or
             ``play`` without dice, truncation with no evaluator, a position with
             more checkers than the variant has.
         :raises InvalidPositionError: a malformed position.  :raises InvalidDiceError: bad dice.
         :raises IllegalMoveError, InvalidMoveError: a bad play.  :raises UnknownBotError: an unknown bot.
         """
-        pos, parsed_match = parse_position(position)
+        text = read_position(position)
+        pos, parsed_match = text.position, text.match
         trials = _count(trials, "trials")
+        if trials > MAX_TRIALS:
+            raise InvalidRolloutError(f"trials must be at most {MAX_TRIALS:,} (a rollout keeps every trial's "
+                                      f"results in memory), got {trials:,}")
         workers = _count(workers, "workers")
         seed = _count(seed, "seed", low=0)
         truncate = None if truncate is None else _count(truncate, "truncate", high=MAX_TRUNCATE)
@@ -168,7 +181,7 @@ class RolloutRequest:
                         error=InvalidRolloutError)
         if pos.is_over():
             raise InvalidRolloutError(f"position {pos.id()!r} is already over: nothing to roll out")
-        rules = cls._rules(rules, pos)
+        rules = cls._rules(rules, text)
         match = cls._match(match or parsed_match or MatchState(jacoby=rules.jacoby))
         table = None
         if match.length:
@@ -196,10 +209,13 @@ class RolloutRequest:
                    variance_reduction=bool(variance_reduction), luck=bool(use_luck), progress=progress)
 
     @staticmethod
-    def _rules(rules: Rules | None, pos: Position) -> Rules:
-        rules = rules or Rules()
-        if not isinstance(rules, Rules):
+    def _rules(rules: Rules | None, text: PositionText) -> Rules:
+        """``rules`` with those the position's text states put over them (an XGID's maximum
+        cube, its Jacoby and beaver rules in money play), checked against the position."""
+        if rules is not None and not isinstance(rules, Rules):
             raise InvalidRolloutError(f"rules must be a Rules, got {rules!r}")
+        rules = text.rules(rules)
+        pos = text.position
         checkers = sum(VARIANTS[rules.variant][1])
         opponent_checkers, own_checkers = pos.checkers()
         if max(own_checkers, opponent_checkers) > checkers:

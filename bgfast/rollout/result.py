@@ -140,7 +140,25 @@ class RolloutResult:
 
     @property
     def probabilities(self) -> tuple[float, float, float, float, float]:
-        """``(win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)``."""
+        """``(win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)``, as reported:
+        :attr:`probabilities_raw` brought into [0, 1] and made consistent (win >= win
+        gammon >= win backgammon, lose gammon <= 1 - win, lose gammon >= lose backgammon).
+
+        Luck adjustment can take an estimate a little outside its range (a lose
+        backgammon of -0.14%, a win of 1.0000001); the estimate itself stays unbiased,
+        so it is kept as :attr:`probabilities_raw`.
+
+        >>> from bgfast.rollout import rollout
+        >>> r = rollout("4HPwATDgc/ABMA", trials=72, seed=1)
+        >>> all(0.0 <= v <= 1.0 for v in r.probabilities)
+        True
+        """
+        return _consistent(self.probabilities_raw)
+
+    @property
+    def probabilities_raw(self) -> tuple[float, float, float, float, float]:
+        """The five estimates as the trials give them (with luck adjustment, possibly a
+        little below 0 or above 1): the values of :attr:`win` ... :attr:`lose_backgammon`."""
         return tuple(e.value for e in self._probs)  # type: ignore[return-value]
 
     @property
@@ -159,7 +177,8 @@ class RolloutResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``position_id``, ``match_id`` (gnubg's: length, score, cube,
-        Crawford, Jacoby), ``variant``, ``trials``, ``probabilities`` (5), their
+        Crawford, Jacoby), ``variant``, ``trials``, ``probabilities`` (5, as reported: in
+        [0, 1] and consistent), ``probabilities_raw`` (the unclamped estimates), their
         ``probabilities_se``, ``equity``, ``equity_se``, ``cubeful_equity``,
         ``cubeful_equity_se`` (None without the cube), ``luck_adjusted_figures`` (the keys
         of the figures that are luck-adjusted, see :attr:`luck_adjusted_figures`), and
@@ -271,7 +290,8 @@ class PlayResult:
     """Equity (cubeful if computed, else cubeless) minus the best play's."""
 
     def to_dict(self) -> dict[str, Any]:
-        """``move``, ``position_id``, the result's numbers, ``difference`` and ``difference_se``."""
+        """``move``, ``position_id``, the result's numbers (``probabilities`` and
+        ``probabilities_raw`` as :meth:`RolloutResult.to_dict`), ``difference`` and ``difference_se``."""
         r = self.result
         return {
             "move": self.move,
@@ -282,10 +302,27 @@ class PlayResult:
         }
 
 
+def _consistent(p: tuple[float, ...]) -> tuple[float, float, float, float, float]:
+    """Five cumulative chances clamped to [0, 1] and to each other (see
+    :attr:`RolloutResult.probabilities`).
+
+    >>> _consistent((1.0000001, 0.2, 0.21, 0.0, -0.0014))
+    (1.0, 0.2, 0.2, 0.0, 0.0)
+    """
+    def clamp(v: float, high: float) -> float:
+        return high if v > high else (0.0 if v < 0.0 or math.isnan(v) else v)
+
+    win = clamp(p[0], 1.0)
+    wg = clamp(p[1], win)
+    lg = clamp(p[3], 1.0 - win)
+    return (win, wg, clamp(p[2], wg), lg, clamp(p[4], lg))
+
+
 def _estimates(r: RolloutResult) -> dict[str, Any]:
     """The JSON keys of a result's chances and equities (and their standard errors)."""
     return {
         "probabilities": list(r.probabilities),
+        "probabilities_raw": list(r.probabilities_raw),
         "probabilities_se": [_num(x) for x in r.probabilities_se],
         "equity": r.equity.value,
         "equity_se": _num(r.equity.se),
