@@ -28,7 +28,6 @@ from bgfast.engines.record import RecordingBot, plays_in_core
 from bgfast.errors import WorkerFailedError
 from bgfast.position import Position
 from bgfast.procs import JobWindow, WorkerPool
-from bgfast.tournament.openings import play_opening
 from bgfast.tournament.results import ChunkResult, MatchDecisions, MatchRow
 from bgfast.tournament.schedule import chunk_range, scheduler
 from bgfast.tournament.spec import TournamentSpec
@@ -136,18 +135,13 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
         if not any(players.recorded):  # every bot plays in the core: the C loop alone
             for index, pairing, length, dice, a, b in seats:
                 player = match_players.get((a, b, length)) or players.get(a, b, length)
-                if openings:
-                    result = play_opening(player, seed, dice, openings[schedule.opening(index) or 0])
-                else:
-                    result = player.play(seed, dice)
-                rows.append(MatchRow(index, pairing, length, dice, a, b, result))
+                opening = openings[schedule.opening(index) or 0] if openings else None
+                rows.append(MatchRow(index, pairing, length, dice, a, b, player.play(seed, dice, start=opening)))
         else:
             for index, pairing, length, dice, a, b in seats:
                 player = match_players.get((a, b, length)) or players.get(a, b, length)
-                if openings:
-                    play = functools.partial(play_opening, player, seed, dice, openings[schedule.opening(index) or 0])
-                else:
-                    play = functools.partial(player.play, seed, dice)
+                opening = openings[schedule.opening(index) or 0] if openings else None
+                play = functools.partial(player.play, seed, dice, start=start)
                 recorded = players.recorded[a], players.recorded[b]
                 if recorded[0] or recorded[1]:
                     pair = players.seated[a], players.seated[b]
