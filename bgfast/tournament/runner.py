@@ -266,6 +266,13 @@ def _worker_queue_handler(file_handler: logging.Handler) -> logging.Handler:
             super().__init__("bgfast-log", sub_handler=file_handler)
             self.parent_pid = os.getpid()
 
+        def renew_queue(self) -> None:
+            """Workers started from now on send to a new queue, which the receiving thread
+            reads from its next record on (the old one may be locked by a dead worker)."""
+            import multiprocessing
+
+            self.queue = multiprocessing.Queue(-1)
+
         def emit(self, record: logging.LogRecord) -> None:
             if os.getpid() == self.parent_pid:
                 self.sub_handler.emit(record)
