@@ -308,6 +308,9 @@ def _terminate(executor: ProcessPoolExecutor) -> None:
             process.terminate()
     for process in processes:
         process.join(5)
+        if process.is_alive():  # SIGTERM not acted on in time: end it for good
+            process.kill()
+            process.join(5)
 
 
 def exit_with_parent(parent: int) -> None:
