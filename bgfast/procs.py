@@ -146,6 +146,11 @@ def _play(run: Callable[[J], R], number: int, job: J) -> R:
     return result
 
 
+def _kept(future: Any) -> bool:
+    """Whether a job's future survived the pool's breaking: finished, with a result or its own error."""
+    return bool(future.done() and not future.cancelled() and not isinstance(future.exception(), BrokenProcessPool))
+
+
 def _exit_reason(code: int | None) -> str:
     """How a worker process ended, from its exit code."""
     if code is not None and code < 0:
@@ -217,7 +222,7 @@ class WorkerPool(Generic[J, R]):
 
     def _submit(self, numbered: tuple[int, J]) -> Future[R]:
         try:
-            future = self._executor.submit(_play, self._run, *numbered)
+            future = self._executor.submit(_play, self._run, numbered[0], numbered[1])
         except BrokenProcessPool as exc:  # a job the broken pool refused is lost like the others
             future = Future()
             future.set_exception(exc)
@@ -227,7 +232,7 @@ class WorkerPool(Generic[J, R]):
     def _lost(self) -> list[tuple[int, J]]:
         """The jobs in flight that the broken pool lost (those finished keep their results)."""
         return [numbered for future, numbered in self._jobs.pending.items()
-                if not future.done() or future.cancelled() or isinstance(future.exception(), BrokenProcessPool)]
+                if not _kept(future)]
 
     def _died(self, lost: list[tuple[int, J]]) -> BaseException:
         return self._on_worker_death([job for _number, job in lost])

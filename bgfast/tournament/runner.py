@@ -277,7 +277,7 @@ def _worker_queue_handler(file_handler: logging.Handler) -> logging.Handler:
             reads from its next record on (the old one may be locked by a dead worker)."""
             import multiprocessing
 
-            self.queue = multiprocessing.Queue(-1)
+            self.queue: Any = multiprocessing.Queue(-1)
 
         def emit(self, record: logging.LogRecord) -> None:
             if os.getpid() == self.parent_pid:
