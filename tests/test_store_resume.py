@@ -324,3 +324,21 @@ def test_ctrl_c_stops_the_run_keeping_finished_chunks_and_a_rerun_completes_it(
     matches, _ = check_db_consistent(db)
     assert 0 < matches < LONG_MATCHES
     assert_a_rerun_completes_it(spec_path, db, reference)
+
+
+def test_a_chunk_sent_from_a_worker_keeps_its_rows_and_saves_the_same_as_in_process(tmp_path: Path) -> None:
+    import pickle
+
+    from bgfast.tournament.results import FlatRows
+
+    spec = small_spec()
+    played = [_play_chunk(spec, c) for c in range(spec.chunk_count())]
+    sent = [pickle.loads(pickle.dumps(result)) for result in played]
+    assert all(isinstance(s.rows, FlatRows) and s.rows == p.rows and list(s.rows) == p.rows for s, p in zip(sent, played))
+    assert sent[0].rows[-1] == played[0].rows[-1] and sent[0].rows[1:3] == played[0].rows[1:3]
+    for name, results in (("flat", sent), ("rows", played)):
+        with Store(tmp_path / f"{name}.sqlite") as store:
+            run = store.begin_run(spec)
+            for result in results:
+                store.write_chunk(run, result)
+    assert csv_of(tmp_path / "flat.sqlite") == csv_of(tmp_path / "rows.sqlite")
