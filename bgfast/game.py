@@ -365,14 +365,19 @@ class MatchPlayer:
         bot0, bot1 = (_as_bot(b) for b in (bot0, bot1))
         self._runner = make_runner(bot0, bot1, length=length, rules=self.rules, met=met)
 
-    def play(self, seed: int, index: int) -> MatchSummary:
+    def play(self, seed: int, index: int, *, start: Position | None = None) -> MatchSummary:
         """Play match ``index`` of run ``seed`` and return its summary (fast).
 
+        :param start: the position the first game starts from, player 1 on roll (side 1
+            of ``start``; player 0 made the move before), the cube centred; later games
+            start from the opening roll.  None: every game starts from the opening roll.
         :raises InvalidSpecError: a seed that is not a non-negative integer, or an
             index outside 0 .. 2**64 - 1 (the dice stream's 64-bit counter).
         """
         _check_seed_index(seed, index)
-        return MatchSummary(*self._runner.play(int(seed), int(index)))
+        if start is None:
+            return MatchSummary(*self._runner.play(int(seed), int(index)))
+        return MatchSummary(*self._runner.play(int(seed), int(index), start.to_bytes(), 1))
 
     def _script(self, dice: Sequence[int] | None) -> None:
         if dice is not None:
@@ -382,8 +387,8 @@ class MatchPlayer:
         else:
             self._runner.script([])
 
-    def _record(self, seed: int, index: int) -> MatchRecord:
-        summary = self.play(seed, index)
+    def _record(self, seed: int, index: int, start: Position | None = None) -> MatchRecord:
+        summary = self.play(seed, index, start=start)
         games = tuple(
             GameRecord(number=i + 1, crawford=crawford, cube=cube,
                        doubles=tuple(CubeAction(by, resp != 0, resp == 2) for by, resp in doubles),
@@ -405,10 +410,11 @@ class MatchPlayer:
         self._script(dice)
         return self._record(seed, index)
 
-    def turns(self, seed: int = 0, index: int = 0, *,
-              dice: Sequence[int] | None = None) -> tuple[MatchRecord, NDArray[np.void]]:
+    def turns(self, seed: int = 0, index: int = 0, *, dice: Sequence[int] | None = None,
+              start: Position | None = None) -> tuple[MatchRecord, NDArray[np.void]]:
         """Play match ``index`` of run ``seed``; its record and every turn as the loop wrote it down.
 
+        :param start: where the first game starts, as for :meth:`play`.
         :returns: ``(record, turns)``; ``turns`` an array of
             :data:`bgfast._core.game.TURN_DTYPE`, one row per action in order (``game``
             is the index of the game in ``record.games``), for bulk use (training data).
@@ -417,7 +423,7 @@ class MatchPlayer:
         self._script(dice)
         self._runner.record_turns(True)
         try:
-            record = self._record(seed, index)
+            record = self._record(seed, index, start)
             return record, self._runner.turns()
         finally:
             self._runner.record_turns(False)
@@ -434,32 +440,14 @@ class MatchPlayer:
         return _history(record, rows)
 
     def history_from(self, position: Position, seed: int = 0, index: int = 0) -> MatchHistory:
-        """One money game from ``position`` with every turn kept: player 1 on roll (its side 1
-        of ``position``), the cube centred, the dice of match ``index`` of run ``seed``; as a
-        tournament plays a money game from an opening (:func:`bgfast.tournament.openings.play_opening`).
+        """The match (or money game) ``index`` of run ``seed`` whose first game starts from
+        ``position`` (see :meth:`play`'s ``start``), with every turn kept; as a tournament
+        plays it from an opening.
 
-        :returns: a :class:`MatchHistory` of one game, whose record has length 0.
-        :raises InvalidSpecError: a match length above 0 (the core starts only a money game
-            from a position), a bad seed or index.
+        :raises InvalidSpecError: a bad seed or index.
         """
-        if self.length:
-            raise InvalidSpecError(f"a game from a position is a money game, not a {self.length}-point match")
-        _check_seed_index(seed, index)
-        runner = self._runner
-        runner.reseed(int(seed), int(index))
-        runner.script([])
-        runner.record_turns(True)
-        try:
-            runner.play_from(position.to_bytes(), 1)
-            rows = runner.turns()
-            ((crawford, cube, doubles, points, winner, kind, _score, plies),) = runner.games()
-        finally:
-            runner.record_turns(False)
-        score = (points if winner == 0 else 0, points if winner == 1 else 0)
-        game = GameRecord(number=1, crawford=crawford, cube=cube,
-                          doubles=tuple(CubeAction(by, resp != 0, resp == 2) for by, resp in doubles),
-                          points=points, winner=winner, kind=kind, score_after=score, plies=plies)
-        return _history(MatchRecord(0, seed, index, score, winner, (game,)), rows)
+        record, rows = self.turns(seed, index, start=position)
+        return _history(record, rows)
 
     @property
     def dice_left(self) -> int:

@@ -11,8 +11,11 @@ submission order or as they finish.  It keeps the promises both callers make:
 * a worker that dies (killed, out of memory) breaks the pool, which
   :class:`~concurrent.futures.ProcessPoolExecutor` notices where a
   ``multiprocessing.Pool`` would start a new worker and wait forever for the lost
-  job: the pool raises the exception the caller's ``on_worker_death`` makes of the
-  jobs that were in flight;
+  job.  With ``retries``, the pool then starts new workers and plays again the jobs
+  that were lost, counting a death against the job the dead worker was playing (each
+  worker notes its job in shared memory); a job that was being played when its worker
+  died more than ``retries`` times (or, without ``retries``, any death) raises the
+  exception the caller's ``on_worker_death`` makes of the jobs lost;
 * :meth:`WorkerPool.close` shuts down cleanly once every result was collected, and
   otherwise at once: the waiting jobs are cancelled and the running ones terminated.
 
@@ -83,6 +86,10 @@ class JobWindow(Generic[J, R]):
                 return
             self.pending[self._submit(job)] = job
 
+    def resubmit(self, lost: Callable[[J], bool]) -> None:
+        """Submit again the jobs in flight that ``lost`` picks, each keeping its place in line."""
+        self.pending = {(self._submit(job) if lost(job) else future): job for future, job in self.pending.items()}
+
     @property
     def drained(self) -> bool:
         """True when every job was submitted and every result collected."""
@@ -111,12 +118,47 @@ def _first_completed(futures: list[Pending[R]]) -> Iterable[Pending[R]]:
     return wait(futures, return_when=FIRST_COMPLETED).done  # type: ignore[arg-type]
 
 
-def _start_worker(parent: int, initializer: Callable[..., object] | None, initargs: tuple[Any, ...]) -> None:
-    """A worker's first act: leave SIGINT to the parent, die with it, then the caller's initializer."""
+_SLOT: list[Any] = []
+"""In a worker: ``[board, slot]``, its place on the pool's board of jobs in play."""
+
+
+def _start_worker(parent: int, board: Any, initializer: Callable[..., object] | None,
+                  initargs: tuple[Any, ...]) -> None:
+    """A worker's first act: leave SIGINT to the parent, die with it, take a slot on the
+    board of jobs in play, then the caller's initializer."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     exit_with_parent(parent)
+    with board.get_lock():
+        slot = next(i for i in range(0, len(board), 2) if board[i] == 0)
+        board[slot] = os.getpid()
+        board[slot + 1] = -1
+    _SLOT[:] = [board, slot]
     if initializer is not None:
         initializer(*initargs)
+
+
+def _play(run: Callable[[J], R], number: int, job: J) -> R:
+    """Run job ``number`` in a worker, its number on the board while it plays."""
+    board, slot = _SLOT
+    board[slot + 1] = number
+    result = run(job)
+    board[slot + 1] = -1
+    return result
+
+
+def _kept(future: Any) -> bool:
+    """Whether a job's future survived the pool's breaking: finished, with a result or its own error."""
+    return bool(future.done() and not future.cancelled() and not isinstance(future.exception(), BrokenProcessPool))
+
+
+def _exit_reason(code: int | None) -> str:
+    """How a worker process ended, from its exit code."""
+    if code is not None and code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
 
 
 class WorkerPool(Generic[J, R]):
@@ -128,52 +170,120 @@ class WorkerPool(Generic[J, R]):
     :param jobs: the jobs, read lazily, each pickled to a worker.
     :param workers: the number of worker processes.
     :param on_worker_death: makes the exception to raise when a worker died, from the
-        jobs that were in flight then (in submission order; they have no result).
+        jobs lost then (in submission order; they have no result): every job in flight
+        without ``retries``, else the jobs whose worker died more than ``retries`` times.
     :param initializer: run with ``initargs`` once in each worker before its first job;
         with the fork start method they are inherited, not pickled.
     :param ordered: yield results in submission order (default: as they finish).
     :param window: the most jobs in flight (default ``2 * workers + 2``: every worker
         busy, and a job ready for each when it finishes).
+    :param retries: how many times a job is played again after its worker died (the
+        other jobs lost with the pool are played again without counting).
+    :param on_retry: told ``(job, attempt, reason)`` before a job is played again:
+        ``attempt`` counts from 1, ``reason`` says how its worker ended.
+    :param on_restart: called before new workers start after a death, e.g. to give them
+        fresh queues (a worker killed, or ended by the pool, may hold a queue's lock).
     """
 
     def __init__(self, run: Callable[[J], R], jobs: Iterable[J], *, workers: int,
                  on_worker_death: Callable[[list[J]], BaseException],
                  initializer: Callable[..., object] | None = None, initargs: tuple[Any, ...] = (),
-                 ordered: bool = False, window: int | None = None) -> None:
+                 ordered: bool = False, window: int | None = None, retries: int = 0,
+                 on_retry: Callable[[J, int, str], object] | None = None,
+                 on_restart: Callable[[], object] | None = None) -> None:
         methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        self._executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                             initargs=(os.getpid(), initializer, initargs))
+        self._context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        self._workers = workers
+        self._initializer, self._initargs = initializer, initargs
         self._run = run
         self._on_worker_death = on_worker_death
+        self._retries, self._on_retry, self._on_restart = retries, on_retry, on_restart
+        self._deaths: dict[int, int] = {}
         self._closed = False
-        self._jobs: JobWindow[J, R] = JobWindow(jobs, self._submit, window or 2 * workers + 2,
-                                                wait_any=None if ordered else _first_completed)
+        self._start_executor()
+        self._jobs: JobWindow[tuple[int, J], R] = JobWindow(
+            enumerate(jobs), self._submit, window or 2 * workers + 2,
+            wait_any=None if ordered else _first_completed)
         try:
             self._jobs.fill()  # forks the workers now, before the caller starts any thread
         except BrokenProcessPool:
             self.close()
-            raise self._died() from None
+            raise self._died(self._lost()) from None
         except BaseException:  # e.g. Ctrl-C while they start: stop the ones started
             self.close()
             raise
 
-    def _submit(self, job: J) -> Future[R]:
-        return self._executor.submit(self._run, job)
+    def _start_executor(self) -> None:
+        self._board = self._context.Array("q", 2 * self._workers)  # (pid, job number) a worker
+        self._processes: dict[int, Any] = {}
+        self._executor = ProcessPoolExecutor(
+            self._workers, mp_context=self._context, initializer=_start_worker,
+            initargs=(os.getpid(), self._board, self._initializer, self._initargs))
 
-    def _died(self) -> BaseException:
-        return self._on_worker_death(list(self._jobs.pending.values()))
+    def _submit(self, numbered: tuple[int, J]) -> Future[R]:
+        try:
+            future = self._executor.submit(_play, self._run, numbered[0], numbered[1])
+        except BrokenProcessPool as exc:  # a job the broken pool refused is lost like the others
+            future = Future()
+            future.set_exception(exc)
+        self._processes.update(getattr(self._executor, "_processes", None) or {})
+        return future
+
+    def _lost(self) -> list[tuple[int, J]]:
+        """The jobs in flight that the broken pool lost (those finished keep their results)."""
+        return [numbered for future, numbered in self._jobs.pending.items()
+                if not _kept(future)]
+
+    def _died(self, lost: list[tuple[int, J]]) -> BaseException:
+        return self._on_worker_death([job for _number, job in lost])
+
+    def _recover(self) -> None:
+        """After a worker died: count the death against its job, start new workers and
+        submit the lost jobs again in their places.
+
+        :raises: the ``on_worker_death`` exception when a job is out of retries.
+        """
+        self._executor.shutdown(wait=True)  # the pool has failed every job in flight and ended its workers
+        lost = self._lost()
+        if not self._retries:
+            raise self._died(lost)
+        dead = {pid: process.exitcode for pid, process in self._processes.items()
+                if process.exitcode not in (None, 0, -signal.SIGTERM)}  # the pool ends the others by SIGTERM
+        board = self._board
+        playing = {board[i + 1]: board[i] for i in range(0, len(board), 2) if board[i] in dead}
+        numbers = {number for number, _job in lost}
+        blamed = [numbered for numbered in lost if numbered[0] in playing] or lost  # unknown: every lost job
+        out = []
+        for number, job in blamed:
+            self._deaths[number] = self._deaths.get(number, 0) + 1
+            if self._deaths[number] > self._retries:
+                out.append((number, job))
+        if out:
+            raise self._died(out)
+        codes = sorted(set(dead.values()))
+        for number, job in blamed:
+            pid = playing.get(number)
+            reason = (f"worker pid {pid} {_exit_reason(dead[pid])}" if pid is not None
+                      else f"a worker {' / '.join(_exit_reason(c) for c in codes) or 'died'}")
+            if self._on_retry is not None:
+                self._on_retry(job, self._deaths[number], reason)
+        if self._on_restart is not None:
+            self._on_restart()
+        self._start_executor()
+        self._jobs.resubmit(lambda numbered: numbered[0] in numbers)
 
     def results(self) -> Iterator[R]:
         """The jobs' results, in submission or completion order (see ``ordered``).
 
         :raises: a job's exception as it is; the ``on_worker_death`` exception when a
-            worker died.
+            worker died (more than ``retries`` times on one job).
         """
-        try:
-            yield from self._jobs.results()
-        except BrokenProcessPool:  # from a result, or from submit once the pool is broken
-            raise self._died() from None
+        while True:
+            try:
+                yield from self._jobs.results()
+                return
+            except BrokenProcessPool:  # from a result, or from submit once the pool is broken
+                self._recover()
 
     def close(self) -> None:
         """Shut the pool down: cleanly when every result was collected, else at once."""
@@ -203,6 +313,9 @@ def _terminate(executor: ProcessPoolExecutor) -> None:
             process.terminate()
     for process in processes:
         process.join(5)
+        if process.is_alive():  # SIGTERM not acted on in time: end it for good
+            process.kill()
+            process.join(5)
 
 
 def exit_with_parent(parent: int) -> None:

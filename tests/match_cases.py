@@ -67,7 +67,7 @@ def standard_cases() -> Iterator[tuple[str, MatchHistory, Rules]]:
 
 def other_cases() -> Iterator[tuple[str, MatchHistory, Rules]]:
     """``(label, history, rules)`` that a .mat file cannot hold: no Crawford rule, variants, a
-    money game from a position (an opening), the maximum cube."""
+    money game or a match from a position (an opening), the maximum cube."""
     pip, heuristic = PipCubeBot(), get_bot("heuristic")
     for seed in range(2):
         rules = Rules(crawford=False)
@@ -80,6 +80,8 @@ def other_cases() -> Iterator[tuple[str, MatchHistory, Rules]]:
         rules = Rules()
         player = MatchPlayer(pip, heuristic, length=0, rules=rules)
         yield f"opening-money-{seed}", player.history_from(Position(pid), seed=seed, index=seed), rules
+        player = MatchPlayer(pip, heuristic, length=5, rules=rules)
+        yield f"opening-match-5-{seed}", player.history_from(Position(pid), seed=seed, index=seed), rules
 
 
 def features(history: MatchHistory) -> Counter[str]:

@@ -282,7 +282,9 @@ bot = "heuristic"
 
 
 @pytest.mark.parametrize("extra, length", [('openings = ["0HPkATDgc/ABMA", "4PPgAyDgc/ABMA"]\n', 0),
-                                           ('[rules]\nvariant = "hypergammon"\n', 3)], ids=["openings", "variant"])
+                                           ('openings = ["0HPkATDgc/ABMA", "4PPgAyDgc/ABMA"]\n', 3),
+                                           ('[rules]\nvariant = "hypergammon"\n', 3)],
+                         ids=["openings", "match-openings", "variant"])
 def test_export_writes_sgf_of_the_matches_a_mat_file_cannot_hold(tmp_path: Path, extra: str, length: int,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     from bgfast.cli import main

@@ -13,13 +13,7 @@ from bgfast.errors import InvalidSpecError
 from bgfast.game import MatchPlayer
 from bgfast.match import MatchState
 from bgfast.position import Position
-from bgfast.tournament.openings import (
-    load_openings,
-    match_from_opening_supported,
-    opening_order,
-    parse_openings,
-    play_opening,
-)
+from bgfast.tournament.openings import load_openings, opening_order, parse_openings
 from bgfast.tournament.schedule import scheduler
 from bgfast.tournament.spec import TournamentSpec
 
@@ -233,10 +227,15 @@ def test_an_inline_list_entry_that_is_not_an_id_names_its_index() -> None:
         money_spec(MONEY.replace('"openings/standard.txt"', f'["{SLOT_21}", "junk"]'))
 
 
-@pytest.mark.skipif(match_from_opening_supported(), reason="the core plays matches from a position")
-def test_matches_from_an_opening_are_refused_until_the_core_plays_them() -> None:
-    with pytest.raises(InvalidSpecError, match=r"^openings: matches \(match_length > 0\) cannot start"):
-        money_spec(MONEY.replace("match_length = 0", "match_length = 5"))
+def test_an_xgid_for_the_spec_match_length_starts_its_matches() -> None:
+    xgid = SPLIT_21_XGID.replace(":0:0:0:0:10", ":0:0:0:5:10")
+    spec = money_spec(MONEY.replace("match_length = 0", "match_length = 5").replace(
+        '"openings/standard.txt"', f'["{xgid}", "{SLOT_21}"]'))
+    assert spec.openings == ("4HPkASjgc/ABMA", SLOT_21) and spec.match_length == (5,)
+    with pytest.raises(InvalidSpecError, match=r"^openings\[0\]: the XGID is not the start .*match length 5, "
+                                               r"but the spec plays 7-point matches"):
+        money_spec(MONEY.replace("match_length = 0", "match_length = 7").replace(
+            '"openings/standard.txt"', f'["{xgid}"]'))
 
 
 def test_each_round_plays_one_opening_as_a_dice_pair_and_every_opening_equally_often() -> None:
@@ -271,25 +270,34 @@ def test_a_money_game_from_an_opening_replays_and_the_pair_rolls_the_same_dice()
     pub, heu = get_bot("pubeval"), get_bot("heuristic")
     seat0, seat1 = MatchPlayer(pub, heu, length=0), MatchPlayer(heu, pub, length=0)
     opening = Position(SLOT_21)
-    first = [play_opening(seat0, 9, i, opening) for i in range(40)]
-    assert first == [play_opening(seat0, 9, i, opening) for i in range(40)]
+    first = [seat0.play(9, i, start=opening) for i in range(40)]
+    assert first == [seat0.play(9, i, start=opening) for i in range(40)]
     # the same bot in both seats on the same dice plays the same game: the pair mirrors
     mirror0, mirror1 = MatchPlayer(pub, pub, length=0), MatchPlayer(pub, pub, length=0)
     for i in range(20):
-        a, b = play_opening(mirror0, 9, i, opening), play_opening(mirror1, 9, i, opening)
-        assert a == b
+        assert mirror0.play(9, i, start=opening) == mirror1.play(9, i, start=opening)
     for score0, score1, winner, games, *_ in first:
         assert games == 1 and (score0 > 0) == (winner == 0) and min(score0, score1) == 0
     # the games do start from the opening: seat 1 is on roll, so the results differ from the opening roll's
     assert [r[:3] for r in first] != [tuple(seat0.play(9, i))[:3] for i in range(40)]
-    assert [r[:3] for r in first] != [r[:3] for r in (play_opening(seat1, 9, i, opening) for i in range(40))]
+    assert [r[:3] for r in first] != [r[:3] for r in (seat1.play(9, i, start=opening) for i in range(40))]
 
 
-@pytest.mark.skipif(match_from_opening_supported(), reason="the core plays matches from a position")
-def test_playing_a_match_from_an_opening_needs_the_core() -> None:
-    player = MatchPlayer(get_bot("pubeval"), get_bot("heuristic"), length=3)
-    with pytest.raises(NotImplementedError, match="play_match_from"):
-        play_opening(player, 1, 0, Position(SLOT_21))
+def test_a_match_from_an_opening_starts_its_first_game_there_and_the_rest_from_the_opening_roll() -> None:
+    player = MatchPlayer(get_bot("pubeval"), get_bot("heuristic"), length=5)
+    opening = Position(SLOT_21)
+    summaries = [player.play(3, i, start=opening) for i in range(30)]
+    assert summaries == [player.play(3, i, start=opening) for i in range(30)]
+    assert all(max(s.score0, s.score1) >= 5 and (s.score0 >= 5) == (s.winner == 0) for s in summaries)
+    assert any(s.games > 1 for s in summaries)
+    assert summaries != [player.play(3, i) for i in range(30)]
+    for i in range(5):
+        history = player.history_from(opening, seed=3, index=i)
+        assert history.record.length == 5 and tuple(history.record.score) == summaries[i][:2]
+        first, *later = history.games
+        assert first[0].position == opening and first[0].player == 1
+        for game in later:  # the opening roll: the first mover plays from the starting position
+            assert game[0].position == Position()
 
 
 # ---------------------------------------------------------------- an openings tournament
@@ -317,6 +325,23 @@ def test_an_openings_tournament_replays_byte_for_byte_on_any_worker_count(tmp_pa
     plain = TournamentSpec.from_toml_string(
         MONEY.replace("matches_per_pairing = 12", "matches_per_pairing = 108").replace(
             'openings = "openings/standard.txt"\n', ""))
+    run_tournament(plain, tmp_path / "plain.sqlite", workers=1)
+    assert _csv(tmp_path / "plain.sqlite") != _csv(tmp_path / "one.sqlite")
+
+
+def test_a_match_openings_tournament_replays_byte_for_byte_on_any_worker_count(tmp_path: Path) -> None:
+    from bgfast.tournament import run_tournament
+
+    text = MONEY.replace("matches_per_pairing = 12", "matches_per_pairing = 108").replace(
+        "match_length = 0", "match_length = 3")
+    spec = money_spec(text)
+    one = run_tournament(spec, tmp_path / "one.sqlite", workers=1)
+    run_tournament(spec, tmp_path / "two.sqlite", workers=2)
+    assert _csv(tmp_path / "one.sqlite") == _csv(tmp_path / "two.sqlite")
+    assert one.matches_played == 108 and one.paired
+    rows = _csv(tmp_path / "one.sqlite").splitlines()[1:]
+    assert {row.split(",")[3] for row in rows} == {"3"} and any(int(row.split(",")[8]) > 1 for row in rows)
+    plain = TournamentSpec.from_toml_string(text.replace('openings = "openings/standard.txt"\n', ""))
     run_tournament(plain, tmp_path / "plain.sqlite", workers=1)
     assert _csv(tmp_path / "plain.sqlite") != _csv(tmp_path / "one.sqlite")
 

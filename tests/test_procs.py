@@ -7,10 +7,12 @@ pin the driver's own contract.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -41,6 +43,16 @@ def kill_self_on(job: int) -> int:
         os.kill(os.getpid(), signal.SIGKILL)
     time.sleep(0.2)
     return job
+
+
+def kill_self_once_on(job: tuple[str, int]) -> int:
+    """Job 3 kills its worker the first time it is played (the marker file remembers)."""
+    marker, number = job
+    if number == 3 and not os.path.exists(marker):
+        open(marker, "w").close()
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.05)
+    return number
 
 
 def raise_on(job: int) -> int:
@@ -112,6 +124,30 @@ def test_a_worker_that_dies_raises_the_callers_exception_naming_the_jobs_in_flig
         list(pool.results())
     assert 3 in info.value.lost and info.value.lost == sorted(info.value.lost)
     assert time.monotonic() - start < 30
+
+
+def test_with_retries_a_job_whose_worker_died_is_played_again_in_its_place(tmp_path: Path) -> None:
+    retried: list[tuple[object, int, str]] = []
+    marker = str(tmp_path / "killed")
+    with WorkerPool(kill_self_once_on, [(marker, i) for i in range(10)], workers=2, window=4, ordered=True,
+                    on_worker_death=died, retries=2,
+                    on_retry=lambda job, attempt, reason: retried.append((job, attempt, reason))) as pool:
+        assert list(pool.results()) == list(range(10))
+    assert len(retried) == 1
+    job, attempt, reason = retried[0]
+    assert job == (marker, 3) and attempt == 1
+    assert re.fullmatch(r"worker pid \d+ killed by SIGKILL", reason)
+
+
+def test_a_job_that_kills_its_worker_every_time_raises_after_its_retries() -> None:
+    retried: list[tuple[object, int]] = []
+    with pytest.raises(Died) as info, WorkerPool(kill_self_on, range(8), workers=2, window=4, ordered=True,
+                                                  on_worker_death=died, retries=2,
+                                                  on_retry=lambda job, n, _why: retried.append((job, n))) as pool:
+        results = pool.results()
+        assert [next(results) for _ in range(3)] == [0, 1, 2]
+        list(results)
+    assert info.value.lost == [3] and retried == [(3, 1), (3, 2)]
 
 
 def test_closing_before_the_last_result_ends_the_workers_at_once() -> None:

@@ -29,6 +29,7 @@ from bgfast.errors import InvalidSpecError, WorkerFailedError
 from bgfast.tournament import TournamentSpec, load_standings, run_tournament
 from bgfast.tournament.store import Store
 from bgfast.tournament.results import ChunkResult, MatchRow, MatchSummary
+from bgfast.tournament.worker import play_chunk as _play_chunk
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses fork, /proc and SIGKILL")
 
@@ -175,20 +176,82 @@ def test_kill_9_of_the_parent_mid_run_loses_only_unfinished_chunks_and_a_rerun_c
     assert_a_rerun_completes_it(spec_path, db, reference)
 
 
-def test_kill_9_of_a_worker_stops_the_run_with_an_error_and_a_rerun_completes_it(
+def test_kill_9_of_a_worker_mid_run_costs_its_chunk_and_the_run_finishes_by_itself(
         tmp_path: Path, reference: dict[str, str]) -> None:
-    with long_run_in_a_child(tmp_path) as (proc, spec_path, db):
+    # Given a run in a child process, when one of its workers is killed with SIGKILL,
+    with long_run_in_a_child(tmp_path) as (proc, _spec_path, db):
         wait_for_chunks(db, 3, proc)
         workers = children_of(proc.pid)
         assert workers, "no worker processes found"
         os.kill(workers[0], signal.SIGKILL)
-        _, err = proc.communicate(timeout=60)
-    if proc.returncode == 0:  # the killed process was not a pool worker (e.g. a helper): nothing to check
-        pytest.skip("the killed child was not a worker")
-    assert proc.returncode == 1
-    assert err.startswith("bgfast: error: a worker process died while chunks ") and "re-run to resume" in err
+        _, err = proc.communicate(timeout=120)
+    # then the lost chunk is played again, and the results are those of an uninterrupted run
+    assert proc.returncode == 0, err
+    assert csv_of(db) == reference["long"]
     check_db_consistent(db)
-    assert_a_rerun_completes_it(spec_path, db, reference)
+    log = (tmp_path / "long.log").read_text()
+    assert "SIGKILL): playing it again, retry 1 of 2" in log, log
+
+
+_DIE: dict[str, object] = {}
+"""The chunk :func:`_dying_play_chunk` kills its worker on, and the marker file of "only once"."""
+
+
+def _dying_play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
+    """``play_chunk``, except that chunk ``_DIE["chunk"]`` kills its worker process (kill -9):
+    every time, or with a ``marker`` only the first time."""
+    if chunk == _DIE["chunk"]:
+        marker = _DIE.get("marker")
+        if marker is None or not os.path.exists(str(marker)):
+            if marker is not None:
+                Path(str(marker)).touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+    return _play_chunk(spec, chunk)
+
+
+@pytest.fixture
+def dying_chunk(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    """Make the process backend's workers play :func:`_dying_play_chunk` (set ``chunk``, ``marker``)."""
+    from bgfast.tournament import worker
+
+    monkeypatch.setattr(worker, "play_chunk", _dying_play_chunk)
+    _DIE.clear()
+    return _DIE
+
+
+def test_a_worker_killed_once_costs_its_chunk_not_the_run(tmp_path: Path, reference: dict[str, str],
+                                                          dying_chunk: dict[str, object]) -> None:
+    dying_chunk.update(chunk=5, marker=tmp_path / "killed-once")
+    db = tmp_path / "small.sqlite"
+    standings = run_tournament(small_spec(), db, workers=2)
+    assert standings.matches_played == small_spec().total_matches()
+    assert csv_of(db) == reference["small"]
+    lines = [line for line in (tmp_path / "small.log").read_text().splitlines() if "playing it again" in line]
+    assert len(lines) == 1 and "chunk 5 lost (worker pid " in lines[0] and "killed by SIGKILL" in lines[0]
+
+
+def test_a_chunk_that_kills_its_worker_every_time_stops_the_run_after_two_retries(
+        tmp_path: Path, reference: dict[str, str], dying_chunk: dict[str, object],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from bgfast.cli import main
+
+    dying_chunk.update(chunk=5)
+    spec_path = tmp_path / "small.toml"
+    spec_path.write_text(small_spec_text())
+    db = tmp_path / "small.sqlite"
+    assert main(["tournament", str(spec_path), "--db", str(db), "--workers", "2", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err == ("bgfast: error: a worker process died while chunk 5 was being played, 3 times (2 retries): "
+                   "the run is stopped; finished chunks are saved, fix the cause and re-run to resume\n")
+    log = (tmp_path / "small.log").read_text()
+    assert "retry 1 of 2" in log and "retry 2 of 2" in log and "retry 3" not in log
+    matches, chunks = check_db_consistent(db)
+    assert chunks >= 4 and matches == 10 * chunks   # chunks 0-4 at least were played and kept
+    with Store(db) as store:
+        assert 5 not in store.begin_run(small_spec()).finished
+    dying_chunk.update(chunk=-1)
+    run_tournament(small_spec(), db, workers=2)
+    assert csv_of(db) == reference["small"]
 
 
 class _Flaky(Bot):
@@ -261,3 +324,21 @@ def test_ctrl_c_stops_the_run_keeping_finished_chunks_and_a_rerun_completes_it(
     matches, _ = check_db_consistent(db)
     assert 0 < matches < LONG_MATCHES
     assert_a_rerun_completes_it(spec_path, db, reference)
+
+
+def test_a_chunk_sent_from_a_worker_keeps_its_rows_and_saves_the_same_as_in_process(tmp_path: Path) -> None:
+    import pickle
+
+    from bgfast.tournament.results import FlatRows
+
+    spec = small_spec()
+    played = [_play_chunk(spec, c) for c in range(spec.chunk_count())]
+    sent = [pickle.loads(pickle.dumps(result)) for result in played]
+    assert all(isinstance(s.rows, FlatRows) and s.rows == p.rows and list(s.rows) == p.rows for s, p in zip(sent, played))
+    assert sent[0].rows[-1] == played[0].rows[-1] and sent[0].rows[1:3] == played[0].rows[1:3]
+    for name, results in (("flat", sent), ("rows", played)):
+        with Store(tmp_path / f"{name}.sqlite") as store:
+            run = store.begin_run(spec)
+            for result in results:
+                store.write_chunk(run, result)
+    assert csv_of(tmp_path / "flat.sqlite") == csv_of(tmp_path / "rows.sqlite")

@@ -139,4 +139,4 @@ ctypedef struct MatchCtx:
 
 cdef int next_die(MatchCtx* m) noexcept nogil
 cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* log) except -1 nogil
-cdef int play_match(MatchCtx* m, MatchLog* out) except -1 nogil
+cdef int play_match(MatchCtx* m, MatchLog* out, const GameStart* first) except -1 nogil

@@ -27,7 +27,7 @@ from libc.stdlib cimport realloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 
-from bgfast._core.board cimport Board, BAR, board_swap, board_checkers, board_equal, board_from_bytes
+from bgfast._core.board cimport Board, BAR, board_swap, board_checkers, board_equal, board_from_bytes, BOARD_SIZE
 from bgfast._core.movegen cimport MoveGen, Child, movegen_new, movegen_free, generate
 from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
 from bgfast._core.evaluators cimport is_race, keith_count, pubeval_choose
@@ -397,7 +397,8 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
         turn = 1 - turn
 
 
-cdef int play_match(MatchCtx* m, MatchLog* out) except -1 nogil:
+cdef int play_match(MatchCtx* m, MatchLog* out, const GameStart* first) except -1 nogil:
+    """Play a match to its end into ``out``; its first game from ``first`` (NULL: the opening roll)."""
     cdef int crawford, crawford_done = 0, length = m.rules.length
     cdef GameLog* log
     out.ngames = 0
@@ -415,7 +416,7 @@ cdef int play_match(MatchCtx* m, MatchLog* out) except -1 nogil:
                 raise RuntimeError("match exceeded %d games" % MAX_GAMES)
         log = &out.games[out.ngames]
         m.game = out.ngames
-        play_game(m, crawford, NULL, log)
+        play_game(m, crawford, first if out.ngames == 0 else NULL, log)
         out.ngames += 1
         m.score[log.winner] += log.points
         log.score_after[0] = m.score[0]
@@ -642,20 +643,40 @@ cdef class MatchRunner:
         return GameResult(gl.winner, KIND_NAMES[gl.kind], gl.points, gl.cube, gl.plies, bool(gl.truncated),
                           final, gl.final_turn)
 
-    def play(self, seed, unsigned long long index):
+    def play(self, seed, unsigned long long index, board=None, int turn=1):
         """Play match ``index`` of run ``seed``; return its summary.
 
+        :param board: where the first game starts (50 bytes, ``turn`` on roll as side 1,
+            the cube centred, dice to roll), or None for the opening roll; later games
+            start from the opening roll.
         :returns: ``(score0, score1, winner, games, gammons0, gammons1,
             backgammons0, backgammons1, doubles, plies)``.
         """
         cdef int i, g0 = 0, g1 = 0, b0 = 0, b1 = 0, doubles = 0, plies = 0
         cdef GameLog* gl
+        cdef GameStart st
+        cdef const GameStart* first = NULL
+        cdef const unsigned char[::1] start
+        if board is not None:
+            if turn != 0 and turn != 1:
+                raise ValueError("turn is 0 or 1, got %d" % turn)
+            start = board
+            if start.shape[0] != 2 * BOARD_SIZE:
+                raise ValueError("a board is %d bytes, got %d" % (2 * BOARD_SIZE, start.shape[0]))
+            board_from_bytes(&start[0], &st.board)
+            st.turn = turn
+            st.cube = 1
+            st.owner = -1
+            st.d1 = 0
+            st.d2 = 0
+            st.max_plies = 0
+            first = &st
         self._seed(seed, index)
         if self.m.players[0].py == NULL and self.m.players[1].py == NULL:
             with nogil:
-                play_match(self.m, self.log)
+                play_match(self.m, self.log, first)
         else:
-            play_match(self.m, self.log)
+            play_match(self.m, self.log, first)
         for i in range(self.log.ngames):
             gl = &self.log.games[i]
             doubles += gl.ndoubles

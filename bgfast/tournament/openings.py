@@ -7,7 +7,8 @@ lines are skipped.  A spec names the file with ``openings = "FILE"`` (relative t
 file) and plays each opening as a dice pair with the seats swapped: in both matches the
 player in seat 0 is the one who "played" the opening move and the player in seat 1 is on
 roll, so each player meets each opening once from each side, on the same dice.  In a
-match, the opening starts the first game; later games start from the opening roll.
+match, the opening starts the first game; later games start from the opening roll
+(:meth:`bgfast.game.MatchPlayer.play` with ``start``).
 
 An XGID or a Match ID also says the match situation.  It must be the start of a game of the spec's kind:
 its match length equal to the spec's (0 = money), score 0-0, the cube centred at 1, not
@@ -31,12 +32,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from bgfast.errors import InvalidMatchIdError, InvalidPositionError, InvalidSpecError
-from bgfast.game import MatchSummary
 from bgfast.position import Position
 from bgfast.validation import one_of, whole_number
 
@@ -45,10 +44,8 @@ __all__ = [
     "Opening",
     "load_openings",
     "opening_order",
-    "match_from_opening_supported",
     "parse_opening",
     "parse_openings",
-    "play_opening",
 ]
 
 OPENINGS_ORDERS = ("sequential", "random")
@@ -175,54 +172,3 @@ def opening_order(count: int, order: str, seed: int) -> tuple[int, ...]:
         return tuple(range(count))
     rng = np.random.default_rng([seed, 0x6F70656E])  # "open"
     return tuple(int(i) for i in rng.permutation(count))
-
-
-def play_opening(player: Any, seed: int, index: int, opening: Position) -> MatchSummary:
-    """Play the match (or money game) ``index`` of run ``seed`` starting from ``opening``,
-    seat 1 on roll (seat 0 having made the opening move), and return its summary (seat 0
-    first, as :meth:`~bgfast.game.MatchPlayer.play` returns it).
-
-    ``player`` is a :class:`bgfast.game.MatchPlayer`.  The dice are those of stream
-    ``(seed, index)``, as in :meth:`~bgfast.game.MatchPlayer.play`, so the two matches
-    of a dice pair roll the same dice.
-
-    Money games are played by the core's ``MatchRunner.play_from``.  A match needs the
-    core to start only its first game from the position; until ``MatchRunner`` offers
-    that (``play_match_from``), a match length above 0 raises NotImplementedError.
-
-    >>> from bgfast.bots import get_bot
-    >>> from bgfast.game import MatchPlayer
-    >>> player = MatchPlayer(get_bot("pubeval"), get_bot("heuristic"), length=0)
-    >>> play_opening(player, 1, 0, Position("0HPkATDgc/ABMA")) == play_opening(player, 1, 0, Position("0HPkATDgc/ABMA"))
-    True
-
-    :raises NotImplementedError: a match length above 0 with a core that cannot start a match from a position.
-    """
-    runner = player._runner  # the C runner of the MatchPlayer (bgfast.game)
-    length = int(player.length)
-    board = opening.to_bytes()
-    if length > 0:
-        play_match_from = getattr(runner, "play_match_from", None)
-        if play_match_from is None:
-            raise NotImplementedError(
-                "playing a match from an opening needs MatchRunner.play_match_from in bgfast/_core/game.pyx")
-        return MatchSummary(*play_match_from(int(seed), int(index), board, 1))
-    runner.reseed(int(seed), int(index))
-    runner.script([])
-    game = runner.play_from(board, 1)   # a GameResult (bgfast._core.game)
-    doubles = len(runner.games()[0][2])
-    winner, points = game.winner, game.points
-    gammon, backgammon = game.kind == "gammon", game.kind == "backgammon"
-    return MatchSummary(
-        score0=points if winner == 0 else 0, score1=points if winner == 1 else 0, winner=winner, games=1,
-        gammons0=int(gammon and winner == 0), gammons1=int(gammon and winner == 1),
-        backgammons0=int(backgammon and winner == 0), backgammons1=int(backgammon and winner == 1),
-        doubles=doubles, plies=game.plies)
-
-
-def match_from_opening_supported() -> bool:
-    """True when the core can play a whole match whose first game starts from a position."""
-    from bgfast._core import game as _game
-
-    return hasattr(_game.MatchRunner, "play_match_from")
-

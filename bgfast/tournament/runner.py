@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import logging
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from bgfast.tournament.report import (
     standings_from_store,
 )
 from bgfast.tournament.pairs import unit_wins
-from bgfast.tournament.results import ChunkResult
+from bgfast.tournament.results import ChunkResult, FlatRows
 from bgfast.tournament.schedule import chunk_range
 from bgfast.tournament.spec import TournamentSpec
 from bgfast.tournament.sprt import Sprt, SprtStatus
@@ -206,10 +207,15 @@ class _Leader:
 
     def add(self, result: ChunkResult) -> str:
         """Count a saved chunk; the progress line."""
-        for row in result.rows:
-            self.matches[row.seat0] += 1
-            self.matches[row.seat1] += 1
-            self.wins[row.seat1 if row.result.winner else row.seat0] += 1
+        rows = result.rows
+        if isinstance(rows, FlatRows):  # from a worker: count the seats and winners by columns
+            seatings = Counter(zip(rows.column(4), rows.column(5), rows.column(8)))
+        else:
+            seatings = Counter((row.seat0, row.seat1, row.result.winner) for row in rows)
+        for (seat0, seat1, winner), n in seatings.items():
+            self.matches[seat0] += n
+            self.matches[seat1] += n
+            self.wins[seat1 if winner else seat0] += n
         share = sorted(((w / n if n else 0.0, name) for w, n, name in zip(self.wins, self.matches, self.names)),
                        reverse=True)
         if len(share) < 2:
@@ -265,6 +271,13 @@ def _worker_queue_handler(file_handler: logging.Handler) -> logging.Handler:
         def __init__(self) -> None:
             super().__init__("bgfast-log", sub_handler=file_handler)
             self.parent_pid = os.getpid()
+
+        def renew_queue(self) -> None:
+            """Workers started from now on send to a new queue, which the receiving thread
+            reads from its next record on (the old one may be locked by a dead worker)."""
+            import multiprocessing
+
+            self.queue: Any = multiprocessing.Queue(-1)
 
         def emit(self, record: logging.LogRecord) -> None:
             if os.getpid() == self.parent_pid:

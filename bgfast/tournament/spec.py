@@ -426,7 +426,6 @@ class TournamentSpec:
         from bgfast.tournament.openings import (
             OPENINGS_ORDERS,
             load_openings,
-            match_from_opening_supported,
             parse_opening,
         )
 
@@ -449,9 +448,6 @@ class TournamentSpec:
             raise _fail("openings", f"must be the name of an openings file (or a list of Position IDs), got {raw!r}")
         if not paired:
             raise _fail("openings", "needs paired_dice = true: each opening is played as a pair, seats swapped")
-        if any(lengths) and not match_from_opening_supported():
-            raise _fail("openings", "matches (match_length > 0) cannot start from an opening yet: the core plays "
-                        "only money games from a position (match_length = 0)")
         return ids, order
 
     def _default_chunk_size(self) -> int:

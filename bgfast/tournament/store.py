@@ -56,7 +56,7 @@ from bgfast.engines.counters import EngineCounters
 from bgfast.errors import InvalidSpecError, ResultsFileError, ResultsWriteError
 from bgfast.tournament.pairs import UnitGroup
 from bgfast.tournament.ratings import POINTS_CLIP
-from bgfast.tournament.results import ChunkResult, MatchDecisions, MatchSummary, SavedMatch, SeatTotals
+from bgfast.tournament.results import ChunkResult, FlatRows, MatchDecisions, MatchSummary, SavedMatch, SeatTotals
 from bgfast.tournament.spec import TournamentSpec
 
 __all__ = ["SCHEMA_VERSION", "RunInfo", "Store", "open_results"]
@@ -477,12 +477,19 @@ class Store:
         ids = run.player_ids
         seed = run.spec.seed
         chunk = result.chunk
-        rows = ((run.run, r.idx, chunk, r.pairing, r.length, seed, r.dice_index, ids[r.seat0], ids[r.seat1],
-                 *r.result) for r in result.rows)
         conn = self._conn
         try:
             with self._transaction():
-                conn.executemany(_INSERT_MATCH, rows)
+                if isinstance(result.rows, FlatRows):  # from a worker: bind the ints as they came
+                    seat = " ".join(f"WHEN {s} THEN {int(pid)}" for s, pid in enumerate(ids))
+                    conn.executemany(
+                        f"INSERT INTO matches ({', '.join(_MATCH_COLUMNS)}) VALUES ({int(run.run)}, ?, {int(chunk)}, "
+                        f"?, ?, {int(seed)}, ?, CASE ? {seat} END, CASE ? {seat} END"
+                        f"{', ?' * len(MatchSummary._fields)})",
+                        result.rows.tuples())
+                else:
+                    conn.executemany(_INSERT_MATCH, ((run.run, r.idx, chunk, r.pairing, r.length, seed, r.dice_index,
+                                                      ids[r.seat0], ids[r.seat1], *r.result) for r in result.rows))
                 if result.records:
                     conn.executemany(
                         "INSERT INTO match_records (run, idx, seat0, seat1, forfeit) VALUES (?, ?, ?, ?, ?)",

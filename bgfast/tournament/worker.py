@@ -28,7 +28,6 @@ from bgfast.engines.record import RecordingBot, plays_in_core
 from bgfast.errors import WorkerFailedError
 from bgfast.position import Position
 from bgfast.procs import JobWindow, WorkerPool
-from bgfast.tournament.openings import play_opening
 from bgfast.tournament.results import ChunkResult, MatchDecisions, MatchRow
 from bgfast.tournament.schedule import chunk_range, scheduler
 from bgfast.tournament.spec import TournamentSpec
@@ -47,12 +46,24 @@ def _chunk_failed(exc: ChunkError) -> WorkerFailedError:
         "fix the cause and re-run to resume", chunk=exc.chunk, trace=exc.trace)
 
 
+RETRIES = 2
+"""How many times a chunk is played again after its worker process died (killed, out of memory)."""
+
+
 def _worker_died(lost: list[int]) -> WorkerFailedError:
-    """The error the parent raises when a worker process died with chunks ``lost`` in flight."""
+    """The error the parent raises when a worker process died, the last of ``RETRIES + 1``
+    times, while chunks ``lost`` were being played."""
     lost = sorted(lost)
+    what = f"chunks {_ranges(lost)} were" if len(lost) > 1 else f"chunk {_ranges(lost)} was"
     return WorkerFailedError(
-        f"a worker process died while chunks {_ranges(lost)} were being played; "
-        "finished chunks are saved, re-run to resume", chunk=lost[0] if lost else None)
+        f"a worker process died while {what} being played, {RETRIES + 1} times ({RETRIES} retries): "
+        "the run is stopped; finished chunks are saved, fix the cause and re-run to resume",
+        chunk=lost[0] if lost else None)
+
+
+def _chunk_retried(chunk: int, attempt: int, reason: str) -> None:
+    """The log line of a chunk played again after its worker died."""
+    log.warning("chunk %d lost (%s): playing it again, retry %d of %d", chunk, reason, attempt, RETRIES)
 
 
 class ChunkError(Exception):
@@ -136,18 +147,13 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
         if not any(players.recorded):  # every bot plays in the core: the C loop alone
             for index, pairing, length, dice, a, b in seats:
                 player = match_players.get((a, b, length)) or players.get(a, b, length)
-                if openings:
-                    result = play_opening(player, seed, dice, openings[schedule.opening(index) or 0])
-                else:
-                    result = player.play(seed, dice)
-                rows.append(MatchRow(index, pairing, length, dice, a, b, result))
+                opening = openings[schedule.opening(index) or 0] if openings else None
+                rows.append(MatchRow(index, pairing, length, dice, a, b, player.play(seed, dice, start=opening)))
         else:
             for index, pairing, length, dice, a, b in seats:
                 player = match_players.get((a, b, length)) or players.get(a, b, length)
-                if openings:
-                    play = functools.partial(play_opening, player, seed, dice, openings[schedule.opening(index) or 0])
-                else:
-                    play = functools.partial(player.play, seed, dice)
+                opening = openings[schedule.opening(index) or 0] if openings else None
+                play = functools.partial(player.play, seed, dice, start=opening)
                 recorded = players.recorded[a], players.recorded[b]
                 if recorded[0] or recorded[1]:
                     pair = players.seated[a], players.seated[b]
@@ -175,6 +181,16 @@ def _bounds(r: range) -> tuple[int, int]:
 # ---------------------------------------------------------------- process backend
 
 
+def _renew_log_queues() -> None:
+    """Before new workers start: a fresh queue for the workers' log records (the runner's
+    handler, :func:`bgfast.tournament.runner._worker_queue_handler`), since a worker that
+    died while sending a record holds the old queue's lock for good."""
+    for handler in log.handlers:
+        renew = getattr(handler, "renew_queue", None)
+        if renew is not None:
+            renew()
+
+
 def _build_players(spec: TournamentSpec) -> None:
     """A pool worker's initializer: build the bots once, before the first chunk."""
     try:
@@ -185,7 +201,8 @@ def _build_players(spec: TournamentSpec) -> None:
 
 def _run_process(spec: TournamentSpec, chunks: Iterable[int], workers: int) -> Iterator[ChunkResult]:
     with WorkerPool(functools.partial(play_chunk, spec), chunks, workers=workers, on_worker_death=_worker_died,
-                    initializer=_build_players, initargs=(spec,)) as pool:
+                    initializer=_build_players, initargs=(spec,), retries=RETRIES, on_retry=_chunk_retried,
+                    on_restart=_renew_log_queues) as pool:
         yield from pool.results()
 
 
