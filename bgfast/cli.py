@@ -186,6 +186,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.mat and rules.variant != "standard":
         raise InvalidSpecError(f"--mat writes standard backgammon only (Jellyfish .mat has no variants), "
                                f"not {rules.variant!r}")
+    mat_file = _output_file(args.mat, "--mat") if args.mat else None
+    sgf_file = _output_file(args.sgf, "--sgf") if args.sgf else None
     if args.mat or args.sgf:
         from bgfast.formats.mat import write_mat
         from bgfast.formats.sgf import write_sgf
@@ -193,10 +195,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
         history = play_match_with_history(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
                                           index=args.index)
-        if args.mat:
-            write_mat(history, args.mat, players=args.player)
-        if args.sgf:
-            write_sgf(history, args.sgf, players=args.player, rules=rules)
+        if mat_file is not None:
+            write_mat(history, mat_file, players=args.player)
+        if sgf_file is not None:
+            write_sgf(history, sgf_file, players=args.player, rules=rules)
         record = history.record
     else:
         record = play_match(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed, index=args.index)
@@ -482,9 +484,9 @@ def _add_export(sub: argparse._SubParsersAction[_Parser]) -> None:
     which.add_argument("--all", action="store_true",
                        help="write every match (with --mat-dir or --sgf-dir); skips forfeits")
     p.add_argument("--mat", metavar="FILE", help="the .mat file of --match")
-    p.add_argument("--mat-dir", metavar="DIR", help="the folder of --all's files, named RUN-N.mat")
+    p.add_argument("--mat-dir", metavar="DIR", help="the folder of --all's files, named RUN-N.mat (made if missing)")
     p.add_argument("--sgf", metavar="FILE", help="the SGF file of --match")
-    p.add_argument("--sgf-dir", metavar="DIR", help="the folder of --all's SGF files, named RUN-N.sgf")
+    p.add_argument("--sgf-dir", metavar="DIR", help="the folder of --all's SGF files, named RUN-N.sgf (made if missing)")
     p.add_argument("--run", metavar="NAME", help="the run (spec name) in a file that holds several")
     p.set_defaults(func=_cmd_export)
 
@@ -500,8 +502,9 @@ def _cmd_export(args: argparse.Namespace) -> int:
         if folder_name is None:
             raise ValueError(f"--all writes into a folder: give --{fmt}-dir DIR (not --{fmt})")
         folder = Path(folder_name)
-        if not folder.is_dir():
-            raise ValueError(f"--{fmt}-dir {folder_name!r}: no such folder")
+        if folder.exists() and not folder.is_dir():
+            raise ValueError(f"--{fmt}-dir {folder_name!r} is a file, not a folder")
+        folder.mkdir(parents=True, exist_ok=True)
         done = export_all(args.db, folder, run=args.run, format=fmt)
         print(f"wrote {len(done.written)} matches to {folder}", file=sys.stderr)
         if done.forfeits:

@@ -326,8 +326,7 @@ def test_export_writes_matches_of_built_in_and_plugin_bots_and_refuses_what_a_ma
                                  player("pubeval", bot="pubeval"), length=3, per_pairing=2), workers=2)
     with sqlite3.connect(db) as conn:  # the plugin's matches are recorded, the built-in bots' not
         assert conn.execute("SELECT COUNT(*) FROM match_records").fetchone()[0] == 4
-    folder = tmp_path / "mats"
-    folder.mkdir()
+    folder = tmp_path / "new" / "mats"  # made if missing, as the README's example needs
     assert main(["export", str(db), "--all", "--mat-dir", str(folder)]) == 0
     assert sorted(p.name for p in folder.iterdir()) == [f"mixed-{i}.mat" for i in (0, 1, 2, 3, 4, 5)]
     mirror = (folder / "mixed-0.mat").read_text()
