@@ -7,7 +7,8 @@ or Position IDs; rolls as ``(M, 2)`` dice.  Generation runs in C without the GIL
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
 import numpy as np
 
@@ -17,6 +18,8 @@ from bgfast.errors import InvalidPositionError
 from bgfast.position import Position
 
 __all__ = ["ROLLS_21", "boards_array", "count_plays", "play_ids"]
+
+_R = TypeVar("_R")
 
 ROLLS_21: np.ndarray = np.array([(d.high, d.low) for d in ALL_21], dtype=np.int64)
 """The 21 distinct rolls as an int64 array of shape (21, 2), higher die first."""
@@ -61,6 +64,21 @@ def _boards(positions: np.ndarray | Iterable[Position | str]) -> np.ndarray:
     return boards_array(positions)
 
 
+def _generate(kernel: Callable[[np.ndarray, np.ndarray], _R],
+              positions: np.ndarray | Iterable[Position | str],
+              rolls: Sequence[tuple[int, int]] | np.ndarray | None) -> _R:
+    """``kernel`` (a ``_movegen`` batch function) on the checked boards and rolls; the
+    core's plain ValueError for an impossible board row becomes InvalidPositionError (the
+    core does not import the API's errors)."""
+    boards, checked_rolls = _boards(positions), _rolls(rolls)
+    try:
+        return kernel(boards, checked_rolls)
+    except ValueError as exc:
+        if isinstance(exc, InvalidPositionError) or "is impossible" not in str(exc):
+            raise
+        raise InvalidPositionError(str(exc)) from None
+
+
 def count_plays(positions: np.ndarray | Iterable[Position | str],
                 rolls: Sequence[tuple[int, int]] | np.ndarray | None = None) -> np.ndarray:
     """The number of distinct legal plays of every roll in every position.
@@ -72,11 +90,11 @@ def count_plays(positions: np.ndarray | Iterable[Position | str],
         distinct rolls (:data:`ROLLS_21`).
     :returns: int32 array (N, M); a roll with no legal play counts 1 (the empty play).
     :raises InvalidDiceError: a die outside 1..6, or a roll that is not two dice.
-    :raises ValueError: a board row that is impossible.
     :raises InvalidPositionError: a malformed Position ID, one position instead of a
-        sequence, a board array not of shape (N, 50) or not of counts 0..15.
+        sequence, a board array not of shape (N, 50) or not of counts 0..15, a board row
+        that is impossible.
     """
-    return _movegen.count_batch(_boards(positions), _rolls(rolls))
+    return _generate(_movegen.count_batch, positions, rolls)
 
 
 def play_ids(positions: np.ndarray | Iterable[Position | str],
@@ -89,5 +107,6 @@ def play_ids(positions: np.ndarray | Iterable[Position | str],
 
     :returns: ``(counts, ids)``; ``ids`` is a flat ``S14`` array in (position, roll)
         order, the results in the mover's frame (not swapped).
+    :raises: as :func:`count_plays`.
     """
-    return _movegen.ids_batch(_boards(positions), _rolls(rolls))
+    return _generate(_movegen.ids_batch, positions, rolls)

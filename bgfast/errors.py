@@ -66,8 +66,15 @@ class ResultsWriteError(BgfastError, OSError):
 
 
 class UnknownBotError(BgfastError, ValueError):
-    """A bot name that :func:`bgfast.bots.get_bot` does not know, bad bot options, or a bot
-    whose optional package is not installed (the message names the extra to install)."""
+    """A bot name that :func:`bgfast.bots.get_bot` does not know, a malformed bot spec, bad bot
+    options (:class:`InvalidBotOptionsError`), or a bot whose optional package is not installed
+    (:class:`BotPackageMissingError`; the message names the extra to install)."""
+
+
+class InvalidBotOptionsError(UnknownBotError):
+    """Options a known bot does not take, or an option value out of its range (``ply='1'``,
+    a cube policy the bot does not have, a seed below 0...); the message names the option.
+    A subclass of :class:`UnknownBotError`, which these errors were before they had a class."""
 
 
 class BotPackageMissingError(UnknownBotError):

@@ -38,6 +38,16 @@ def test_batch_rejects_an_impossible_board_row():
         count_plays(boards)
 
 
+@pytest.mark.parametrize("generate", [count_plays, play_ids])
+def test_an_impossible_board_row_raises_invalid_position_error_with_the_cores_message(generate) -> None:
+    with pytest.raises(InvalidPositionError, match=r"^board 0 is impossible \(more than 15 checkers"):
+        generate(np.full((1, 50), 255, dtype=np.uint8))
+    boards = boards_array([Position(), Position()])
+    boards[1, 30] = 15
+    with pytest.raises(InvalidPositionError, match="^board 1 is impossible"):
+        generate(boards)
+
+
 def test_batch_rejects_a_wrongly_shaped_dice_array():
     with pytest.raises(ValueError):
         count_plays(["4HPwATDgc/ABMA"], np.array([1, 2, 3]))

@@ -11,7 +11,7 @@ from scripted_bots import scripted_pair
 from bgfast.bots import CubeResponse, get_bot
 from bgfast.bots.spec import parse_bot_spec
 from bgfast.dice import ALL_21, Dice
-from bgfast.errors import InvalidDiceError, InvalidPositionError, UnknownBotError
+from bgfast.errors import InvalidBotOptionsError, InvalidDiceError, InvalidPositionError, UnknownBotError
 from bgfast.game import MatchPlayer
 from bgfast.match import MatchState, Rules
 from bgfast.position import STARTING, Position
@@ -75,6 +75,27 @@ def test_a_seed_that_is_not_a_non_negative_integer_raises_unknown_bot_error(seed
 def test_an_option_the_bot_does_not_take_raises_unknown_bot_error() -> None:
     with pytest.raises(UnknownBotError, match="bad options"):
         get_bot("pubeval", colour="red")
+
+
+@pytest.mark.parametrize(("name", "options", "message"), [
+    ("neural", {"ply": "1"}, "ply must be a whole number from 0 to 1"),
+    ("neural", {"ply": 2}, "ply must be a whole number from 0 to 1"),
+    ("heuristic", {"blend": 2.0}, "blend"),
+    ("random", {"cube": "keith"}, "no cube policy 'keith'"),
+    ("random", {"seed": -1}, "seed must be an integer of at least 0"),
+    ("pubeval", {"colour": "red"}, "bad options"),
+])
+def test_a_bad_option_of_a_known_bot_raises_invalid_bot_options_error(name: str, options: dict[str, object],
+                                                                       message: str) -> None:
+    with pytest.raises(InvalidBotOptionsError, match=message) as info:
+        get_bot(name, **options)
+    assert isinstance(info.value, UnknownBotError) and isinstance(info.value, ValueError)  # old excepts still catch it
+
+
+def test_an_unknown_bot_name_is_not_a_bad_option() -> None:
+    with pytest.raises(UnknownBotError) as info:
+        get_bot("pubevil")
+    assert not isinstance(info.value, InvalidBotOptionsError)
 
 
 @pytest.mark.parametrize(("name", "options"), [

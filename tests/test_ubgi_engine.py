@@ -103,7 +103,7 @@ def test_engine_cube_sets_the_cube_policy_and_engine_seed_the_seed() -> None:
     (["frobnicate"], "error bad_command unknown command 'frobnicate'"),
     (["set no.such.key 3"], "error unsupported key no.such.key"),
     (["get no.such.key"], "error unsupported key no.such.key"),
-    (["set game.cube 3"], ""),  # accepted as an int, refused when a decision needs it
+    (["set game.cube 3"], "error bad_value game.cube must_be a power of two 1..32768, got 3"),
     (["set game.owner left"], "error bad_value game.owner must_be centre|on_roll|opponent"),
     (["isready"], "readyok"),
 ])
@@ -154,6 +154,41 @@ def test_go_cube_says_nodouble_where_the_rules_forbid_a_double() -> None:
     theirs = MatchState(length=7, score=(2, 2), cube_value=2, cube_owner=0, player_on_roll=1, turn=1)
     server.handle(f"position xgid {theirs.xgid(race.board)}")
     assert server.handle("go cube") == ["bestcube nodouble"]
+
+
+def test_a_game_value_no_match_can_have_is_refused_at_the_set_and_the_old_value_stays() -> None:
+    server = UbgiServer("pubeval")
+    server.handle("position gnubgid 4HPwATDgc/ABMA")
+    assert server.handle("set game.cube 3") == ["error bad_value game.cube must_be a power of two 1..32768, got 3"]
+    assert server.handle("get game.cube") == ["value game.cube 1"]
+    assert server.handle("go cube") == ["bestcube nodouble"]
+    assert server.handle("set game.cube 4") == [] and server.handle("get game.cube") == ["value game.cube 4"]
+
+
+def test_a_double_offered_on_a_cube_the_taker_owns_is_a_bad_state() -> None:
+    server = UbgiServer("heuristic")
+    server.handle(f"position gnubgid {RACE.id()}")
+    for line in ("set game.length 7", "set game.cube 2", "set game.doubled true", "set game.owner opponent"):
+        assert server.handle(line) == []
+    answer = server.handle("go cube")
+    assert answer[0].startswith("error bad_state a double is offered on a cube the side to take owns"), answer
+    # the doubler's own cube may be redoubled
+    assert server.handle("set game.owner on_roll") == []
+    assert server.handle("go cube") == ["bestcube drop"]
+
+
+@pytest.mark.parametrize("lines", [
+    ["set game.length 7", "set game.score.on_roll 7", "go cube"],
+    ["position xgid XGID=-b----E-C---eE---c-e----B-:0:0:1:00:7:2:0:7:10"],
+])
+def test_a_won_match_says_the_game_is_over_in_plain_words(lines: list[str]) -> None:
+    server = UbgiServer("pubeval")
+    server.handle("position gnubgid 4HPwATDgc/ABMA")
+    out: list[str] = []
+    for line in lines:
+        out = server.handle(line)
+    assert out[0].startswith("error bad_value") and out[0].endswith("so the game is over"), out
+    assert "game_state" not in out[0] and "PLAYING" not in out[0]
 
 
 def test_go_turn_gives_the_cube_and_the_play() -> None:

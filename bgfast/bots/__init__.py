@@ -15,7 +15,7 @@ from typing import Callable
 from bgfast.bots.base import Bot, CoreBot, CubeResponse
 from bgfast.bots.builtin import PubevalBot, RandomBot
 from bgfast.bots.spec import parse_bot_spec
-from bgfast.errors import UnknownBotError
+from bgfast.errors import InvalidBotOptionsError, UnknownBotError
 
 __all__ = ["Bot", "CoreBot", "CubeResponse", "get_bot", "register_bot", "available_bots"]
 
@@ -39,7 +39,9 @@ def get_bot(name: str, **options: object) -> Bot:
     keyword options win over the spec's.  It may also be a plugin: ``"module:factory"`` or
     an entry point of the group ``bgfast.bots`` (see :mod:`bgfast.bots.plugins`).
 
-    :raises UnknownBotError: an unknown name, a malformed spec, or options the bot does not take.
+    :raises UnknownBotError: an unknown name or a malformed spec.
+    :raises InvalidBotOptionsError: options the bot does not take, or a value out of range
+        (a subclass of UnknownBotError).
     :raises BotLoadError: a plugin that cannot be loaded or whose factory raises.
     """
     if isinstance(name, str) and name not in _REGISTRY and name.partition(":")[0] not in _REGISTRY:
@@ -63,7 +65,7 @@ def get_bot(name: str, **options: object) -> Bot:
         bot_class = getattr(factory, "bot_class", None)  # a lazy factory names the class it builds
         target = bot_class() if bot_class is not None else factory  # a class's signature is its __init__'s
         known = [p for p in inspect.signature(target).parameters if p != "options"]
-        raise UnknownBotError(
+        raise InvalidBotOptionsError(
             f"bad options {options!r} for bot {name!r}; it takes: {', '.join(known) or 'no options'}"
         ) from None
 

@@ -17,7 +17,7 @@ from bgfast._core.cube import CubeAnswer
 from bgfast._core.evaluator import CoreEvaluator
 from bgfast._core.game import CubeKind, PlayKind
 from bgfast.dice import Dice
-from bgfast.errors import InvalidPositionError, UnknownBotError
+from bgfast.errors import InvalidBotOptionsError, InvalidPositionError, UnknownBotError
 from bgfast.evaluator import default_evaluator
 from bgfast.formats.text import parse_position
 from bgfast.game import CoreConfig, decisions
@@ -162,13 +162,13 @@ class CoreBot(Bot):
     def __init__(self, cube: str | None = None, cube_efficiency: float = 0.68, seed: int = 0) -> None:
         cube = self.default_cube if cube is None else cube
         if cube not in self.cube_policies:
-            raise UnknownBotError(
+            raise InvalidBotOptionsError(
                 f"bot {self.name!r} has no cube policy {cube!r}; choose from {', '.join(self.cube_policies)}"
             )
         self.cube = cube
         self.cube_efficiency = real_number(cube_efficiency, "cube_efficiency", low=0.0, high=1.0,
-                                           error=UnknownBotError)
-        self._seed = whole_number(seed, f"bot {self.name!r}: seed", low=0, error=UnknownBotError,
+                                           error=InvalidBotOptionsError)
+        self._seed = whole_number(seed, f"bot {self.name!r}: seed", low=0, error=InvalidBotOptionsError,
                                   what="an integer")
         self._calls = 0
         self._decisions: dict[tuple[object, ...], Decisions] = {}

@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 from bgfast.bots.base import Bot, CubeResponse, legal_plays
 from bgfast.dice import Dice
-from bgfast.errors import BotPackageMissingError, InvalidPositionError, UnknownBotError
+from bgfast.errors import BotPackageMissingError, InvalidBotOptionsError, InvalidPositionError, UnknownBotError
 from bgfast.formats.text import parse_position
 from bgfast.match import MatchState
 from bgfast.position import Move, Position
@@ -98,7 +98,7 @@ class BgsageBot(Bot):
 
     def __init__(self, level: str = "1ply", cube: str | None = None) -> None:
         if level not in LEVELS:
-            raise UnknownBotError(f"bot 'bgsage' plays at level {', '.join(LEVELS)}, got level={level!r}")
+            raise InvalidBotOptionsError(f"bot 'bgsage' plays at level {', '.join(LEVELS)}, got level={level!r}")
         self._policy: Bot | None = None
         if cube is not None:
             from bgfast.bots.cube_policy import cube_policy

@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 from bgfast import cube as _cube_math
 from bgfast.bots.base import Bot, CubeResponse
 from bgfast.dice import Dice
-from bgfast.errors import BotPackageMissingError, InvalidPositionError, UnknownBotError
+from bgfast.errors import BotPackageMissingError, InvalidBotOptionsError, InvalidPositionError, UnknownBotError
 from bgfast.formats.text import parse_position
 from bgfast.match import MatchState
 from bgfast.position import Move, Position
@@ -98,13 +98,13 @@ class GnubgBot(Bot):
     cube_policies: ClassVar[tuple[str, ...]] = ("gnubg", "never")
 
     def __init__(self, ply: int = 0, cube: str = "gnubg", cube_efficiency: float = 0.68) -> None:
-        ply = whole_number(ply, "bot 'gnubg': ply", low=PLIES[0], high=PLIES[-1], error=UnknownBotError)
+        ply = whole_number(ply, "bot 'gnubg': ply", low=PLIES[0], high=PLIES[-1], error=InvalidBotOptionsError)
         if cube not in self.cube_policies:
-            raise UnknownBotError(
+            raise InvalidBotOptionsError(
                 f"bot 'gnubg' has no cube policy {cube!r}; choose from {', '.join(self.cube_policies)}"
             )
         self.cube_efficiency = real_number(cube_efficiency, "cube_efficiency", low=0.0, high=1.0,
-                                           error=UnknownBotError)
+                                           error=InvalidBotOptionsError)
         self._nn = _load_gnubg_nn()
         self.ply = ply
         self.cube = cube

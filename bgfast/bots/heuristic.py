@@ -13,7 +13,7 @@ from bgfast._core.evaluator import CoreEvaluator
 from bgfast._core.game import PlayKind
 from bgfast._core.heuristic import DEFAULT_BLEND, DEFAULT_FILTER, FILTER_MAX, HeuristicWeights
 from bgfast.bots.base import CoreBot, Probabilities
-from bgfast.errors import InvalidPositionError, UnknownBotError
+from bgfast.errors import InvalidBotOptionsError, InvalidPositionError, UnknownBotError
 from bgfast.evaluator import heuristic_evaluator, heuristic_weights
 from bgfast.formats.text import parse_position
 from bgfast.position import Position
@@ -79,10 +79,10 @@ class HeuristicBot(CoreBot):
         """:raises UnknownBotError: a bad option. :raises InvalidWeightsError: weights that
         cannot be read or do not fit."""
         super().__init__(cube, cube_efficiency, seed)
-        self.filter = whole_number(filter, "filter", low=0, high=FILTER_MAX, error=UnknownBotError)
-        self.blend = real_number(blend, "blend", low=0.0, high=1.0, error=UnknownBotError)
+        self.filter = whole_number(filter, "filter", low=0, high=FILTER_MAX, error=InvalidBotOptionsError)
+        self.blend = real_number(blend, "blend", low=0.0, high=1.0, error=InvalidBotOptionsError)
         if weights is not None and not isinstance(weights, (str, os.PathLike, HeuristicWeights)):
-            raise UnknownBotError(f"weights must be a file path or HeuristicWeights, got {weights!r}")
+            raise InvalidBotOptionsError(f"weights must be a file path or HeuristicWeights, got {weights!r}")
         self.weights = weights
         table = weights if isinstance(weights, HeuristicWeights) or weights is None else heuristic_weights(weights)
         self._evaluator = heuristic_evaluator(table, filter=self.filter, blend=self.blend)

@@ -18,7 +18,7 @@ from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
 from bgfast._core.game import PlayKind
 from bgfast.bots.base import CoreBot, Probabilities
 from bgfast.bots.neural_weights import Weights, default_weights_path, read_weights
-from bgfast.errors import InvalidPositionError, UnknownBotError
+from bgfast.errors import InvalidBotOptionsError, InvalidPositionError, UnknownBotError
 from bgfast.formats.text import parse_position
 from bgfast.position import Position
 from bgfast.validation import whole_number
@@ -80,9 +80,9 @@ class NeuralBot(CoreBot):
                  weights: Weights | str | os.PathLike[str] | None = None,
                  cube_efficiency: float = 0.68, seed: int = 0) -> None:
         super().__init__(cube, cube_efficiency, seed)
-        self.ply = whole_number(ply, "ply", low=0, high=1, error=UnknownBotError)
+        self.ply = whole_number(ply, "ply", low=0, high=1, error=InvalidBotOptionsError)
         if weights is not None and not isinstance(weights, (str, os.PathLike, Weights)):
-            raise UnknownBotError(f"weights must be a file path or Weights, got {weights!r}")
+            raise InvalidBotOptionsError(f"weights must be a file path or Weights, got {weights!r}")
         self.weights = weights
         if weights is None:
             self._weights = shipped_weights()

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bgfast.bots.base import Bot
-from bgfast.errors import BotLoadError, UnknownBotError
+from bgfast.errors import BotLoadError, InvalidBotOptionsError, UnknownBotError
 
 __all__ = ["ENTRY_POINT_GROUP", "entry_point_names", "find_plugin", "is_plugin_name", "load_plugin",
            "parse_plugin_ref"]
@@ -133,7 +133,7 @@ def load_plugin(name: str, options: Mapping[str, object] | None = None) -> Bot |
         try:
             inspect.signature(factory).bind(**kwargs)
         except TypeError:
-            raise UnknownBotError(f"bad options {kwargs!r} for bot {name!r}: {exc}") from None
+            raise InvalidBotOptionsError(f"bad options {kwargs!r} for bot {name!r}: {exc}") from None
         raise BotLoadError(f"bot {name!r}: its factory raised TypeError: {exc}") from None
     except UnknownBotError:
         raise

@@ -52,6 +52,7 @@ from bgfast.dice import Dice
 from bgfast.engines.base import DEFAULT_TIMEOUT_S, OutsideBot
 from bgfast.engines.process import EngineProcess, LineReader, check_command
 from bgfast.errors import (
+    InvalidBotOptionsError,
     EngineCrashedError,
     EngineIllegalAnswerError,
     EngineProtocolError,
@@ -243,7 +244,7 @@ class GnubgProgramBot(OutsideBot):
 
     def __init__(self, ply: int = 0, *, cube: str | None = None, timeout_s: float = DEFAULT_TIMEOUT_S,
                  program: str | None = None, label: str | None = None) -> None:
-        self.ply = whole_number(ply, "ply", low=0, high=MAX_PLY, error=UnknownBotError)
+        self.ply = whole_number(ply, "ply", low=0, high=MAX_PLY, error=InvalidBotOptionsError)
         super().__init__(label=label or f"gnubg-{self.ply}ply", timeout_s=timeout_s, cube=cube)
         self.program = find_program(program)
         self._external: GnubgExternal | None = None

@@ -72,10 +72,10 @@ def outside_bot(*, command: Sequence[str] | None = None, engine: str | None = No
         known = {"ply", "program"}
         extra = set(options or {}) - known
         if extra:
-            from bgfast.errors import UnknownBotError
+            from bgfast.errors import InvalidBotOptionsError
 
-            raise UnknownBotError(f"engine 'gnubg' takes the options {', '.join(sorted(known))}, "
-                                  f"not {', '.join(sorted(extra))}")
+            raise InvalidBotOptionsError(f"engine 'gnubg' takes the options {', '.join(sorted(known))}, "
+                                         f"not {', '.join(sorted(extra))}")
         return GnubgProgramBot(cube=cube, timeout_s=timeout_s, label=label, **dict(options or {}))  # type: ignore[arg-type]
     raise InvalidSpecError(f"unknown engine {engine!r}; known engines: {', '.join(ENGINES)}")
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import inspect
+import re
 import sys
 from collections.abc import Sequence
 from typing import IO, Any
@@ -138,6 +139,9 @@ class UbgiServer:
         if spec is None:
             return [f"error unsupported key {key}"]
         value = spec.read(text)
+        if key == "game.cube" and isinstance(value, int) and value & (value - 1):
+            # checked here, not at the next go: the old value stays
+            raise UbgiError("bad_value", f"game.cube must_be a power of two {spec.low}..{spec.high}, got {value}")
         if key.startswith("engine."):
             option = {"engine.ply": "ply", "engine.cube": "cube", "engine.seed": "seed"}[key]
             native = value
@@ -183,7 +187,7 @@ class UbgiServer:
             else:   # a Position ID, or gnubg's PositionID:MatchID pair
                 position, match = parse_position(text)
         except ValueError as exc:
-            raise UbgiError("bad_value", f"{kind} {' '.join(str(exc).split())}") from None
+            raise UbgiError("bad_value", f"{kind} {_plain(str(exc))}") from None
         self.position = position
         self._given_match = match
         self.dice = Dice(*match.dice) if match is not None and match.dice != (0, 0) else None
@@ -214,6 +218,9 @@ class UbgiServer:
 
     def _cube(self, position: Position, match: MatchState) -> str:
         if match.double_offered:
+            if match.cube_owner == match.turn:
+                raise UbgiError("bad_state", "a double is offered on a cube the side to take owns: only the "
+                                "cube's owner, or either side while it is centred, can double")
             answer = CubeResponse(int(self.bot.accept_double(position, match)))
             return {CubeResponse.TAKE: "take", CubeResponse.PASS: "drop", CubeResponse.BEAVER: "beaver"}[answer]
         if not self._may_double(match):
@@ -288,6 +295,15 @@ class UbgiServer:
         if isinstance(command, ubgi.Ubgi):
             return self.handshake()
         return []  # quit: the loop ends the session
+
+
+def _plain(message: str) -> str:
+    """``message`` on one line, without the match state's internal names: a won match says
+    only that the game is over, not which ``game_state`` values would have fitted."""
+    return _INTERNAL_GAME_STATE.sub("", " ".join(message.split()))
+
+
+_INTERNAL_GAME_STATE = re.compile(r" \(game_state [^)]*\), not [A-Z]+")
 
 
 def _text(value: object) -> str:

@@ -701,6 +701,10 @@ def match_from_game_settings(values: Mapping[str, object]) -> MatchState:
     owner = {"centre": -1, "on_roll": 1, "opponent": 0}[str(get("game.owner"))]
     doubled = bool(get("game.doubled"))
     length = int(get("game.length"))  # type: ignore[call-overload]
+    on_roll, opponent = int(get("game.score.on_roll")), int(get("game.score.opponent"))  # type: ignore[call-overload]
+    if length and length <= max(on_roll, opponent) and min(on_roll, opponent) < length:
+        raise _bad("bad_value", f"game.* keys: score {on_roll}-{opponent} has won the {length}-point match, "
+                   "so the game is over")
     try:
         return MatchState(
             length=length,
