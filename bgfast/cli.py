@@ -62,7 +62,7 @@ def _add_moves(sub: argparse._SubParsersAction[_Parser]) -> None:
         "PositionID:MatchID or an XGID the roll must be one its match state allows: the dice it "
         "says were rolled, if any, and no double or resignation pending.",
     )
-    p.add_argument("position_id", metavar="POSITION_ID", help="gnubg Position ID (14 characters), side on roll to move")
+    p.add_argument("position_id", metavar="POSITION_ID", help="gnubg Position ID (14 characters), PositionID:MatchID or XGID; side on roll to move")
     p.add_argument("dice", metavar="DICE", help="the roll, like 31 or 3-1")
     p.add_argument("--json", action="store_true", help='print a JSON list of {"move", "position_id"} objects')
     p.set_defaults(func=_cmd_moves)
@@ -107,7 +107,7 @@ def _add_show(sub: argparse._SubParsersAction[_Parser]) -> None:
         help="draw a position",
         description="Draw the board of a gnubg Position ID; X is the side on roll, moving down to its 1-point.",
     )
-    p.add_argument("position_id", metavar="POSITION_ID", help="gnubg Position ID (14 characters)")
+    p.add_argument("position_id", metavar="POSITION_ID", help="gnubg Position ID (14 characters), PositionID:MatchID or XGID")
     p.set_defaults(func=_cmd_show)
 
 
