@@ -133,6 +133,21 @@ def test_a_corrupt_file_is_one_error_line(played: Path, tmp_path: Path, capsys: 
     assert _one_line(err) == f"bgfast: error: {str(db)!r} is a damaged results file: database disk image is malformed"
 
 
+@pytest.mark.parametrize("keep", [3000, None])
+def test_a_truncated_file_is_called_damaged_and_a_text_file_not_a_results_file(
+        keep: int | None, played: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = _copy(played, tmp_path)
+    data = db.read_bytes()
+    db.write_bytes(data[:keep if keep is not None else len(data) // 2])
+    code, _, err = run(capsys, "report", str(db))
+    assert code == 2
+    assert _one_line(err).startswith(f"bgfast: error: {str(db)!r} is a damaged SQLite database (truncated or "
+                                     "overwritten?): ")
+    db.write_text("hello\n", encoding="utf-8")
+    code, _, err = run(capsys, "report", str(db))
+    assert code == 2 and _one_line(err) == f"bgfast: error: {str(db)!r} is not a bgfast results file: file is not a database"
+
+
 @pytest.mark.parametrize(("damage", "problem"), [
     ("DROP TABLE players", "its table(s) players are missing"),
     ("DROP TABLE matches", "its table(s) matches are missing"),

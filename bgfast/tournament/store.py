@@ -251,8 +251,20 @@ class Store:
         except sqlite3.OperationalError as exc:
             raise ResultsWriteError(f"cannot read the results file {self._name}: {exc}") from None
         except sqlite3.DatabaseError as exc:
-            raise ResultsFileError(f"{self._name} is not a bgfast results file: {exc}") from None
+            raise self._unreadable(exc) from None
         return conn
+
+    def _unreadable(self, exc: sqlite3.DatabaseError) -> ResultsFileError:
+        """The error for a file SQLite cannot read: damaged when it starts as an SQLite
+        database does (a truncated or overwritten results file), else not a results file."""
+        try:
+            with open(self.path, "rb") as file:
+                sqlite_header = file.read(16) == b"SQLite format 3\x00"
+        except OSError:
+            sqlite_header = False
+        if sqlite_header:
+            return ResultsFileError(f"{self._name} is a damaged SQLite database (truncated or overwritten?): {exc}")
+        return ResultsFileError(f"{self._name} is not a bgfast results file: {exc}")
 
     def _open_for_writing(self, exists: bool) -> sqlite3.Connection:
         """The file opened to write (created with its tables when missing); a file that is not
@@ -287,7 +299,7 @@ class Store:
         except sqlite3.OperationalError as exc:
             raise ResultsWriteError(f"cannot write the results file {self._name}: {exc}") from None
         except sqlite3.DatabaseError as exc:
-            raise ResultsFileError(f"{self._name} is not a bgfast results file: {exc}") from None
+            raise self._unreadable(exc) from None
         return conn
 
     def _check_schema(self, conn: sqlite3.Connection) -> bool:
