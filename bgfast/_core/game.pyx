@@ -513,6 +513,26 @@ cdef const MetTable* _met_table(met, list keep) except? NULL:
     return &(<Met> met).t
 
 
+cdef int _game_start(GameStart* st, const unsigned char[::1] board, int turn, int cube, int owner,
+                     int d1, int d2, int max_plies) except -1:
+    """Fill ``st`` from a board of 50 bytes (``turn`` on roll as side 1) and the game's state.
+
+    :raises ValueError: a board of another length, or a turn other than 0 or 1.
+    """
+    if turn != 0 and turn != 1:
+        raise ValueError("turn is 0 or 1, got %d" % turn)
+    if board.shape[0] != 2 * BOARD_SIZE:
+        raise ValueError("a board is %d bytes, got %d" % (2 * BOARD_SIZE, board.shape[0]))
+    board_from_bytes(&board[0], &st.board)
+    st.turn = turn
+    st.cube = cube
+    st.owner = owner
+    st.d1 = d1
+    st.d2 = d2
+    st.max_plies = max_plies
+    return 0
+
+
 cdef class MatchRunner:
     """Plays matches between two configured players under fixed rules.
 
@@ -622,13 +642,7 @@ cdef class MatchRunner:
         """
         cdef GameStart st
         cdef GameLog* gl = &self.log.games[0]
-        board_from_bytes(&board[0], &st.board)
-        st.turn = turn
-        st.cube = cube
-        st.owner = owner
-        st.d1 = d1
-        st.d2 = d2
-        st.max_plies = max_plies
+        _game_start(&st, board, turn, cube, owner, d1, d2, max_plies)
         self.m.score[0] = score0
         self.m.score[1] = score1
         self.m.game = 0
@@ -656,20 +670,8 @@ cdef class MatchRunner:
         cdef GameLog* gl
         cdef GameStart st
         cdef const GameStart* first = NULL
-        cdef const unsigned char[::1] start
         if board is not None:
-            if turn != 0 and turn != 1:
-                raise ValueError("turn is 0 or 1, got %d" % turn)
-            start = board
-            if start.shape[0] != 2 * BOARD_SIZE:
-                raise ValueError("a board is %d bytes, got %d" % (2 * BOARD_SIZE, start.shape[0]))
-            board_from_bytes(&start[0], &st.board)
-            st.turn = turn
-            st.cube = 1
-            st.owner = -1
-            st.d1 = 0
-            st.d2 = 0
-            st.max_plies = 0
+            _game_start(&st, board, turn, 1, -1, 0, 0, 0)
             first = &st
         self._seed(seed, index)
         if self.m.players[0].py == NULL and self.m.players[1].py == NULL:
