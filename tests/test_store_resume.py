@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -323,6 +324,9 @@ def test_ctrl_c_stops_the_run_keeping_finished_chunks_and_a_rerun_completes_it(
     assert err.startswith("bgfast: interrupted; finished chunks are saved in ") and "resume" in err
     matches, _ = check_db_consistent(db)
     assert 0 < matches < LONG_MATCHES
+    log = db.with_suffix(".log").read_text(encoding="utf-8")
+    assert "stopped: \n" not in log and not log.rstrip().endswith("stopped:")
+    assert re.search(r"WARNING interrupted \(Ctrl-C\): \d+ matches saved, re-run the same command to resume", log)
     assert_a_rerun_completes_it(spec_path, db, reference)
 
 

@@ -111,9 +111,12 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
                     _show_status(reporter, sprt.text() if sprt is not None else leader.add(result) if leader else "")
                     if stop:
                         break
+            except KeyboardInterrupt:
+                log.warning("interrupted (Ctrl-C): %d matches saved, re-run the same command to resume", done)
+                raise
             except BaseException as exc:
                 trace = getattr(exc, "trace", "")
-                log.error("stopped: %s%s", exc or type(exc).__name__, f"\n{trace}" if trace else "")
+                log.error("stopped: %s%s", str(exc) or type(exc).__name__, f"\n{trace}" if trace else "")
                 raise
             finally:
                 results.close()  # type: ignore[attr-defined]
