@@ -195,11 +195,12 @@ def test_a_full_disk_during_a_tournament_is_one_line_and_keeps_the_finished_chun
     write_chunk = Store.write_chunk
     written = []
 
-    def fill_the_disk_after_two(store: Store, run_info: Any, result: Any) -> None:
+    def fill_the_disk_after_two(store: Store, run_info: Any, result: Any) -> Any:
         if len(written) == 2:
             store._conn = _FullDisk(store._conn)  # type: ignore[assignment]
-        write_chunk(store, run_info, result)
+        seatings = write_chunk(store, run_info, result)
         written.append(result.chunk)
+        return seatings
 
     monkeypatch.setattr(Store, "write_chunk", fill_the_disk_after_two)
     spec, db = tmp_path / "spec.toml", tmp_path / "r.sqlite"

@@ -307,6 +307,8 @@ def test_a_results_file_without_the_engine_tables_is_reported_and_resumed(tmp_pa
     with sqlite3.connect(db) as conn:  # as the previous version wrote it, one chunk short
         conn.execute("DROP TABLE engine_counters")
         conn.execute("DROP TABLE match_records")
+        conn.execute("DROP TABLE chunk_seats")
+        conn.execute("DROP TABLE chunk_units")
         conn.execute("DELETE FROM matches WHERE chunk = 3")
         conn.execute("DELETE FROM chunks WHERE chunk = 3")
     standings = load_standings(db)

@@ -26,10 +26,13 @@ from dataclasses import dataclass, field
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple, overload
 
+import numpy as np
+from numpy.typing import NDArray
+
 from bgfast.engines.counters import EngineCounters
 from bgfast.game import MatchSummary
 
-__all__ = ["ChunkResult", "FlatRows", "MatchDecisions", "MatchRow", "MatchSummary", "SavedMatch", "SeatTotals"]
+__all__ = ["ROW_FIELDS", "ChunkResult", "FlatRows", "MatchDecisions", "MatchRow", "MatchSummary", "SavedMatch", "SeatTotals", "row_array"]
 
 
 class MatchRow(NamedTuple):
@@ -74,35 +77,38 @@ class ChunkResult:
     counters: dict[int, EngineCounters] = field(default_factory=dict)
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        # A worker sends each chunk to the parent: the rows as one flat tuple of ints
-        # pickle several times faster than named tuples of named tuples, and as small.
-        rows = self.rows
-        flat = rows.flat if isinstance(rows, FlatRows) else tuple(v for row in rows for v in (*row[:6], *row[6]))
-        return _unpack_chunk, (self.chunk, flat, self.seconds, self.worker, self.records, self.counters)
+        # A worker sends each chunk to the parent: the rows as one int64 array pickle many
+        # times faster than named tuples of named tuples, and the store reads them as columns.
+        return _unpack_chunk, (self.chunk, row_array(self.rows), self.seconds, self.worker, self.records,
+                               self.counters)
 
 
-_ROW_FIELDS = len(MatchRow._fields) - 1 + len(MatchSummary._fields)
-"""Ints a row is flattened to: its place in the schedule, then its summary."""
+ROW_FIELDS = len(MatchRow._fields) - 1 + len(MatchSummary._fields)
+"""Ints a row is flattened to: its place in the schedule (idx, pairing, length, dice index,
+seat 0, seat 1), then its summary."""
+
+
+def row_array(rows: Sequence[MatchRow]) -> NDArray[np.int64]:
+    """``rows`` as an int64 array of shape ``(len(rows), ROW_FIELDS)``, a row flattened."""
+    if isinstance(rows, FlatRows):
+        return rows.array
+    return np.array([(*row[:6], *row[6]) for row in rows], dtype=np.int64).reshape(-1, ROW_FIELDS)
 
 
 class FlatRows(Sequence[MatchRow]):
-    """A chunk's rows as the parent receives them: one flat tuple of ints, :data:`_ROW_FIELDS`
-    a row (:attr:`flat`), read as :class:`MatchRow` objects only when asked for (the store
-    and the progress line read the ints)."""
+    """A chunk's rows as the parent receives them: an int64 array, a row of
+    :data:`ROW_FIELDS` a match (:attr:`array`), read as :class:`MatchRow` objects only when
+    asked for (the store and the progress line read the columns)."""
 
-    def __init__(self, flat: tuple[int, ...]) -> None:
-        self.flat = flat
+    def __init__(self, array: NDArray[np.int64]) -> None:
+        self.array = np.asarray(array, dtype=np.int64).reshape(-1, ROW_FIELDS)
 
-    def column(self, k: int) -> tuple[int, ...]:
+    def column(self, k: int) -> NDArray[np.int64]:
         """Field ``k`` of every row (0 idx, 1 pairing, 2 length, 3 dice index, 4 seat 0, 5 seat 1, 6... the summary)."""
-        return self.flat[k::_ROW_FIELDS]
-
-    def tuples(self) -> Iterator[tuple[int, ...]]:
-        """Each row as a flat tuple of ints."""
-        return zip(*[iter(self.flat)] * _ROW_FIELDS)
+        return self.array[:, k]
 
     def __len__(self) -> int:
-        return len(self.flat) // _ROW_FIELDS
+        return len(self.array)
 
     @overload
     def __getitem__(self, i: int) -> MatchRow: ...
@@ -114,10 +120,10 @@ class FlatRows(Sequence[MatchRow]):
         n = len(self)
         if not -n <= i < n:
             raise IndexError(i)
-        return _row(self.flat[(i % n) * _ROW_FIELDS:(i % n + 1) * _ROW_FIELDS])
+        return _row(self.array[i].tolist())
 
     def __iter__(self) -> Iterator[MatchRow]:
-        return map(_row, self.tuples())
+        return map(_row, self.array.tolist())
 
     def __eq__(self, other: object) -> bool:
         return list(self) == (list(other) if isinstance(other, (list, FlatRows)) else other)
@@ -128,14 +134,14 @@ class FlatRows(Sequence[MatchRow]):
         return f"FlatRows({list(self)!r})"
 
 
-def _row(t: tuple[int, ...]) -> MatchRow:
+def _row(t: list[int]) -> MatchRow:
     return MatchRow(t[0], t[1], t[2], t[3], t[4], t[5], MatchSummary._make(t[6:]))
 
 
-def _unpack_chunk(chunk: int, flat: tuple[int, ...], seconds: float, worker: str, records: list[MatchDecisions],
+def _unpack_chunk(chunk: int, array: NDArray[np.int64], seconds: float, worker: str, records: list[MatchDecisions],
                   counters: dict[int, EngineCounters]) -> ChunkResult:
     """The :class:`ChunkResult` that :meth:`ChunkResult.__reduce__` packed, its rows :class:`FlatRows`."""
-    return ChunkResult(chunk, FlatRows(flat), seconds, worker, records, counters)  # type: ignore[arg-type]
+    return ChunkResult(chunk, FlatRows(array), seconds, worker, records, counters)  # type: ignore[arg-type]
 
 
 class SavedMatch(NamedTuple):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import itertools
 import logging
 import os
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from bgfast.tournament.report import (
     standings_from_store,
 )
 from bgfast.tournament.pairs import unit_wins
-from bgfast.tournament.results import ChunkResult, FlatRows
+from bgfast.tournament.results import ChunkResult, SeatTotals
 from bgfast.tournament.schedule import chunk_range
 from bgfast.tournament.spec import TournamentSpec
 from bgfast.tournament.sprt import Sprt, SprtStatus
@@ -104,11 +103,11 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
             results = run_chunks(spec, todo, workers=min(workers, remaining), backend=backend, address=scheduler)
             try:
                 for result in results:
-                    store.write_chunk(run, result)
+                    seatings = store.write_chunk(run, result)
                     done += len(result.rows)
                     reporter.on_chunk_end(len(result.rows), done)
                     stop = sprt is not None and sprt.add(result)
-                    _show_status(reporter, sprt.text() if sprt is not None else leader.add(result) if leader else "")
+                    _show_status(reporter, sprt.text() if sprt is not None else leader.add(seatings) if leader else "")
                     if stop:
                         break
             except KeyboardInterrupt:
@@ -200,25 +199,17 @@ class _Leader:
         self.names = [p.name for p in spec.players]
         self.wins = [0] * len(self.names)
         self.matches = [0] * len(self.names)
-        index = {pid: i for i, pid in enumerate(run.player_ids)}
-        for t in store.seat_totals():  # what is already saved (resumed runs)
-            if t.player0 in index and t.player1 in index:
-                self.matches[index[t.player0]] += t.matches
-                self.matches[index[t.player1]] += t.matches
-                self.wins[index[t.player0]] += t.wins0
-                self.wins[index[t.player1]] += t.matches - t.wins0
+        self.index = {pid: i for i, pid in enumerate(run.player_ids)}
+        self.add([t for t in store.seat_totals() if t.player0 in self.index and t.player1 in self.index])
 
-    def add(self, result: ChunkResult) -> str:
-        """Count a saved chunk; the progress line."""
-        rows = result.rows
-        if isinstance(rows, FlatRows):  # from a worker: count the seats and winners by columns
-            seatings = Counter(zip(rows.column(4), rows.column(5), rows.column(8)))
-        else:
-            seatings = Counter((row.seat0, row.seat1, row.result.winner) for row in rows)
-        for (seat0, seat1, winner), n in seatings.items():
-            self.matches[seat0] += n
-            self.matches[seat1] += n
-            self.wins[seat1 if winner else seat0] += n
+    def add(self, seatings: list[SeatTotals]) -> str:
+        """Count a saved chunk (its sums by seating, players by id); the progress line."""
+        for t in seatings:
+            seat0, seat1 = self.index[t.player0], self.index[t.player1]
+            self.matches[seat0] += t.matches
+            self.matches[seat1] += t.matches
+            self.wins[seat0] += t.wins0
+            self.wins[seat1] += t.matches - t.wins0
         share = sorted(((w / n if n else 0.0, name) for w, n, name in zip(self.wins, self.matches, self.names)),
                        reverse=True)
         if len(share) < 2:

@@ -52,12 +52,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
+import numpy as np
+from numpy.typing import NDArray
+
 from bgfast.engines.counters import EngineCounters
 from bgfast.errors import InvalidSpecError, ResultsFileError, ResultsWriteError
 from bgfast.tournament.pairs import UnitGroup
-from bgfast.tournament.ratings import POINTS_CLIP
-from bgfast.tournament.results import ChunkResult, FlatRows, MatchDecisions, MatchSummary, SavedMatch, SeatTotals
+from bgfast.tournament.results import ChunkResult, MatchDecisions, MatchSummary, SavedMatch, SeatTotals, row_array
 from bgfast.tournament.spec import TournamentSpec
+from bgfast.tournament.totals import TOTALS_COLUMNS, chunk_totals
 
 __all__ = ["SCHEMA_VERSION", "RunInfo", "Store", "open_results"]
 
@@ -147,6 +150,32 @@ CREATE TABLE IF NOT EXISTS match_records (
 """
 """The tables of outside engines and recorded matches (files of earlier versions lack them)."""
 
+_SEAT_SUMS = SeatTotals._fields[2:]
+_UNIT_SUMS = UnitGroup._fields[4:]
+_TOTALS_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS chunk_seats (
+    run INTEGER NOT NULL,
+    chunk INTEGER NOT NULL,
+    player0 INTEGER NOT NULL,
+    player1 INTEGER NOT NULL,
+    {", ".join(f"{name} INTEGER NOT NULL" for name in _SEAT_SUMS)},
+    PRIMARY KEY (run, chunk, player0, player1)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chunk_units (
+    run INTEGER NOT NULL,
+    chunk INTEGER NOT NULL,
+    player_a INTEGER NOT NULL,
+    player_b INTEGER NOT NULL,
+    matches_per_unit INTEGER NOT NULL,
+    a_wins INTEGER NOT NULL,
+    {", ".join(f"{name} {'REAL' if name.startswith('score') else 'INTEGER'} NOT NULL" for name in _UNIT_SUMS)},
+    PRIMARY KEY (run, chunk, player_a, player_b, matches_per_unit, a_wins)
+) WITHOUT ROWID;
+"""
+"""Each chunk's sums (:mod:`~bgfast.tournament.totals`), which standings add up (files of
+earlier versions lack them: they are made from the match rows when the file is opened)."""
+_TOTALS_TABLES = frozenset({"chunk_seats", "chunk_units"})
+
 _ADD_COUNTERS = (
     f"INSERT INTO engine_counters (run, player, {', '.join(_COUNTER_COLUMNS)}) "
     f"VALUES ({', '.join('?' * (len(_COUNTER_COLUMNS) + 2))}) ON CONFLICT (run, player) DO UPDATE SET "
@@ -157,7 +186,11 @@ _ADD_COUNTERS = (
 _MATCH_COLUMNS = ("run", "idx", "chunk", "pairing", "length", "seed", "dice_index", "player0", "player1",
                   *MatchSummary._fields)
 """The columns of ``matches``: the match's place, then how it went (named as in MatchSummary)."""
-_INSERT_MATCH = f"INSERT INTO matches ({', '.join(_MATCH_COLUMNS)}) VALUES ({', '.join('?' * len(_MATCH_COLUMNS))})"
+_INSERT_MATCHES = (f"INSERT INTO matches ({', '.join(_MATCH_COLUMNS)}) VALUES ({{run}}, ?, {{chunk}}, ?, ?, {{seed}}, "
+                   f"?, ?, ?{', ?' * len(MatchSummary._fields)})")
+"""A chunk's matches: its run, chunk and seed written in (``str.format``), a row's place and summary bound."""
+_INSERT_SEATS = f"INSERT INTO chunk_seats VALUES ({', '.join('?' * (len(SeatTotals._fields) + 2))})"
+_INSERT_UNITS = f"INSERT INTO chunk_units VALUES ({', '.join('?' * (len(UnitGroup._fields) + 2))})"
 
 
 @dataclass
@@ -226,6 +259,8 @@ class Store:
             with self._sqlite_errors():
                 self._engine_tables = {"engine_counters", "match_records"} <= self._tables()
             self._check_rows()
+            if not _TOTALS_TABLES <= self._tables():
+                self._make_totals(temporary=readonly)
         except BaseException:
             self._conn.close()
             raise
@@ -293,7 +328,7 @@ class Store:
         try:
             conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
             if not self._check_schema(conn):
-                conn.executescript(_SCHEMA + _ENGINE_SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
+                conn.executescript(_SCHEMA + _ENGINE_SCHEMA + _TOTALS_SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
         except sqlite3.OperationalError as exc:
@@ -479,42 +514,66 @@ class Store:
                  spec.chunk_count(), _now()))
         return RunInfo(int(cur.lastrowid), spec, ids)  # type: ignore[arg-type]
 
-    def write_chunk(self, run: RunInfo, result: ChunkResult) -> None:
+    def write_chunk(self, run: RunInfo, result: ChunkResult) -> list[SeatTotals]:
         """Write a finished chunk's matches, their decision records and the chunk's engine
         counts, and mark it finished, in one transaction (call :meth:`begin_run` first).
 
         :raises ResultsWriteError: the system refused the write (a full disk, an I/O error):
             the chunk is not saved, the chunks saved before it are kept.
         """
-        ids = run.player_ids
-        seed = run.spec.seed
+        rows = row_array(result.rows)
+        ids = np.asarray(run.player_ids, dtype=np.int64)
         chunk = result.chunk
+        players = ids[rows[:, 4:6]]
+        n = len(rows)
         conn = self._conn
         try:
             with self._transaction():
-                if isinstance(result.rows, FlatRows):  # from a worker: bind the ints as they came
-                    seat = " ".join(f"WHEN {s} THEN {int(pid)}" for s, pid in enumerate(ids))
-                    conn.executemany(
-                        f"INSERT INTO matches ({', '.join(_MATCH_COLUMNS)}) VALUES ({int(run.run)}, ?, {int(chunk)}, "
-                        f"?, ?, {int(seed)}, ?, CASE ? {seat} END, CASE ? {seat} END"
-                        f"{', ?' * len(MatchSummary._fields)})",
-                        result.rows.tuples())
-                else:
-                    conn.executemany(_INSERT_MATCH, ((run.run, r.idx, chunk, r.pairing, r.length, seed, r.dice_index,
-                                                      ids[r.seat0], ids[r.seat1], *r.result) for r in result.rows))
+                conn.executemany(_INSERT_MATCHES.format(run=int(run.run), chunk=int(chunk), seed=int(run.spec.seed)),
+                                 np.column_stack([rows[:, :4], players, rows[:, 6:]]).tolist())
+                totals = self._write_totals(run.run, chunk, np.column_stack(
+                    [players, rows[:, 3], rows[:, 2], rows[:, 6:6 + len(TOTALS_COLUMNS) - 4]]))
                 if result.records:
                     conn.executemany(
                         "INSERT INTO match_records (run, idx, seat0, seat1, forfeit) VALUES (?, ?, ?, ?, ?)",
                         ((run.run, *record) for record in result.records))
                 for player, counts in result.counters.items():
-                    conn.execute(_ADD_COUNTERS, (run.run, ids[player],
+                    conn.execute(_ADD_COUNTERS, (run.run, run.player_ids[player],
                                                  *(getattr(counts, c) for c in _COUNTER_COLUMNS)))
                 conn.execute("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?)",
-                             (run.run, chunk, len(result.rows), result.seconds, result.worker, _now()))
+                             (run.run, chunk, n, result.seconds, result.worker, _now()))
         except ResultsWriteError as exc:
             raise ResultsWriteError(f"{exc}; the {len(run.finished)} chunks saved before are kept: re-run the "
                                     "same command to resume") from None
         run.finished.add(chunk)
+        return totals
+
+    def _write_totals(self, run: int, chunk: int, rows: NDArray[np.int64]) -> list[SeatTotals]:
+        """Write the sums of one chunk's matches (``rows``: the columns of
+        :data:`~bgfast.tournament.totals.TOTALS_COLUMNS`); its seatings' sums."""
+        seats, units = chunk_totals(rows)
+        self._conn.executemany(_INSERT_SEATS, [(run, chunk, *t) for t in seats])
+        self._conn.executemany(_INSERT_UNITS, [(run, chunk, *u) for u in units])
+        return seats
+
+    def _make_totals(self, *, temporary: bool) -> None:
+        """Make the chunks' sums of a file written before they were kept, from its match rows:
+        in the file, or (``temporary``, a file opened read-only) in tables of this connection."""
+        conn = self._conn
+        script = _TOTALS_SCHEMA.replace("CREATE TABLE", "CREATE TEMP TABLE") if temporary else _TOTALS_SCHEMA
+        columns = ", ".join(TOTALS_COLUMNS)
+        with self._sqlite_errors(writing=not temporary), contextlib.ExitStack() as stack:
+            if not temporary:
+                stack.enter_context(self._transaction())
+            for statement in script.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            for run, size in conn.execute("SELECT run, chunk_size FROM runs ORDER BY run").fetchall():
+                for (chunk,) in conn.execute("SELECT chunk FROM chunks WHERE run = ? ORDER BY chunk",
+                                             (run,)).fetchall():
+                    rows = conn.execute(f"SELECT {columns} FROM matches WHERE run = ? AND idx >= ? AND idx < ?",
+                                        (run, chunk * size, (chunk + 1) * size)).fetchall()
+                    self._write_totals(run, chunk, np.array(rows, dtype=np.int64))
 
     def set_sprt(self, run: RunInfo, status: str, matches: int, llr: float) -> None:
         """Record the SPRT decision of ``run``."""
@@ -564,10 +623,8 @@ class Store:
     def seat_totals(self) -> list[SeatTotals]:
         """Sums over all matches, grouped by (player0, player1): the numbers reports are built from."""
         return [SeatTotals._make(row) for row in self._conn.execute(
-            "SELECT player0, player1, COUNT(*), SUM(winner = 0), SUM(games), SUM(score0 - score1), "
-            "SUM((score0 - score1) * (score0 - score1)), SUM(games * games), SUM((score0 - score1) * games), "
-            "SUM(gammons0), SUM(gammons1), SUM(backgammons0), SUM(backgammons1), SUM(doubles) "
-            "FROM matches GROUP BY player0, player1 ORDER BY player0, player1")]
+            f"SELECT player0, player1, {', '.join(f'SUM({c})' for c in _SEAT_SUMS)} FROM chunk_seats "
+            "GROUP BY player0, player1 ORDER BY player0, player1")]
 
     @_reads
     def engine_counters(self) -> dict[int, EngineCounters]:
@@ -641,16 +698,10 @@ class Store:
         their squares and product, and the points scores of money games (net points clipped
         to [-3, 3], mapped to [0, 1]; 0 in match play), their square and product with games.
         """
-        net = "CASE WHEN player0 < player1 THEN score0 - score1 ELSE score1 - score0 END"
         return [UnitGroup._make(row) for row in self._conn.execute(
-            "SELECT pa, pb, m, y, COUNT(*), SUM(x), SUM(g), SUM(x * x), SUM(g * g), SUM(x * g), "
-            "SUM(q), SUM(q * q), SUM(q * g) FROM ("
-            "SELECT MIN(player0, player1) AS pa, MAX(player0, player1) AS pb, COUNT(*) AS m, "
-            "SUM((winner = 0) = (player0 < player1)) AS y, "
-            f"SUM({net}) AS x, SUM(games) AS g, "
-            f"SUM(CASE WHEN length = 0 THEN (MAX(-{POINTS_CLIP}, MIN({POINTS_CLIP}, {net})) + {POINTS_CLIP}) "
-            f"/ {2.0 * POINTS_CLIP} ELSE 0.0 END) AS q "
-            "FROM matches GROUP BY run, dice_index) GROUP BY pa, pb, m, y ORDER BY pa, pb, m, y")]
+            f"SELECT player_a, player_b, matches_per_unit, a_wins, {', '.join(f'SUM({c})' for c in _UNIT_SUMS)} "
+            "FROM chunk_units GROUP BY player_a, player_b, matches_per_unit, a_wins "
+            "ORDER BY player_a, player_b, matches_per_unit, a_wins")]
 
     @_reads
     def iter_outcomes(self, run: int) -> Iterator[tuple[int, int, int, int, int]]:
