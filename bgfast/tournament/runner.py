@@ -240,7 +240,7 @@ def _show_status(reporter: Reporter, text: str) -> None:
 
 def _start_log(path: Path, *, multiprocess: bool) -> logging.Handler:
     """Log the run (and, through multiprocessing-logging, its workers) to ``path``."""
-    file_handler = logging.FileHandler(path, encoding="utf-8")
+    file_handler = _RunLogFile(path, encoding="utf-8")
     file_handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(levelname)s %(message)s"))
     handler: logging.Handler = file_handler
     if multiprocess:
@@ -250,6 +250,18 @@ def _start_log(path: Path, *, multiprocess: bool) -> logging.Handler:
         if logger.level == logging.NOTSET or logger.level > logging.INFO:
             logger.setLevel(logging.INFO)
     return handler
+
+
+_WAKE = "bgfast: the log is closing"
+"""The message of the record that wakes the log's receiving thread when it closes (not written)."""
+
+
+class _RunLogFile(logging.FileHandler):
+    """The run's log file; the closing wake-up record is not written."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.msg is not _WAKE:
+            super().emit(record)
 
 
 def _worker_queue_handler(file_handler: logging.Handler) -> logging.Handler:
@@ -284,6 +296,7 @@ def _worker_queue_handler(file_handler: logging.Handler) -> logging.Handler:
             # worker counted but never sent keep it from draining, so wait 1 s at most.
             if not self._is_closed:
                 self._is_closed = True
+                self.queue.put_nowait(logging.makeLogRecord({"msg": _WAKE}))  # not 0.2 s of polling
                 self._receive_thread.join(1.0)
                 self.sub_handler.close()
             logging.Handler.close(self)

@@ -14,10 +14,14 @@ Layout (``PRAGMA user_version = 1``):
   (:class:`~bgfast.engines.counters.EngineCounters`);
 - ``match_records``: per (run, idx) of a match with a Python bot or an outside engine in
   a seat, each recorded seat's decisions (:mod:`bgfast.engines.record`) and the seat
-  that forfeited, if one did.
+  that forfeited, if one did;
+- ``chunk_seats`` and ``chunk_units``: per (run, chunk) the chunk's sums by seating and by
+  kind of unit (:mod:`~bgfast.tournament.totals`), which standings add up.
 
-A file written before the last two tables existed is read as it is (no engine counts,
-no records) and gets them when a run writes to it again.
+A file written before the engine tables existed is read as it is (no engine counts,
+no records) and gets them when a run writes to it again.  One written before the chunk
+sums existed gets them, made from its match rows, when it is opened (read-only: in
+temporary tables of the connection, nothing written).
 
 A chunk's match rows, records and counts and its ``chunks`` row are written in one
 transaction, so a chunk is either wholly in the file or not at all: a crash (even ``kill -9``)
@@ -47,6 +51,7 @@ import os
 import re
 import sqlite3
 import time
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -479,17 +484,22 @@ class Store:
                 ids = [self._player_id(p.name) for p in spec.players]
                 finished = {c for (c,) in conn.execute("SELECT chunk FROM chunks WHERE run = ?", (run,))}
                 return RunInfo(run, spec, ids, finished, resumed=True)
-            others = conn.execute("SELECT name, spec_hash, seed FROM runs ORDER BY run").fetchall()
+            others = conn.execute("SELECT name, spec_hash, seed, spec FROM runs ORDER BY run").fetchall()
         if others and not append:
-            name, digest, _ = others[0]
+            name, digest, _, _ = others[0]
             raise InvalidSpecError(
                 f"{str(self.path)!r} holds another tournament ({name!r}, spec {digest}); use another --db, "
                 "or --append to add this spec's matches to it")
-        for name, _, seed in others:
+        for name, _, seed, text in others:
             if seed == spec.seed:
                 raise InvalidSpecError(
                     f"seed: {spec.seed} is already used by run {name!r} in {str(self.path)!r}; "
                     "an added spec needs another seed, or its matches would repeat")
+            paired = tomllib.loads(text).get("paired_dice", True)
+            if paired != spec.paired_dice:  # a report's units are dice pairs or single matches, not both
+                raise InvalidSpecError(
+                    f"paired_dice: run {name!r} in {str(self.path)!r} has paired_dice = {str(paired).lower()}; "
+                    "an added spec must have the same, or its matches cannot be reported together")
         with self._transaction():
             ids = []
             for i, player in enumerate(spec.players):

@@ -25,6 +25,8 @@ and on the chunks of a file written before these sums existed).
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -41,23 +43,23 @@ TOTALS_COLUMNS = ("player0", "player1", "dice_index", "length", "score0", "score
 (_P0, _P1, _DICE, _LENGTH, _S0, _S1, _WINNER, _GAMES, _G0, _G1, _B0, _B1, _DOUBLES) = range(len(TOTALS_COLUMNS))
 
 
-def _groups(*columns: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.intp]]:
-    """The distinct rows of ``columns`` side by side (sorted), and each row's group number."""
+def _groups(*columns: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.intp], NDArray[np.intp]]:
+    """Rows grouped by the values of ``columns`` side by side: the distinct rows (sorted),
+    the order that puts each group's rows together, and where each group starts in it."""
     code = np.zeros(len(columns[0]), dtype=np.int64)
     for column in columns:  # a mixed-radix code of the columns' ranks sorts as the rows do
         values, rank = np.unique(column, return_inverse=True)
         code = code * len(values) + rank.reshape(-1)
-    _, first, group = np.unique(code, return_index=True, return_inverse=True)
-    return np.column_stack([column[first] for column in columns]), group.reshape(-1)
+    order = np.argsort(code, kind="stable")
+    sorted_code = code[order]
+    starts = np.flatnonzero(np.concatenate(([True], sorted_code[1:] != sorted_code[:-1])))
+    keys = np.column_stack([column[order[starts]] for column in columns])
+    return keys, order, starts
 
 
-def _sum(inverse: NDArray[np.intp], groups: int, values: NDArray[np.int64]) -> list[int]:
-    """Integer sums of ``values`` by group (exact: a chunk's sums are far below 2**53)."""
-    return [int(v) for v in np.rint(np.bincount(inverse, weights=values, minlength=groups))]
-
-
-def _fsum(inverse: NDArray[np.intp], groups: int, values: NDArray[np.float64]) -> list[float]:
-    return [float(v) for v in np.bincount(inverse, weights=values, minlength=groups)]
+def _sums(values: NDArray[Any], order: NDArray[np.intp], starts: NDArray[np.intp]) -> NDArray[Any]:
+    """The column sums of ``values`` by group (:func:`_groups`), a row a group; exact for ints."""
+    return np.add.reduceat(values[order], starts, axis=0)
 
 
 def chunk_totals(rows: NDArray[np.int64]) -> tuple[list[SeatTotals], list[UnitGroup]]:
@@ -75,35 +77,25 @@ def chunk_totals(rows: NDArray[np.int64]) -> tuple[list[SeatTotals], list[UnitGr
     rows = np.asarray(rows, dtype=np.int64).reshape(-1, len(TOTALS_COLUMNS))
     if not len(rows):
         return [], []
+    p0, p1 = rows[:, _P0], rows[:, _P1]
     net = rows[:, _S0] - rows[:, _S1]
     games = rows[:, _GAMES]
-    seats, at = _groups(rows[:, _P0], rows[:, _P1])
-    n = len(seats)
-    columns = (np.ones_like(net), rows[:, _WINNER] == 0, games, net, net * net, games * games, net * games,
-               rows[:, _G0], rows[:, _G1], rows[:, _B0], rows[:, _B1], rows[:, _DOUBLES])
-    sums = [_sum(at, n, np.asarray(c, dtype=np.int64)) for c in columns]
-    seatings = [SeatTotals(int(p0), int(p1), *(s[i] for s in sums)) for i, (p0, p1) in enumerate(seats)]
+    seats, order, starts = _groups(p0, p1)
+    per_match = np.column_stack([np.ones_like(net), rows[:, _WINNER] == 0, games, net, net * net, games * games,
+                                 net * games, rows[:, [_G0, _G1, _B0, _B1, _DOUBLES]]]).astype(np.int64)
+    seatings = [SeatTotals(*key, *sums) for key, sums in zip(seats.tolist(), _sums(per_match, order, starts).tolist())]
 
-    a_side = rows[:, _P0] < rows[:, _P1]
-    pa = np.minimum(rows[:, _P0], rows[:, _P1])
-    pb = np.maximum(rows[:, _P0], rows[:, _P1])
+    a_side = p0 < p1
     net_a = np.where(a_side, net, -net)
-    a_won = (rows[:, _WINNER] == 0) == a_side
     score = np.where(rows[:, _LENGTH] == 0,
                      (np.clip(net_a, -POINTS_CLIP, POINTS_CLIP) + POINTS_CLIP) / (2.0 * POINTS_CLIP), 0.0)
-    units, unit_of = _groups(rows[:, _DICE])
-    u = len(units)
-    first = np.zeros(u, dtype=np.intp)
-    first[unit_of[::-1]] = np.arange(len(rows))[::-1]          # a row of each unit, for its players
-    size = np.bincount(unit_of, minlength=u).astype(np.int64)
-    wins = np.asarray(_sum(unit_of, u, a_won.astype(np.int64)), dtype=np.int64)
-    x = np.asarray(_sum(unit_of, u, net_a), dtype=np.int64)
-    g = np.asarray(_sum(unit_of, u, games), dtype=np.int64)
-    q = np.bincount(unit_of, weights=score, minlength=u)
-    kinds, kind_of = _groups(pa[first], pb[first], size, wins)
-    k = len(kinds)
-    isums = [_sum(kind_of, k, v) for v in (np.ones_like(x), x, g, x * x, g * g, x * g)]
-    fsums = [_fsum(kind_of, k, v) for v in (q, q * q, q * g)]
-    groups = [UnitGroup(int(a), int(b), int(m), int(y), *(s[i] for s in isums), *(s[i] for s in fsums))
-              for i, (a, b, m, y) in enumerate(kinds)]
+    units, order, starts = _groups(rows[:, _DICE])
+    first = order[starts]                                       # a row of each unit, for its players
+    m, y, x, g = _sums(np.column_stack([np.ones_like(net), (rows[:, _WINNER] == 0) == a_side, net_a, games])
+                       .astype(np.int64), order, starts).T
+    q = _sums(score, order, starts)
+    kinds, order, starts = _groups(np.minimum(p0, p1)[first], np.maximum(p0, p1)[first], m, y)
+    isums = _sums(np.column_stack([np.ones_like(x), x, g, x * x, g * g, x * g]), order, starts).tolist()
+    fsums = _sums(np.column_stack([q, q * q, q * g]), order, starts).tolist()
+    groups = [UnitGroup(*key, *i, *f) for key, i, f in zip(kinds.tolist(), isums, fsums)]
     return seatings, groups

@@ -23,12 +23,14 @@ import traceback
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+import numpy as np
+
 from bgfast.engines.players import play_match, take_counters
 from bgfast.engines.record import RecordingBot, plays_in_core
 from bgfast.errors import WorkerFailedError
 from bgfast.position import Position
 from bgfast.procs import JobWindow, WorkerPool
-from bgfast.tournament.results import ChunkResult, MatchDecisions, MatchRow
+from bgfast.tournament.results import ChunkResult, FlatRows, MatchDecisions, MatchRow
 from bgfast.tournament.schedule import chunk_range, scheduler
 from bgfast.tournament.spec import TournamentSpec
 
@@ -140,15 +142,19 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
     try:
         players = _players_for(spec)
         seed = spec.seed
-        rows = []
+        rows: list[MatchRow] = []
         match_players = players.match_players
         openings, schedule = players.openings, players.schedule
         seats = players.schedule.seats(*_bounds(chunk_range(spec, chunk)))
-        if not any(players.recorded):  # every bot plays in the core: the C loop alone
-            for index, pairing, length, dice, a, b in seats:
+        if not any(players.recorded):  # every bot plays in the core: the C loop alone, rows as ints
+            flat: list[int] = []
+            for place in seats:
+                index, pairing, length, dice, a, b = place
                 player = match_players.get((a, b, length)) or players.get(a, b, length)
                 opening = openings[schedule.opening(index) or 0] if openings else None
-                rows.append(MatchRow(index, pairing, length, dice, a, b, player.play(seed, dice, start=opening)))
+                flat += place
+                flat += player.play(seed, dice, start=opening)
+            rows = FlatRows(np.array(flat, dtype=np.int64))  # type: ignore[assignment]
         else:
             for index, pairing, length, dice, a, b in seats:
                 player = match_players.get((a, b, length)) or players.get(a, b, length)
