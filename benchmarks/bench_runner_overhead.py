@@ -15,7 +15,10 @@ the mean bare rate (the issue asks at least 0.95) and the same ratio in CPU seco
 match (``cpu_ratio``: what a match costs bare over what it costs the workers and the
 parent together, which other processes on the machine hardly change), the runner's seconds for ``--matches``,
 and the parent's peak RSS at each size and its growth (the issue asks under 20 MiB from
-10,000 to 1,000,000 matches).  The two bare runs bracket the runner so that a change in
+10,000 to 1,000,000 matches).  Between the runner and the second bare run it also plays
+the bare loop in ``--workers`` processes at once (``bare_side_by_side_matches_per_s``):
+what the machine gives processes that share nothing, the ceiling of any runner, and
+``ratio_to_bare_side_by_side``, the runner's rate over it.  The two bare runs bracket the runner so that a change in
 the machine's load shows as a difference between them (``bare_spread``).
 """
 from __future__ import annotations
@@ -58,6 +61,21 @@ def run_runner(matches: int, workers: int = 2) -> dict[str, Any]:
     return json.loads(out.stdout)
 
 
+def _bare_child(matches: int) -> dict[str, float]:
+    """In a child process: the bare loop over ``matches``, its rate."""
+    return run_bare(bench_spec(matches))
+
+
+def run_bare_side_by_side(matches: int, workers: int) -> dict[str, Any]:
+    """``workers`` bare loops at once, each in its own process over the same ``matches``:
+    the most the machine gives ``workers`` processes that share nothing (the ceiling of
+    any runner, which two cores sharing caches and memory keep below ``workers`` times one)."""
+    children = [subprocess.Popen([sys.executable, __file__, "--bare-child", str(matches)],
+                                 stdout=subprocess.PIPE, text=True) for _ in range(workers)]
+    rates = [json.loads(child.communicate()[0])["matches_per_s"] for child in children]
+    return {"matches_per_s": sum(rates), "each": rates}
+
+
 def _bare(matches: int) -> dict[str, float]:
     start = time.process_time()
     out = run_bare(bench_spec(matches))
@@ -69,6 +87,7 @@ def figures(matches: int, small: int, bare_matches: int, workers: int = 2) -> di
     before = _bare(bare_matches)
     runner_small = run_runner(small, workers)
     runner = run_runner(matches, workers)
+    side_by_side = run_bare_side_by_side(bare_matches, workers)
     after = _bare(bare_matches)
     bare_rate = (before["matches_per_s"] + after["matches_per_s"]) / 2
     bare_cpu = (before["cpu_s_per_match"] + after["cpu_s_per_match"]) / 2
@@ -78,6 +97,10 @@ def figures(matches: int, small: int, bare_matches: int, workers: int = 2) -> di
         "bare_spread": abs(before["matches_per_s"] - after["matches_per_s"]) / bare_rate,
         "runner": runner, "runner_small": runner_small,
         "ratio_to_bare_x_workers": runner["matches_per_s"] / (workers * bare_rate),
+        # the machine's own ceiling: the bare loop in `workers` processes at once
+        "bare_side_by_side_matches_per_s": side_by_side["matches_per_s"],
+        "side_by_side_over_bare_x_workers": side_by_side["matches_per_s"] / (workers * bare_rate),
+        "ratio_to_bare_side_by_side": runner["matches_per_s"] / side_by_side["matches_per_s"],
         # CPU seconds a match costs bare over what it costs in the runner (workers and parent):
         # the same ratio where the machine is not shared, and much less load-dependent where it is
         "cpu_ratio": bare_cpu * runner["matches"] / (runner["parent_cpu_s"] + runner["workers_cpu_s"]),
@@ -92,8 +115,11 @@ if __name__ == "__main__":
     parser.add_argument("--bare", type=int, default=100_000, help="matches of each bare run (default 100,000)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--bare-child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.child is not None:
+    if args.bare_child is not None:
+        print(json.dumps(_bare_child(args.bare_child)))
+    elif args.child is not None:
         print(json.dumps(_runner_child(args.child, args.workers)))
     else:
         print(json.dumps(figures(args.matches, args.small, args.bare, args.workers), indent=2))

@@ -350,3 +350,22 @@ def test_the_shipped_openings_spec_reads_the_suite() -> None:
     spec = TournamentSpec.from_toml(ROOT / "tournaments" / "openings.toml")
     assert len(spec.openings) == 27 and spec.match_length == (0,)
     assert spec.matches_per_pairing % (2 * len(spec.openings)) == 0  # every opening equally often
+
+
+def test_the_matches_csv_names_each_matchs_opening_and_both_seats_of_a_pair_share_it(tmp_path: Path) -> None:
+    import csv
+    import io
+
+    from bgfast.tournament import run_tournament
+    from bgfast.tournament.schedule import scheduler
+
+    spec = money_spec(MONEY.replace("matches_per_pairing = 12", "matches_per_pairing = 108"))
+    run_tournament(spec, tmp_path / "r.sqlite", workers=1)
+    rows = list(csv.DictReader(io.StringIO(_csv(tmp_path / "r.sqlite"))))
+    sched = scheduler(spec)
+    assert [r["opening"] for r in rows] == [spec.openings[sched.opening(int(r["index"])) or 0] for r in rows]
+    assert len({r["opening"] for r in rows}) == len(spec.openings)  # all 27, each a Position ID
+    assert all(a["opening"] == b["opening"] and a["dice_index"] == b["dice_index"] for a, b in zip(rows[::2], rows[1::2]))
+    plain = TournamentSpec.from_toml_string(MONEY.replace('openings = "openings/standard.txt"\n', ""))
+    run_tournament(plain, tmp_path / "plain.sqlite", workers=1)
+    assert {r["opening"] for r in csv.DictReader(io.StringIO(_csv(tmp_path / "plain.sqlite")))} == {""}

@@ -49,8 +49,10 @@ __all__ = [
 
 CSV_COLUMNS = ("index", "player_a", "player_b", "length", "seed", "score_a", "score_b", "winner", "games",
                "dice_index", "gammons_a", "gammons_b", "backgammons_a", "backgammons_b", "cube_actions",
-               "plies", "run")
-"""Columns of ``--matches``: player_a sat in seat 0; the dice were stream (seed, dice_index)."""
+               "plies", "run", "opening")
+"""Columns of ``--matches``: player_a sat in seat 0; the dice were stream (seed, dice_index);
+``opening`` is the Position ID the match's first game started from, player_b on roll
+(empty: the opening roll)."""
 
 PAIRING_CSV_COLUMNS = ("player_a", "player_b", "matches", "units", "paired", "a_wins", "b_wins", "a_ppg",
                        "ppg_se_paired", "ppg_se_independent", "elo_diff", "elo_diff_lo", "elo_diff_hi", "los",
@@ -432,21 +434,41 @@ def write_matches_csv(path: str | Path, out: str | Path | IO[str]) -> int:
     :raises InvalidSpecError: no such file, or not a bgfast results file.
     """
     with open_results(path) as store:
+        openings = _openings_by_run(store)
         if isinstance(out, (str, Path)) and str(out) != "-":
             with open(out, "w", newline="", encoding="utf-8") as handle:
-                return _write_csv(store.iter_matches(), handle)
-        return _write_csv(store.iter_matches(), sys.stdout if isinstance(out, (str, Path)) else out)
+                return _write_csv(store.iter_matches(), handle, openings)
+        return _write_csv(store.iter_matches(), sys.stdout if isinstance(out, (str, Path)) else out, openings)
 
 
-def _write_csv(matches: Iterable[SavedMatch], handle: IO[str]) -> int:
+def _openings_by_run(store: Store) -> dict[str, Any]:
+    """For each run with openings, its schedule (which tells a match's opening) and its
+    Position IDs."""
+    import tomllib
+
+    from bgfast.tournament.schedule import scheduler
+    from bgfast.tournament.spec import TournamentSpec
+
+    out = {}
+    for run in store.runs():
+        raw = tomllib.loads(run["spec"])
+        if raw.get("openings"):
+            spec = TournamentSpec.from_dict(raw)
+            out[run["name"]] = (scheduler(spec), spec.openings)
+    return out
+
+
+def _write_csv(matches: Iterable[SavedMatch], handle: IO[str], openings: dict[str, Any]) -> int:
     writer = csv.writer(handle, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     n = 0
     for m in matches:
         r = m.result
+        found = openings.get(m.run)
+        opening = found[1][found[0].opening(m.idx)] if found else ""
         writer.writerow((m.idx, m.player0, m.player1, m.length, m.seed, r.score0, r.score1,
                          m.player0 if r.winner == 0 else m.player1, r.games, m.dice_index, r.gammons0,
-                         r.gammons1, r.backgammons0, r.backgammons1, r.doubles, r.plies, m.run))
+                         r.gammons1, r.backgammons0, r.backgammons1, r.doubles, r.plies, m.run, opening))
         n += 1
     return n
 
