@@ -513,6 +513,9 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
     cdef float val[MAX_SPARSE]
     cdef int i, m, cls, net, bits
     cdef float hand[NN_HAND]
+    cdef float ref[NN_NETS][NN_HAND]
+    cdef float d
+    cdef int j
     cdef const NetPart* part
     cdef const Board* a
     cdef Board s
@@ -529,16 +532,22 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
         else:
             net = NET_RACE if cls == CLASS_RACE else NET_CONTACT
             part = &nn.part[net]
-            if not have[net]:
+            _hand_values(a, hand)
+            if not have[net]:           # the parent's point codes and this first child's hand inputs
                 m = _encode_raw(parent, idx, val)
                 memcpy(acc[net], part.b1, part.hidden * sizeof(float))
-                nn_accumulate(acc[net], part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
+                memcpy(ref[net], hand, NN_HAND * sizeof(float))
+                nn_accumulate(acc[net], part.w1, idx, val, m, part.w1 + NN_RAW * part.hidden, hand, NN_HAND,
+                              part.hidden)
                 have[net] = True
             memcpy(z, acc[net], part.hidden * sizeof(float))
             m = _encode_delta(a, parent, idx, val)
-            _hand_values(a, hand)
-            nn_accumulate(z, part.w1, idx, val, m, part.w1 + NN_RAW * part.hidden, hand, NN_HAND,
-                          part.hidden)
+            for j in range(NN_HAND):    # siblings share most hand inputs: add the ones that differ
+                d = hand[j] - ref[net][j]
+                idx[m] = NN_RAW + j
+                val[m] = d
+                m += d != 0
+            nn_accumulate(z, part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
             _outputs(part, z, o)
             _joint(o, bits, q)
         probs_flip(q, out + NN_OUT * i)
