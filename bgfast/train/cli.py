@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Sequence
 
 from bgfast.errors import BgfastError
-from bgfast.train.checkpoint import BEST, load_checkpoint, read_curve
+from bgfast.train.checkpoint import AVERAGE, BEST, CHECKPOINT, load_checkpoint, read_curve
 from bgfast.train.config import RESUMABLE, TrainConfig
 from bgfast.train.supervised import RefineConfig, run_refine
 from bgfast.train.td import run_td
@@ -49,9 +49,12 @@ def _parser() -> argparse.ArgumentParser:
     bn.add_argument("--weights", type=Path, default=None)
     bn.add_argument("--positions", type=int, default=20000)
     bn.add_argument("--games", type=int, default=200)
-    sn = sub.add_parser("snapshot", help="copy a run's best net to a weights file")
+    sn = sub.add_parser("snapshot", help="copy a run's best net (or its moving average, or its last) to a weights file")
     sn.add_argument("run_dir", type=Path)
     sn.add_argument("target", type=Path)
+    sn.add_argument("--which", choices=("best", "average", "checkpoint"), default="best",
+                    help="best.bgw (the best curve point, default), average.bgw (the moving average "
+                         "of the weights now) or checkpoint.bgw (the weights now)")
     return ap
 
 
@@ -100,12 +103,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             for p in points if not args.json else []:
                 print(f"{p['games']:>9,}  {p['ppg']:+.3f} +- {p['se']:.3f}  lr {p['lr']:.4f}  {p['seconds']:,.0f} s")
         elif args.command == "snapshot":
-            best = args.run_dir / BEST
-            if not best.exists():
-                raise BgfastError(f"{args.run_dir} has no {BEST} yet")
-            load_checkpoint(args.run_dir, BEST)          # refuse to copy a damaged file
-            shutil.copyfile(best, args.target)
-            print(f"copied {best} to {args.target}")
+            name = {"best": BEST, "average": AVERAGE, "checkpoint": CHECKPOINT}[args.which]
+            source = args.run_dir / name
+            if not source.exists():
+                raise BgfastError(f"{args.run_dir} has no {name} yet")
+            load_checkpoint(args.run_dir, name)          # refuse to copy a damaged file
+            shutil.copyfile(source, args.target)
+            print(f"copied {source} to {args.target}")
     except (BgfastError, OSError) as exc:
         print(f"bgfast train: {exc}", file=sys.stderr)
         return 1
