@@ -150,7 +150,8 @@ def _add_play(sub: argparse._SubParsersAction[_Parser]) -> None:
                    help="match length in points, 0 = one money game (default 7)")
     p.add_argument("--seed", type=_non_negative, default=0, help="run seed of the dice (default 0)")
     p.add_argument("--index", type=_non_negative, default=0, metavar="N",
-                   help="match index within the run (default 0)")
+                   help="the dice stream (SEED, N): a tournament match's dice_index in the matches "
+                   "CSV (default 0)")
     p.add_argument("--json", action="store_true", help="print the match as one line of JSON")
     p.add_argument("--mat", metavar="FILE",
                    help="also write every roll, play and cube action to FILE in the Jellyfish .mat "
@@ -446,9 +447,11 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from bgfast.tournament import load_standings, plot_ratings, write_matches_csv
     from bgfast.tournament.report import require_plotting, write_pairings_csv
 
-    matches = args.matches if args.matches in (None, "-") else _output_file(args.matches, "--matches")
-    pairings = args.pairings if args.pairings in (None, "-") else _output_file(args.pairings, "--pairings")
-    plot = _output_file(args.plot, "--plot", suffix=".png") if args.plot is not None else None
+    matches = args.matches if args.matches in (None, "-") else _output_file(args.matches, "--matches",
+                                                                              results=args.db)
+    pairings = args.pairings if args.pairings in (None, "-") else _output_file(args.pairings, "--pairings",
+                                                                                results=args.db)
+    plot = _output_file(args.plot, "--plot", suffix=".png", results=args.db) if args.plot is not None else None
     if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
         raise ValueError(f"--plot {args.plot!r}: the file type comes from its suffix, one of {', '.join(PLOT_FORMATS)}")
     if plot is not None:
@@ -513,17 +516,26 @@ def _cmd_export(args: argparse.Namespace) -> int:
         return 0
     if file is None:
         raise ValueError(f"--match N writes one file: give --{fmt} FILE (not --{fmt}-dir)")
-    out = _output_file(file, f"--{fmt}")
+    out = _output_file(file, f"--{fmt}", results=args.db)
     run = export_match(args.db, args.match, out, run=args.run, format=fmt)
     print(f"wrote match {args.match} of run {run} to {out}", file=sys.stderr)
     return 0
 
 
-def _output_file(name: str, option: str, *, suffix: str = "") -> Path:
+def _output_file(name: str, option: str, *, suffix: str = "", results: str | None = None) -> Path:
     """The file an output option names, checked before any work: its folder must exist
-    and it must not be a folder; ``suffix`` is added when the name has none (as
+    and it must not be a folder, nor the ``results`` file being read (or its journal,
+    lock or log, through any link); ``suffix`` is added when the name has none (as
     matplotlib does)."""
     path = Path(name)
+    if results is not None:
+        kept = [Path(results), Path(f"{results}-wal"), Path(f"{results}-shm"), Path(f"{results}.lock"),
+                Path(results).with_suffix(".log")]
+        target = os.path.realpath(path)
+        if any(target == os.path.realpath(k) or (k.exists() and path.exists() and os.path.samefile(k, path))
+               for k in kept):
+            raise ValueError(f"{option} {name!r} is the results file {results!r} (or its journal, lock or log): "
+                             "writing there would destroy it; name another file")
     if path.is_dir():
         raise ValueError(f"{option} {name!r} is a folder, not a file")
     if suffix and not path.suffix:

@@ -99,7 +99,7 @@ def test_report_names_the_plot_file_it_wrote(capsys: pytest.CaptureFixture[str],
 def test_a_second_spec_on_the_same_file_needs_append(capsys: pytest.CaptureFixture[str], spec_file: Path) -> None:
     run(capsys, "tournament", str(spec_file), "--db", "r.sqlite", "--workers", "1", "--quiet")
     other = spec_file.parent / "other.toml"
-    other.write_text(small_spec_text(seed=9, per_pairing=10, chunk=4))
+    other.write_text(small_spec_text("other", seed=9, per_pairing=10, chunk=4))
     code, _, err = run(capsys, "tournament", str(other), "--db", "r.sqlite", "--workers", "1", "--quiet")
     assert code == 2 and "--append" in err
     code, out, _ = run(capsys, "tournament", str(other), "--db", "r.sqlite", "--workers", "1", "--quiet",

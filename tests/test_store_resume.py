@@ -83,7 +83,7 @@ def test_a_different_spec_on_an_existing_file_is_an_error_naming_the_way_out(tmp
 def test_append_adds_a_spec_with_another_seed_and_reports_over_both(tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite"
     run_tournament(small_spec(), db, workers=1)
-    standings = run_tournament(small_spec(seed=2), db, workers=1, append=True)
+    standings = run_tournament(small_spec(name="small-2", seed=2), db, workers=1, append=True)
     assert standings.matches_played == 2 * small_spec().total_matches()
     assert standings.tournament == "small"
 

@@ -146,7 +146,7 @@ def load_openings(path: str | Path, *, match_length: int | None, checkers: int =
     :raises InvalidSpecError: the file cannot be read (as UTF-8 text), or see :func:`parse_openings`.
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # a byte-order mark (Notepad) is not a character
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InvalidSpecError(f"cannot read openings file {str(path)!r}: {reason}") from None

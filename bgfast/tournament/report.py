@@ -21,6 +21,7 @@ from bgfast.engines.counters import EngineCounters
 from bgfast.tournament.pairs import PairingStats, pairing_stats
 from bgfast.tournament.ratings import RATINGS, EloInterval, Ratings, fit_ratings
 from bgfast.tournament.results import SavedMatch, SeatTotals
+from bgfast.tournament.sprt import Sprt, SprtVerdict, verdict_of_chunks
 from bgfast.tournament.stats import Stats, UnitSums, stratified_ratio_se
 from bgfast.tournament.store import Store, open_results
 
@@ -73,6 +74,10 @@ class PlayerStanding:
     ppg_se_paired: float = math.nan
     """The standard error of ``stats.ppg`` with units (dice pairs) as the samples, each
     pairing a stratum (:func:`~bgfast.tournament.stats.stratified_ratio_se`)."""
+    ppg_se_independent: float = math.nan
+    """The standard error of ``stats.ppg`` with matches as the samples, each pairing a
+    stratum (the spread between opponents is not noise when each pairing plays a fixed
+    number of matches)."""
     engine: EngineCounters = dataclasses.field(default_factory=EngineCounters)
     """What the player's outside engine did (all zero for a bot that plays in bgfast)."""
     plays: str = ""
@@ -178,7 +183,7 @@ class Standings:
             "paired": self.paired,
             "players": [
                 {"name": p.name, "matches": p.stats.matches, "match_wins": p.stats.wins,
-                 "ppg": round(p.stats.ppg, 4), "ppg_se": round(p.stats.ppg_se, 4),
+                 "ppg": round(p.stats.ppg, 4), "ppg_se": _json_number(p.ppg_se_independent, 4),
                  "ppg_se_paired": _json_number(p.ppg_se_paired, 4),
                  "elo": round(p.elo, 1), "elo_ci95": [round(p.elo_ci95[0], 1), round(p.elo_ci95[1], 1)],
                  **p.engine.report()}
@@ -206,7 +211,7 @@ class Standings:
                      f"{'Elo':>7}  {'95% CI':>17}")
         for p in self.players:
             s = p.stats
-            error = p.ppg_se_paired if self.paired else s.ppg_se
+            error = p.ppg_se_paired if self.paired else p.ppg_se_independent
             lines.append(f"{p.name:<{width}}  {s.matches:>8}  {s.wins:>8}  {100 * s.win_rate:>5.1f}%  "
                          f"{s.ppg:>+7.3f}  {error:>6.3f}  {p.elo:>+7.1f}  "
                          f"[{p.elo_ci95[0]:>+7.1f}, {p.elo_ci95[1]:>+7.1f}]")
@@ -304,9 +309,14 @@ def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | No
     results, ratings, paired_se = _unit_results(store, pos, pairs, rating, anchor, [names[pid] for pid in ids], runs)
     counters = store.engine_counters()
     plays = store.player_bots()
+    strata: list[list[UnitSums]] = [[] for _ in ids]  # each player's pairings, matches as the units
+    for (a, b), q in pairs.items():
+        for player, view in ((a, q), (b, ~q)):
+            strata[player].append(UnitSums(view.matches, view.points, view.games, view.points_sq, view.games_sq,
+                                           view.points_games))
     players = sorted(
         (PlayerStanding(names[pid], per_player[i], ratings.elo[i], ratings.ci95[i], paired_se[i],
-                        counters.get(pid, EngineCounters()), plays.get(pid, ""))
+                        stratified_ratio_se(strata[i]), counters.get(pid, EngineCounters()), plays.get(pid, ""))
          for i, pid in enumerate(ids) if per_player[i].matches),
         key=lambda p: (-p.elo, p.name))
     pairings = tuple(PairingStanding(names[ids[a]], names[ids[b]], s, results[(a, b)], results[(a, b)].elo(rating))
@@ -319,8 +329,12 @@ def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | No
         options = tomllib.loads(run["spec"]).get("sprt")  # the raw table: bots need not be installed here
         if options:
             alpha, beta = float(options.get("alpha", 0.05)), float(options.get("beta", 0.05))
-            sprt = SprtOutcome(run["sprt_status"] or "continue", run["sprt_matches"] or run["matches_played"],
-                               run["sprt_llr"] or 0.0, float(options["elo0"]), float(options["elo1"]),
+            status, matches, llr = run["sprt_status"], run["sprt_matches"], run["sprt_llr"]
+            if not decided:  # the run stopped before it decided: its verdict so far, from its matches
+                verdict = _sprt_so_far(store, run, options, names)
+                status, matches, llr = verdict.status.value, verdict.matches, verdict.llr
+            sprt = SprtOutcome(status or "continue", matches or run["matches_played"],
+                               llr or 0.0, float(options["elo0"]), float(options["elo1"]),
                                math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha))
     return Standings(
         tournament=runs[0]["name"] if runs else store.path.stem,
@@ -328,6 +342,16 @@ def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | No
         players=tuple(players), pairings=pairings, sprt=sprt, prior_draws=ratings.prior_draws,
         matches_scheduled=scheduled, running=store.writer_active(), rating=rating, anchor=anchor,
         forfeits=tuple(store.forfeits()))
+
+
+def _sprt_so_far(store: Store, run: dict[str, Any], options: dict[str, Any], names: dict[int, str]) -> SprtVerdict:
+    """The SPRT verdict of an undecided ``run``, pair by pair over its saved chunks."""
+    raw = tomllib.loads(run["spec"])
+    tested_name = raw.get("challenger") or raw["players"][0]["name"]
+    tested = next(pid for pid, name in names.items() if name == tested_name)
+    test = Sprt(float(options["elo0"]), float(options["elo1"]), float(options.get("alpha", 0.05)),
+                float(options.get("beta", 0.05)))
+    return verdict_of_chunks(test, store.iter_outcomes(run["run"]), tested, paired=raw.get("paired_dice", True))
 
 
 def _unit_results(store: Store, pos: dict[int, int], pairs: dict[tuple[int, int], Stats], rating: str,

@@ -260,7 +260,7 @@ class _RunLogFile(logging.FileHandler):
     """The run's log file; the closing wake-up record is not written."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.msg is not _WAKE:
+        if record.msg != _WAKE:  # (a copy: the record crossed the log's queue)
             super().emit(record)
 
 

@@ -30,13 +30,14 @@ unit's step (the *overshoot*, stated in the verdict).
 from __future__ import annotations
 
 import enum
+import itertools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
-from bgfast.tournament.pairs import PENTANOMIAL_SCORES, Pentanomial
+from bgfast.tournament.pairs import PENTANOMIAL_SCORES, Pentanomial, unit_wins
 from bgfast.tournament.ratings import expected_score
 from bgfast.tournament.stats import Stats
 from bgfast.validation import real_number
@@ -222,6 +223,29 @@ class Sprt:
         llr = float(llrs[last])
         status = self._status(llr) if crossed.size else SprtStatus.CONTINUE
         return SprtVerdict(status, counts.units, counts.matches, llr, self.lower, self.upper, counts)
+
+
+def verdict_of_chunks(test: Sprt, outcomes: Iterable[tuple[int, int, int, int, int]], tested: int, *,
+                      paired: bool) -> SprtVerdict:
+    """The verdict of ``test`` over saved matches, decided pair by pair in match-index
+    order over the chunks 0, 1, 2, ... that are all there (a missing chunk ends it, as it
+    holds the run's progress line back): what the run said, or would have said had it
+    not been stopped before saving its verdict.
+
+    :param outcomes: ``(chunk, dice_index, player0, player1, winner seat)`` of each match
+        in match-index order (:meth:`~bgfast.tournament.store.Store.iter_outcomes`).
+    :param tested: the tested player's id.
+    """
+    per_unit = 2 if paired else 1
+    verdict = test.sequential([], matches_per_unit=per_unit)
+    expected = 0
+    for chunk, rows in itertools.groupby(outcomes, key=lambda outcome: outcome[0]):
+        if chunk != expected or verdict.status is not SprtStatus.CONTINUE:
+            break
+        wins = unit_wins([(dice, p0, p1, winner) for _, dice, p0, p1, winner in rows], tested, paired=paired)
+        verdict = test.sequential(wins, matches_per_unit=per_unit, start=verdict.counts)
+        expected += 1
+    return verdict
 
 
 def _pentanomial(scores: Pentanomial | Mapping[float, int] | Stats) -> Pentanomial:

@@ -391,6 +391,20 @@ class Store:
             if played.get(run, 0) != saved.get(run, 0):
                 raise damaged(f"run {name!r} has {played.get(run, 0)} match rows where its finished chunks hold "
                               f"{saved.get(run, 0)} (rows of matches or chunks deleted?)")
+        if _TOTALS_TABLES <= self._tables():
+            with self._sqlite_errors():
+                chunks = {(r, c): n for r, c, n in conn.execute("SELECT run, chunk, matches FROM chunks") if n}
+                seats = {(r, c): n for r, c, n in conn.execute(
+                    "SELECT run, chunk, SUM(matches) FROM chunk_seats GROUP BY run, chunk")}
+                units = {(r, c): n for r, c, n in conn.execute(
+                    "SELECT run, chunk, SUM(units * matches_per_unit) FROM chunk_units GROUP BY run, chunk")}
+            for table, sums in (("chunk_seats", seats), ("chunk_units", units)):
+                wrong = sorted(k for k in chunks.keys() | sums.keys() if chunks.get(k) != sums.get(k))
+                if wrong:
+                    run, chunk = wrong[0]
+                    more = f" (and {len(wrong) - 1} more chunks)" if len(wrong) > 1 else ""
+                    raise damaged(f"the sums in {table} of chunk {chunk} of run {names.get(run, run)!r}{more} "
+                                  "disagree with its chunks table (rows deleted?)")
 
     @contextlib.contextmanager
     def _sqlite_errors(self, *, writing: bool = False) -> Iterator[None]:
@@ -517,6 +531,10 @@ class Store:
                         f"players[{i}].name: {player.name!r} is bot {saved_bot!r} with options {saved_options} in "
                         f"{str(self.path)!r}; give this player another name")
                 ids.append(int(saved_id))
+            if any(name == spec.name for name, *_ in others):
+                raise InvalidSpecError(
+                    f"name: a run named {spec.name!r} is already in {str(self.path)!r}; an added spec needs another "
+                    "name (its matches would be mixed up with that run's in reports and exports)")
             cur = conn.execute(
                 "INSERT INTO runs (name, spec_hash, spec, seed, total_matches, chunk_size, chunks, created) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
