@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Callable, NoReturn, Sequence
@@ -24,6 +25,7 @@ from bgfast.errors import (
     InvalidSpecError,
     ResultsWriteError,
     RolloutWorkerError,
+    Terminated,
     WorkerFailedError,
 )
 from bgfast.position import Move, Position
@@ -408,14 +410,22 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 
     spec = TournamentSpec.from_toml(args.spec)
     db = args.db or str(default_db_path(spec))
+
+    def terminate(signum: int, frame: object) -> None:
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, terminate)
     try:
         standings = run_tournament(spec, db, workers=args.workers, backend=args.backend,
                                    scheduler=args.scheduler, append=args.append,
                                    reporter=get_reporter("quiet" if args.quiet else "progress"))
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted; finished chunks are saved in {db}: re-run the same command to resume",
+    except KeyboardInterrupt as exc:
+        how = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"
+        print(f"{PROG}: {how}; finished chunks are saved in {db}: re-run the same command to resume",
               file=sys.stderr)
-        return 130
+        return 143 if isinstance(exc, Terminated) else 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     print(standings.text())
     print(f"\nresults: {db}")
     return 0

@@ -197,3 +197,10 @@ class EngineProtocolError(EngineError):
     """An engine answer that does not parse: garbage, an unexpected line, an error line."""
 
     kind = "illegal"
+
+
+class Terminated(KeyboardInterrupt):
+    """A SIGTERM (``kill PID``) turned into an interruption, so that a long run stops as
+    after a Ctrl-C: finished work saved, a line saying so, status 143."""
+
+    reason = "SIGTERM"

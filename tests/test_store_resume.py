@@ -330,6 +330,21 @@ def test_ctrl_c_stops_the_run_keeping_finished_chunks_and_a_rerun_completes_it(
     assert_a_rerun_completes_it(spec_path, db, reference)
 
 
+def test_sigterm_stops_the_run_as_ctrl_c_does_saying_so_and_a_rerun_completes_it(
+        tmp_path: Path, reference: dict[str, str]) -> None:
+    with long_run_in_a_child(tmp_path) as (proc, spec_path, db):
+        wait_for_chunks(db, 3, proc)
+        assert proc.poll() is None
+        os.kill(proc.pid, signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert err.startswith("bgfast: terminated (SIGTERM); finished chunks are saved in ") and "resume" in err
+    log = db.with_suffix(".log").read_text(encoding="utf-8")
+    assert re.search(r"WARNING interrupted \(SIGTERM\): \d+ matches saved, re-run the same command to resume", log)
+    assert "the log is closing" not in log
+    assert_a_rerun_completes_it(spec_path, db, reference)
+
+
 def test_a_chunk_sent_from_a_worker_keeps_its_rows_and_saves_the_same_as_in_process(tmp_path: Path) -> None:
     import pickle
 

@@ -110,8 +110,9 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
                     _show_status(reporter, sprt.text() if sprt is not None else leader.add(seatings) if leader else "")
                     if stop:
                         break
-            except KeyboardInterrupt:
-                log.warning("interrupted (Ctrl-C): %d matches saved, re-run the same command to resume", done)
+            except KeyboardInterrupt as exc:
+                log.warning("interrupted (%s): %d matches saved, re-run the same command to resume",
+                            getattr(exc, "reason", "Ctrl-C"), done)
                 raise
             except BaseException as exc:
                 trace = getattr(exc, "trace", "")
