@@ -114,7 +114,20 @@ def _add_show(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    print(_position(args.position_id).diagram())
+    from bgfast.formats.text import parse_position
+
+    pos, match = parse_position(args.position_id)
+    print(pos.diagram())
+    if match is not None:  # what a PositionID:MatchID or an XGID states beside the checkers
+        length = f"{match.length}-point match" if match.length else "money game"
+        me = match.player_on_roll
+        owner = ("centred" if match.cube_owner < 0 else
+                 "owned by the side on roll" if match.cube_owner == me else "owned by its opponent")
+        flags = (", Crawford game" if match.crawford else "") + (", a double offered" if match.double_offered else "")
+        dice = f", dice {match.dice[0]}{match.dice[1]}" if match.dice[0] else ", dice not rolled"
+        print(f"{length}, score {match.score[me]}-{match.score[1 - me]} (the side on roll first), "
+              f"cube {match.cube_value} {owner}{dice}{flags}")
+        print(f"Position ID {pos.id()}  Match ID {match.match_id()}")
     return 0
 
 

@@ -192,3 +192,13 @@ def test_moves_refuses_a_roll_the_match_id_does_not_allow(capsys: pytest.Capture
 def test_moves_lists_the_plays_of_the_roll_the_match_id_says_was_rolled(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["moves", "4HPwATDgc/ABMA:cAn3AAAAAAAE", "56"]) == 0
     assert capsys.readouterr().out.splitlines()[0].split()[0] == "24/13"
+
+
+def test_show_prints_the_match_state_an_xgid_or_match_id_states(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:3:2:0:7:10")
+    assert code == 0
+    assert out.splitlines()[-2] == ("7-point match, score 3-2 (the side on roll first), cube 2 owned by the side "
+                                    "on roll, dice 52")
+    assert out.splitlines()[-1].startswith("Position ID 4HPwATDgc/ABMA  Match ID ")
+    code, out, _ = run(capsys, "show", "4HPwATDgc/ABMA")
+    assert code == 0 and "Match ID" not in out
