@@ -5,7 +5,8 @@
 keeping at most a window of jobs in flight, and yields their results in
 submission order or as they finish.  It keeps the promises both callers make:
 
-* the workers ignore SIGINT: Ctrl-C is the parent's business, and its
+* the workers ignore SIGINT and take SIGTERM's default action: Ctrl-C (or a SIGTERM the
+  tournament command turns into one) is the parent's business, and its
   :class:`KeyboardInterrupt` closes the pool;
 * the workers end when the parent dies, even by ``kill -9`` (:func:`exit_with_parent`);
 * a worker that dies (killed, out of memory) breaks the pool, which
@@ -127,6 +128,7 @@ def _start_worker(parent: int, board: Any, initializer: Callable[..., object] | 
     """A worker's first act: leave SIGINT to the parent, die with it, take a slot on the
     board of jobs in play, then the caller's initializer."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler: a pool ends its workers so
     exit_with_parent(parent)
     with board.get_lock():
         slot = next(i for i in range(0, len(board), 2) if board[i] == 0)

@@ -313,35 +313,24 @@ def test_resume_picks_up_exactly_the_missing_chunks(tmp_path: Path, reference: d
     assert csv_of(db) == reference["small"]
 
 
-def test_ctrl_c_stops_the_run_keeping_finished_chunks_and_a_rerun_completes_it(
-        tmp_path: Path, reference: dict[str, str]) -> None:
+@pytest.mark.parametrize(("sig", "status", "said", "logged"), [
+    (signal.SIGINT, 130, "bgfast: interrupted; ", "Ctrl-C"),
+    (signal.SIGTERM, 143, "bgfast: terminated (SIGTERM); ", "SIGTERM"),
+])
+def test_ctrl_c_or_sigterm_stops_the_run_keeping_finished_chunks_and_a_rerun_completes_it(
+        tmp_path: Path, reference: dict[str, str], sig: int, status: int, said: str, logged: str) -> None:
     with long_run_in_a_child(tmp_path) as (proc, spec_path, db):
         wait_for_chunks(db, 3, proc)
         assert proc.poll() is None
-        os.kill(proc.pid, signal.SIGINT)
+        os.kill(proc.pid, sig)
         _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
-    assert err.startswith("bgfast: interrupted; finished chunks are saved in ") and "resume" in err
+    assert proc.returncode == status, err
+    assert err.startswith(said + "finished chunks are saved in ") and "resume" in err
     matches, _ = check_db_consistent(db)
     assert 0 < matches < LONG_MATCHES
     log = db.with_suffix(".log").read_text(encoding="utf-8")
-    assert "stopped: \n" not in log and not log.rstrip().endswith("stopped:")
-    assert re.search(r"WARNING interrupted \(Ctrl-C\): \d+ matches saved, re-run the same command to resume", log)
-    assert_a_rerun_completes_it(spec_path, db, reference)
-
-
-def test_sigterm_stops_the_run_as_ctrl_c_does_saying_so_and_a_rerun_completes_it(
-        tmp_path: Path, reference: dict[str, str]) -> None:
-    with long_run_in_a_child(tmp_path) as (proc, spec_path, db):
-        wait_for_chunks(db, 3, proc)
-        assert proc.poll() is None
-        os.kill(proc.pid, signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 143, err
-    assert err.startswith("bgfast: terminated (SIGTERM); finished chunks are saved in ") and "resume" in err
-    log = db.with_suffix(".log").read_text(encoding="utf-8")
-    assert re.search(r"WARNING interrupted \(SIGTERM\): \d+ matches saved, re-run the same command to resume", log)
-    assert "the log is closing" not in log
+    assert "stopped: \n" not in log and not log.rstrip().endswith("stopped:") and "the log is closing" not in log
+    assert re.search(rf"WARNING interrupted \({logged}\): \d+ matches saved, re-run the same command to resume", log)
     assert_a_rerun_completes_it(spec_path, db, reference)
 
 
