@@ -59,8 +59,8 @@ class NeuralBot(CoreBot):
     Strength of the shipped net (5 million self-play games; cubeless money, no Jacoby
     rule, paired dice, through the tournament runner as ``tournaments/neural.toml``):
     +0.580 +- 0.004 points per game against pubeval over 100,000 games and -0.044 +-
-    0.004 against gnubg 0-ply over 100,000; at ``ply=1`` +0.635 +- 0.009 against pubeval
-    and -0.003 +- 0.009 against gnubg 0-ply, over 20,000 each.  Checker play, judged by
+    0.004 against gnubg 0-ply over 100,000; at ``ply=1`` +0.630 +- 0.004 against pubeval
+    over 100,000 and -0.003 +- 0.009 against gnubg 0-ply over 20,000.  Checker play, judged by
     gnubg at 2 plies (``tools/checker_play_error.py``, 3,000 decisions): 6.8 millipoints
     lost a decision in contact, 0.7 in races (ply 1: 3.9 and 0.7; gnubg 0-ply: 2.8 and
     0.2).  See ``bgfast/data/weights/neural.md`` for the learning curve, the speed and
