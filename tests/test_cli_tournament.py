@@ -104,7 +104,7 @@ def test_a_second_spec_on_the_same_file_needs_append(capsys: pytest.CaptureFixtu
     assert code == 2 and "--append" in err
     code, out, _ = run(capsys, "tournament", str(other), "--db", "r.sqlite", "--workers", "1", "--quiet",
                        "--append")
-    assert code == 0 and out.startswith("small: 60 matches")
+    assert code == 0 and out.startswith("small + other: 60 matches")
 
 
 @pytest.mark.parametrize(("name", "argv", "spec_text"), [

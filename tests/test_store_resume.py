@@ -85,7 +85,7 @@ def test_append_adds_a_spec_with_another_seed_and_reports_over_both(tmp_path: Pa
     run_tournament(small_spec(), db, workers=1)
     standings = run_tournament(small_spec(name="small-2", seed=2), db, workers=1, append=True)
     assert standings.matches_played == 2 * small_spec().total_matches()
-    assert standings.tournament == "small"
+    assert standings.tournament == "small + small-2"  # the file's runs, in the order they were added
 
 
 def test_an_added_spec_may_not_reuse_a_seed(tmp_path: Path) -> None:

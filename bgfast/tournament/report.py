@@ -337,7 +337,7 @@ def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | No
                                llr or 0.0, float(options["elo0"]), float(options["elo1"]),
                                math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha))
     return Standings(
-        tournament=runs[0]["name"] if runs else store.path.stem,
+        tournament=" + ".join(run["name"] for run in runs) if runs else store.path.stem,
         matches_played=sum(s.matches for s in per_player) // 2,
         players=tuple(players), pairings=pairings, sprt=sprt, prior_draws=ratings.prior_draws,
         matches_scheduled=scheduled, running=store.writer_active(), rating=rating, anchor=anchor,
