@@ -191,8 +191,12 @@ _ADD_COUNTERS = (
 _MATCH_COLUMNS = ("run", "idx", "chunk", "pairing", "length", "seed", "dice_index", "player0", "player1",
                   *MatchSummary._fields)
 """The columns of ``matches``: the match's place, then how it went (named as in MatchSummary)."""
-_INSERT_MATCHES = (f"INSERT INTO matches ({', '.join(_MATCH_COLUMNS)}) VALUES ({{run}}, ?, {{chunk}}, ?, ?, {{seed}}, "
-                   f"?, ?, ?{', ?' * len(MatchSummary._fields)})")
+_BOUND_COLUMNS = tuple(c for c in _MATCH_COLUMNS if c not in ("run", "chunk", "seed"))
+"""The columns of ``matches`` bound row by row when a chunk is written (the rest are the chunk's own)."""
+_TOTALS_OF_BOUND = [_BOUND_COLUMNS.index(c) for c in TOTALS_COLUMNS]
+"""Where the columns :func:`~bgfast.tournament.totals.chunk_totals` reads are among the bound ones."""
+_INSERT_MATCHES = (f"INSERT INTO matches ({', '.join(_MATCH_COLUMNS)}) VALUES "
+                   f"({', '.join('?' if c in _BOUND_COLUMNS else f'{{{c}}}' for c in _MATCH_COLUMNS)})")
 """A chunk's matches: its run, chunk and seed written in (``str.format``), a row's place and summary bound."""
 _INSERT_SEATS = f"INSERT INTO chunk_seats VALUES ({', '.join('?' * (len(SeatTotals._fields) + 2))})"
 _INSERT_UNITS = f"INSERT INTO chunk_units VALUES ({', '.join('?' * (len(UnitGroup._fields) + 2))})"
@@ -557,10 +561,10 @@ class Store:
         conn = self._conn
         try:
             with self._transaction():
+                bound = np.column_stack([rows[:, :4], players, rows[:, 6:]])  # as _BOUND_COLUMNS
                 conn.executemany(_INSERT_MATCHES.format(run=int(run.run), chunk=int(chunk), seed=int(run.spec.seed)),
-                                 np.column_stack([rows[:, :4], players, rows[:, 6:]]).tolist())
-                totals = self._write_totals(run.run, chunk, np.column_stack(
-                    [players, rows[:, 3], rows[:, 2], rows[:, 6:6 + len(TOTALS_COLUMNS) - 4]]))
+                                 bound.tolist())
+                totals = self._write_totals(run.run, chunk, bound[:, _TOTALS_OF_BOUND])
                 if result.records:
                     conn.executemany(
                         "INSERT INTO match_records (run, idx, seat0, seat1, forfeit) VALUES (?, ?, ?, ?, ?)",
