@@ -22,7 +22,7 @@ Adding an evaluator kind: a value of ``EvaluatorKind`` in ``evaluator.pxd``, a c
 pointers of an ``Evaluator`` point into objects that a :class:`CoreEvaluator` keeps
 alive.
 """
-from bgfast._core.board cimport Board, board_from_bytes, board_swap
+from bgfast._core.board cimport Board, board_from_bytes, board_swap, board_checkers
 from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate
 from bgfast._core.probs cimport NOUT, probs_flip, probs_equity
 from bgfast._core.heuristic cimport (
@@ -35,6 +35,7 @@ from bgfast._core import heuristic as _heuristic
 import numpy as np
 
 cdef enum:
+    MAX_PREROLL_PLIES = 3     # the deepest on_roll_batch evaluation
     FILTER_MOVES = 8          # 1-ply checker play: the best 8 plays at 0 ply ...
 cdef float FILTER_EQUITY = 0.16   # ... within 0.16 of the best (gnubg's default move filter)
 
@@ -112,6 +113,48 @@ cdef void evaluator_preroll(const Evaluator* e, MoveGen* g, const Board* b, int 
             evaluator_roll(e, g, b, d1, d2, q)
             for k in range(NOUT):
                 p[k] += w * q[k]
+    for k in range(NOUT):
+        p[k] /= 36.0
+
+
+cdef int _choose0(const Evaluator* e, MoveGen* g, const Board* b) noexcept nogil:
+    """The index of the evaluator's 0-ply play among the children in ``g`` of ``b``."""
+    cdef int top = 0
+    if e.kind == EVAL_NEURAL:
+        neural_candidates(e.model, g, b, &top, 1, 0.0, NULL)
+        return top
+    return heuristic_choose(&e.heuristic, g, b)
+
+
+cdef void evaluator_preroll_deep(const Evaluator* e, MoveGen** gens, const Board* b, int plies,
+                                 float* p) noexcept nogil:
+    """:func:`evaluator_preroll` at any number of plies: ``plies`` >= 2 averages over the 21
+    rolls the ``plies - 1``-ply value (the opponent's, flipped) of the 0-ply play, with
+    ``gens[k]`` the move generator of depth ``k`` (``plies`` of them)."""
+    cdef Board s
+    cdef float q[NOUT]
+    cdef float r[NOUT]
+    cdef int d1, d2, k, best
+    cdef float w
+    if plies <= 1:
+        evaluator_preroll(e, gens[0], b, plies, p)
+        return
+    for k in range(NOUT):
+        p[k] = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            w = 1.0 if d1 == d2 else 2.0
+            generate(gens[0], b, d1, d2)
+            best = _choose0(e, gens[0], b)
+            board_swap(&s, &gens[0].items[best].board)     # the opponent on roll
+            if board_checkers(&s, 0) == 0:                   # the mover bore off its last checker
+                board_swap(&s, &s)
+                evaluator_after(e, &s, r)
+            else:
+                evaluator_preroll_deep(e, gens + 1, &s, plies - 1, q)
+                probs_flip(q, r)
+            for k in range(NOUT):
+                p[k] += w * r[k]
     for k in range(NOUT):
         p[k] /= 36.0
 
@@ -242,27 +285,36 @@ cdef class CoreEvaluator:
 
     def on_roll_batch(self, const unsigned char[:, ::1] boards, int plies=0):
         """:meth:`on_roll` of each row of an (n, 50) uint8 array of boards (side 1 on roll, in
-        play: each side has a checker left): an (n, 5) float32 array.  Releases the GIL.
+        play: each side has a checker left): an (n, 5) float32 array.  Releases the GIL, so
+        threads may label disjoint slices at once.  ``plies`` 0 to ``MAX_PREROLL_PLIES`` (3):
+        ``k`` plies average over the 21 rolls the ``k - 1``-ply value of the 0-ply play (2 plies
+        costs about 21 times 1 ply, as gnubg's n-ply evaluation without its move filter).
 
-        :raises ValueError: not (n, 50), or ``plies`` other than 0 or 1.
+        :raises ValueError: not (n, 50), or ``plies`` out of range.
         """
         cdef Py_ssize_t i, n = boards.shape[0]
         cdef Board b
-        cdef MoveGen* g
+        cdef MoveGen* gens[MAX_PREROLL_PLIES + 1]
+        cdef int k, depth
         if boards.shape[1] != 50:
             raise ValueError("boards must be an (n, 50) array, got %r" % ((boards.shape[0], boards.shape[1]),))
-        if plies not in (0, 1):
-            raise ValueError("plies must be 0 or 1, got %r" % plies)
+        if not 0 <= plies <= MAX_PREROLL_PLIES:
+            raise ValueError("plies must be 0 to %d, got %r" % (MAX_PREROLL_PLIES, plies))
         out = np.zeros((n, NOUT), dtype=np.float32)
         cdef float[:, ::1] o = out
-        g = movegen_new()
-        if g == NULL:
-            raise MemoryError()
+        depth = plies if plies > 0 else 1
+        for k in range(depth):
+            gens[k] = movegen_new()
+            if gens[k] == NULL:
+                for i in range(k):
+                    movegen_free(gens[i])
+                raise MemoryError()
         with nogil:
             for i in range(n):
                 board_from_bytes(&boards[i, 0], &b)
-                evaluator_preroll(&self.ev, g, &b, plies, &o[i, 0])
-        movegen_free(g)
+                evaluator_preroll_deep(&self.ev, gens, &b, plies, &o[i, 0])
+        for k in range(depth):
+            movegen_free(gens[k])
         return out
 
     def choose(self, const unsigned char[::1] board, int d1, int d2):

@@ -1178,6 +1178,75 @@ cdef class Model:
         free(vals)
         return out[:n].copy()
 
+    def candidate_positions(self, seed, unsigned long long first, int games, int stride=1, int most=6,
+                            double window=0.16, double explore=0.0):
+        """The net's candidate plays in ``games`` 0-ply self-play games (dice of games ``first ..``
+        of run ``seed``): at every ``stride``-th roll, the positions after the best ``most`` plays
+        at 0 ply within ``window`` (cubeless equity) of the best, the opponent on roll: an (n, 50)
+        uint8 array, side 1 on roll, and an (n,) int64 array numbering the decision each came
+        from.  These are what the net must rank to choose a play, the positions self-play never
+        reaches but after its best play.  With ``explore`` > 0, a decision plays one of its
+        candidates at random with that probability (the choice drawn from the game's own stream,
+        lane 1), else the best.  Pure bear-offs and decided positions are left out.
+
+        :raises ValueError: ``stride`` or ``most`` out of range, ``explore`` outside 0..1.
+        """
+        cdef Rng dice, pick
+        cdef Board b
+        cdef int d1, d2, best, i, ply, k, kept
+        cdef long long n = 0, decision = 0
+        cdef bytes key = run_key(seed)
+        cdef const uint64_t* kp = <const uint64_t*> (<const char*> key)
+        cdef int top[NN_MAX_CANDIDATES]
+        cdef float win = window
+        cdef uint32_t threshold
+        if stride < 1:
+            raise ValueError("stride must be at least 1, got %d" % stride)
+        if not 1 <= most <= NN_MAX_CANDIDATES:
+            raise ValueError("most must be 1 to %d, got %d" % (NN_MAX_CANDIDATES, most))
+        if not 0.0 <= explore <= 1.0:
+            raise ValueError("explore is a probability, got %r" % explore)
+        threshold = <uint32_t> (explore * 1000000)
+        cap = games * 64 * most // stride + 64 * most
+        out = np.zeros((cap, 50), dtype=np.uint8)
+        ids = np.zeros(cap, dtype=np.int64)
+        cdef unsigned char[:, ::1] ov = out
+        cdef long long[::1] iv = ids
+        for i in range(games):
+            if n + MAX_PLIES * most >= cap:
+                cap = 2 * cap + MAX_PLIES * most
+                out = np.resize(out, (cap, 50))
+                ids = np.resize(ids, cap)
+                ov = out
+                iv = ids
+            with nogil:
+                rng_seed(&dice, kp, first + i, 0)
+                rng_seed(&pick, kp, first + i, 1)
+                _opening(&b, &dice, &d1, &d2)
+                ply = 0
+                while ply < MAX_PLIES:
+                    generate(self.g, &b, d1, d2)
+                    kept = neural_candidates(&self.nn, self.g, &b, top, most, win, NULL)
+                    best = top[0]
+                    if kept > 1 and (ply + i) % stride == 0:
+                        for k in range(kept):
+                            if neural_class(&self.g.items[top[k]].board) <= CLASS_RACE:
+                                memcpy(&ov[n, 0], self.g.items[top[k]].board.side[1], 25)
+                                memcpy(&ov[n, 25], self.g.items[top[k]].board.side[0], 25)
+                                iv[n] = decision
+                                n += 1
+                        decision += 1
+                    if kept > 1 and threshold and <uint32_t> rng_below(&pick, 1000000) < threshold:
+                        best = top[rng_below(&pick, kept)]
+                    memcpy(&b, &self.g.items[best].board, sizeof(Board))
+                    ply += 1
+                    if board_checkers(&b, 1) == 0:
+                        break
+                    board_swap(&b, &b)
+                    d1 = rng_die(&dice)
+                    d2 = rng_die(&dice)
+        return out[:n].copy(), ids[:n].copy()
+
 
 def _model_with(int contact_hidden, int race_hidden, weights):
     """A model of these sizes with these weights (how a pickled model is rebuilt)."""
@@ -1209,3 +1278,43 @@ def inputs(const unsigned char[::1] board):
     for k in range(m):
         out[idx[k]] = val[k]
     return out
+
+
+def inputs_batch(const unsigned char[:, ::1] boards):
+    """The net's inputs of each row of an (n, 50) uint8 array of boards (side 1 on roll), for
+    supervised training outside the core: ``(x, cls, mask)`` with ``x`` an (n, ``INPUTS``)
+    float32 array (:func:`inputs` of each row), ``cls`` the (n,) int8 :func:`board_class`
+    and ``mask`` an (n, 5) float32 array of the outputs that can still be non-zero (1) or
+    are exactly 0 whatever the net says (0: a gammon after a checker was borne off, a
+    backgammon in a race with no checker left behind).  Releases the GIL.
+
+    :raises ValueError: not (n, 50).
+    """
+    cdef Py_ssize_t i, n = boards.shape[0]
+    cdef Board b, a
+    cdef int idx[MAX_SPARSE]
+    cdef float val[MAX_SPARSE]
+    cdef int m, k, bits, cls
+    if boards.shape[1] != 50:
+        raise ValueError("boards must be an (n, 50) array, got %r" % ((boards.shape[0], boards.shape[1]),))
+    x = np.zeros((n, NN_IN), dtype=np.float32)
+    c = np.zeros(n, dtype=np.int8)
+    mask = np.zeros((n, NN_OUT), dtype=np.float32)
+    cdef float[:, ::1] xv = x
+    cdef signed char[::1] cv = c
+    cdef float[:, ::1] mv = mask
+    with nogil:
+        for i in range(n):
+            board_from_bytes(&boards[i, 0], &b)
+            board_swap(&a, &b)
+            cls = _classify(&a, &bits)
+            cv[i] = cls
+            for k in range(NN_OUT):
+                mv[i, k] = 1.0 if bits & (1 << k) else 0.0
+            if cls > CLASS_RACE:
+                continue
+            m = _encode_raw(&a, idx, val)
+            m += _encode_hand(&a, idx + m, val + m)
+            for k in range(m):
+                xv[i, idx[k]] = val[k]
+    return x, c, mask
