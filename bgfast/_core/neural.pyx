@@ -59,7 +59,7 @@ from bgfast._core.board cimport Board, BAR, board_swap, side_has_back_checker, b
 from bgfast._core.movegen cimport MoveGen, Child, movegen_new, movegen_free, generate, MAX_CHILDREN
 from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
 from bgfast._core.evaluators cimport is_race, pubeval_choose
-from bgfast._core.heuristic cimport heuristic_features, H_NFEAT, H_SIDE
+from bgfast._core.heuristic cimport heuristic_dense, heuristic_dense_roll, heuristic_dense_child, DenseRoll, H_NDENSE
 from bgfast._core.probs cimport probs_flip, probs_equity
 from bgfast._core.topk cimport topk_insert
 from bgfast._core.bearoff cimport bearoff_build, bearoff_ready, bearoff_probs, is_pure_bearoff
@@ -85,6 +85,9 @@ cdef extern from *:
     """
     #include <stdint.h>
     #include <stddef.h>
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #endif
     #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
     #define NN_CLONES __attribute__((target_clones("avx2", "default"), optimize("no-loop-unroll-and-jam")))
     #elif defined(__GNUC__) && !defined(__clang__)
@@ -149,6 +152,29 @@ cdef extern from *:
             for (j = 0; j < B; j++) acc[j] += a * row[j];
         }
         __builtin_memcpy(z + j0, acc, B * sizeof(float));
+    }
+
+    /* Append (first + j, a[j] - b[j]) to idx/val for each j < n (n <= 64) where that
+       difference is not 0, in the order of j; returns the new count m. */
+    static inline int nn_changed(const float* a, const float* b, int n, int first, int* idx,
+                                 float* val, int m) {
+        uint64_t mask = 0;
+        int j = 0;
+    #if defined(__SSE2__)
+        for (; j + 4 <= n; j += 4) {
+            __m128 d = _mm_sub_ps(_mm_loadu_ps(a + j), _mm_loadu_ps(b + j));
+            mask |= (uint64_t)_mm_movemask_ps(_mm_cmpneq_ps(d, _mm_setzero_ps())) << j;
+        }
+    #endif
+        for (; j < n; j++) mask |= (uint64_t)(a[j] - b[j] != 0.0f) << j;
+        while (mask) {
+            j = __builtin_ctzll(mask);
+            mask &= mask - 1;
+            idx[m] = first + j;
+            val[m] = a[j] - b[j];
+            m++;
+        }
+        return m;
     }
 
     /* z[0:H] += the m sparse columns idx/val of w, then the nd dense rows of dw (contiguous,
@@ -218,6 +244,7 @@ cdef extern from *:
     float nn_sigmoid1(float x) nogil
     void nn_accumulate(float* z, const float* w, const int* idx, const float* val, int m,
                        const float* dw, const float* dval, int nd, int H) nogil
+    int nn_changed(const float* a, const float* b, int n, int first, int* idx, float* val, int m) nogil
     void nn_hidden_output(float* z, const float* w2, const float* b2, int H, float* logits) nogil
     void nn_backprop(float* w1, float* b1, float* w2, float* b2, int H, const int* idx,
                      const float* val, int m, const float* h, const float* dz2, float lr,
@@ -232,23 +259,19 @@ cdef extern from *:
 
 # CODE[n]: the four units of a count n (truncated unary, then the excess over 3 halved).
 cdef float CODE[16][4]
-# HAND[j]: the heuristic feature that is dense input NN_RAW + j (its 22 dense features of
-# each side, then its global features but the constant).
-cdef int HAND[NN_HAND]
+# The hand-made inputs NN_RAW .. NN_IN - 1 are heuristic_dense's features, in its order.
+assert <int> NN_HAND == <int> H_NDENSE
+cdef float NO_HAND[NN_HAND]
 
 
 cdef void _init_tables() noexcept nogil:
-    cdef int n, j
+    cdef int n
     for n in range(16):
         CODE[n][0] = 1.0 if n >= 1 else 0.0
         CODE[n][1] = 1.0 if n >= 2 else 0.0
         CODE[n][2] = 1.0 if n >= 3 else 0.0
         CODE[n][3] = (n - 3) * 0.5 if n > 3 else 0.0
-    for j in range(22):
-        HAND[j] = j                    # the mover's block (side 1 of the after-play board)
-        HAND[22 + j] = H_SIDE + j      # the side on roll's block
-    for j in range(14):
-        HAND[44 + j] = 2 * H_SIDE + 1 + j
+    memset(NO_HAND, 0, sizeof(NO_HAND))
 
 
 _init_tables()
@@ -419,25 +442,10 @@ cdef inline int _encode_raw(const Board* a, int* idx, float* val) noexcept nogil
 
 
 cdef inline int _encode_hand(const Board* a, int* idx, float* val) noexcept nogil:
-    cdef float f[H_NFEAT]
-    cdef int j, m = 0
-    cdef float v
-    heuristic_features(a, f)
-    for j in range(NN_HAND):             # store always, keep the non-zero ones (no branch)
-        v = f[HAND[j]]
-        idx[m] = NN_RAW + j
-        val[m] = v
-        m += v != 0
-    return m
-
-
-cdef inline void _hand_values(const Board* a, float* v) noexcept nogil:
-    """The ``NN_HAND`` hand-made inputs of ``a``, zeros included."""
-    cdef float f[H_NFEAT]
-    cdef int j
-    heuristic_features(a, f)
-    for j in range(NN_HAND):
-        v[j] = f[HAND[j]]
+    """The non-zero hand-made inputs of ``a``."""
+    cdef float v[NN_HAND]
+    heuristic_dense(a, v)
+    return nn_changed(v, NO_HAND, NN_HAND, NN_RAW, idx, val, 0)
 
 
 cdef inline int _encode_delta(const Board* a, const Board* parent, int* idx, float* val) noexcept nogil:
@@ -514,8 +522,8 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
     cdef int i, m, cls, net, bits
     cdef float hand[NN_HAND]
     cdef float ref[NN_NETS][NN_HAND]
-    cdef float d
-    cdef int j
+    cdef DenseRoll roll
+    cdef bint rolled = False
     cdef const NetPart* part
     cdef const Board* a
     cdef Board s
@@ -532,7 +540,10 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
         else:
             net = NET_RACE if cls == CLASS_RACE else NET_CONTACT
             part = &nn.part[net]
-            _hand_values(a, hand)
+            if not rolled:
+                heuristic_dense_roll(parent, &roll)
+                rolled = True
+            heuristic_dense_child(&roll, a, hand)
             if not have[net]:           # the parent's point codes and this first child's hand inputs
                 m = _encode_raw(parent, idx, val)
                 memcpy(acc[net], part.b1, part.hidden * sizeof(float))
@@ -542,11 +553,8 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
                 have[net] = True
             memcpy(z, acc[net], part.hidden * sizeof(float))
             m = _encode_delta(a, parent, idx, val)
-            for j in range(NN_HAND):    # siblings share most hand inputs: add the ones that differ
-                d = hand[j] - ref[net][j]
-                idx[m] = NN_RAW + j
-                val[m] = d
-                m += d != 0
+            # siblings share most hand inputs: add the ones that differ
+            m = nn_changed(hand, ref[net], NN_HAND, NN_RAW, idx, val, m)
             nn_accumulate(z, part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
             _outputs(part, z, o)
             _joint(o, bits, q)
