@@ -96,25 +96,9 @@ cdef extern from *:
     #define NN_CLONES
     #endif
 
-    /* 1 / (1 + exp(-x)) for x clamped to [-30, 30]: exp through 2^t = 2^i 2^f with
-       i = round(t), |f| <= 1/2, 2^f by its degree-6 Taylor polynomial (relative error
-       below 2e-7), and 2^i built in the exponent bits.  Branch-free, so it vectorizes. */
-    static inline float nn_sigmoid1(float x) {
-        union { int32_t i; float f; } u;
-        float t, f, p;
-        int i;
-        x = x > 30.0f ? 30.0f : x;
-        x = x < -30.0f ? -30.0f : x;
-        t = x * -1.44269504f;
-        i = (int)(t + 64.5f) - 64;
-        f = t - (float)i;
-        p = 1.0f + f * (0.693147181f + f * (0.240226507f + f * (0.0555041087f
-                 + f * (0.00961812911f + f * (0.00133335581f + f * 0.000154035304f)))));
-        u.i = (i + 127) << 23;
-        return 1.0f / (1.0f + p * u.f);
-    }
-
-    /* nn_sigmoid1 on 8 lanes at once (GCC vector extensions): the same operations, lane by lane. */
+    /* 1 / (1 + exp(-x)) on 8 lanes (GCC vector extensions), x clamped to [-30, 30]: exp
+       through 2^t = 2^i 2^f with i = round(t), |f| <= 1/2, 2^f by its degree-6 Taylor
+       polynomial (relative error below 2e-7), and 2^i built in the exponent bits. */
     typedef float nn_v8f __attribute__((vector_size(32)));
     typedef int32_t nn_v8i __attribute__((vector_size(32)));
     static inline __attribute__((always_inline)) nn_v8f nn_sigmoid8(nn_v8f x) {
@@ -132,15 +116,15 @@ cdef extern from *:
         return 1.0f / (1.0f + p * (nn_v8f)((i + 127) << 23));
     }
 
-    /* z[j0:j0+B] += sum_k val[k] w[idx[k] H + j0 ...] + sum_k dval[k] dw[k H + j0 ...]: the block
-       of B hidden units stays in registers while every column is added, so each column is
-       read once; each z[j] gets its additions in the order of the columns. */
+    /* z[j0:j0+B] = src[j0:j0+B] + sum_k val[k] w[idx[k] H + j0 ...] + sum_k dval[k] dw[k H + j0 ...]:
+       the block of B hidden units stays in registers while every column is added, so each
+       column is read once; each z[j] gets its additions in the order of the columns. */
     static inline __attribute__((always_inline)) void nn_block(
-            float* restrict z, const float* restrict w, const int* idx, const float* val, int m,
+            float* z, const float* src, const float* restrict w, const int* idx, const float* val, int m,
             const float* restrict dw, const float* dval, int nd, int H, int j0, int B) {
-        float acc[32];
+        float acc[64];
         int k, j;
-        __builtin_memcpy(acc, z + j0, B * sizeof(float));
+        __builtin_memcpy(acc, src + j0, B * sizeof(float));
         for (k = 0; k < m; k++) {
             const float* restrict row = w + (size_t)idx[k] * (size_t)H + j0;
             float a = val[k];
@@ -177,20 +161,23 @@ cdef extern from *:
         return m;
     }
 
-    /* z[0:H] += the m sparse columns idx/val of w, then the nd dense rows of dw (contiguous,
-       all of them: a zero weight adds nothing) with weights dval; H a multiple of 8. */
-    NN_CLONES static void nn_accumulate(float* restrict z, const float* restrict w, const int* idx,
+    /* z[0:H] = src[0:H] (z itself or another array) + the m sparse columns idx/val of w, then
+       the nd dense rows of dw (contiguous, all of them: a zero weight adds nothing) with
+       weights dval; H a multiple of 8.  Blocks of 64 units where they fit (8 AVX registers). */
+    NN_CLONES static void nn_accumulate(float* z, const float* src, const float* restrict w, const int* idx,
                                         const float* val, int m, const float* restrict dw,
                                         const float* dval, int nd, int H) {
         int j0 = 0;
-        for (; j0 + 32 <= H; j0 += 32) nn_block(z, w, idx, val, m, dw, dval, nd, H, j0, 32);
-        for (; j0 < H; j0 += 8) nn_block(z, w, idx, val, m, dw, dval, nd, H, j0, 8);
+        for (; j0 + 64 <= H; j0 += 64) nn_block(z, src, w, idx, val, m, dw, dval, nd, H, j0, 64);
+        for (; j0 + 32 <= H; j0 += 32) nn_block(z, src, w, idx, val, m, dw, dval, nd, H, j0, 32);
+        for (; j0 < H; j0 += 8) nn_block(z, src, w, idx, val, m, dw, dval, nd, H, j0, 8);
     }
 
-    /* h = sigmoid(z) in place, then logits[o] = b2[o] + w2[o] . h for the 5 outputs */
+    /* h = sigmoid(z) in place, then out[o] = sigmoid(b2[o] + w2[o] . h) for the 5 outputs */
     NN_CLONES static void nn_hidden_output(float* restrict z, const float* restrict w2,
-                                           const float* b2, int H, float* logits) {
+                                           const float* b2, int H, float* out) {
         int j, o, k;
+        nn_v8f logits = {0, 0, 0, 0, 0, 0, 0, 0};
         for (j = 0; j < H; j += 8) {
             nn_v8f v;
             __builtin_memcpy(&v, z + j, sizeof(v));
@@ -209,6 +196,8 @@ cdef extern from *:
             for (k = 0; k < 8; k++) t += s[k];
             logits[o] = t + b2[o];
         }
+        logits = nn_sigmoid8(logits);
+        for (o = 0; o < 5; o++) out[o] = logits[o];
     }
 
     /* One gradient step on one position: h its hidden activations, dz2 the gradient on the
@@ -241,11 +230,10 @@ cdef extern from *:
         }
     }
     """
-    float nn_sigmoid1(float x) nogil
-    void nn_accumulate(float* z, const float* w, const int* idx, const float* val, int m,
+    void nn_accumulate(float* z, const float* src, const float* w, const int* idx, const float* val, int m,
                        const float* dw, const float* dval, int nd, int H) nogil
     int nn_changed(const float* a, const float* b, int n, int first, int* idx, float* val, int m) nogil
-    void nn_hidden_output(float* z, const float* w2, const float* b2, int H, float* logits) nogil
+    void nn_hidden_output(float* z, const float* w2, const float* b2, int H, float* out) nogil
     void nn_backprop(float* w1, float* b1, float* w2, float* b2, int H, const int* idx,
                      const float* val, int m, const float* h, const float* dz2, float lr,
                      float* tmp) nogil
@@ -259,18 +247,39 @@ cdef extern from *:
 
 # CODE[n]: the four units of a count n (truncated unary, then the excess over 3 halved).
 cdef float CODE[16][4]
+# CHANGE[o][n]: the units whose value differs between counts o and n, and by how much.
+ctypedef struct CodeChange:
+    int count
+    int unit[4]
+    float delta[4]
+cdef CodeChange CHANGE[16][16]
 # The hand-made inputs NN_RAW .. NN_IN - 1 are heuristic_dense's features, in its order.
 assert <int> NN_HAND == <int> H_NDENSE
 cdef float NO_HAND[NN_HAND]
 
 
 cdef void _init_tables() noexcept nogil:
-    cdef int n
+    cdef int n, o, k
+    cdef float d
+    cdef CodeChange* c
     for n in range(16):
         CODE[n][0] = 1.0 if n >= 1 else 0.0
         CODE[n][1] = 1.0 if n >= 2 else 0.0
         CODE[n][2] = 1.0 if n >= 3 else 0.0
         CODE[n][3] = (n - 3) * 0.5 if n > 3 else 0.0
+    for o in range(16):
+        for n in range(16):
+            c = &CHANGE[o][n]
+            c.count = 0
+            for k in range(4):
+                d = CODE[n][k] - CODE[o][k]
+                if d != 0:
+                    c.unit[c.count] = k
+                    c.delta[c.count] = d
+                    c.count += 1
+            for k in range(c.count, 4):
+                c.unit[k] = 0
+                c.delta[k] = 0
     memset(NO_HAND, 0, sizeof(NO_HAND))
 
 
@@ -449,12 +458,13 @@ cdef inline int _encode_hand(const Board* a, int* idx, float* val) noexcept nogi
 
 
 cdef inline int _encode_delta(const Board* a, const Board* parent, int* idx, float* val) noexcept nogil:
-    """The changes of the point-code inputs from ``parent`` to ``a`` (same frame)."""
+    """The changes of the point-code inputs from ``parent`` to ``a`` (same frame).  Writes up
+    to 3 entries of ``idx`` and ``val`` beyond those it returns."""
     cdef const uint8_t* pa = <const uint8_t*> a
     cdef const uint8_t* pp = <const uint8_t*> parent
-    cdef int m = 0, w, j, s, i, k, o, n
+    cdef int m = 0, w, j, k, base
     cdef uint32_t bits
-    cdef float d
+    cdef const CodeChange* c
     for w in range(7):
         bits = nonzero_bytes(load8(pa + 8 * w) ^ load8(pp + 8 * w))
         while bits:
@@ -462,31 +472,23 @@ cdef inline int _encode_delta(const Board* a, const Board* parent, int* idx, flo
             bits &= bits - 1
             if j >= 50:
                 break
-            s = 1 if j >= 25 else 0
-            i = j - 25 * s
-            o = pp[j]
-            n = pa[j]
+            base = 4 * j if j < 25 else NN_RAW_SIDE + 4 * (j - 25)
+            c = &CHANGE[pp[j]][pa[j]]
             for k in range(4):
-                d = CODE[n][k] - CODE[o][k]
-                idx[m] = (NN_RAW_SIDE if s else 0) + 4 * i + k
-                val[m] = d
-                m += d != 0
+                idx[m + k] = base + c.unit[k]
+                val[m + k] = c.delta[k]
+            m += c.count
     return m
 
 
 cdef inline void _outputs(const NetPart* net, float* z, float* o) noexcept nogil:
     """From pre-activations ``z`` (overwritten by the activations) to the 5 output units."""
-    cdef float logits[8]
-    cdef int k
-    nn_hidden_output(z, net.w2, net.b2, net.hidden, logits)
-    for k in range(NN_OUT):
-        o[k] = nn_sigmoid1(logits[k])
+    nn_hidden_output(z, net.w2, net.b2, net.hidden, o)
 
 
 cdef inline void _forward(const NetPart* net, const int* idx, const float* val, int m,
                           float* z, float* o) noexcept nogil:
-    memcpy(z, net.b1, net.hidden * sizeof(float))
-    nn_accumulate(z, net.w1, idx, val, m, NULL, NULL, 0, net.hidden)
+    nn_accumulate(z, net.b1, net.w1, idx, val, m, NULL, NULL, 0, net.hidden)
     _outputs(net, z, o)
 
 
@@ -546,16 +548,14 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
             heuristic_dense_child(&roll, a, hand)
             if not have[net]:           # the parent's point codes and this first child's hand inputs
                 m = _encode_raw(parent, idx, val)
-                memcpy(acc[net], part.b1, part.hidden * sizeof(float))
                 memcpy(ref[net], hand, NN_HAND * sizeof(float))
-                nn_accumulate(acc[net], part.w1, idx, val, m, part.w1 + NN_RAW * part.hidden, hand, NN_HAND,
-                              part.hidden)
+                nn_accumulate(acc[net], part.b1, part.w1, idx, val, m, part.w1 + NN_RAW * part.hidden, hand,
+                              NN_HAND, part.hidden)
                 have[net] = True
-            memcpy(z, acc[net], part.hidden * sizeof(float))
             m = _encode_delta(a, parent, idx, val)
             # siblings share most hand inputs: add the ones that differ
             m = nn_changed(hand, ref[net], NN_HAND, NN_RAW, idx, val, m)
-            nn_accumulate(z, part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
+            nn_accumulate(z, acc[net], part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
             _outputs(part, z, o)
             _joint(o, bits, q)
         probs_flip(q, out + NN_OUT * i)
