@@ -13,9 +13,8 @@ so the file does not change when the shipped weights do.  Recorded are:
 * a digest of the float32 bytes of the mover's probabilities after every play of all 21
   rolls (``Model.children``) and of ``Model.evaluate_batch``, for positions of those games.
 
-The digests are of the exact bits, which depend on the build's arithmetic (the net's
-kernels use fused multiply-adds where the CPU has them); the file says which kernel
-recorded it.
+The digests are of the exact bits, which depend on the build's arithmetic; the file
+says on which machine (``kernel``) they were recorded.
 """
 from __future__ import annotations
 
@@ -48,17 +47,10 @@ def net() -> Weights:
 
 
 def kernel() -> str:
-    """Which arithmetic the net's kernels use on this machine (the digests depend on it)."""
-    flags: set[str] = set()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("flags"):
-                flags = set(line.split(":", 1)[1].split())
-                break
-    except OSError:
-        pass
-    fma = platform.machine() == "x86_64" and platform.system() == "Linux" and {"avx2", "fma"} <= flags
-    return "x86_64-avx2-fma" if fma else f"{platform.machine()}-{platform.system()}-default"
+    """The machine whose arithmetic the digests are of: the net's kernels do the same
+    float operations on every x86-64 CPU (no fused multiply-adds, whichever clone runs),
+    but compilers for other machines may fuse them."""
+    return platform.machine()
 
 
 def positions(weights: Weights) -> np.ndarray:

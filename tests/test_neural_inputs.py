@@ -98,7 +98,7 @@ def test_the_net_reads_the_dense_features_as_its_hand_inputs(model: nn.Model) ->
 
 recorded_here = pytest.mark.skipif(
     GOLDEN["kernel"] != neural_games.kernel(),
-    reason=f"recorded with the {GOLDEN['kernel']} kernel, whose bits this machine's may not have",
+    reason=f"recorded on {GOLDEN['kernel']}, whose float arithmetic this machine's compiler may not do alike",
 )
 
 

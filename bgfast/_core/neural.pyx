@@ -34,9 +34,13 @@ Speed.  Weights are float32, one contiguous column per input, so a position's
 hidden pre-activations are the bias plus the sum of the columns of its non-zero
 inputs.  The children of one roll are valued together: the parent's point-code
 part is summed once per net, and each child adds only the columns of the codes
-that its play changed (a few points) and of its hand features.  The inner loops
-are plain C over the hidden units (vectorized by the compiler, with an AVX2/FMA
-clone chosen at run time on x86-64 Linux).
+that its play changed (a few points) and of the hand inputs that differ from the
+roll's first child's.  The hand inputs are the heuristic's dense features alone
+(``heuristic_dense``), and the side on roll's own ones are computed once per roll.
+The inner loops are plain C over the hidden units (vectorized by the compiler,
+with AVX-512 and AVX2 clones chosen at run time on x86-64 Linux).  Every clone
+does the same arithmetic, without fused multiply-adds, so the values do not
+depend on the CPU.
 
 Training (``Model.td_train``): TD(lambda) self-play (Sutton 1988; Tesauro 1992)
 in its offline lambda-return form (Sutton and Barto 2018, section 12.1): each
@@ -89,32 +93,41 @@ cdef extern from *:
     #include <emmintrin.h>
     #endif
     #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-    #define NN_CLONES __attribute__((target_clones("avx2", "default"), optimize("no-loop-unroll-and-jam")))
+    /* fp-contract=off: no clone fuses a multiply and an add, so all give the same bits */
+    #define NN_CLONES __attribute__((target_clones("avx512f", "avx2", "default"), \
+                                     optimize("no-loop-unroll-and-jam", "fp-contract=off")))
     #elif defined(__GNUC__) && !defined(__clang__)
-    #define NN_CLONES __attribute__((optimize("no-loop-unroll-and-jam")))
+    #define NN_CLONES __attribute__((optimize("no-loop-unroll-and-jam", "fp-contract=off")))
     #else
     #define NN_CLONES
     #endif
 
-    /* 1 / (1 + exp(-x)) on 8 lanes (GCC vector extensions), x clamped to [-30, 30]: exp
+    /* 1 / (1 + exp(-x)) lane by lane (GCC vector extensions), x clamped to [-30, 30]: exp
        through 2^t = 2^i 2^f with i = round(t), |f| <= 1/2, 2^f by its degree-6 Taylor
-       polynomial (relative error below 2e-7), and 2^i built in the exponent bits. */
+       polynomial (relative error below 2e-7), and 2^i built in the exponent bits.  One
+       formula for vectors of 8 and of 16 lanes. */
+    #define NN_DEFINE_SIGMOID(NAME, VF, VI)                                                   \
+        static inline __attribute__((always_inline)) VF NAME(VF x) {                          \
+            VI over, under, i;                                                                \
+            VF t, f, p, hi = {0};                                                             \
+            hi += 30.0f;                                                                      \
+            over = x > hi;                                                                    \
+            x = (VF)(((VI)x & ~over) | ((VI)hi & over));                                      \
+            under = x < -hi;                                                                  \
+            x = (VF)(((VI)x & ~under) | ((VI)(-hi) & under));                                 \
+            t = x * -1.44269504f;                                                             \
+            i = __builtin_convertvector(t + 64.5f, VI) - 64;                                  \
+            f = t - __builtin_convertvector(i, VF);                                           \
+            p = 1.0f + f * (0.693147181f + f * (0.240226507f + f * (0.0555041087f             \
+                     + f * (0.00961812911f + f * (0.00133335581f + f * 0.000154035304f)))));  \
+            return 1.0f / (1.0f + p * (VF)((i + 127) << 23));                                 \
+        }
     typedef float nn_v8f __attribute__((vector_size(32)));
     typedef int32_t nn_v8i __attribute__((vector_size(32)));
-    static inline __attribute__((always_inline)) nn_v8f nn_sigmoid8(nn_v8f x) {
-        nn_v8i over, under, i;
-        nn_v8f t, f, p, hi = {30, 30, 30, 30, 30, 30, 30, 30};
-        over = x > hi;
-        x = (nn_v8f)(((nn_v8i)x & ~over) | ((nn_v8i)hi & over));
-        under = x < -hi;
-        x = (nn_v8f)(((nn_v8i)x & ~under) | ((nn_v8i)(-hi) & under));
-        t = x * -1.44269504f;
-        i = __builtin_convertvector(t + 64.5f, nn_v8i) - 64;
-        f = t - __builtin_convertvector(i, nn_v8f);
-        p = 1.0f + f * (0.693147181f + f * (0.240226507f + f * (0.0555041087f
-                 + f * (0.00961812911f + f * (0.00133335581f + f * 0.000154035304f)))));
-        return 1.0f / (1.0f + p * (nn_v8f)((i + 127) << 23));
-    }
+    typedef float nn_v16f __attribute__((vector_size(64)));
+    typedef int32_t nn_v16i __attribute__((vector_size(64)));
+    NN_DEFINE_SIGMOID(nn_sigmoid8, nn_v8f, nn_v8i)
+    NN_DEFINE_SIGMOID(nn_sigmoid16, nn_v16f, nn_v16i)
 
     /* z[j0:j0+B] = src[j0:j0+B] + sum_k val[k] w[idx[k] H + j0 ...] + sum_k dval[k] dw[k H + j0 ...]:
        the block of B hidden units stays in registers while every column is added, so each
@@ -178,7 +191,13 @@ cdef extern from *:
                                            const float* b2, int H, float* out) {
         int j, o, k;
         nn_v8f logits = {0, 0, 0, 0, 0, 0, 0, 0};
-        for (j = 0; j < H; j += 8) {
+        for (j = 0; j + 16 <= H; j += 16) {
+            nn_v16f v;
+            __builtin_memcpy(&v, z + j, sizeof(v));
+            v = nn_sigmoid16(v);
+            __builtin_memcpy(z + j, &v, sizeof(v));
+        }
+        if (j < H) {
             nn_v8f v;
             __builtin_memcpy(&v, z + j, sizeof(v));
             v = nn_sigmoid8(v);
