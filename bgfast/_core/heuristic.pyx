@@ -91,6 +91,10 @@ cdef enum:
 # Rolls of 36 that carry a checker past every block in the 12 points ahead of it:
 # bit j of the pattern is the point 12 - j pips ahead (see _escape_table).
 cdef uint8_t ESCAPES[4096]
+# The shot features of _shots from its counts: rolls of 36 that hit, and the pips they cost
+# (each hitting roll the farthest blot's, out of 36 rolls x 24 pips), a table lookup each.
+cdef float SHOT_CHANCE[37]
+cdef float PIPS_LOST[36 * 24 + 1]
 
 
 cdef void _escape_table() noexcept nogil:
@@ -133,6 +137,17 @@ cdef void _escape_table() noexcept nogil:
 
 
 _escape_table()
+
+
+cdef void _shot_tables() noexcept nogil:
+    cdef int k
+    for k in range(37):
+        SHOT_CHANCE[k] = k / 36.0
+    for k in range(36 * 24 + 1):
+        PIPS_LOST[k] = k / (36.0 * 25.0)
+
+
+_shot_tables()
 
 
 # ---------------------------------------------------------------- features
@@ -211,8 +226,8 @@ cdef float _shots(uint32_t src, int ybar, uint32_t blots, uint32_t opn, float* l
                 if h:
                     cnt += 2
                     lost += 2 * (_top_bit(h) + 1)
-    loss[0] = lost / (36.0 * 25.0)
-    return cnt / 36.0
+    loss[0] = PIPS_LOST[lost]
+    return SHOT_CHANCE[cnt]
 
 
 cdef inline uint32_t _reverse24(uint32_t v) noexcept nogil:

@@ -190,7 +190,7 @@ cdef extern from *:
     NN_CLONES static void nn_hidden_output(float* restrict z, const float* restrict w2,
                                            const float* b2, int H, float* out) {
         int j, o, k;
-        nn_v8f logits = {0, 0, 0, 0, 0, 0, 0, 0};
+        nn_v8f logits = {0, 0, 0, 0, 0, 0, 0, 0}, s[5], a, h;
         for (j = 0; j + 16 <= H; j += 16) {
             nn_v16f v;
             __builtin_memcpy(&v, z + j, sizeof(v));
@@ -203,16 +203,17 @@ cdef extern from *:
             v = nn_sigmoid8(v);
             __builtin_memcpy(z + j, &v, sizeof(v));
         }
-        for (o = 0; o < 5; o++) {
-            const float* restrict w = w2 + (size_t)o * (size_t)H;
-            nn_v8f s = {0, 0, 0, 0, 0, 0, 0, 0}, a, b;
-            float t = 0;
-            for (j = 0; j < H; j += 8) {
-                __builtin_memcpy(&a, w + j, sizeof(a));
-                __builtin_memcpy(&b, z + j, sizeof(b));
-                s += a * b;                /* lane k sums the products j + k, j += 8 */
+        for (o = 0; o < 5; o++) s[o] = logits;
+        for (j = 0; j < H; j += 8) {       /* the 5 sums side by side: independent chains */
+            __builtin_memcpy(&h, z + j, sizeof(h));
+            for (o = 0; o < 5; o++) {
+                __builtin_memcpy(&a, w2 + (size_t)o * (size_t)H + j, sizeof(a));
+                s[o] += a * h;             /* lane k sums the products j + k, j += 8 */
             }
-            for (k = 0; k < 8; k++) t += s[k];
+        }
+        for (o = 0; o < 5; o++) {
+            float t = 0;
+            for (k = 0; k < 8; k++) t += s[o][k];
             logits[o] = t + b2[o];
         }
         logits = nn_sigmoid8(logits);
@@ -261,6 +262,7 @@ cdef extern from *:
 
 cdef extern from *:
     int __builtin_ctz(unsigned int x) nogil
+    int __builtin_ctzll(unsigned long long x) nogil
     int __builtin_clz(unsigned int x) nogil
 
 
@@ -482,21 +484,19 @@ cdef inline int _encode_delta(const Board* a, const Board* parent, int* idx, flo
     cdef const uint8_t* pa = <const uint8_t*> a
     cdef const uint8_t* pp = <const uint8_t*> parent
     cdef int m = 0, w, j, k, base
-    cdef uint32_t bits
+    cdef uint64_t changed = 0       # bit j: byte j of the boards differs (the padding never does)
     cdef const CodeChange* c
     for w in range(7):
-        bits = nonzero_bytes(load8(pa + 8 * w) ^ load8(pp + 8 * w))
-        while bits:
-            j = 8 * w + __builtin_ctz(bits)
-            bits &= bits - 1
-            if j >= 50:
-                break
-            base = 4 * j if j < 25 else NN_RAW_SIDE + 4 * (j - 25)
-            c = &CHANGE[pp[j]][pa[j]]
-            for k in range(4):
-                idx[m + k] = base + c.unit[k]
-                val[m + k] = c.delta[k]
-            m += c.count
+        changed |= (<uint64_t> nonzero_bytes(load8(pa + 8 * w) ^ load8(pp + 8 * w))) << (8 * w)
+    while changed:
+        j = __builtin_ctzll(changed)
+        changed &= changed - 1
+        base = 4 * j if j < 25 else NN_RAW_SIDE + 4 * (j - 25)
+        c = &CHANGE[pp[j]][pa[j]]
+        for k in range(4):
+            idx[m + k] = base + c.unit[k]
+            val[m + k] = c.delta[k]
+        m += c.count
     return m
 
 
