@@ -33,7 +33,7 @@ from bgfast.match import Rules
 from bgfast.train import TrainConfig, initial_weights
 
 DATA = Path(__file__).resolve().parent / "data" / "neural_games.json"
-NET = {"contact_hidden": 128, "race_hidden": 64, "init_seed": 5, "init_scale": 0.3}
+NET: dict[str, Any] = {"contact_hidden": 128, "race_hidden": 64, "init_seed": 5, "init_scale": 0.3}
 SEED = 11
 VERSUS_GAMES = 300
 RECORD_MATCHES = 6
