@@ -53,17 +53,20 @@ import os
 import numpy as np
 
 from libc.math cimport expf, sqrtf
-from libc.stdint cimport uint8_t, uint32_t
-from libc.string cimport memset
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 
-from bgfast._core.board cimport Board, board_from_bytes, board_checkers, side_has_back_checker
+from bgfast._core.board cimport (
+    Board, board_from_bytes, board_checkers, side_has_back_checker, load8, nonzero_bytes,
+)
 from bgfast._core.movegen cimport MoveGen, MAX_CHILDREN
 from bgfast._core.evaluators cimport keith_wastage, pubeval_deltas
 from bgfast._core.probs cimport NOUT as P_NOUT, probs_equity
 from bgfast._core.topk cimport topk_insert
 from bgfast._core.heuristic cimport (
-    H_SIDE, H_GLOBAL, H_NFEAT, H_NCLASS, H_ZPAD, H_FILTER_MAX, H_FILTER_ALL, WeightTable, HeuristicSettings,
+    H_SIDE, H_GLOBAL, H_NFEAT, H_NCLASS, H_ZPAD, H_FILTER_MAX, H_FILTER_ALL, H_DENSE, H_NDENSE,
+    WeightTable, HeuristicSettings, SideInfo, DenseRoll,
 )
 
 cdef extern from *:
@@ -71,6 +74,10 @@ cdef extern from *:
     int __builtin_ctz(unsigned int x) nogil
 
 NFEAT = H_NFEAT
+DENSE = H_DENSE
+NDENSE = H_NDENSE
+DENSE_COLUMNS = tuple(range(H_DENSE)) + tuple(range(H_SIDE, H_SIDE + H_DENSE)) + tuple(range(2 * H_SIDE + 1, H_NFEAT))
+"""The columns of :func:`features` that :func:`dense_features` holds, in its order."""
 NGLOBAL = H_GLOBAL
 NCLASS = H_NCLASS
 NOUT = P_NOUT
@@ -78,13 +85,16 @@ OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammo
 
 cdef enum:
     BARBIT = 1 << 24
-    NDENSE = 22           # dense features at the start of each side's block; the rest are 0/1
     MADE = 22             # f[MADE + i]: the side's point i+1 is made (2+ checkers)
     BLOT = 46             # f[BLOT + i]: a single checker on the side's point i+1
 
 # Rolls of 36 that carry a checker past every block in the 12 points ahead of it:
 # bit j of the pattern is the point 12 - j pips ahead (see _escape_table).
 cdef uint8_t ESCAPES[4096]
+# The shot features of _shots from its counts: rolls of 36 that hit, and the pips they cost
+# (each hitting roll the farthest blot's, out of 36 rolls x 24 pips), a table lookup each.
+cdef float SHOT_CHANCE[37]
+cdef float PIPS_LOST[36 * 24 + 1]
 
 
 cdef void _escape_table() noexcept nogil:
@@ -129,6 +139,17 @@ cdef void _escape_table() noexcept nogil:
 _escape_table()
 
 
+cdef void _shot_tables() noexcept nogil:
+    cdef int k
+    for k in range(37):
+        SHOT_CHANCE[k] = k / 36.0
+    for k in range(36 * 24 + 1):
+        PIPS_LOST[k] = k / (36.0 * 25.0)
+
+
+_shot_tables()
+
+
 # ---------------------------------------------------------------- features
 
 cdef inline int _popcount(uint32_t v) noexcept nogil:
@@ -153,6 +174,14 @@ cdef inline uint32_t _double_hits(uint32_t h, uint32_t c, int a, int steps, uint
     return h
 
 
+cdef inline void _tally(uint32_t h, int rolls, int* cnt, int* lost) noexcept nogil:
+    """Count ``rolls`` rolls (of 36) that hit the blots ``h`` (none: nothing), and the pips
+    the farthest of them loses; without a branch (whether a roll hits is unpredictable)."""
+    cdef int hits = rolls * (h != 0)
+    cnt[0] += hits
+    lost[0] += hits * (_top_bit(h | 1) + 1)
+
+
 cdef float _shots(uint32_t src, int ybar, uint32_t blots, uint32_t opn, float* loss) noexcept nogil:
     """Chance (of 36 rolls) that the side on roll hits a blot; ``loss`` = mean pips lost / 25.
 
@@ -173,14 +202,10 @@ cdef float _shots(uint32_t src, int ybar, uint32_t blots, uint32_t opn, float* l
             S[a] = (rest >> a) & opn
         for a in range(1, 7):
             h = _double_hits(S[a] & blots, S[a], a, 3, opn, blots)   # the double a-a
-            if h:
-                cnt += 1
-                lost += _top_bit(h) + 1
+            _tally(h, 1, &cnt, &lost)
             for b in range(a + 1, 7):
                 h = (S[a] | S[b] | (S[a] >> b) | (S[b] >> a)) & blots
-                if h:
-                    cnt += 2
-                    lost += 2 * (_top_bit(h) + 1)
+                _tally(h, 2, &cnt, &lost)
     else:
         for a in range(1, 7):
             ea = (<uint32_t> BARBIT >> a) & opn
@@ -201,20 +226,8 @@ cdef float _shots(uint32_t src, int ybar, uint32_t blots, uint32_t opn, float* l
                 if h:
                     cnt += 2
                     lost += 2 * (_top_bit(h) + 1)
-    loss[0] = lost / (36.0 * 25.0)
-    return cnt / 36.0
-
-
-ctypedef struct SideInfo:
-    uint32_t made             # own coordinates: bit i = point i+1 held with 2+ checkers
-    uint32_t blots            # own coordinates: single checkers
-    uint32_t occ              # own coordinates: occupied points, bit 24 = the bar
-    uint32_t rmade            # made points in the opponent's coordinates
-    uint32_t rblots           # blots in the opponent's coordinates
-    int pips
-    int keith
-    int home                  # home-board points made
-    int rear                  # index of the rearmost checker (-1 if none)
+    loss[0] = PIPS_LOST[lost]
+    return SHOT_CHANCE[cnt]
 
 
 cdef inline uint32_t _reverse24(uint32_t v) noexcept nogil:
@@ -227,63 +240,99 @@ cdef inline uint32_t _reverse24(uint32_t v) noexcept nogil:
     return v >> 8
 
 
+cdef inline int _byte_sum(uint64_t w) noexcept nogil:
+    """The sum of the eight bytes of ``w`` (a side's counts: at most 15 in all, so no byte
+    of the product carries)."""
+    return <int> ((w * 0x0101010101010101ULL) >> 56)
+
+
+cdef inline int _byte_index_sum(uint64_t w) noexcept nogil:
+    """The sum of k times byte k of ``w`` (at most 7 x 15: no byte of the product carries)."""
+    return <int> ((w * 0x0001020304050607ULL) >> 56)
+
+
+cdef inline uint64_t _excess3(uint64_t w) noexcept nogil:
+    """Each byte ``n`` of ``w`` (at most 15) replaced by ``max(n - 3, 0)``."""
+    cdef uint64_t t = (w | 0x8080808080808080ULL) - 0x0303030303030303ULL
+    return t & 0x7F7F7F7F7F7F7F7FULL & (((t & 0x8080808080808080ULL) >> 7) * 0xFF)
+
+
 cdef inline void _side_masks(const uint8_t* x, SideInfo* out) noexcept nogil:
-    cdef int i, n, pips = 0
-    cdef uint32_t made = 0, blots = 0
-    for i in range(24):
-        n = x[i]
-        pips += n * (i + 1)
-        made |= (<uint32_t> (n >= 2)) << i
-        blots |= (<uint32_t> (n == 1)) << i
-    n = x[24]
-    pips += 25 * n
+    """The masks, pip count, home points and rearmost checker of side ``x``, eight points at a time."""
+    cdef uint64_t w0 = load8(x), w1 = load8(x + 8), w2 = load8(x + 16)
+    cdef uint32_t occ = nonzero_bytes(w0) | (nonzero_bytes(w1) << 8) | (nonzero_bytes(w2) << 16)
+    cdef uint32_t made = (nonzero_bytes(w0 & 0xFEFEFEFEFEFEFEFEULL) | (nonzero_bytes(w1 & 0xFEFEFEFEFEFEFEFEULL) << 8)
+                          | (nonzero_bytes(w2 & 0xFEFEFEFEFEFEFEFEULL) << 16))    # 2 or more checkers
+    cdef uint32_t blots = occ & ~made
+    cdef int n = x[24]
     out.made = made
     out.blots = blots
-    out.occ = made | blots | ((<uint32_t> (n != 0)) << 24)
+    out.occ = occ | ((<uint32_t> (n != 0)) << 24)
     out.rmade = _reverse24(made)
     out.rblots = _reverse24(blots)
-    out.pips = pips
+    out.pips = (_byte_sum(w0) + _byte_index_sum(w0) + 9 * _byte_sum(w1) + _byte_index_sum(w1)
+                + 17 * _byte_sum(w2) + _byte_index_sum(w2) + 25 * n)
     out.rear = _top_bit(out.occ) if out.occ else -1
     out.home = _popcount(made & 0x3F)
 
 
-cdef void _side_features(const uint8_t* x, const uint8_t* y, SideInfo* sx, const SideInfo* sy,
-                         float* f) noexcept nogil:
-    """Dense features of side ``x`` against ``y`` (each array in its own side's view; ``y`` is
-    on roll when ``x`` is side 1): the first ``NDENSE`` of ``f``."""
-    cdef int i, n, off, back = 0, outside = 0, to_home = 0, stack = 0, far = 0
-    cdef int best = 0, best_lo = 0, trapped = 0, rear = sx.rear, pattern, yhome
-    cdef uint32_t m = sx.made, yblock = sy.rmade
-    cdef float loss = 0, hit
-    for i in range(6, 24):
-        n = x[i]
-        outside += n
-        to_home += n * (i - 5)
-        stack += n - 3 if n > 3 else 0
-    for i in range(6):
-        n = x[i]
-        stack += n - 3 if n > 3 else 0
-    for i in range(12, 25):
-        far += x[i]
-    for i in range(18, 25):
-        back += x[i]
-    n = x[24]
-    off = 15 - back - (outside - back + n)
-    for i in range(6):
-        off -= x[i]
+cdef inline void _side_own(const uint8_t* x, SideInfo* sx, float* f) noexcept nogil:
+    """The dense features of side ``x`` that its own checkers fix (after :func:`_side_masks`):
+    ``f[0..5]``, ``f[9..15]``, ``f[17]``, ``f[18]``, ``f[20]``; and its prime and Keith count."""
+    cdef uint64_t w0 = load8(x), w1 = load8(x + 8), w2 = load8(x + 16)
+    cdef uint64_t home6 = w0 & 0xFFFFFFFFFFFFULL
+    cdef int i, n = x[24], home = _byte_sum(home6)
+    cdef int board = _byte_sum(w0) + _byte_sum(w1) + _byte_sum(w2)
+    cdef int outside = board - home                                # points 7..24
+    cdef int off = 15 - board - n
+    cdef int far = _byte_sum(w1 >> 32) + _byte_sum(w2) + n         # points 13..24 and the bar
+    cdef int back = _byte_sum(w2 >> 16) + n                        # points 19..24 and the bar
+    cdef int stack = _byte_sum(_excess3(w0)) + _byte_sum(_excess3(w1)) + _byte_sum(_excess3(w2))
+    # pips to bring the checkers outside home in: the pips of points 7..24, less 6 each, and 19 from the bar
+    cdef int to_home = sx.pips - 25 * n - home - _byte_index_sum(home6) - 6 * outside + 19 * n
+    cdef int best = 0, best_lo = 0
+    cdef uint32_t m = sx.made
     outside += n
-    to_home += 19 * n
     # the longest prime: after k steps of m &= m >> 1, bit i is set iff points i..i+k are made
     while m:
         best += 1
-        best_lo = __builtin_ctz(m)
         m &= m >> 1
     if best >= 3:
         m = sx.made
         for i in range(best - 1):
             m &= m >> 1
         best_lo = __builtin_ctz(m)
-        for i in range(24 - best_lo, 25):     # y's checkers behind the prime, y's numbering
+    sx.prime = best
+    sx.prime_lo = best_lo
+    f[0] = sx.pips * 0.01
+    f[1] = off * (1.0 / 15.0)
+    f[2] = (n if n < 4 else 4) * 0.5
+    f[3] = sx.home * (1.0 / 6.0)
+    f[4] = best * (1.0 / 6.0)
+    f[5] = (best - 3) * (1.0 / 3.0) if best >= 4 else 0.0
+    f[9] = _popcount(sx.blots) * 0.2
+    f[10] = _popcount(sx.blots & 0x3F) * (1.0 / 3.0)
+    f[11] = back * 0.2
+    f[12] = _popcount(sx.made & 0xFC0000) * 0.5
+    f[13] = to_home * 0.01
+    f[14] = outside * (1.0 / 15.0)
+    f[15] = stack * 0.2
+    f[17] = far * (1.0 / 15.0)
+    f[18] = _popcount(sx.made & 0xFC0) * (1.0 / 6.0)
+    f[20] = 1.0 if n else 0.0
+    sx.keith = sx.pips + keith_wastage(x)     # Tom Keith's count
+
+
+cdef inline void _side_cross(const uint8_t* x, const uint8_t* y, const SideInfo* sx, const SideInfo* sy,
+                             float* f) noexcept nogil:
+    """The dense features of side ``x`` that depend on ``y``'s checkers too (each array in
+    its own side's view; ``y`` is on roll when ``x`` is side 1): ``f[6..8]``, ``f[16]``,
+    ``f[19]``, ``f[21]``."""
+    cdef int i, trapped = 0, rear = sx.rear, best = sx.prime, pattern, yhome = sy.home, n = x[24]
+    cdef uint32_t yblock = sy.rmade
+    cdef float loss = 0, hit
+    if best >= 3:
+        for i in range(24 - sx.prime_lo, 25):     # y's checkers behind the prime, y's numbering
             trapped += y[i]
     # the 12 points in front of the rearmost checker: blocks and escaping rolls
     pattern = 0
@@ -293,62 +342,39 @@ cdef void _side_features(const uint8_t* x, const uint8_t* y, SideInfo* sx, const
         pattern = (yblock << (12 - rear)) & 0xFFF
     # y (to roll) hits x's blots: y's coordinates; x's made points block
     hit = _shots(sy.occ, y[24], sx.rblots, ~sx.rmade, &loss)
-    yhome = sy.home
-    f[0] = sx.pips * 0.01
-    f[1] = off * (1.0 / 15.0)
-    f[2] = (n if n < 4 else 4) * 0.5
-    f[3] = sx.home * (1.0 / 6.0)
-    f[4] = best * (1.0 / 6.0)
-    f[5] = (best - 3) * (1.0 / 3.0) if best >= 4 else 0.0
     f[6] = trapped * (best - 2) * (1.0 / 20.0) if best >= 3 else 0.0
     f[7] = hit
     f[8] = loss
-    f[9] = _popcount(sx.blots) * 0.2
-    f[10] = _popcount(sx.blots & 0x3F) * (1.0 / 3.0)
-    f[11] = back * 0.2
-    f[12] = _popcount(sx.made & 0xFC0000) * 0.5
-    f[13] = to_home * 0.01
-    f[14] = outside * (1.0 / 15.0)
-    f[15] = stack * 0.2
     f[16] = (n if n < 2 else 2) * 0.5 * (yhome * yhome) * (1.0 / 36.0)
-    f[17] = far * (1.0 / 15.0)
-    f[18] = _popcount(sx.made & 0xFC0) * (1.0 / 6.0)
     f[19] = _popcount(pattern & 0xFC0) * (1.0 / 6.0)
-    f[20] = 1.0 if n else 0.0
     f[21] = ESCAPES[pattern] * (1.0 / 36.0) if rear >= 6 else 1.0
-    sx.keith = sx.pips + keith_wastage(x)     # Tom Keith's count
 
 
-cdef inline int _features(const Board* b, float* f, SideInfo* s1, SideInfo* s0) noexcept nogil:
-    """Dense features (the indicators are left to the caller) and the class."""
-    cdef float* g = f + 2 * H_SIDE
-    cdef int p1, p0, k1, k0
-    _side_masks(b.side[1], s1)
-    _side_masks(b.side[0], s0)
-    _side_features(b.side[1], b.side[0], s1, s0, f)
-    _side_features(b.side[0], b.side[1], s0, s1, f + H_SIDE)
-    p1 = s1.pips
-    p0 = s0.pips
-    k1 = s1.keith
-    k0 = s0.keith
-    g[0] = 1.0
-    g[1] = (p0 - p1) / sqrtf(<float> (p0 + p1 + 1))
-    g[2] = (p0 - p1) * 0.01
-    g[3] = (k0 - k1) / sqrtf(<float> (k0 + k1 + 1))
-    g[4] = f[7] * s0.home * (1.0 / 6.0)
-    g[5] = f[H_SIDE + 7] * s1.home * (1.0 / 6.0)
+cdef inline void _globals(const SideInfo* s1, const SideInfo* s0, const float* f1, const float* f0,
+                          float* g) noexcept nogil:
+    """The global features but the constant, from both sides' dense features ``f1`` (side 1,
+    the mover) and ``f0``: ``g[0..13]``."""
+    cdef int p1 = s1.pips, p0 = s0.pips, k1 = s1.keith, k0 = s0.keith
+    g[0] = (p0 - p1) / sqrtf(<float> (p0 + p1 + 1))
+    g[1] = (p0 - p1) * 0.01
+    g[2] = (k0 - k1) / sqrtf(<float> (k0 + k1 + 1))
+    g[3] = f1[7] * s0.home * (1.0 / 6.0)
+    g[4] = f0[7] * s1.home * (1.0 / 6.0)
     # interactions: exposure against a strong board or a prime, back checkers and primes,
     # escaping back checkers, back checkers when ahead or behind in the race, a hit with
     # the opponent still on the bar
-    g[6] = f[7] * f[H_SIDE + 3] * f[H_SIDE + 3]
-    g[7] = f[7] * f[H_SIDE + 4]
-    g[8] = f[11] * f[H_SIDE + 4]
-    g[9] = f[H_SIDE + 11] * f[4]
-    g[10] = f[21] * f[11]
-    g[11] = f[H_SIDE + 21] * f[H_SIDE + 11]
-    g[12] = g[2] * f[11]
-    g[13] = g[2] * f[H_SIDE + 11]
-    g[14] = f[7] * f[H_SIDE + 20]
+    g[5] = f1[7] * f0[3] * f0[3]
+    g[6] = f1[7] * f0[4]
+    g[7] = f1[11] * f0[4]
+    g[8] = f0[11] * f1[4]
+    g[9] = f1[21] * f1[11]
+    g[10] = f0[21] * f0[11]
+    g[11] = g[1] * f1[11]
+    g[12] = g[1] * f0[11]
+    g[13] = f1[7] * f0[20]
+
+
+cdef inline int _class(const SideInfo* s1, const SideInfo* s0) noexcept nogil:
     if s1.rear < 0 or s0.rear < 0 or s1.rear < 23 - s0.rear:
         return 1          # race: no checker has an opposing one ahead of it
     if s1.rear < 18:
@@ -356,6 +382,19 @@ cdef inline int _features(const Board* b, float* f, SideInfo* s1, SideInfo* s0) 
     if s0.rear < 18:
         return 3
     return 0
+
+
+cdef inline int _features(const Board* b, float* f, SideInfo* s1, SideInfo* s0) noexcept nogil:
+    """Dense features (the indicators are left to the caller) and the class."""
+    _side_masks(b.side[1], s1)
+    _side_masks(b.side[0], s0)
+    _side_own(b.side[1], s1, f)
+    _side_own(b.side[0], s0, f + H_SIDE)
+    _side_cross(b.side[1], b.side[0], s1, s0, f)
+    _side_cross(b.side[0], b.side[1], s0, s1, f + H_SIDE)
+    f[2 * H_SIDE] = 1.0
+    _globals(s1, s0, f, f + H_SIDE, f + 2 * H_SIDE + 1)
+    return _class(s1, s0)
 
 
 cdef inline void _indicators(const SideInfo* s, float* f) noexcept nogil:
@@ -378,6 +417,45 @@ cdef int heuristic_features(const Board* b, float* f) noexcept nogil:
     _indicators(&s1, f)
     _indicators(&s0, f + H_SIDE)
     return cls
+
+
+cdef void heuristic_dense(const Board* b, float* v) noexcept nogil:
+    """The dense features of ``b`` after side 1's play, as :func:`heuristic_features` has them
+    (the same values), without the 0/1 indicators and the constant: ``v[0 .. H_DENSE - 1]``
+    side 1's block, then side 0's, then the global features ``f[2 H_SIDE + 1 ..]``."""
+    cdef SideInfo s1, s0
+    _side_masks(b.side[1], &s1)
+    _side_masks(b.side[0], &s0)
+    _side_own(b.side[1], &s1, v)
+    _side_own(b.side[0], &s0, v + H_DENSE)
+    _side_cross(b.side[1], b.side[0], &s1, &s0, v)
+    _side_cross(b.side[0], b.side[1], &s0, &s1, v + H_DENSE)
+    _globals(&s1, &s0, v, v + H_DENSE, v + 2 * H_DENSE)
+
+
+cdef void heuristic_dense_roll(const Board* parent, DenseRoll* r) noexcept nogil:
+    """What :func:`heuristic_dense_child` reuses for the children of ``parent`` (side 1 to
+    play): side 0's masks and its own features."""
+    _side_masks(parent.side[0], &r.s0)
+    _side_own(parent.side[0], &r.s0, r.own0)
+    r.bar0 = parent.side[0][24]
+
+
+cdef void heuristic_dense_child(const DenseRoll* r, const Board* child, float* v) noexcept nogil:
+    """:func:`heuristic_dense` of ``child``, a play from the parent of ``r``.  Side 0's
+    checkers are the parent's unless the play hit (then its bar holds more)."""
+    cdef SideInfo s1, s0
+    if child.side[0][24] == r.bar0:
+        s0 = r.s0
+        memcpy(v + H_DENSE, r.own0, H_DENSE * sizeof(float))
+    else:
+        _side_masks(child.side[0], &s0)
+        _side_own(child.side[0], &s0, v + H_DENSE)
+    _side_masks(child.side[1], &s1)
+    _side_own(child.side[1], &s1, v)
+    _side_cross(child.side[1], child.side[0], &s1, &s0, v)
+    _side_cross(child.side[0], child.side[1], &s0, &s1, v + H_DENSE)
+    _globals(&s1, &s0, v, v + H_DENSE, v + 2 * H_DENSE)
 
 
 cdef inline float _sigmoid(float z) noexcept nogil:
@@ -423,8 +501,8 @@ cdef void heuristic_probs(const WeightTable* table, const Board* b, float* p) no
     for o in range(H_ZPAD):
         z[o] = 0
         za[o] = 0
-    # dense features: the first NDENSE of each side and the globals
-    for k in range(NDENSE):
+    # dense features: the first H_DENSE of each side and the globals
+    for k in range(H_DENSE):
         fk = f[k]
         w = &table.w[cls][k][0]
         for o in range(H_ZPAD):
@@ -601,6 +679,58 @@ def features(const unsigned char[::1] board):
     board_from_bytes(&board[0], &b)
     cls = heuristic_features(&b, &f[0])
     return cls, out
+
+
+def dense_features(const unsigned char[:, ::1] boards):
+    """The dense features of each board (rows of 50 bytes, after side 1's play) as the
+    neural net reads them: an (n, ``NDENSE``) float32 array, side 1's ``DENSE`` features,
+    side 0's, then the global features but the constant.  The same values as the columns
+    ``DENSE_COLUMNS`` of :func:`features_batch`.
+
+    :raises ValueError: rows that are not 50 bytes.
+    """
+    if boards.shape[1] != 50:
+        raise ValueError("boards must be rows of 50 bytes, got %d" % boards.shape[1])
+    cdef Py_ssize_t i, n = boards.shape[0]
+    X = np.zeros((n, H_NDENSE), dtype=np.float32)
+    cdef float[:, ::1] xv = X
+    cdef Board b
+    with nogil:
+        for i in range(n):
+            board_from_bytes(&boards[i, 0], &b)
+            heuristic_dense(&b, &xv[i, 0])
+    return X
+
+
+def dense_features_roll(const unsigned char[::1] parent, const unsigned char[:, ::1] children):
+    """:func:`dense_features` of plays from ``parent`` (50 bytes, side 1 to play), computed
+    as the net computes those of one roll (the side on roll's own features once, reused
+    where a play does not hit).
+
+    :param children: rows of 50 bytes, each a play from ``parent`` (the mover's frame).
+    :raises ValueError: rows that are not 50 bytes, or a child with no more checkers on
+        side 0's bar than the parent has but another side 0 (not a play from it).
+    """
+    if parent.shape[0] != 50 or children.shape[1] != 50:
+        raise ValueError("boards are 50 bytes")
+    cdef Py_ssize_t i, n = children.shape[0]
+    cdef Board p, b
+    cdef DenseRoll r
+    cdef int j
+    X = np.zeros((n, H_NDENSE), dtype=np.float32)
+    cdef float[:, ::1] xv = X
+    board_from_bytes(&parent[0], &p)
+    for i in range(n):
+        if children[i, 24] == parent[24]:
+            for j in range(25):
+                if children[i, j] != parent[j]:
+                    raise ValueError("child %d: side 0 differs from the parent's without a hit" % i)
+    heuristic_dense_roll(&p, &r)
+    with nogil:
+        for i in range(n):
+            board_from_bytes(&children[i, 0], &b)
+            heuristic_dense_child(&r, &b, &xv[i, 0])
+    return X
 
 
 def features_batch(const unsigned char[:, ::1] boards):

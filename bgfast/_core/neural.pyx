@@ -34,9 +34,13 @@ Speed.  Weights are float32, one contiguous column per input, so a position's
 hidden pre-activations are the bias plus the sum of the columns of its non-zero
 inputs.  The children of one roll are valued together: the parent's point-code
 part is summed once per net, and each child adds only the columns of the codes
-that its play changed (a few points) and of its hand features.  The inner loops
-are plain C over the hidden units (vectorized by the compiler, with an AVX2/FMA
-clone chosen at run time on x86-64 Linux).
+that its play changed (a few points) and of the hand inputs that differ from the
+roll's first child's.  The hand inputs are the heuristic's dense features alone
+(``heuristic_dense``), and the side on roll's own ones are computed once per roll.
+The inner loops are plain C over the hidden units (vectorized by the compiler,
+with AVX-512 and AVX2 clones chosen at run time on x86-64 Linux).  Every clone
+does the same arithmetic, without fused multiply-adds, so the values do not
+depend on the CPU.
 
 Training (``Model.td_train``): TD(lambda) self-play (Sutton 1988; Tesauro 1992)
 in its offline lambda-return form (Sutton and Barto 2018, section 12.1): each
@@ -59,7 +63,7 @@ from bgfast._core.board cimport Board, BAR, board_swap, side_has_back_checker, b
 from bgfast._core.movegen cimport MoveGen, Child, movegen_new, movegen_free, generate, MAX_CHILDREN
 from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
 from bgfast._core.evaluators cimport is_race, pubeval_choose
-from bgfast._core.heuristic cimport heuristic_features, H_NFEAT, H_SIDE
+from bgfast._core.heuristic cimport heuristic_dense, heuristic_dense_roll, heuristic_dense_child, DenseRoll, H_NDENSE
 from bgfast._core.probs cimport probs_flip, probs_equity
 from bgfast._core.topk cimport topk_insert
 from bgfast._core.bearoff cimport bearoff_build, bearoff_ready, bearoff_probs, is_pure_bearoff
@@ -85,59 +89,55 @@ cdef extern from *:
     """
     #include <stdint.h>
     #include <stddef.h>
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #endif
     #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-    #define NN_CLONES __attribute__((target_clones("avx2", "default"), optimize("no-loop-unroll-and-jam")))
+    /* fp-contract=off: no clone fuses a multiply and an add, so all give the same bits */
+    #define NN_CLONES __attribute__((target_clones("avx512f", "avx2", "default"), \
+                                     optimize("no-loop-unroll-and-jam", "fp-contract=off")))
     #elif defined(__GNUC__) && !defined(__clang__)
-    #define NN_CLONES __attribute__((optimize("no-loop-unroll-and-jam")))
+    #define NN_CLONES __attribute__((optimize("no-loop-unroll-and-jam", "fp-contract=off")))
     #else
     #define NN_CLONES
     #endif
 
-    /* 1 / (1 + exp(-x)) for x clamped to [-30, 30]: exp through 2^t = 2^i 2^f with
-       i = round(t), |f| <= 1/2, 2^f by its degree-6 Taylor polynomial (relative error
-       below 2e-7), and 2^i built in the exponent bits.  Branch-free, so it vectorizes. */
-    static inline float nn_sigmoid1(float x) {
-        union { int32_t i; float f; } u;
-        float t, f, p;
-        int i;
-        x = x > 30.0f ? 30.0f : x;
-        x = x < -30.0f ? -30.0f : x;
-        t = x * -1.44269504f;
-        i = (int)(t + 64.5f) - 64;
-        f = t - (float)i;
-        p = 1.0f + f * (0.693147181f + f * (0.240226507f + f * (0.0555041087f
-                 + f * (0.00961812911f + f * (0.00133335581f + f * 0.000154035304f)))));
-        u.i = (i + 127) << 23;
-        return 1.0f / (1.0f + p * u.f);
-    }
-
-    /* nn_sigmoid1 on 8 lanes at once (GCC vector extensions): the same operations, lane by lane. */
+    /* 1 / (1 + exp(-x)) lane by lane (GCC vector extensions), x clamped to [-30, 30]: exp
+       through 2^t = 2^i 2^f with i = round(t), |f| <= 1/2, 2^f by its degree-6 Taylor
+       polynomial (relative error below 2e-7), and 2^i built in the exponent bits.  One
+       formula for vectors of 8 and of 16 lanes. */
+    #define NN_DEFINE_SIGMOID(NAME, VF, VI)                                                   \
+        static inline __attribute__((always_inline)) VF NAME(VF x) {                          \
+            VI over, under, i;                                                                \
+            VF t, f, p, hi = {0};                                                             \
+            hi += 30.0f;                                                                      \
+            over = x > hi;                                                                    \
+            x = (VF)(((VI)x & ~over) | ((VI)hi & over));                                      \
+            under = x < -hi;                                                                  \
+            x = (VF)(((VI)x & ~under) | ((VI)(-hi) & under));                                 \
+            t = x * -1.44269504f;                                                             \
+            i = __builtin_convertvector(t + 64.5f, VI) - 64;                                  \
+            f = t - __builtin_convertvector(i, VF);                                           \
+            p = 1.0f + f * (0.693147181f + f * (0.240226507f + f * (0.0555041087f             \
+                     + f * (0.00961812911f + f * (0.00133335581f + f * 0.000154035304f)))));  \
+            return 1.0f / (1.0f + p * (VF)((i + 127) << 23));                                 \
+        }
     typedef float nn_v8f __attribute__((vector_size(32)));
     typedef int32_t nn_v8i __attribute__((vector_size(32)));
-    static inline __attribute__((always_inline)) nn_v8f nn_sigmoid8(nn_v8f x) {
-        nn_v8i over, under, i;
-        nn_v8f t, f, p, hi = {30, 30, 30, 30, 30, 30, 30, 30};
-        over = x > hi;
-        x = (nn_v8f)(((nn_v8i)x & ~over) | ((nn_v8i)hi & over));
-        under = x < -hi;
-        x = (nn_v8f)(((nn_v8i)x & ~under) | ((nn_v8i)(-hi) & under));
-        t = x * -1.44269504f;
-        i = __builtin_convertvector(t + 64.5f, nn_v8i) - 64;
-        f = t - __builtin_convertvector(i, nn_v8f);
-        p = 1.0f + f * (0.693147181f + f * (0.240226507f + f * (0.0555041087f
-                 + f * (0.00961812911f + f * (0.00133335581f + f * 0.000154035304f)))));
-        return 1.0f / (1.0f + p * (nn_v8f)((i + 127) << 23));
-    }
+    typedef float nn_v16f __attribute__((vector_size(64)));
+    typedef int32_t nn_v16i __attribute__((vector_size(64)));
+    NN_DEFINE_SIGMOID(nn_sigmoid8, nn_v8f, nn_v8i)
+    NN_DEFINE_SIGMOID(nn_sigmoid16, nn_v16f, nn_v16i)
 
-    /* z[j0:j0+B] += sum_k val[k] w[idx[k] H + j0 ...] + sum_k dval[k] dw[k H + j0 ...]: the block
-       of B hidden units stays in registers while every column is added, so each column is
-       read once; each z[j] gets its additions in the order of the columns. */
+    /* z[j0:j0+B] = src[j0:j0+B] + sum_k val[k] w[idx[k] H + j0 ...] + sum_k dval[k] dw[k H + j0 ...]:
+       the block of B hidden units stays in registers while every column is added, so each
+       column is read once; each z[j] gets its additions in the order of the columns. */
     static inline __attribute__((always_inline)) void nn_block(
-            float* restrict z, const float* restrict w, const int* idx, const float* val, int m,
+            float* z, const float* src, const float* restrict w, const int* idx, const float* val, int m,
             const float* restrict dw, const float* dval, int nd, int H, int j0, int B) {
-        float acc[32];
+        float acc[64];
         int k, j;
-        __builtin_memcpy(acc, z + j0, B * sizeof(float));
+        __builtin_memcpy(acc, src + j0, B * sizeof(float));
         for (k = 0; k < m; k++) {
             const float* restrict row = w + (size_t)idx[k] * (size_t)H + j0;
             float a = val[k];
@@ -151,38 +151,73 @@ cdef extern from *:
         __builtin_memcpy(z + j0, acc, B * sizeof(float));
     }
 
-    /* z[0:H] += the m sparse columns idx/val of w, then the nd dense rows of dw (contiguous,
-       all of them: a zero weight adds nothing) with weights dval; H a multiple of 8. */
-    NN_CLONES static void nn_accumulate(float* restrict z, const float* restrict w, const int* idx,
+    /* Append (first + j, a[j] - b[j]) to idx/val for each j < n (n <= 64) where that
+       difference is not 0, in the order of j; returns the new count m. */
+    static inline int nn_changed(const float* a, const float* b, int n, int first, int* idx,
+                                 float* val, int m) {
+        uint64_t mask = 0;
+        int j = 0;
+    #if defined(__SSE2__)
+        for (; j + 4 <= n; j += 4) {
+            __m128 d = _mm_sub_ps(_mm_loadu_ps(a + j), _mm_loadu_ps(b + j));
+            mask |= (uint64_t)_mm_movemask_ps(_mm_cmpneq_ps(d, _mm_setzero_ps())) << j;
+        }
+    #endif
+        for (; j < n; j++) mask |= (uint64_t)(a[j] - b[j] != 0.0f) << j;
+        while (mask) {
+            j = __builtin_ctzll(mask);
+            mask &= mask - 1;
+            idx[m] = first + j;
+            val[m] = a[j] - b[j];
+            m++;
+        }
+        return m;
+    }
+
+    /* z[0:H] = src[0:H] (z itself or another array) + the m sparse columns idx/val of w, then
+       the nd dense rows of dw (contiguous, all of them: a zero weight adds nothing) with
+       weights dval; H a multiple of 8.  Blocks of 64 units where they fit (8 AVX registers). */
+    NN_CLONES static void nn_accumulate(float* z, const float* src, const float* restrict w, const int* idx,
                                         const float* val, int m, const float* restrict dw,
                                         const float* dval, int nd, int H) {
         int j0 = 0;
-        for (; j0 + 32 <= H; j0 += 32) nn_block(z, w, idx, val, m, dw, dval, nd, H, j0, 32);
-        for (; j0 < H; j0 += 8) nn_block(z, w, idx, val, m, dw, dval, nd, H, j0, 8);
+        for (; j0 + 64 <= H; j0 += 64) nn_block(z, src, w, idx, val, m, dw, dval, nd, H, j0, 64);
+        for (; j0 + 32 <= H; j0 += 32) nn_block(z, src, w, idx, val, m, dw, dval, nd, H, j0, 32);
+        for (; j0 < H; j0 += 8) nn_block(z, src, w, idx, val, m, dw, dval, nd, H, j0, 8);
     }
 
-    /* h = sigmoid(z) in place, then logits[o] = b2[o] + w2[o] . h for the 5 outputs */
+    /* h = sigmoid(z) in place, then out[o] = sigmoid(b2[o] + w2[o] . h) for the 5 outputs */
     NN_CLONES static void nn_hidden_output(float* restrict z, const float* restrict w2,
-                                           const float* b2, int H, float* logits) {
+                                           const float* b2, int H, float* out) {
         int j, o, k;
-        for (j = 0; j < H; j += 8) {
+        nn_v8f logits = {0, 0, 0, 0, 0, 0, 0, 0}, s[5], a, h;
+        for (j = 0; j + 16 <= H; j += 16) {
+            nn_v16f v;
+            __builtin_memcpy(&v, z + j, sizeof(v));
+            v = nn_sigmoid16(v);
+            __builtin_memcpy(z + j, &v, sizeof(v));
+        }
+        if (j < H) {
             nn_v8f v;
             __builtin_memcpy(&v, z + j, sizeof(v));
             v = nn_sigmoid8(v);
             __builtin_memcpy(z + j, &v, sizeof(v));
         }
-        for (o = 0; o < 5; o++) {
-            const float* restrict w = w2 + (size_t)o * (size_t)H;
-            nn_v8f s = {0, 0, 0, 0, 0, 0, 0, 0}, a, b;
-            float t = 0;
-            for (j = 0; j < H; j += 8) {
-                __builtin_memcpy(&a, w + j, sizeof(a));
-                __builtin_memcpy(&b, z + j, sizeof(b));
-                s += a * b;                /* lane k sums the products j + k, j += 8 */
+        for (o = 0; o < 5; o++) s[o] = logits;
+        for (j = 0; j < H; j += 8) {       /* the 5 sums side by side: independent chains */
+            __builtin_memcpy(&h, z + j, sizeof(h));
+            for (o = 0; o < 5; o++) {
+                __builtin_memcpy(&a, w2 + (size_t)o * (size_t)H + j, sizeof(a));
+                s[o] += a * h;             /* lane k sums the products j + k, j += 8 */
             }
-            for (k = 0; k < 8; k++) t += s[k];
+        }
+        for (o = 0; o < 5; o++) {
+            float t = 0;
+            for (k = 0; k < 8; k++) t += s[o][k];
             logits[o] = t + b2[o];
         }
+        logits = nn_sigmoid8(logits);
+        for (o = 0; o < 5; o++) out[o] = logits[o];
     }
 
     /* One gradient step on one position: h its hidden activations, dz2 the gradient on the
@@ -215,10 +250,10 @@ cdef extern from *:
         }
     }
     """
-    float nn_sigmoid1(float x) nogil
-    void nn_accumulate(float* z, const float* w, const int* idx, const float* val, int m,
+    void nn_accumulate(float* z, const float* src, const float* w, const int* idx, const float* val, int m,
                        const float* dw, const float* dval, int nd, int H) nogil
-    void nn_hidden_output(float* z, const float* w2, const float* b2, int H, float* logits) nogil
+    int nn_changed(const float* a, const float* b, int n, int first, int* idx, float* val, int m) nogil
+    void nn_hidden_output(float* z, const float* w2, const float* b2, int H, float* out) nogil
     void nn_backprop(float* w1, float* b1, float* w2, float* b2, int H, const int* idx,
                      const float* val, int m, const float* h, const float* dz2, float lr,
                      float* tmp) nogil
@@ -227,28 +262,46 @@ cdef extern from *:
 
 cdef extern from *:
     int __builtin_ctz(unsigned int x) nogil
+    int __builtin_ctzll(unsigned long long x) nogil
     int __builtin_clz(unsigned int x) nogil
 
 
 # CODE[n]: the four units of a count n (truncated unary, then the excess over 3 halved).
 cdef float CODE[16][4]
-# HAND[j]: the heuristic feature that is dense input NN_RAW + j (its 22 dense features of
-# each side, then its global features but the constant).
-cdef int HAND[NN_HAND]
+# CHANGE[o][n]: the units whose value differs between counts o and n, and by how much.
+ctypedef struct CodeChange:
+    int count
+    int unit[4]
+    float delta[4]
+cdef CodeChange CHANGE[16][16]
+# The hand-made inputs NN_RAW .. NN_IN - 1 are heuristic_dense's features, in its order.
+assert <int> NN_HAND == <int> H_NDENSE
+cdef float NO_HAND[NN_HAND]
 
 
 cdef void _init_tables() noexcept nogil:
-    cdef int n, j
+    cdef int n, o, k
+    cdef float d
+    cdef CodeChange* c
     for n in range(16):
         CODE[n][0] = 1.0 if n >= 1 else 0.0
         CODE[n][1] = 1.0 if n >= 2 else 0.0
         CODE[n][2] = 1.0 if n >= 3 else 0.0
         CODE[n][3] = (n - 3) * 0.5 if n > 3 else 0.0
-    for j in range(22):
-        HAND[j] = j                    # the mover's block (side 1 of the after-play board)
-        HAND[22 + j] = H_SIDE + j      # the side on roll's block
-    for j in range(14):
-        HAND[44 + j] = 2 * H_SIDE + 1 + j
+    for o in range(16):
+        for n in range(16):
+            c = &CHANGE[o][n]
+            c.count = 0
+            for k in range(4):
+                d = CODE[n][k] - CODE[o][k]
+                if d != 0:
+                    c.unit[c.count] = k
+                    c.delta[c.count] = d
+                    c.count += 1
+            for k in range(c.count, 4):
+                c.unit[k] = 0
+                c.delta[k] = 0
+    memset(NO_HAND, 0, sizeof(NO_HAND))
 
 
 _init_tables()
@@ -419,66 +472,42 @@ cdef inline int _encode_raw(const Board* a, int* idx, float* val) noexcept nogil
 
 
 cdef inline int _encode_hand(const Board* a, int* idx, float* val) noexcept nogil:
-    cdef float f[H_NFEAT]
-    cdef int j, m = 0
-    cdef float v
-    heuristic_features(a, f)
-    for j in range(NN_HAND):             # store always, keep the non-zero ones (no branch)
-        v = f[HAND[j]]
-        idx[m] = NN_RAW + j
-        val[m] = v
-        m += v != 0
-    return m
-
-
-cdef inline void _hand_values(const Board* a, float* v) noexcept nogil:
-    """The ``NN_HAND`` hand-made inputs of ``a``, zeros included."""
-    cdef float f[H_NFEAT]
-    cdef int j
-    heuristic_features(a, f)
-    for j in range(NN_HAND):
-        v[j] = f[HAND[j]]
+    """The non-zero hand-made inputs of ``a``."""
+    cdef float v[NN_HAND]
+    heuristic_dense(a, v)
+    return nn_changed(v, NO_HAND, NN_HAND, NN_RAW, idx, val, 0)
 
 
 cdef inline int _encode_delta(const Board* a, const Board* parent, int* idx, float* val) noexcept nogil:
-    """The changes of the point-code inputs from ``parent`` to ``a`` (same frame)."""
+    """The changes of the point-code inputs from ``parent`` to ``a`` (same frame).  Writes up
+    to 3 entries of ``idx`` and ``val`` beyond those it returns."""
     cdef const uint8_t* pa = <const uint8_t*> a
     cdef const uint8_t* pp = <const uint8_t*> parent
-    cdef int m = 0, w, j, s, i, k, o, n
-    cdef uint32_t bits
-    cdef float d
+    cdef int m = 0, w, j, k, base
+    cdef uint64_t changed = 0       # bit j: byte j of the boards differs (the padding never does)
+    cdef const CodeChange* c
     for w in range(7):
-        bits = nonzero_bytes(load8(pa + 8 * w) ^ load8(pp + 8 * w))
-        while bits:
-            j = 8 * w + __builtin_ctz(bits)
-            bits &= bits - 1
-            if j >= 50:
-                break
-            s = 1 if j >= 25 else 0
-            i = j - 25 * s
-            o = pp[j]
-            n = pa[j]
-            for k in range(4):
-                d = CODE[n][k] - CODE[o][k]
-                idx[m] = (NN_RAW_SIDE if s else 0) + 4 * i + k
-                val[m] = d
-                m += d != 0
+        changed |= (<uint64_t> nonzero_bytes(load8(pa + 8 * w) ^ load8(pp + 8 * w))) << (8 * w)
+    while changed:
+        j = __builtin_ctzll(changed)
+        changed &= changed - 1
+        base = 4 * j if j < 25 else NN_RAW_SIDE + 4 * (j - 25)
+        c = &CHANGE[pp[j]][pa[j]]
+        for k in range(4):
+            idx[m + k] = base + c.unit[k]
+            val[m + k] = c.delta[k]
+        m += c.count
     return m
 
 
 cdef inline void _outputs(const NetPart* net, float* z, float* o) noexcept nogil:
     """From pre-activations ``z`` (overwritten by the activations) to the 5 output units."""
-    cdef float logits[8]
-    cdef int k
-    nn_hidden_output(z, net.w2, net.b2, net.hidden, logits)
-    for k in range(NN_OUT):
-        o[k] = nn_sigmoid1(logits[k])
+    nn_hidden_output(z, net.w2, net.b2, net.hidden, o)
 
 
 cdef inline void _forward(const NetPart* net, const int* idx, const float* val, int m,
                           float* z, float* o) noexcept nogil:
-    memcpy(z, net.b1, net.hidden * sizeof(float))
-    nn_accumulate(z, net.w1, idx, val, m, NULL, NULL, 0, net.hidden)
+    nn_accumulate(z, net.b1, net.w1, idx, val, m, NULL, NULL, 0, net.hidden)
     _outputs(net, z, o)
 
 
@@ -514,8 +543,8 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
     cdef int i, m, cls, net, bits
     cdef float hand[NN_HAND]
     cdef float ref[NN_NETS][NN_HAND]
-    cdef float d
-    cdef int j
+    cdef DenseRoll roll
+    cdef bint rolled = False
     cdef const NetPart* part
     cdef const Board* a
     cdef Board s
@@ -532,22 +561,20 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
         else:
             net = NET_RACE if cls == CLASS_RACE else NET_CONTACT
             part = &nn.part[net]
-            _hand_values(a, hand)
+            if not rolled:
+                heuristic_dense_roll(parent, &roll)
+                rolled = True
+            heuristic_dense_child(&roll, a, hand)
             if not have[net]:           # the parent's point codes and this first child's hand inputs
                 m = _encode_raw(parent, idx, val)
-                memcpy(acc[net], part.b1, part.hidden * sizeof(float))
                 memcpy(ref[net], hand, NN_HAND * sizeof(float))
-                nn_accumulate(acc[net], part.w1, idx, val, m, part.w1 + NN_RAW * part.hidden, hand, NN_HAND,
-                              part.hidden)
+                nn_accumulate(acc[net], part.b1, part.w1, idx, val, m, part.w1 + NN_RAW * part.hidden, hand,
+                              NN_HAND, part.hidden)
                 have[net] = True
-            memcpy(z, acc[net], part.hidden * sizeof(float))
             m = _encode_delta(a, parent, idx, val)
-            for j in range(NN_HAND):    # siblings share most hand inputs: add the ones that differ
-                d = hand[j] - ref[net][j]
-                idx[m] = NN_RAW + j
-                val[m] = d
-                m += d != 0
-            nn_accumulate(z, part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
+            # siblings share most hand inputs: add the ones that differ
+            m = nn_changed(hand, ref[net], NN_HAND, NN_RAW, idx, val, m)
+            nn_accumulate(z, acc[net], part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
             _outputs(part, z, o)
             _joint(o, bits, q)
         probs_flip(q, out + NN_OUT * i)
