@@ -27,6 +27,7 @@ import numpy as np
 
 from bgfast.engines.players import play_match, take_counters
 from bgfast.engines.record import RecordingBot, plays_in_core
+from bgfast.game import play_matches
 from bgfast.errors import WorkerFailedError
 from bgfast.position import Position
 from bgfast.procs import JobWindow, WorkerPool
@@ -143,21 +144,18 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
         players = _players_for(spec)
         seed = spec.seed
         rows: list[MatchRow] = []
-        match_players = players.match_players
         openings, schedule = players.openings, players.schedule
-        seats = players.schedule.seats(*_bounds(chunk_range(spec, chunk)))
-        if not any(players.recorded):  # every bot plays in the core: the C loop alone, rows as ints
-            flat: list[int] = []
-            for place in seats:
-                index, pairing, length, dice, a, b = place
-                player = match_players.get((a, b, length)) or players.get(a, b, length)
-                opening = openings[schedule.opening(index) or 0] if openings else None
-                flat += place
-                flat += player.play(seed, dice, start=opening)
-            rows = FlatRows(np.array(flat, dtype=np.int64))  # type: ignore[assignment]
+        bounds = _bounds(chunk_range(spec, chunk))
+        seats = schedule.seat_array(*bounds)
+        if not any(players.recorded):  # every bot plays in the core: the whole chunk in one call of the C loop
+            seatings, which = np.unique(seats[:, [4, 5, 2]], axis=0, return_inverse=True)
+            summaries = play_matches([players.get(a, b, length) for a, b, length in seatings.tolist()], seed,
+                                     which.reshape(-1), seats[:, 3], starts=openings,
+                                     start_of=schedule.opening_array(*bounds) if openings else None)
+            rows = FlatRows(np.column_stack([seats, summaries]))  # type: ignore[assignment]
         else:
-            for index, pairing, length, dice, a, b in seats:
-                player = match_players.get((a, b, length)) or players.get(a, b, length)
+            for index, pairing, length, dice, a, b in seats.tolist():
+                player = players.get(a, b, length)
                 opening = openings[schedule.opening(index) or 0] if openings else None
                 play = functools.partial(player.play, seed, dice, start=opening)
                 recorded = players.recorded[a], players.recorded[b]
