@@ -33,7 +33,7 @@ from bgfast.position import Position
 from bgfast.procs import JobWindow, WorkerPool
 from bgfast.tournament.results import ChunkResult, FlatRows, MatchDecisions, MatchRow
 from bgfast.tournament.schedule import chunk_range, scheduler
-from bgfast.tournament.spec import TournamentSpec
+from bgfast.tournament.spec import MAX_MATCH_LENGTH, TournamentSpec
 
 __all__ = ["BACKENDS", "ChunkError", "play_chunk", "run_chunks"]
 
@@ -114,11 +114,10 @@ _LOCAL = threading.local()  # bots and match players are not shared between thre
 
 def _players_for(spec: TournamentSpec) -> _Players:
     """This thread's players for ``spec``, built on first use and kept for the next chunks."""
-    cached: tuple[str, _Players] | None = getattr(_LOCAL, "players", None)
-    key = spec.hash
-    if cached is None or cached[0] != key:
+    cached: tuple[TournamentSpec, _Players] | None = getattr(_LOCAL, "players", None)
+    if cached is None or cached[0] != spec:  # each chunk brings its own copy of the spec: compared by value
         _LOCAL.players = None
-        cached = _LOCAL.players = (key, _Players(spec))
+        cached = _LOCAL.players = (spec, _Players(spec))
     return cached[1]
 
 
@@ -127,7 +126,7 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
 
     The same (spec, chunk) gives the same rows in any process.
 
-    >>> from bgfast.tournament.spec import TournamentSpec
+    >>> from bgfast.tournament.spec import MAX_MATCH_LENGTH, TournamentSpec
     >>> spec = TournamentSpec.from_dict({"name": "x", "match_length": 3, "matches_per_pairing": 4,
     ...     "chunk_size": 2, "players": [{"name": "a", "bot": "pubeval"}, {"name": "b", "bot": "random"}]})
     >>> result = play_chunk(spec, 1)
@@ -148,9 +147,13 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
         bounds = _bounds(chunk_range(spec, chunk))
         seats = schedule.seat_array(*bounds)
         if not any(players.recorded):  # every bot plays in the core: the whole chunk in one call of the C loop
-            seatings, which = np.unique(seats[:, [4, 5, 2]], axis=0, return_inverse=True)
-            summaries = play_matches([players.get(a, b, length) for a, b, length in seatings.tolist()], seed,
-                                     which.reshape(-1), seats[:, 3], starts=openings,
+            n, lengths = len(spec.players), MAX_MATCH_LENGTH + 1  # (seat 0, seat 1, length) as one number:
+            codes, which = np.unique((seats[:, 4] * n + seats[:, 5]) * lengths + seats[:, 2], return_inverse=True)
+            seated = []
+            for code in codes.tolist():
+                seating, length = divmod(code, lengths)
+                seated.append(players.get(*divmod(seating, n), length))
+            summaries = play_matches(seated, seed, which.reshape(-1), seats[:, 3], starts=openings,
                                      start_of=schedule.opening_array(*bounds) if openings else None)
             rows = FlatRows(np.column_stack([seats, summaries]))  # type: ignore[assignment]
         else:
