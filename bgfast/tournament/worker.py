@@ -152,7 +152,8 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
             seated = []
             for code in codes.tolist():
                 seating, length = divmod(code, lengths)
-                seated.append(players.get(*divmod(seating, n), length))
+                seat0, seat1 = divmod(seating, n)
+                seated.append(players.get(seat0, seat1, length))
             summaries = play_matches(seated, seed, which.reshape(-1), seats[:, 3], starts=openings,
                                      start_of=schedule.opening_array(*bounds) if openings else None)
             rows = FlatRows(np.column_stack([seats, summaries]))  # type: ignore[assignment]
