@@ -73,6 +73,26 @@ def test_a_chunk_is_saved_whole_or_not_at_all(tmp_path: Path) -> None:
     assert check_db_consistent(tmp_path / "s.sqlite") == (1, 1)
 
 
+def test_a_chunk_of_many_rows_is_saved_row_for_row_and_whole_or_not_at_all(tmp_path: Path) -> None:
+    # A chunk's rows go in many rows to an INSERT statement: a chunk of 257 rows takes several
+    # statements and a shorter last one, and a failure in the last one keeps nothing of the chunk
+    spec = small_spec(per_pairing=600, chunk=300)
+    played = _play_chunk(spec, 0)
+    rows = list(played.rows)[:257]
+    with Store(tmp_path / "s.sqlite") as store:
+        run = store.begin_run(spec)
+        with pytest.raises(sqlite3.IntegrityError):
+            store.write_chunk(run, ChunkResult(0, [*rows[:-1], rows[0]], 0.1, "test"))
+        assert run.finished == set() and list(store.iter_matches()) == []
+        store.write_chunk(run, ChunkResult(0, rows, 0.1, "test"))
+        saved = list(store.iter_matches())
+    assert [(m.idx, m.dice_index, m.length, m.seed, m.result) for m in saved] == [
+        (r.idx, r.dice_index, r.length, spec.seed, r.result) for r in rows]
+    assert [(m.player0, m.player1) for m in saved] == [(spec.players[r.seat0].name, spec.players[r.seat1].name)
+                                                       for r in rows]
+    assert check_db_consistent(tmp_path / "s.sqlite") == (257, 1)
+
+
 def test_a_different_spec_on_an_existing_file_is_an_error_naming_the_way_out(tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite"
     run_tournament(small_spec(), db, workers=1)

@@ -3,9 +3,9 @@
 :func:`play_chunk` is a pure function of (spec, chunk): it builds each player's
 bot once per process, keeps one :class:`~bgfast.game.MatchPlayer` per
 (seat 0, seat 1, length), and returns one :class:`~bgfast.tournament.results.MatchRow`
-per match.  A match between bots of the compiled core is played by the C loop alone;
-a seat held by a Python bot or an outside engine is wrapped in a
-:class:`~bgfast.engines.record.RecordingBot` (its decisions go into the results, for
+per match.  A chunk whose matches are all between bots of the compiled core is played by
+the C loop alone, in one call (:func:`bgfast.game.play_matches`); a seat held by a Python
+bot or an outside engine is wrapped in a :class:`~bgfast.engines.record.RecordingBot` (its decisions go into the results, for
 ``bgfast export``), and the match is played through
 :func:`bgfast.engines.players.play_match`, which replays it after an engine fault and
 forfeits it after three.  The backends feed chunks to a process pool (:class:`bgfast.procs.WorkerPool`)
