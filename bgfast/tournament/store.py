@@ -195,10 +195,20 @@ _BOUND_COLUMNS = tuple(c for c in _MATCH_COLUMNS if c not in ("run", "seed"))
 """The columns of ``matches`` bound row by row when a chunk is written (the run's own are written in)."""
 _TOTALS_OF_BOUND = [_BOUND_COLUMNS.index(c) for c in TOTALS_COLUMNS]
 """Where the columns :func:`~bgfast.tournament.totals.chunk_totals` reads are among the bound ones."""
-_ROWS_PER_INSERT = min(100, (999 if sqlite3.sqlite_version_info < (3, 32) else 32766) // len(_BOUND_COLUMNS))
-"""Match rows per INSERT statement.  One statement of many rows costs about half what as
-many one-row statements do; beyond about 100 rows (1,700 values) binding them gets slower
-again.  SQLite before 3.32 takes at most 999 values a statement."""
+_ROWS_PER_INSERT = 100
+"""Match rows per INSERT statement (fewer where SQLite takes fewer values a statement).  One
+statement of many rows costs about half what as many one-row statements do; beyond about
+100 rows (1,700 values) binding them gets slower again."""
+
+
+def _rows_per_insert(conn: sqlite3.Connection) -> int:
+    """:data:`_ROWS_PER_INSERT`, or fewer if this SQLite binds fewer values a statement."""
+    getlimit = getattr(conn, "getlimit", None)  # Python 3.11+
+    if getlimit is not None:
+        values = getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    else:  # SQLite's default limit
+        values = 999 if sqlite3.sqlite_version_info < (3, 32) else 32766
+    return max(1, min(_ROWS_PER_INSERT, int(values) // len(_BOUND_COLUMNS)))
 
 
 @functools.lru_cache(maxsize=16)
@@ -273,6 +283,7 @@ class Store:
             self._conn = self._open_readonly()
         else:
             self._conn = self._open_for_writing(exists)
+        self._rows_per_insert = _rows_per_insert(self._conn)
         try:
             with self._sqlite_errors():
                 self._engine_tables = {"engine_counters", "match_records"} <= self._tables()
@@ -594,7 +605,7 @@ class Store:
     def _insert_matches(self, run: RunInfo, bound: NDArray[np.int64]) -> None:
         """Insert match rows (``bound``: the columns of :data:`_BOUND_COLUMNS`), many rows a statement."""
         values = bound.ravel().tolist()
-        width = bound.shape[1] * _ROWS_PER_INSERT
+        width = bound.shape[1] * self._rows_per_insert
         for start in range(0, len(values), width):
             part = values[start:start + width]
             self._conn.execute(_insert_matches(len(part) // bound.shape[1], int(run.run), int(run.spec.seed)), part)
