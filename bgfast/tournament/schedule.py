@@ -35,7 +35,6 @@ from bgfast.tournament.spec import TournamentSpec
 __all__ = ["Gauntlet", "Pairing", "RoundRobin", "Scheduler", "chunk_range", "scheduler"]
 
 
-
 @dataclass(frozen=True)
 class Pairing:
     """One scheduled match.  ``player_a`` sits in seat 0 (player 0 of the match)."""

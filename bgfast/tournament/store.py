@@ -212,11 +212,13 @@ def _rows_per_insert(conn: sqlite3.Connection) -> int:
 
 
 @functools.lru_cache(maxsize=16)
-def _insert_matches(rows: int, run: int, seed: int) -> str:
+def _insert_statement(rows: int, run: int, seed: int) -> str:
     """The statement that inserts ``rows`` matches of run ``run`` (seed ``seed``, both written
     in): the values of :data:`_BOUND_COLUMNS`, row after row, are bound."""
-    row = f"({', '.join('?' if c in _BOUND_COLUMNS else str(int({'run': run, 'seed': seed}[c])) for c in _MATCH_COLUMNS)})"
+    written = {"run": str(int(run)), "seed": str(int(seed))}
+    row = f"({', '.join('?' if c in _BOUND_COLUMNS else written[c] for c in _MATCH_COLUMNS)})"
     return f"INSERT INTO matches ({', '.join(_MATCH_COLUMNS)}) VALUES {', '.join([row] * rows)}"
+
 _INSERT_SEATS = f"INSERT INTO chunk_seats VALUES ({', '.join('?' * (len(SeatTotals._fields) + 2))})"
 _INSERT_UNITS = f"INSERT INTO chunk_units VALUES ({', '.join('?' * (len(UnitGroup._fields) + 2))})"
 
@@ -608,7 +610,7 @@ class Store:
         width = bound.shape[1] * self._rows_per_insert
         for start in range(0, len(values), width):
             part = values[start:start + width]
-            self._conn.execute(_insert_matches(len(part) // bound.shape[1], int(run.run), int(run.spec.seed)), part)
+            self._conn.execute(_insert_statement(len(part) // bound.shape[1], run.run, run.spec.seed), part)
 
     def _write_totals(self, run: int, chunk: int, rows: NDArray[np.int64]) -> list[SeatTotals]:
         """Write the sums of one chunk's matches (``rows``: the columns of

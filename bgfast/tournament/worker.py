@@ -5,8 +5,8 @@ bot once per process, keeps one :class:`~bgfast.game.MatchPlayer` per
 (seat 0, seat 1, length), and returns one :class:`~bgfast.tournament.results.MatchRow`
 per match.  A chunk whose matches are all between bots of the compiled core is played by
 the C loop alone, in one call (:func:`bgfast.game.play_matches`); a seat held by a Python
-bot or an outside engine is wrapped in a :class:`~bgfast.engines.record.RecordingBot` (its decisions go into the results, for
-``bgfast export``), and the match is played through
+bot or an outside engine is wrapped in a :class:`~bgfast.engines.record.RecordingBot` (its
+decisions go into the results, for ``bgfast export``), and the match is played through
 :func:`bgfast.engines.players.play_match`, which replays it after an engine fault and
 forfeits it after three.  The backends feed chunks to a process pool (:class:`bgfast.procs.WorkerPool`)
 or a Dask cluster and yield the finished chunks as they come, keeping only a
@@ -27,8 +27,8 @@ import numpy as np
 
 from bgfast.engines.players import play_match, take_counters
 from bgfast.engines.record import RecordingBot, plays_in_core
-from bgfast.game import play_matches
 from bgfast.errors import WorkerFailedError
+from bgfast.game import play_matches
 from bgfast.position import Position
 from bgfast.procs import JobWindow, WorkerPool
 from bgfast.tournament.results import ChunkResult, FlatRows, MatchDecisions, MatchRow
@@ -126,7 +126,7 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
 
     The same (spec, chunk) gives the same rows in any process.
 
-    >>> from bgfast.tournament.spec import MAX_MATCH_LENGTH, TournamentSpec
+    >>> from bgfast.tournament.spec import TournamentSpec
     >>> spec = TournamentSpec.from_dict({"name": "x", "match_length": 3, "matches_per_pairing": 4,
     ...     "chunk_size": 2, "players": [{"name": "a", "bot": "pubeval"}, {"name": "b", "bot": "random"}]})
     >>> result = play_chunk(spec, 1)
@@ -154,7 +154,7 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
                 seating, length = divmod(code, lengths)
                 seat0, seat1 = divmod(seating, n)
                 seated.append(players.get(seat0, seat1, length))
-            summaries = play_matches(seated, seed, which.reshape(-1), seats[:, 3], starts=openings,
+            summaries = play_matches(seated, seed, which, seats[:, 3], starts=openings,
                                      start_of=schedule.opening_array(*bounds) if openings else None)
             rows = FlatRows(np.column_stack([seats, summaries]))  # type: ignore[assignment]
         else:
