@@ -365,6 +365,36 @@ def test_ctrl_c_or_sigterm_stops_the_run_keeping_finished_chunks_and_a_rerun_com
     assert_a_rerun_completes_it(spec_path, db, reference)
 
 
+_LOCKED_LOG = """
+import multiprocessing, os, signal, sys
+from pathlib import Path
+from bgfast.tournament.runner import _start_log, _stop_log
+
+def hold(lock, held):
+    lock.acquire()
+    held.set()
+    signal.pause()
+
+handler = _start_log(Path(sys.argv[1]), multiprocess=True)
+held = multiprocessing.get_context("fork").Event()
+worker = multiprocessing.get_context("fork").Process(target=hold, args=(handler.queue._wlock, held))
+worker.start()
+held.wait(10)
+os.kill(worker.pid, signal.SIGKILL)  # dies holding the lock of the workers' log queue
+worker.join()
+_stop_log(handler)
+print("closed")
+"""
+
+
+def test_the_run_exits_though_a_worker_died_holding_the_log_queues_lock(tmp_path: Path) -> None:
+    # A worker killed (kill -9, or ended by the pool) while it sends a log record keeps the
+    # queue's lock for good: closing the log must not leave the parent waiting on it at exit
+    done = subprocess.run([sys.executable, "-c", _LOCKED_LOG, str(tmp_path / "run.log")],
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (0, "closed\n"), done.stderr
+
+
 def test_a_chunk_sent_from_a_worker_keeps_its_rows_and_saves_the_same_as_in_process(tmp_path: Path) -> None:
     import pickle
 
