@@ -67,12 +67,14 @@ def run_bare(spec: TournamentSpec) -> dict[str, float]:
     games = 0
     n = 0
     start = time.perf_counter()
-    for _, _, length, dice, a, b in scheduler(spec).seats(0, spec.total_matches()):
-        key = (a, b, length)
-        if key not in players:
-            players[key] = MatchPlayer(bots[a], bots[b], length=length, rules=spec.rules)
-        games += players[key].play(spec.seed, dice).games
-        n += 1
+    schedule, total = scheduler(spec), spec.total_matches()
+    for block in range(0, total, 4096):  # the schedule's rows a block at a time, then one play call a match
+        for _, _, length, dice, a, b in schedule.seat_array(block, block + 4096).tolist():
+            key = (a, b, length)
+            if key not in players:
+                players[key] = MatchPlayer(bots[a], bots[b], length=length, rules=spec.rules)
+            games += players[key].play(spec.seed, dice).games
+            n += 1
     seconds = time.perf_counter() - start
     assert n == spec.total_matches()
     return {"seconds": seconds, "matches_per_s": n / seconds, "games_per_s": games / seconds}

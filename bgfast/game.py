@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ACTIONS", "MAX_MATCH_LENGTH", "CoreConfig", "CubeAction", "GameRecord", "MatchHistory", "MatchPlayer",
     "MatchRecord", "MatchSummary", "Turn", "decisions", "make_runner", "play_match", "play_match_with_history",
+    "play_matches",
 ]
 
 MAX_MATCH_LENGTH = 64
@@ -458,6 +459,57 @@ class MatchPlayer:
 def _check_seed_index(seed: object, index: object) -> None:
     whole_number(seed, "seed", low=0, error=InvalidSpecError)
     whole_number(index, "match index", low=0, high=2**64 - 1, error=InvalidSpecError)
+
+
+def play_matches(players: Sequence[MatchPlayer], seed: int, which: Sequence[int] | NDArray[np.integer],
+                 indices: Sequence[int] | NDArray[np.integer], *, starts: Sequence[Position] = (),
+                 start_of: Sequence[int] | NDArray[np.integer] | None = None) -> NDArray[np.int64]:
+    """Play match ``indices[i]`` of run ``seed`` with ``players[which[i]]``, for each i in
+    order, in one call into the C loop: what :meth:`MatchPlayer.play` gives match by match,
+    without the call from Python a match (a tournament's worker plays its chunks so).
+
+    >>> from bgfast.bots import get_bot
+    >>> pubeval, rand = get_bot("pubeval"), get_bot("random")
+    >>> pair = [MatchPlayer(pubeval, rand, length=3), MatchPlayer(rand, pubeval, length=3)]
+    >>> rows = play_matches(pair, 1, [0, 1, 0], [5, 5, 6])
+    >>> rows.shape
+    (3, 10)
+    >>> MatchSummary(*rows[1].tolist()) == pair[1].play(1, 5)
+    True
+
+    :param which: for each match, the index into ``players`` of who plays it.
+    :param indices: the matches' indices (their dice streams), 0 .. 2**64 - 1.
+    :param starts: positions first games start from, as :meth:`MatchPlayer.play`'s ``start``;
+        ``start_of[i]`` is the index into ``starts`` of match i's, -1 for the opening roll
+        (without ``start_of``, every match starts with the opening roll).
+    :returns: shape ``(len(indices), 10)``, int64: a row a match, the fields of
+        :class:`MatchSummary` in order.
+    :raises InvalidSpecError: a bad seed, an index outside 0 .. 2**64 - 1, a ``which`` or
+        ``start_of`` entry with nothing at that index, or sequences of different lengths.
+    """
+    whole_number(seed, "seed", low=0, error=InvalidSpecError)
+    numbers = {"which": which, "indices": indices, "start_of": start_of if start_of is not None else []}
+    arrays = {name: np.asarray(value) for name, value in numbers.items()}
+    for name, array in arrays.items():
+        if array.ndim != 1 or (array.size and not np.issubdtype(array.dtype, np.integer)):
+            raise InvalidSpecError(f"{name} must be a flat sequence of integers, got {array.dtype} of shape "
+                                   f"{array.shape}")
+    n = len(arrays["indices"])
+    for name, array, low, high in (("which", arrays["which"], 0, len(players) - 1),
+                                   ("indices", arrays["indices"], 0, 2**64 - 1),
+                                   ("start_of", arrays["start_of"], -1, len(starts) - 1)):
+        if name == "start_of" and start_of is None:
+            continue
+        if len(array) != n:
+            raise InvalidSpecError(f"{name} has {len(array)} entries for {n} matches")
+        if n and not (low <= int(array.min()) and int(array.max()) <= high):
+            raise InvalidSpecError(f"{name} must be in {low} .. {high}, got {int(array.min())} .. {int(array.max())}")
+    out = np.empty((n, len(MatchSummary._fields)), dtype=np.int64)
+    _game.play_many(seed, [p._runner for p in players], np.ascontiguousarray(arrays["which"], dtype=np.int32),
+                    np.ascontiguousarray(arrays["indices"], dtype=np.uint64), out,
+                    [p.to_bytes() for p in starts],
+                    None if start_of is None else np.ascontiguousarray(arrays["start_of"], dtype=np.int32))
+    return out
 
 
 def play_match(bot0: object, bot1: object, *, length: int = 0, rules: Rules | None = None,

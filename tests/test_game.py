@@ -20,8 +20,10 @@ from bgfast.game import (
     MatchHistory,
     MatchPlayer,
     MatchRecord,
+    MatchSummary,
     play_match,
     play_match_with_history,
+    play_matches,
 )
 from bgfast.match import MatchState, Rules
 from bgfast.formats.matchlog import game_line, match_dict, match_json, match_text
@@ -321,6 +323,90 @@ def test_numpy_integers_are_a_seed_and_an_index() -> None:
 
     player = MatchPlayer(get_bot("pubeval"), get_bot("random"), length=1)
     assert player.play(np.int64(5), np.uint64(3)) == player.play(5, 3)
+
+
+# ---------------------------------------------------------------- many matches in one call
+
+def _seatings() -> list[MatchPlayer]:
+    pubeval, heuristic, rand = get_bot("pubeval"), get_bot("heuristic"), get_bot("random")
+    return [MatchPlayer(pubeval, heuristic, length=3), MatchPlayer(heuristic, pubeval, length=3),
+            MatchPlayer(rand, pubeval, length=0), MatchPlayer(pubeval, rand, length=1)]
+
+
+def test_many_matches_in_one_call_are_the_matches_played_one_by_one() -> None:
+    import numpy as np
+
+    players = _seatings()
+    rng = np.random.default_rng(4)
+    which = rng.integers(0, len(players), 300)
+    indices = rng.integers(0, 2**63, 300, dtype=np.uint64)
+    indices[:3] = [0, 2**64 - 1, 7]
+    rows = play_matches(players, 11, which, indices)
+    assert rows.shape == (300, len(MatchSummary._fields)) and rows.dtype == np.int64
+    assert [MatchSummary(*row) for row in rows.tolist()] == [
+        players[w].play(11, i) for w, i in zip(which.tolist(), indices.tolist())]
+
+
+def test_many_matches_from_openings_are_the_matches_played_one_by_one() -> None:
+    players = _seatings()
+    starts = [Position.from_id("0HPkATDgc/ABMA"), Position.from_id("sGfwATDgc/ABMA")]
+    which, indices, start_of = [0, 1, 2, 3, 0, 1], [5, 5, 6, 6, 7, 8], [0, 1, -1, 1, 1, 0]
+    rows = play_matches(players, 3, which, indices, starts=starts, start_of=start_of)
+    assert [MatchSummary(*row) for row in rows.tolist()] == [
+        players[w].play(3, i, start=starts[s] if s >= 0 else None) for w, i, s in zip(which, indices, start_of)]
+
+
+def test_many_matches_with_a_python_bot_are_the_matches_played_one_by_one() -> None:
+    players = [MatchPlayer(PubevalDelegate(), get_bot("heuristic"), length=3), _seatings()[0]]
+    rows = play_matches(players, 2, [0, 1, 0], [1, 1, 2])
+    assert [MatchSummary(*row) for row in rows.tolist()] == [players[0].play(2, 1), players[1].play(2, 1),
+                                                             players[0].play(2, 2)]
+
+
+def test_no_matches_in_one_call_is_an_empty_table() -> None:
+    assert play_matches(_seatings(), 1, [], []).shape == (0, len(MatchSummary._fields))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"seed": -1}, "seed"),
+    ({"which": [0, 4]}, r"which must be in 0 \.\. 3"),
+    ({"which": [0, -1]}, r"which must be in 0 \.\. 3"),
+    ({"which": [0]}, "which has 1 entries for 2 matches"),
+    ({"which": [0.0, 1.0]}, "which must be a flat sequence of integers"),
+    ({"indices": [[1, 2]]}, "indices must be a flat sequence of integers"),
+    ({"indices": [1, -1]}, r"indices must be in 0 \.\. 18446744073709551615"),
+    ({"indices": [1, 2**64]}, "indices must be a flat sequence of integers"),
+    ({"start_of": [0, 1]}, r"start_of must be in -1 \.\. 0"),
+    ({"start_of": [0, 0, 0]}, "start_of has 3 entries for 2 matches"),
+])
+def test_bad_arguments_for_many_matches_raise_invalid_spec_error(kwargs: dict, message: str) -> None:
+    args = {"seed": 1, "which": [0, 1], "indices": [3, 4], "starts": [Position.from_id("0HPkATDgc/ABMA")]}
+    args.update(kwargs)
+    with pytest.raises(InvalidSpecError, match=message):
+        play_matches(_seatings(), **args)
+
+
+@pytest.mark.parametrize("change, error, message", [
+    ({"out": (2, 9)}, ValueError, "out"),
+    ({"out": (3, 10)}, ValueError, "out"),
+    ({"which": [0, 9]}, ValueError, "no such runner"),
+    ({"start_of": [0, 5]}, ValueError, "no such start"),
+    ({"start_of": [0]}, ValueError, "start_of"),
+    ({"runners": ["x", "y"]}, TypeError, "MatchRunner"),
+    ({"starts": [b"x"]}, ValueError, "50 bytes"),
+])
+def test_the_cores_many_matches_refuse_arrays_that_do_not_fit(change: dict, error: type, message: str) -> None:
+    import numpy as np
+
+    from bgfast._core.game import play_many
+
+    args: dict = {"runners": [p._runner for p in _seatings()], "which": [0, 1], "indices": [3, 4],
+                  "out": (2, 10), "starts": [Position.from_id("0HPkATDgc/ABMA").to_bytes()], "start_of": [0, -1]}
+    args.update(change)
+    with pytest.raises(error, match=message):
+        play_many(1, args["runners"], np.array(args["which"], dtype=np.int32),
+                  np.array(args["indices"], dtype=np.uint64), np.zeros(args["out"], dtype=np.int64),
+                  args["starts"], np.array(args["start_of"], dtype=np.int32))
 
 
 # ---------------------------------------------------------------- the core's players and records

@@ -10,6 +10,9 @@ from bgfast.tournament.spec import TournamentSpec
 from bgfast.tournament.worker import play_chunk
 
 
+OPENINGS = ["0HPkATDgc/ABMA", "4HPkASjgc/ABMA", "sGfwATDgc/ABMA"]
+
+
 def make(**changes: object) -> TournamentSpec:
     data: dict[str, object] = {
         "name": "s", "seed": 5, "match_length": [1, 3], "matches_per_pairing": 6, "players": [
@@ -95,9 +98,15 @@ def test_a_match_row_is_the_match_player_s_own_result() -> None:
     assert (row.seat0, row.seat1, row.result) == (p.seat_a, p.seat_b, summary)
 
 
-def test_the_fast_seat_tuples_agree_with_the_pairings() -> None:
-    for spec in (make(), make(paired_dice=False, matches_per_pairing=4), make(format="gauntlet", challenger="c")):
+def test_the_fast_seat_rows_agree_with_the_pairings() -> None:
+    for spec in (make(), make(paired_dice=False, matches_per_pairing=4), make(format="gauntlet", challenger="c"),
+                 make(openings=OPENINGS, openings_order="random")):
         sched = scheduler(spec)
-        slow = [(p.match_index, p.pairing, p.length, p.dice_index, p.seat_a, p.seat_b) for p in sched.pairings()]
-        assert list(sched.seats(0, sched.total())) == slow
-        assert list(sched.seats(5, 9)) == slow[5:9]
+        slow = [[p.match_index, p.pairing, p.length, p.dice_index, p.seat_a, p.seat_b] for p in sched.pairings()]
+        assert sched.seat_array(0, sched.total()).tolist() == slow
+        assert sched.seat_array(5, 9).tolist() == slow[5:9]
+        assert sched.seat_array(sched.total() - 2, sched.total() + 5).tolist() == slow[-2:]
+        assert sched.seat_array(7, 7).shape == (0, 6)
+        openings = [p.opening for p in sched.pairings()]
+        assert sched.opening_array(0, sched.total()).tolist() == (openings if spec.openings else [])
+        assert sched.opening_array(3, 11).tolist() == (openings[3:11] if spec.openings else [])

@@ -73,6 +73,37 @@ def test_a_chunk_is_saved_whole_or_not_at_all(tmp_path: Path) -> None:
     assert check_db_consistent(tmp_path / "s.sqlite") == (1, 1)
 
 
+def test_a_chunk_of_many_rows_is_saved_row_for_row_and_whole_or_not_at_all(tmp_path: Path) -> None:
+    # A chunk's rows go in many rows to an INSERT statement: a chunk of 257 rows takes several
+    # statements and a shorter last one, and a failure in the last one keeps nothing of the chunk
+    spec = small_spec(per_pairing=600, chunk=300)
+    played = _play_chunk(spec, 0)
+    rows = list(played.rows)[:257]
+    with Store(tmp_path / "s.sqlite") as store:
+        run = store.begin_run(spec)
+        with pytest.raises(sqlite3.IntegrityError):
+            store.write_chunk(run, ChunkResult(0, [*rows[:-1], rows[0]], 0.1, "test"))
+        assert run.finished == set() and list(store.iter_matches()) == []
+        store.write_chunk(run, ChunkResult(0, rows, 0.1, "test"))
+        saved = list(store.iter_matches())
+    assert [(m.idx, m.dice_index, m.length, m.seed, m.result) for m in saved] == [
+        (r.idx, r.dice_index, r.length, spec.seed, r.result) for r in rows]
+    assert [(m.player0, m.player1) for m in saved] == [(spec.players[r.seat0].name, spec.players[r.seat1].name)
+                                                       for r in rows]
+    assert check_db_consistent(tmp_path / "s.sqlite") == (257, 1)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="Connection.setlimit is Python 3.11+")
+def test_a_sqlite_that_binds_fewer_values_gets_fewer_rows_a_statement(tmp_path: Path) -> None:
+    from bgfast.tournament.store import _rows_per_insert
+
+    conn = sqlite3.connect(tmp_path / "x.sqlite")
+    assert _rows_per_insert(conn) == min(100, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // 17)
+    conn.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 60)
+    assert _rows_per_insert(conn) == 3  # 17 values a row
+    conn.close()
+
+
 def test_a_different_spec_on_an_existing_file_is_an_error_naming_the_way_out(tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite"
     run_tournament(small_spec(), db, workers=1)
@@ -332,6 +363,36 @@ def test_ctrl_c_or_sigterm_stops_the_run_keeping_finished_chunks_and_a_rerun_com
     assert "stopped: \n" not in log and not log.rstrip().endswith("stopped:") and "the log is closing" not in log
     assert re.search(rf"WARNING interrupted \({logged}\): \d+ matches saved, re-run the same command to resume", log)
     assert_a_rerun_completes_it(spec_path, db, reference)
+
+
+_LOCKED_LOG = """
+import multiprocessing, os, signal, sys
+from pathlib import Path
+from bgfast.tournament.runner import _start_log, _stop_log
+
+def hold(lock, held):
+    lock.acquire()
+    held.set()
+    signal.pause()
+
+handler = _start_log(Path(sys.argv[1]), multiprocess=True)
+held = multiprocessing.get_context("fork").Event()
+worker = multiprocessing.get_context("fork").Process(target=hold, args=(handler.queue._wlock, held))
+worker.start()
+held.wait(10)
+os.kill(worker.pid, signal.SIGKILL)  # dies holding the lock of the workers' log queue
+worker.join()
+_stop_log(handler)
+print("closed")
+"""
+
+
+def test_the_run_exits_though_a_worker_died_holding_the_log_queues_lock(tmp_path: Path) -> None:
+    # A worker killed (kill -9, or ended by the pool) while it sends a log record keeps the
+    # queue's lock for good: closing the log must not leave the parent waiting on it at exit
+    done = subprocess.run([sys.executable, "-c", _LOCKED_LOG, str(tmp_path / "run.log")],
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (0, "closed\n"), done.stderr
 
 
 def test_a_chunk_sent_from_a_worker_keeps_its_rows_and_saves_the_same_as_in_process(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ cdef enum:
     MAX_GAMES = 256           # a match to N points lasts at most 2N - 1 games
     MAX_DOUBLES = 16
     MAX_SCRIPT = 1024         # scripted dice (tests, stratified rollouts)
+    SUMMARY_FIELDS = 10       # a match's summary: scores, winner, games, gammons, backgammons, doubles, plies
 
 # How a player chooses its checker plays.
 cpdef enum PlayKind:

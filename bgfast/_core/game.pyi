@@ -103,6 +103,16 @@ class MatchRunner:
     def play(self, seed: int, index: int, board: ReadableBuffer | None = None, turn: int = 1) -> _Summary: ...
     def games(self) -> list[_GameRow]: ...
 
+def play_many(
+    seed: int,
+    runners: Sequence[MatchRunner],
+    which: NDArray[np.int32],
+    indices: NDArray[np.uint64],
+    out: NDArray[np.int64],
+    starts: Sequence[ReadableBuffer] = (),
+    start_of: NDArray[np.int32] | None = None,
+) -> None: ...
+
 @disjoint_base
 class Decisions:
     def __new__(cls, rules: _Rules, player: _Player, met: Met | None = None) -> Self: ...

@@ -22,10 +22,10 @@ Decisions one at a time (a built-in bot asked from Python) go through the same
 decision functions, from :class:`Decisions`, without a match.
 """
 from cpython.ref cimport PyObject
-from cpython.mem cimport PyMem_Calloc, PyMem_Free
+from cpython.mem cimport PyMem_Calloc, PyMem_Free, PyMem_Malloc
 from libc.stdlib cimport realloc, free
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 
 from bgfast._core.board cimport Board, BAR, board_swap, board_checkers, board_equal, board_from_bytes, BOARD_SIZE
 from bgfast._core.movegen cimport MoveGen, Child, movegen_new, movegen_free, generate
@@ -40,7 +40,7 @@ from bgfast._core.cube cimport (
 )
 from bgfast._core.game cimport (
     Player, Rules, Scene, TurnRecord, TurnLog, GameLog, MatchLog, MatchCtx, GameStart,
-    MAX_GAMES, MAX_DOUBLES, MAX_SCRIPT,
+    MAX_GAMES, MAX_DOUBLES, MAX_SCRIPT, SUMMARY_FIELDS,
     PLAY_RANDOM, PLAY_PUBEVAL, PLAY_EVALUATOR, PLAY_PYTHON,
     CUBE_NEVER, CUBE_KEITH, CUBE_JANOWSKI, CUBE_MET, CUBE_PYTHON,
     KIND_SINGLE, KIND_GAMMON, KIND_BACKGAMMON, KIND_PASS,
@@ -577,10 +577,7 @@ cdef class MatchRunner:
 
     cdef void _seed(self, seed, unsigned long long index):
         cdef bytes key = run_key(seed)
-        cdef const uint64_t* k = <const uint64_t*> (<const char*> key)
-        rng_seed(&self.m.dice, k, index, 0)
-        rng_seed(&self.m.players[0].rng, k, index, 1)
-        rng_seed(&self.m.players[1].rng, k, index, 2)
+        _seed_match(self.m, <const uint64_t*> (<const char*> key), index)
 
     def reseed(self, seed, unsigned long long index):
         """Seed the dice and both players' streams for item ``index`` of run ``seed``."""
@@ -666,35 +663,20 @@ cdef class MatchRunner:
         :returns: ``(score0, score1, winner, games, gammons0, gammons1,
             backgammons0, backgammons1, doubles, plies)``.
         """
-        cdef int i, g0 = 0, g1 = 0, b0 = 0, b1 = 0, doubles = 0, plies = 0
-        cdef GameLog* gl
         cdef GameStart st
         cdef const GameStart* first = NULL
         if board is not None:
             _game_start(&st, board, turn, 1, -1, 0, 0, 0)
             first = &st
+        cdef int64_t s[SUMMARY_FIELDS]
         self._seed(seed, index)
         if self.m.players[0].py == NULL and self.m.players[1].py == NULL:
             with nogil:
                 play_match(self.m, self.log, first)
         else:
             play_match(self.m, self.log, first)
-        for i in range(self.log.ngames):
-            gl = &self.log.games[i]
-            doubles += gl.ndoubles
-            plies += gl.plies
-            if gl.kind == KIND_GAMMON:
-                if gl.winner == 0:
-                    g0 += 1
-                else:
-                    g1 += 1
-            elif gl.kind == KIND_BACKGAMMON:
-                if gl.winner == 0:
-                    b0 += 1
-                else:
-                    b1 += 1
-        return (self.log.score[0], self.log.score[1], self.log.winner, self.log.ngames,
-                g0, g1, b0, b1, doubles, plies)
+        _summarize(self.log, s)
+        return (s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
 
     def games(self):
         """The games of the last match played: a list of
@@ -709,6 +691,106 @@ cdef class MatchRunner:
             out.append((bool(gl.crawford), gl.cube, doubles, gl.points, gl.winner,
                         KIND_NAMES[gl.kind], (gl.score_after[0], gl.score_after[1]), gl.plies))
         return out
+
+
+cdef inline void _seed_match(MatchCtx* m, const uint64_t* key, uint64_t index) noexcept nogil:
+    """Seed the dice and both players' streams for match ``index`` of the run whose key is ``key``."""
+    rng_seed(&m.dice, key, index, 0)
+    rng_seed(&m.players[0].rng, key, index, 1)
+    rng_seed(&m.players[1].rng, key, index, 2)
+
+
+cdef void _summarize(const MatchLog* log, int64_t* out) noexcept nogil:
+    """The summary of the match in ``log`` into ``out[0:10]``: ``score0, score1, winner, games,
+    gammons0, gammons1, backgammons0, backgammons1, doubles, plies``."""
+    cdef int i
+    cdef const GameLog* gl
+    out[0] = log.score[0]
+    out[1] = log.score[1]
+    out[2] = log.winner
+    out[3] = log.ngames
+    for i in range(4, SUMMARY_FIELDS):
+        out[i] = 0
+    for i in range(log.ngames):
+        gl = &log.games[i]
+        out[8] += gl.ndoubles
+        out[9] += gl.plies
+        if gl.kind == KIND_GAMMON:
+            out[4 + gl.winner] += 1
+        elif gl.kind == KIND_BACKGAMMON:
+            out[6 + gl.winner] += 1
+
+
+cdef int _play_rows(MatchCtx** ctx, MatchLog** logs, const uint64_t* key, const int32_t[::1] which,
+                    const uint64_t[::1] indices, const GameStart* starts, const int32_t* start_of,
+                    int64_t[:, ::1] out) except -1 nogil:
+    cdef Py_ssize_t i
+    cdef int32_t r
+    cdef const GameStart* first = NULL
+    for i in range(indices.shape[0]):
+        r = which[i]
+        _seed_match(ctx[r], key, indices[i])
+        if start_of != NULL:
+            first = &starts[start_of[i]] if start_of[i] >= 0 else NULL
+        play_match(ctx[r], logs[r], first)
+        _summarize(logs[r], &out[i, 0])
+    return 0
+
+
+def play_many(seed, runners, const int32_t[::1] which not None, const uint64_t[::1] indices not None,
+              int64_t[:, ::1] out not None, starts=(), const int32_t[::1] start_of=None):
+    """Play match ``indices[i]`` of run ``seed`` with ``runners[which[i]]``, for every i in
+    order, and write its summary to ``out[i]``: what :meth:`MatchRunner.play` returns, without
+    a call from Python a match.
+
+    :param runners: :class:`MatchRunner` objects.
+    :param out: shape ``(len(indices), 10)``.
+    :param starts: boards (50 bytes, side 1 on roll, as for :meth:`MatchRunner.play`) that
+        first games start from; ``start_of[i]`` is the number of match i's, -1 for the
+        opening roll.  Without ``start_of`` every match starts with the opening roll.
+    :raises ValueError: arrays of different lengths, ``out`` not 10 wide, a runner or start
+        number out of range, a board that is not 50 bytes.
+    :raises TypeError: a runner that is not a :class:`MatchRunner`.
+    """
+    cdef Py_ssize_t i, n = indices.shape[0], nr = len(runners), ns = len(starts)
+    cdef bint calls_python = False
+    cdef bytes key = run_key(seed)
+    cdef const uint64_t* k = <const uint64_t*> (<const char*> key)
+    cdef const int32_t* first = NULL
+    cdef MatchRunner runner
+    if which.shape[0] != n or out.shape[0] != n or out.shape[1] != SUMMARY_FIELDS:
+        raise ValueError("which (%d) and out (%d x %d) must be as long as indices (%d), out %d wide"
+                         % (which.shape[0], out.shape[0], out.shape[1], n, SUMMARY_FIELDS))
+    if start_of is not None and start_of.shape[0] != n:
+        raise ValueError("start_of (%d) must be as long as indices (%d)" % (start_of.shape[0], n))
+    for i in range(n):
+        if not 0 <= which[i] < nr:
+            raise ValueError("which[%d] = %d: no such runner (%d given)" % (i, which[i], nr))
+        if start_of is not None and not -1 <= start_of[i] < ns:
+            raise ValueError("start_of[%d] = %d: no such start (%d given)" % (i, start_of[i], ns))
+    cdef MatchCtx** ctx = <MatchCtx**> PyMem_Malloc((nr + 1) * sizeof(MatchCtx*))
+    cdef MatchLog** logs = <MatchLog**> PyMem_Malloc((nr + 1) * sizeof(MatchLog*))
+    cdef GameStart* st = <GameStart*> PyMem_Malloc((ns + 1) * sizeof(GameStart))
+    try:
+        if ctx == NULL or logs == NULL or st == NULL:
+            raise MemoryError()
+        for i in range(nr):
+            runner = runners[i]  # TypeError if it is not a MatchRunner
+            ctx[i], logs[i] = runner.m, runner.log
+            calls_python = calls_python or runner.m.players[0].py != NULL or runner.m.players[1].py != NULL
+        for i in range(ns):
+            _game_start(&st[i], starts[i], 1, 1, -1, 0, 0, 0)
+        if start_of is not None and n:
+            first = &start_of[0]
+        if calls_python:
+            _play_rows(ctx, logs, k, which, indices, st, first, out)
+        else:
+            with nogil:
+                _play_rows(ctx, logs, k, which, indices, st, first, out)
+    finally:
+        PyMem_Free(ctx)
+        PyMem_Free(logs)
+        PyMem_Free(st)
 
 
 cdef MoveGen* _SHARED = movegen_new()    # single decisions, with the GIL held: one at a time

@@ -297,6 +297,9 @@ def _worker_queue_handler(file_handler: logging.Handler) -> logging.Handler:
             # worker counted but never sent keep it from draining, so wait 1 s at most.
             if not self._is_closed:
                 self._is_closed = True
+                # The wake-up record goes through the queue, whose lock a dead worker may hold:
+                # then it never arrives, and this process must not wait for it at exit.
+                self.queue.cancel_join_thread()
                 self.queue.put_nowait(logging.makeLogRecord({"msg": _WAKE}))  # not 0.2 s of polling
                 self._receive_thread.join(1.0)
                 self.sub_handler.close()

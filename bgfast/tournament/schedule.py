@@ -24,6 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 from bgfast.tournament.openings import opening_order
 from bgfast.tournament.spec import TournamentSpec
@@ -63,28 +67,41 @@ class Scheduler:
         self._per_entry = 2 if spec.paired_dice else 1
         self._per_round = len(self._pairs) * len(self._lengths) * self._per_entry
         self._total = spec.total_matches()
-        self._openings = (opening_order(len(spec.openings), spec.openings_order, spec.seed)
-                          if spec.openings else ())
+        self._openings = np.array(opening_order(len(spec.openings), spec.openings_order, spec.seed)
+                                  if spec.openings else (), dtype=np.int64)
 
     def total(self) -> int:
         """Matches in the tournament."""
         return self._total
 
-    def seats(self, start: int, stop: int) -> Iterator[tuple[int, int, int, int, int, int]]:
-        """The fast form of :meth:`pairings` that workers use: for matches ``start`` to
-        ``stop - 1``, tuples (match index, pairing, length, dice index, seat 0 player, seat 1 player),
-        the players as indices into ``spec.players``."""
-        paired = self.spec.paired_dice
-        per_entry, per_round, lengths, pairs = self._per_entry, self._per_round, self._lengths, self._pairs
-        n_lengths = len(lengths)
-        for index in range(max(0, start), min(stop, self._total)):
-            rnd, within = divmod(index, per_round)
-            entry, swap = divmod(within, per_entry)
-            pairing, length_no = divmod(entry, n_lengths)
-            a, b = pairs[pairing]
-            if swap if paired else rnd % 2:
-                a, b = b, a
-            yield index, pairing, lengths[length_no], index // 2 if paired else index, a, b
+    def seat_array(self, start: int, stop: int) -> NDArray[np.int64]:
+        """Matches ``start`` to ``stop - 1`` as rows (match index, pairing, length, dice index,
+        seat 0 player, seat 1 player), the players as indices into ``spec.players``: the
+        fast form of :meth:`match` that workers use.
+
+        >>> from bgfast.tournament.spec import TournamentSpec
+        >>> spec = TournamentSpec.from_dict({"name": "x", "match_length": 3, "matches_per_pairing": 2,
+        ...     "players": [{"name": "a", "bot": "random"}, {"name": "b", "bot": "random"}]})
+        >>> scheduler(spec).seat_array(0, 5).tolist()
+        [[0, 0, 3, 0, 0, 1], [1, 0, 3, 0, 1, 0]]
+        """
+        index = np.arange(max(0, start), max(0, min(stop, self._total)), dtype=np.int64)
+        rnd, within = np.divmod(index, self._per_round)
+        entry, swap = np.divmod(within, self._per_entry)
+        pairing, length_no = np.divmod(entry, len(self._lengths))
+        pairs = np.array(self._pairs, dtype=np.int64).reshape(-1, 2)[pairing]
+        flip = (swap if self.spec.paired_dice else rnd % 2).astype(bool)
+        return np.column_stack([index, pairing, np.array(self._lengths, dtype=np.int64)[length_no],
+                                index // 2 if self.spec.paired_dice else index,
+                                np.where(flip, pairs[:, 1], pairs[:, 0]), np.where(flip, pairs[:, 0], pairs[:, 1])])
+
+    def opening_array(self, start: int, stop: int) -> NDArray[np.int64]:
+        """The index into ``spec.openings`` that each of matches ``start`` to ``stop - 1``
+        starts from (as :meth:`opening`); empty without openings."""
+        if not len(self._openings):
+            return np.zeros(0, dtype=np.int64)
+        index = np.arange(max(0, start), max(0, min(stop, self._total)), dtype=np.int64)
+        return np.asarray(self._opening_at(index), dtype=np.int64)
 
     def opening(self, index: int) -> int | None:
         """The index into ``spec.openings`` that match ``index`` starts from, or None without openings.
@@ -93,8 +110,12 @@ class Scheduler:
         ``order`` from :func:`~bgfast.tournament.openings.opening_order`: every pairing meets
         every opening equally often, from both seats.
         """
-        if not self._openings:
+        if not len(self._openings):
             return None
+        return int(self._opening_at(index))
+
+    def _opening_at(self, index: Any) -> Any:
+        """The opening of match ``index`` (an int, or an array of them)."""
         return self._openings[(index // self._per_round) % len(self._openings)]
 
     def match(self, index: int) -> Pairing:

@@ -191,13 +191,34 @@ _ADD_COUNTERS = (
 _MATCH_COLUMNS = ("run", "idx", "chunk", "pairing", "length", "seed", "dice_index", "player0", "player1",
                   *MatchSummary._fields)
 """The columns of ``matches``: the match's place, then how it went (named as in MatchSummary)."""
-_BOUND_COLUMNS = tuple(c for c in _MATCH_COLUMNS if c not in ("run", "chunk", "seed"))
-"""The columns of ``matches`` bound row by row when a chunk is written (the rest are the chunk's own)."""
+_BOUND_COLUMNS = tuple(c for c in _MATCH_COLUMNS if c not in ("run", "seed"))
+"""The columns of ``matches`` bound row by row when a chunk is written (the run's own are written in)."""
 _TOTALS_OF_BOUND = [_BOUND_COLUMNS.index(c) for c in TOTALS_COLUMNS]
 """Where the columns :func:`~bgfast.tournament.totals.chunk_totals` reads are among the bound ones."""
-_INSERT_MATCHES = (f"INSERT INTO matches ({', '.join(_MATCH_COLUMNS)}) VALUES "
-                   f"({', '.join('?' if c in _BOUND_COLUMNS else f'{{{c}}}' for c in _MATCH_COLUMNS)})")
-"""A chunk's matches: its run, chunk and seed written in (``str.format``), a row's place and summary bound."""
+_ROWS_PER_INSERT = 100
+"""Match rows per INSERT statement (fewer where SQLite takes fewer values a statement).  One
+statement of many rows costs about half what as many one-row statements do; beyond about
+100 rows (1,700 values) binding them gets slower again."""
+
+
+def _rows_per_insert(conn: sqlite3.Connection) -> int:
+    """:data:`_ROWS_PER_INSERT`, or fewer if this SQLite binds fewer values a statement."""
+    getlimit = getattr(conn, "getlimit", None)  # Python 3.11+
+    if getlimit is not None:
+        values = getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    else:  # SQLite's default limit
+        values = 999 if sqlite3.sqlite_version_info < (3, 32) else 32766
+    return max(1, min(_ROWS_PER_INSERT, int(values) // len(_BOUND_COLUMNS)))
+
+
+@functools.lru_cache(maxsize=16)
+def _insert_statement(rows: int, run: int, seed: int) -> str:
+    """The statement that inserts ``rows`` matches of run ``run`` (seed ``seed``, both written
+    in): the values of :data:`_BOUND_COLUMNS`, row after row, are bound."""
+    written = {"run": str(int(run)), "seed": str(int(seed))}
+    row = f"({', '.join('?' if c in _BOUND_COLUMNS else written[c] for c in _MATCH_COLUMNS)})"
+    return f"INSERT INTO matches ({', '.join(_MATCH_COLUMNS)}) VALUES {', '.join([row] * rows)}"
+
 _INSERT_SEATS = f"INSERT INTO chunk_seats VALUES ({', '.join('?' * (len(SeatTotals._fields) + 2))})"
 _INSERT_UNITS = f"INSERT INTO chunk_units VALUES ({', '.join('?' * (len(UnitGroup._fields) + 2))})"
 
@@ -264,6 +285,7 @@ class Store:
             self._conn = self._open_readonly()
         else:
             self._conn = self._open_for_writing(exists)
+        self._rows_per_insert = _rows_per_insert(self._conn)
         try:
             with self._sqlite_errors():
                 self._engine_tables = {"engine_counters", "match_records"} <= self._tables()
@@ -336,10 +358,12 @@ class Store:
             raise ResultsWriteError(f"cannot write the results file {self._name}: no permission to write it")
         try:
             conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
-            if not self._check_schema(conn):
-                conn.executescript(_SCHEMA + _ENGINE_SCHEMA + _TOTALS_SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
-            conn.execute("PRAGMA journal_mode = WAL")
+            new = not self._check_schema(conn)
+            conn.execute("PRAGMA journal_mode = WAL")  # first: the tables are then made without a sync each
             conn.execute("PRAGMA synchronous = NORMAL")
+            if new:
+                conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA}{_ENGINE_SCHEMA}{_TOTALS_SCHEMA}"
+                                   f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
         except sqlite3.OperationalError as exc:
             raise ResultsWriteError(f"cannot write the results file {self._name}: {exc}") from None
         except sqlite3.DatabaseError as exc:
@@ -561,9 +585,9 @@ class Store:
         conn = self._conn
         try:
             with self._transaction():
-                bound = np.column_stack([rows[:, :4], players, rows[:, 6:]])  # as _BOUND_COLUMNS
-                conn.executemany(_INSERT_MATCHES.format(run=int(run.run), chunk=int(chunk), seed=int(run.spec.seed)),
-                                 bound.tolist())
+                bound = np.column_stack([rows[:, :1], np.full((n, 1), chunk), rows[:, 1:4], players,
+                                         rows[:, 6:]])  # as _BOUND_COLUMNS
+                self._insert_matches(run, bound)
                 totals = self._write_totals(run.run, chunk, bound[:, _TOTALS_OF_BOUND])
                 if result.records:
                     conn.executemany(
@@ -579,6 +603,14 @@ class Store:
                                     "same command to resume") from None
         run.finished.add(chunk)
         return totals
+
+    def _insert_matches(self, run: RunInfo, bound: NDArray[np.int64]) -> None:
+        """Insert match rows (``bound``: the columns of :data:`_BOUND_COLUMNS`), many rows a statement."""
+        values = bound.ravel().tolist()
+        width = bound.shape[1] * self._rows_per_insert
+        for start in range(0, len(values), width):
+            part = values[start:start + width]
+            self._conn.execute(_insert_statement(len(part) // bound.shape[1], run.run, run.spec.seed), part)
 
     def _write_totals(self, run: int, chunk: int, rows: NDArray[np.int64]) -> list[SeatTotals]:
         """Write the sums of one chunk's matches (``rows``: the columns of

@@ -46,15 +46,10 @@ TOTALS_COLUMNS = ("player0", "player1", "dice_index", "length", "score0", "score
 def _groups(*columns: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.intp], NDArray[np.intp]]:
     """Rows grouped by the values of ``columns`` side by side: the distinct rows (sorted),
     the order that puts each group's rows together, and where each group starts in it."""
-    code = np.zeros(len(columns[0]), dtype=np.int64)
-    for column in columns:  # a mixed-radix code of the columns' ranks sorts as the rows do
-        values, rank = np.unique(column, return_inverse=True)
-        code = code * len(values) + rank.reshape(-1)
-    order = np.argsort(code, kind="stable")
-    sorted_code = code[order]
-    starts = np.flatnonzero(np.concatenate(([True], sorted_code[1:] != sorted_code[:-1])))
-    keys = np.column_stack([column[order[starts]] for column in columns])
-    return keys, order, starts
+    order = np.lexsort(columns[::-1])  # by the first column, then the second, ...
+    rows = np.column_stack(columns)[order]
+    starts = np.flatnonzero(np.concatenate(([True], (rows[1:] != rows[:-1]).any(axis=1))))
+    return rows[starts], order, starts
 
 
 def _sums(values: NDArray[Any], order: NDArray[np.intp], starts: NDArray[np.intp]) -> NDArray[Any]:

@@ -3,10 +3,10 @@
 :func:`play_chunk` is a pure function of (spec, chunk): it builds each player's
 bot once per process, keeps one :class:`~bgfast.game.MatchPlayer` per
 (seat 0, seat 1, length), and returns one :class:`~bgfast.tournament.results.MatchRow`
-per match.  A match between bots of the compiled core is played by the C loop alone;
-a seat held by a Python bot or an outside engine is wrapped in a
-:class:`~bgfast.engines.record.RecordingBot` (its decisions go into the results, for
-``bgfast export``), and the match is played through
+per match.  A chunk whose matches are all between bots of the compiled core is played by
+the C loop alone, in one call (:func:`bgfast.game.play_matches`); a seat held by a Python
+bot or an outside engine is wrapped in a :class:`~bgfast.engines.record.RecordingBot` (its
+decisions go into the results, for ``bgfast export``), and the match is played through
 :func:`bgfast.engines.players.play_match`, which replays it after an engine fault and
 forfeits it after three.  The backends feed chunks to a process pool (:class:`bgfast.procs.WorkerPool`)
 or a Dask cluster and yield the finished chunks as they come, keeping only a
@@ -28,11 +28,12 @@ import numpy as np
 from bgfast.engines.players import play_match, take_counters
 from bgfast.engines.record import RecordingBot, plays_in_core
 from bgfast.errors import WorkerFailedError
+from bgfast.game import play_matches
 from bgfast.position import Position
 from bgfast.procs import JobWindow, WorkerPool
 from bgfast.tournament.results import ChunkResult, FlatRows, MatchDecisions, MatchRow
 from bgfast.tournament.schedule import chunk_range, scheduler
-from bgfast.tournament.spec import TournamentSpec
+from bgfast.tournament.spec import MAX_MATCH_LENGTH, TournamentSpec
 
 __all__ = ["BACKENDS", "ChunkError", "play_chunk", "run_chunks"]
 
@@ -113,11 +114,10 @@ _LOCAL = threading.local()  # bots and match players are not shared between thre
 
 def _players_for(spec: TournamentSpec) -> _Players:
     """This thread's players for ``spec``, built on first use and kept for the next chunks."""
-    cached: tuple[str, _Players] | None = getattr(_LOCAL, "players", None)
-    key = spec.hash
-    if cached is None or cached[0] != key:
+    cached: tuple[TournamentSpec, _Players] | None = getattr(_LOCAL, "players", None)
+    if cached is None or cached[0] != spec:  # each chunk brings its own copy of the spec: compared by value
         _LOCAL.players = None
-        cached = _LOCAL.players = (key, _Players(spec))
+        cached = _LOCAL.players = (spec, _Players(spec))
     return cached[1]
 
 
@@ -143,21 +143,23 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
         players = _players_for(spec)
         seed = spec.seed
         rows: list[MatchRow] = []
-        match_players = players.match_players
         openings, schedule = players.openings, players.schedule
-        seats = players.schedule.seats(*_bounds(chunk_range(spec, chunk)))
-        if not any(players.recorded):  # every bot plays in the core: the C loop alone, rows as ints
-            flat: list[int] = []
-            for place in seats:
-                index, pairing, length, dice, a, b = place
-                player = match_players.get((a, b, length)) or players.get(a, b, length)
-                opening = openings[schedule.opening(index) or 0] if openings else None
-                flat += place
-                flat += player.play(seed, dice, start=opening)
-            rows = FlatRows(np.array(flat, dtype=np.int64))  # type: ignore[assignment]
+        bounds = _bounds(chunk_range(spec, chunk))
+        seats = schedule.seat_array(*bounds)
+        if not any(players.recorded):  # every bot plays in the core: the whole chunk in one call of the C loop
+            n, lengths = len(spec.players), MAX_MATCH_LENGTH + 1  # (seat 0, seat 1, length) as one number:
+            codes, which = np.unique((seats[:, 4] * n + seats[:, 5]) * lengths + seats[:, 2], return_inverse=True)
+            seated = []
+            for code in codes.tolist():
+                seating, length = divmod(code, lengths)
+                seat0, seat1 = divmod(seating, n)
+                seated.append(players.get(seat0, seat1, length))
+            summaries = play_matches(seated, seed, which, seats[:, 3], starts=openings,
+                                     start_of=schedule.opening_array(*bounds) if openings else None)
+            rows = FlatRows(np.column_stack([seats, summaries]))  # type: ignore[assignment]
         else:
-            for index, pairing, length, dice, a, b in seats:
-                player = match_players.get((a, b, length)) or players.get(a, b, length)
+            for index, pairing, length, dice, a, b in seats.tolist():
+                player = players.get(a, b, length)
                 opening = openings[schedule.opening(index) or 0] if openings else None
                 play = functools.partial(player.play, seed, dice, start=opening)
                 recorded = players.recorded[a], players.recorded[b]
