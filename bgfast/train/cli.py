@@ -36,6 +36,9 @@ def _parser() -> argparse.ArgumentParser:
         td.add_argument("--" + field.name.replace("_", "-"), type=kind, default=None,
                         help=f"(default {field.default})")
     td.add_argument("--stop-after", type=float, default=None, help="seconds, then checkpoint and stop")
+    td.add_argument("--start-from", type=Path, default=None,
+                    help="a weights file a new run starts from (widened to --contact-hidden/--race-hidden); "
+                         "sets --start to its SHA-256")
     cv = sub.add_parser("curve", help="print a run's learning curve")
     cv.add_argument("run_dir", type=Path)
     cv.add_argument("--json", action="store_true")
@@ -78,9 +81,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "td":
+            start = None
+            if args.start_from is not None:
+                from bgfast.bots.neural_weights import read_weights
+                from bgfast.train.td import encode_digest
+
+                start = read_weights(args.start_from)
+                args.start = encode_digest(start)
             config = _config(args)
             _set_games(args.run_dir, config)
-            run_td(config, args.run_dir, log=lambda line: print(line, flush=True), stop_after=args.stop_after)
+            run_td(config, args.run_dir, log=lambda line: print(line, flush=True), stop_after=args.stop_after,
+                   start=start)
         elif args.command == "refine":
             from bgfast.bots.neural_weights import read_weights
 

@@ -37,6 +37,11 @@ class TrainConfig:
         positions are trained on in worker order, so the net depends on the worker count
         but not on the threads' timing.
     :ivar round_games: games a worker plays a round (``workers`` > 1 only).
+    :ivar start: "" (random starting weights), or the SHA-256 (hex) of a weights file the run
+        starts from (:func:`bgfast.train.td.start_weights`: a net with fewer hidden units is
+        widened, its function kept, the new units' input weights drawn as ``init_seed`` /
+        ``init_scale`` say and their output weights 0); the run folder keeps a copy
+        (``start.bgw``), so the run is reproduced from its folder.
     :ivar average_games: 0, or the time constant, in games, of an exponential moving average of
         the weights (Polyak averaging), updated after each chunk: the average is what the
         learning curve measures and what ``best.bgw`` keeps; it smooths out the noise that
@@ -63,6 +68,7 @@ class TrainConfig:
     workers: int = 1
     round_games: int = 4
     average_games: int = 0
+    start: str = ""
 
     def __post_init__(self) -> None:
         for name in ("seed", "init_seed", "eval_seed"):
@@ -81,6 +87,8 @@ class TrainConfig:
                 if getattr(self, name) % size:
                     raise InvalidSpecError(f"with {self.workers} workers of {self.round_games} games a round, "
                                            f"{name} must be a multiple of {size}, got {getattr(self, name)}")
+        if self.start and (len(self.start) != 64 or any(c not in "0123456789abcdef" for c in self.start)):
+            raise InvalidSpecError(f"start must be a weights file's SHA-256 in hex, got {self.start!r}")
         real_number(self.lam, "lam", low=0.0, high=1.0, error=InvalidSpecError)
         for name in ("lr", "lr_min", "race_lr_factor", "init_scale", "checkpoint_seconds"):
             real_number(getattr(self, name), name, low=0.0, error=InvalidSpecError)

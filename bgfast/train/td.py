@@ -21,13 +21,21 @@ from typing import Callable
 import numpy as np
 
 from bgfast._core import neural as _neural
-from bgfast.bots.neural_weights import Weights
+from bgfast.bots.neural_weights import Weights, encode_weights
 from bgfast.errors import InvalidSpecError
 from bgfast.train.checkpoint import AVERAGE, BEST, LOG, load_checkpoint, read_curve, save_checkpoint, write_curve
 from bgfast.train.config import TrainConfig
 from bgfast.train.curve import CurvePoint, paired_ppg
 
-__all__ = ["initial_weights", "run_td", "train_games"]
+__all__ = ["START", "initial_weights", "run_td", "start_weights", "train_games", "widen"]
+
+START = "start.bgw"
+"""The copy of a run's starting weights in its folder (when its config has ``start``)."""
+
+
+def encode_digest(weights: Weights) -> str:
+    """The SHA-256 (hex) of ``weights`` as a weights file (the file's own last 32 bytes)."""
+    return encode_weights(weights)[-32:].hex()
 
 
 def initial_weights(config: TrainConfig) -> Weights:
@@ -42,6 +50,41 @@ def initial_weights(config: TrainConfig) -> Weights:
         else:
             arrays[name] = np.zeros(shape, dtype=np.float32)
     return Weights(arrays, {"games": 0, "positions": [0, 0], "seconds": 0.0})
+
+
+def widen(weights: Weights, contact_hidden: int, race_hidden: int, *, seed: int, scale: float) -> Weights:
+    """``weights`` with ``contact_hidden`` and ``race_hidden`` hidden units, computing the same
+    function: the existing units are kept, each new unit gets input weights normal with
+    deviation ``scale`` (``numpy.random.default_rng(seed)``), a zero bias and zero output
+    weights, so it starts to matter only as training moves them (function-preserving
+    widening, as in Chen et al. 2016, "Net2Net").
+
+    :raises InvalidSpecError: a net with more hidden units than asked for.
+    """
+    rng = np.random.default_rng(seed)
+    arrays = dict(weights.arrays)
+    for net, hidden in (("contact", contact_hidden), ("race", race_hidden)):
+        w1, b1, w2 = arrays[f"{net}.w1"], arrays[f"{net}.b1"], arrays[f"{net}.w2"]
+        have = w1.shape[1]
+        if have > hidden:
+            raise InvalidSpecError(f"the starting {net} net has {have} hidden units, more than {hidden}")
+        if have == hidden:
+            continue
+        extra = hidden - have
+        arrays[f"{net}.w1"] = np.concatenate(
+            [w1, (rng.standard_normal((w1.shape[0], extra)) * scale).astype(np.float32)], axis=1)
+        arrays[f"{net}.b1"] = np.concatenate([b1, np.zeros(extra, dtype=np.float32)])
+        arrays[f"{net}.w2"] = np.concatenate([w2, np.zeros((w2.shape[0], extra), dtype=np.float32)], axis=1)
+    return Weights(arrays, dict(weights.meta))
+
+
+def start_weights(config: TrainConfig, source: Weights) -> Weights:
+    """The first weights of a run that starts from ``source`` (widened to the config's sizes),
+    counting its games from 0 again (the games ``source`` was trained on are kept in the meta
+    as ``start_games``)."""
+    wide = widen(source, config.contact_hidden, config.race_hidden, seed=config.init_seed, scale=config.init_scale)
+    return Weights(wide.arrays, {"games": 0, "positions": [0, 0], "seconds": 0.0,
+                                 "start_games": source.meta.get("games"), "start": config.start})
 
 
 def train_games(model: _neural.Model, config: TrainConfig, first: int, games: int,
@@ -92,12 +135,15 @@ def train_games(model: _neural.Model, config: TrainConfig, first: int, games: in
 
 
 def run_td(config: TrainConfig, run_dir: str | Path, *, log: Callable[[str], None] | None = None,
-           stop_after: float | None = None) -> Weights:
+           stop_after: float | None = None, start: Weights | None = None) -> Weights:
     """Train by self-play into ``run_dir`` until ``config.games`` games, resuming its checkpoint.
 
     :param stop_after: stop (after a checkpoint) once this many seconds have passed.
+    :param start: the starting weights of a new run whose config has ``start`` (their file's
+        SHA-256); None reads the copy in the run folder.
     :returns: the weights at the end, with the run state in their meta.
-    :raises InvalidSpecError: ``run_dir`` holds a checkpoint of another config.
+    :raises InvalidSpecError: ``run_dir`` holds a checkpoint of another config, or the starting
+        weights are missing or are not the file ``config.start`` names.
     """
     run = Path(run_dir)
     run.mkdir(parents=True, exist_ok=True)
@@ -111,7 +157,19 @@ def run_td(config: TrainConfig, run_dir: str | Path, *, log: Callable[[str], Non
             log(line)
 
     saved = load_checkpoint(run)
-    if saved is None:
+    if saved is None and config.start:
+        if start is None:
+            start = load_checkpoint(run, START)
+        if start is None:
+            raise InvalidSpecError(f"{run} has no {START}: give the starting weights of a new run")
+        if encode_digest(start) != config.start:
+            raise InvalidSpecError(f"the starting weights are not the file whose SHA-256 is {config.start}")
+        save_checkpoint(run, start, START)
+        weights = start_weights(config, start)
+        weights.meta["config"] = config.to_dict()
+        save_checkpoint(run, weights)
+        say(f"new run from {START} ({start.meta.get('games')} games): {json.dumps(config.to_dict(), sort_keys=True)}")
+    elif saved is None:
         weights = initial_weights(config)
         weights.meta["config"] = config.to_dict()
         save_checkpoint(run, weights)
