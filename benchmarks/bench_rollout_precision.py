@@ -19,7 +19,8 @@ Each is rolled out cubeless, 1296 trials, seed 1, one process:
   play, one thread, its quasi-random dice, with (``vr``) and without (``no-vr``) its
   lookahead variance reduction, its bear-off truncation as by default (a cubeless trial
   ends at a position of its bear-off databases; ``--gnubg-no-truncation`` turns it off),
-  through ``benchmarks/gnubg_rollout_job.py``.  Skipped, saying so, where it is not installed.
+  through ``benchmarks/gnubg_rollout_job.py``, one gnubg process a position, right after
+  bgfast's rollouts of it.  Skipped, saying so, where it is not installed.
 
 Seconds are CPU seconds of the process doing the rollout (``time.process_time``; gnubg's
 measured inside it, all its threads), after a warm-up (bgfast builds its bear-off database
@@ -201,20 +202,18 @@ def main(argv: list[str] | None = None) -> None:
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; luck filter {LUCK_FILTER}",
           file=sys.stderr)
     _warm_up()
-    rows = []
-    for name in args.positions:
+    use_gnubg = not args.no_gnubg and GNUBG is not None
+    if not args.no_gnubg and GNUBG is None:
+        print("gnubg: not installed (Debian package gnubg); its rows are skipped", file=sys.stderr)
+    rows: list[dict[str, Any]] = []
+    for name in args.positions:          # position by position, so both programs see the same load
+        done = len(rows)
         for mode in args.modes:
             rows.append(bgfast_rollout(name, POSITIONS[name], mode, args.trials, args.seed))
-            print(_table(rows[-1:]).splitlines()[-1], file=sys.stderr)
-    if args.no_gnubg:
-        pass
-    elif GNUBG is None:
-        print("gnubg: not installed (Debian package gnubg); its rows are skipped", file=sys.stderr)
-    else:
-        jobs = [(name, POSITIONS[name], mode) for name in args.positions for mode in GNUBG_MODES]
-        rows += gnubg_rollouts(jobs, args.trials, args.seed, truncation=not args.gnubg_no_truncation)
-    order = {name: i for i, name in enumerate(POSITIONS)}
-    rows.sort(key=lambda r: (order[r["position"]], r["engine"]))
+        if use_gnubg:
+            rows += gnubg_rollouts([(name, POSITIONS[name], mode) for mode in GNUBG_MODES], args.trials, args.seed,
+                                   truncation=not args.gnubg_no_truncation)
+        print("\n".join(_table(rows[done:]).splitlines()[2:]), file=sys.stderr)
     print(_table(rows))
     print(f"load average {os.getloadavg()[0]:.2f} after the runs", file=sys.stderr)
     if args.json:
