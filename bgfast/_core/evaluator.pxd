@@ -26,6 +26,12 @@ cdef int evaluator_choose(const Evaluator* e, const MoveGen* g, const Board* par
 # Probabilities of side 1 of ``b`` (on roll) after rolling (d1, d2) and the evaluator's
 # 0-ply play (``g`` is overwritten with the roll's plays).
 cdef void evaluator_roll(const Evaluator* e, MoveGen* g, const Board* b, int d1, int d2, float* p) noexcept nogil
+# Add to ``total`` the luck of rolling (d1, d2) for side 1 of ``b`` (on roll): the value of
+# the roll (see evaluator.pyx; ``filter`` > 0: pubeval's best ``filter`` plays valued) minus
+# its mean over the 36 rolls.  ``g`` is left holding the plays of (d1, d2); returns the index
+# there of the evaluator's own 0-ply play when the luck measure found it, else -1.
+cdef int evaluator_luck(const Evaluator* e, MoveGen* g, const Board* b, int d1, int d2, int filter,
+                        float* total) noexcept nogil
 # Probabilities of side 1 of ``b`` *on roll*: 0 plies = the opponent's view of the
 # position flipped, 1 ply = the average of evaluator_roll over the 21 rolls.
 cdef void evaluator_preroll(const Evaluator* e, MoveGen* g, const Board* b, int plies, float* p) noexcept nogil

@@ -12,9 +12,13 @@ Kinds: the heuristic (``heuristic.pyx``) and the neural net (``neural.pyx``; the
 values a position for the side on roll, so its values are flipped here to the mover's).
 Plies are this module's, whatever the kind: a 1-ply estimate before the roll averages
 over the 21 rolls the probabilities after the evaluator's 0-ply play
-(:func:`evaluator_roll`, which the luck measure uses too), and a neural evaluator of
-ply 1 picks its play among the 0-ply favourites by that estimate (gnubg's numbering
-and move filter).
+(:func:`evaluator_roll`), and a neural evaluator of ply 1 picks its play among the
+0-ply favourites by that estimate (gnubg's numbering and move filter).
+
+The luck measure (:func:`evaluator_luck`) values each of the 21 rolls of a position the
+same way, the rolled one among them, and takes the rolled one's value minus the mean;
+with a move filter a neural evaluator values only pubeval's best few plays of each roll,
+from first-layer sums of the position shared by all its rolls.
 
 Adding an evaluator kind: a value of ``EvaluatorKind`` in ``evaluator.pxd``, a case in
 :func:`evaluator_after` and :func:`evaluator_choose`, and its settings in
@@ -23,12 +27,16 @@ pointers of an ``Evaluator`` point into objects that a :class:`CoreEvaluator` ke
 alive.
 """
 from bgfast._core.board cimport Board, board_from_bytes, board_swap, board_checkers
-from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate
+from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate, MAX_CHILDREN
+from bgfast._core.evaluators cimport pubeval_deltas
+from bgfast._core.topk cimport topk_insert
 from bgfast._core.probs cimport NOUT, probs_flip, probs_equity
 from bgfast._core.heuristic cimport (
     HeuristicWeights, heuristic_probs, heuristic_choose, H_FILTER_MAX, H_FILTER_ALL,
 )
-from bgfast._core.neural cimport Model, neural_eval_after, neural_choose, neural_candidates
+from bgfast._core.neural cimport (
+    Model, NeuralParent, neural_eval_after, neural_choose, neural_candidates, neural_parent_init, neural_children_of,
+)
 from bgfast._core.evaluator cimport EVAL_HEURISTIC, EVAL_NEURAL, Evaluator
 from bgfast._core import heuristic as _heuristic
 
@@ -37,6 +45,7 @@ import numpy as np
 cdef enum:
     MAX_PREROLL_PLIES = 3     # the deepest on_roll_batch evaluation
     FILTER_MOVES = 8          # 1-ply checker play: the best 8 plays at 0 ply ...
+    LUCK_FILTER_MAX = 64      # the most plays of a roll the luck measure's pubeval filter keeps
 cdef float FILTER_EQUITY = 0.16   # ... within 0.16 of the best (gnubg's default move filter)
 
 
@@ -93,6 +102,122 @@ cdef void evaluator_roll(const Evaluator* e, MoveGen* g, const Board* b, int d1,
         neural_candidates(e.model, g, b, &top, 1, 0.0, p)
     elif e.kind == EVAL_HEURISTIC:
         evaluator_after(e, &g.items[heuristic_choose(&e.heuristic, g, b)].board, p)
+
+
+# What the luck measure keeps between the 21 rolls of one position ``b``.
+ctypedef struct LuckParent:
+    const Board* b
+    int filter                    # plays of a roll valued (0 = all)
+    NeuralParent sums             # a neural evaluator with a filter: the net's first-layer sums of ``b``
+
+
+cdef void luck_parent_init(const Evaluator* e, LuckParent* lp, const Board* b, int filter) noexcept nogil:
+    lp.b = b
+    lp.filter = filter
+    if e.kind == EVAL_NEURAL and filter > 0:
+        neural_parent_init(&lp.sums, b)
+
+
+cdef int evaluator_luck_roll(const Evaluator* e, MoveGen* g, LuckParent* lp, int d1, int d2,
+                             float* p) noexcept nogil:
+    """The value of rolling (d1, d2) that the luck measure takes for side 1 of ``lp.b``.
+
+    Without a filter (``lp.filter`` 0) this is :func:`evaluator_roll`: the probabilities
+    after the evaluator's 0-ply play, which is the play itself.  With a filter, a neural
+    evaluator values only pubeval's best ``filter`` plays of the roll (all of them when
+    there are no more) and takes the best of those: a move filter, as the heuristic's
+    own play always uses, that costs a fraction of valuing every play.  Each play is
+    then valued from the first-layer sums of ``lp.b``, shared by the 21 rolls, so its
+    value does not depend on the other plays valued with it; the best of the kept ones
+    need not be the play the evaluator makes (which ranks every play).  Whatever the
+    filter, the luck is a function of the roll minus its mean over the 36 rolls, so its
+    expectation is exactly zero.
+
+    :returns: the index in ``g`` (the roll's plays, as :func:`generate` orders them for
+        ``(d1, d2)``) of the evaluator's own 0-ply play of the roll, when that is the play
+        valued; else -1.
+    """
+    cdef int top = 0, n = 0, j, k, keep = lp.filter
+    cdef int which[LUCK_FILTER_MAX]
+    cdef float keys[LUCK_FILTER_MAX]
+    cdef float vals[LUCK_FILTER_MAX * NOUT]
+    cdef float scores[MAX_CHILDREN]
+    cdef float eq, best_eq = 0
+    generate(g, lp.b, d1, d2)
+    if e.kind == EVAL_NEURAL:
+        if keep <= 0:
+            neural_candidates(e.model, g, lp.b, &top, 1, 0.0, p)
+            return top
+        if keep > LUCK_FILTER_MAX:
+            keep = LUCK_FILTER_MAX
+        if g.n <= keep:
+            for j in range(g.n):
+                which[j] = j
+            n = g.n
+        else:
+            pubeval_deltas(g, lp.b, scores)
+            for j in range(g.n):
+                n = topk_insert(keys, which, n, keep, scores[j], j)
+        neural_children_of(e.model, &lp.sums, g, which, n, vals)
+        for j in range(n):
+            eq = probs_equity(vals + NOUT * j)
+            if j == 0 or eq > best_eq:
+                best_eq = eq
+                top = j
+        for k in range(NOUT):
+            p[k] = vals[NOUT * top + k]
+        return -1
+    if e.kind == EVAL_HEURISTIC:
+        top = heuristic_choose(&e.heuristic, g, lp.b)
+        evaluator_after(e, &g.items[top].board, p)
+        return top
+    return -1
+
+
+cdef int evaluator_luck(const Evaluator* e, MoveGen* g, const Board* b, int d1, int d2, int filter,
+                        float* total) noexcept nogil:
+    """Add to ``total`` the luck of rolling (d1, d2) for the side on roll in ``b`` (side 1).
+
+    Luck, as GNU Backgammon and eXtreme Gammon measure it for variance reduction:
+    the evaluator's probabilities after its best 0-ply play of this roll, minus
+    their average over all 36 rolls (each after its best 0-ply play).  With
+    ``filter`` > 0 the value of a roll is that of the best of pubeval's best
+    ``filter`` plays (:func:`evaluator_luck_roll`).  The rolled roll's value is
+    one of the 21 averaged, computed once, so the luck is a function of the roll
+    minus its exact mean over the 36 rolls, and its expectation is zero (to float
+    rounding): subtracting a trial's summed luck from its result leaves the
+    rollout unbiased while removing most of the dice's noise.  Five numbers, the
+    side's own view: win, win gammon, win backgammon, lose gammon, lose
+    backgammon.  ``e`` is the roller's evaluator (the heuristic for a bot
+    without one of its own).
+
+    The rolled roll is valued last, so ``g`` is left holding its plays (generated
+    for ``(d1, d2)`` in that order, as the game loop generates them).
+
+    :returns: the index in ``g`` of the evaluator's own 0-ply play of (d1, d2)
+        when the luck measure found it (without a filter), else -1.
+    """
+    cdef float vals[6][6][NOUT]
+    cdef float avg[NOUT]
+    cdef LuckParent lp
+    cdef int a, c, k, lo = d1 if d1 < d2 else d2, hi = d1 if d1 > d2 else d2, played
+    cdef float w
+    luck_parent_init(e, &lp, b, filter)
+    for a in range(1, 7):
+        for c in range(a, 7):
+            if a != lo or c != hi:
+                evaluator_luck_roll(e, g, &lp, a, c, vals[a - 1][c - 1])
+    played = evaluator_luck_roll(e, g, &lp, d1, d2, vals[lo - 1][hi - 1])
+    for k in range(NOUT):
+        avg[k] = 0
+    for a in range(1, 7):
+        for c in range(a, 7):
+            w = 1.0 if a == c else 2.0
+            for k in range(NOUT):
+                avg[k] += w * vals[a - 1][c - 1][k]
+    for k in range(NOUT):
+        total[k] += vals[lo - 1][hi - 1][k] - avg[k] / 36.0
+    return played
 
 
 cdef void evaluator_preroll(const Evaluator* e, MoveGen* g, const Board* b, int plies, float* p) noexcept nogil:
@@ -316,6 +441,31 @@ cdef class CoreEvaluator:
         for k in range(depth):
             movegen_free(gens[k])
         return out
+
+    def luck(self, const unsigned char[::1] board, int d1, int d2, int filter=0):
+        """The luck of rolling (d1, d2) for side 1 of a 50-byte board (on roll, in play), as the
+        game loop measures it for variance reduction: five numbers ``(win, win_gammon,
+        win_bg, lose_gammon, lose_bg)``, the value of the roll minus its mean over the 36
+        rolls, side 1's view.
+
+        :param filter: a neural evaluator values only pubeval's best ``filter`` plays of each
+            roll (0: every play; the heuristic's own filter applies whatever this is).
+        :raises ValueError: dice outside 1..6, a negative filter.
+        """
+        cdef Board b
+        cdef float total[NOUT]
+        cdef int k
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            raise ValueError("dice are 1..6, got %d, %d" % (d1, d2))
+        if filter < 0:
+            raise ValueError("the luck filter keeps 0 (all) or more plays, got %d" % filter)
+        if _SHARED == NULL:
+            raise MemoryError()
+        board_from_bytes(&board[0], &b)
+        for k in range(NOUT):
+            total[k] = 0
+        evaluator_luck(&self.ev, _SHARED, &b, d1, d2, filter, total)
+        return (total[0], total[1], total[2], total[3], total[4])
 
     def choose(self, const unsigned char[::1] board, int d1, int d2):
         """The play of (d1, d2) this evaluator makes (at its ply) for side 1 of a 50-byte board

@@ -131,6 +131,7 @@ ctypedef struct MatchCtx:
     int score[2]
     const MetTable* met              # the match equity table of CUBE_MET players, or NULL
     int luck                         # 1: measure each rolled ply's luck (variance reduction)
+    int luck_filter                  # plays of a roll the luck measure values (0 = all; evaluator.pyx)
     int record                       # 1: keep the record of each turn in ``log``
     TurnLog log
     int game                         # the index of the game being played

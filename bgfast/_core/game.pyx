@@ -33,7 +33,7 @@ from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
 from bgfast._core.evaluators cimport is_race, keith_count, pubeval_choose
 from bgfast._core.probs cimport NOUT
 from bgfast._core.evaluator cimport (
-    Evaluator, CoreEvaluator, evaluator_after, evaluator_choose, evaluator_preroll, evaluator_roll,
+    Evaluator, CoreEvaluator, EVAL_HEURISTIC, EVAL_NEURAL, evaluator_choose, evaluator_luck,
 )
 from bgfast._core.cube cimport (
     CubeArgs, MetTable, Met, cube_offer, cube_respond, RESPONSE_PASS, RESPONSE_TAKE, RESPONSE_BEAVER,
@@ -206,26 +206,11 @@ cdef inline int allowed_answer(const Rules* r, int answer, int cube) noexcept no
 
 # ---------------------------------------------------------------- the loop
 
-cdef void add_luck(const Evaluator* e, MoveGen* g, const Board* b, int d1, int d2, float* total) noexcept nogil:
-    """Add to ``total`` the luck of rolling (d1, d2) for the side on roll in ``b`` (side 1).
-
-    Luck, as GNU Backgammon and eXtreme Gammon measure it for variance reduction:
-    the evaluator's probabilities after its best 0-ply play of this roll, minus
-    their average over all 36 rolls (each after its best 0-ply play;
-    :func:`~bgfast._core.evaluator.evaluator_roll`).  Its expectation over
-    the roll is exactly zero, so subtracting a trial's summed luck from its
-    result leaves the rollout unbiased while removing most of the dice's noise.
-    Five numbers, the side's own view: win, win gammon, win backgammon, lose
-    gammon, lose backgammon.  ``e`` is the roller's evaluator (the heuristic for
-    a bot without one of its own).
-    """
-    cdef float avg[NOUT]
-    cdef float got[NOUT]
-    cdef int k
-    evaluator_preroll(e, g, b, 1, avg)
-    evaluator_roll(e, g, b, d1, d2, got)
-    for k in range(NOUT):
-        total[k] += got[k] - avg[k]
+cdef inline bint plays_as_luck(const Player* p) noexcept nogil:
+    """The player's play of a roll is the luck measure's (its own evaluator's 0-ply choice),
+    so the loop can take the play the luck measure found instead of choosing again."""
+    return p.play == PLAY_EVALUATOR and (p.evaluator.kind == EVAL_HEURISTIC
+                                         or (p.evaluator.kind == EVAL_NEURAL and p.evaluator.ply == 0))
 
 
 cdef TurnRecord* _new_turn(MatchCtx* m, int player, int action, const Board* before, int cube) except NULL nogil:
@@ -293,7 +278,7 @@ cdef int next_die(MatchCtx* m) noexcept nogil:
 cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* log) except -1 nogil:
     """Play one game to its end into ``log``; from the opening roll when ``start`` is NULL."""
     cdef Board b
-    cdef int a, c, d1, d2, turn, idx, answer, i
+    cdef int a, c, d1, d2, turn, idx, answer, i, played
     cdef int cube = 1, owner = -1, plies = 0, max_plies = 0, k
     cdef int left[2]                          # checkers each player still has on the board
     cdef bint skip_cube = True
@@ -362,11 +347,16 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
                 sc.owner = owner
             d1 = next_die(m)
             d2 = next_die(m)
-        if m.luck and not (skip_cube and start != NULL):
-            add_luck(&m.players[turn].evaluator, m.gen, &b, d1, d2, log.luck[turn])
+        played = -1
+        if m.luck and not (skip_cube and start != NULL):     # leaves m.gen holding the plays of (d1, d2)
+            played = evaluator_luck(&m.players[turn].evaluator, m.gen, &b, d1, d2, m.luck_filter, log.luck[turn])
+        else:
+            generate(m.gen, &b, d1, d2)
         skip_cube = False
-        generate(m.gen, &b, d1, d2)
-        idx = choose_play(&m.rules, &m.players[turn], m.gen, &sc, &b, d1, d2)
+        if played >= 0 and plays_as_luck(&m.players[turn]):
+            idx = played
+        else:
+            idx = choose_play(&m.rules, &m.players[turn], m.gen, &sc, &b, d1, d2)
         chosen = &m.gen.items[idx]
         if m.record:
             _record_move(m, turn, &b, d1, d2, chosen, cube)
@@ -598,15 +588,21 @@ cdef class MatchRunner:
         self.m.script_len = n
         self.m.script_pos = 0
 
-    def measure_luck(self, bint on):
+    def measure_luck(self, bint on, int filter=0):
         """Measure the luck of every rolled ply in :meth:`play_from` (variance reduction),
         each player's with its own evaluator.
 
-        :raises ValueError: a player without an evaluator.
+        :param filter: a neural evaluator values only pubeval's best ``filter`` plays of
+            each roll for the luck (0: every play; see ``evaluator_luck_roll``); the
+            luck's mean over the rolls is zero whatever the filter.
+        :raises ValueError: a player without an evaluator, a negative filter.
         """
         if on and (self.m.players[0].evaluator.kind < 0 or self.m.players[1].evaluator.kind < 0):
             raise ValueError("measuring luck needs both players' evaluators")
+        if filter < 0:
+            raise ValueError("the luck filter keeps 0 (all) or more plays, got %d" % filter)
         self.m.luck = on
+        self.m.luck_filter = filter
 
     def record_turns(self, bint on):
         """Keep the record of every turn of the next matches and games (see :meth:`turns`)."""

@@ -3,6 +3,7 @@
 from bgfast._core.board cimport Board
 from bgfast._core.movegen cimport MoveGen
 from bgfast._core.rng cimport Rng
+from bgfast._core.heuristic cimport DenseRoll
 
 cdef enum:
     NN_OUT = 5                # win, win gammon, win backgammon, lose gammon, lose backgammon
@@ -31,6 +32,16 @@ ctypedef struct NetPart:
 ctypedef struct Neural:
     NetPart part[NN_NETS]
 
+# A parent position's first-layer sums, shared by the plays of all its rolls (the luck
+# measure values plays of the 21 rolls of one position): each net's biases plus the
+# columns of the parent's point codes and hand-made inputs, filled when first needed.
+ctypedef struct NeuralParent:
+    Board parent
+    DenseRoll roll            # the hand-made inputs' per-parent part (heuristic_dense_roll)
+    float hand[NN_HAND]
+    bint have[NN_NETS]
+    float acc[NN_NETS][NN_MAX_HIDDEN]
+
 cdef int neural_class(const Board* a) noexcept nogil
 # Probabilities of the side on roll (side 0) of ``a``, a position after side 1's play.
 cdef void neural_eval_after(const Neural* nn, const Board* a, float* q) noexcept nogil
@@ -43,6 +54,13 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
 # ``best`` is not NULL, the mover's probabilities after the best child go there.
 cdef int neural_candidates(const Neural* nn, const MoveGen* g, const Board* parent, int* top, int most,
                            float window, float* best) noexcept nogil
+# Start the sums of ``parent`` (the position the plays are made from, mover on roll as side 1).
+cdef void neural_parent_init(NeuralParent* ps, const Board* parent) noexcept nogil
+# Probabilities of the mover (side 1) after the children ``g.items[which[i]]``, i < n, of
+# ``ps.parent``: ``out[5 i .. 5 i + 4]``, each from the parent's sums plus its own changes,
+# so a child's value does not depend on which others are valued with it.
+cdef void neural_children_of(const Neural* nn, NeuralParent* ps, const MoveGen* g, const int* which, int n,
+                             float* out) noexcept nogil
 # The child of ``g`` the net plays at 0 ply (the first of the best equity).
 cdef int neural_choose(const Neural* nn, const MoveGen* g, const Board* parent) noexcept nogil
 

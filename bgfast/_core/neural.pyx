@@ -68,7 +68,7 @@ from bgfast._core.probs cimport probs_flip, probs_equity
 from bgfast._core.topk cimport topk_insert
 from bgfast._core.bearoff cimport bearoff_build, bearoff_ready, bearoff_probs, is_pure_bearoff
 from bgfast._core.neural cimport (
-    NetPart, Neural, NN_OUT, NN_RAW_SIDE, NN_RAW, NN_HAND, NN_IN, NN_MAX_HIDDEN, NN_NETS,
+    NetPart, Neural, NeuralParent, NN_OUT, NN_RAW_SIDE, NN_RAW, NN_HAND, NN_IN, NN_MAX_HIDDEN, NN_NETS,
     NET_CONTACT, NET_RACE, CLASS_CONTACT, CLASS_RACE, CLASS_BEAROFF, CLASS_DECIDED,
 )
 from bgfast._core.rng import run_key
@@ -575,6 +575,51 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
             # siblings share most hand inputs: add the ones that differ
             m = nn_changed(hand, ref[net], NN_HAND, NN_RAW, idx, val, m)
             nn_accumulate(z, acc[net], part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
+            _outputs(part, z, o)
+            _joint(o, bits, q)
+        probs_flip(q, out + NN_OUT * i)
+
+
+cdef void neural_parent_init(NeuralParent* ps, const Board* parent) noexcept nogil:
+    memcpy(&ps.parent, parent, sizeof(Board))
+    heuristic_dense_roll(parent, &ps.roll)
+    heuristic_dense(parent, ps.hand)
+    ps.have[0] = False
+    ps.have[1] = False
+
+
+cdef void neural_children_of(const Neural* nn, NeuralParent* ps, const MoveGen* g, const int* which, int n,
+                             float* out) noexcept nogil:
+    cdef float z[NN_MAX_HIDDEN]
+    cdef float o[NN_OUT]
+    cdef float q[NN_OUT]
+    cdef int idx[MAX_SPARSE]
+    cdef float val[MAX_SPARSE]
+    cdef float hand[NN_HAND]
+    cdef int i, m, cls, net, bits
+    cdef const NetPart* part
+    cdef const Board* a
+    cdef Board s
+    for i in range(n):
+        a = &g.items[which[i]].board
+        cls = _classify(a, &bits)
+        if cls == CLASS_DECIDED:
+            _decided(a, q)
+        elif cls == CLASS_BEAROFF:
+            board_swap(&s, a)
+            bearoff_probs(&s, q)
+        else:
+            net = NET_RACE if cls == CLASS_RACE else NET_CONTACT
+            part = &nn.part[net]
+            if not ps.have[net]:
+                m = _encode_raw(&ps.parent, idx, val)
+                nn_accumulate(ps.acc[net], part.b1, part.w1, idx, val, m, part.w1 + NN_RAW * part.hidden, ps.hand,
+                              NN_HAND, part.hidden)
+                ps.have[net] = True
+            heuristic_dense_child(&ps.roll, a, hand)
+            m = _encode_delta(a, &ps.parent, idx, val)
+            m = nn_changed(hand, ps.hand, NN_HAND, NN_RAW, idx, val, m)
+            nn_accumulate(z, ps.acc[net], part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
             _outputs(part, z, o)
             _joint(o, bits, q)
         probs_flip(q, out + NN_OUT * i)

@@ -1,0 +1,131 @@
+"""The luck adjustment of rollouts (variance reduction): exactly mean-zero luck, unchanged games, no bias.
+
+The luck of a roll is the value of the roll (the evaluator's probabilities after its best
+play of it; with a move filter, the best of pubeval's best few plays) minus the mean of
+that value over the 36 rolls.  Whatever the value function, that mean is exactly zero, so
+subtracting a trial's summed luck leaves the rollout unbiased; these tests check the
+zero mean roll by roll, that measuring luck does not change a single play, and that
+adjusted and unadjusted rollouts agree with each other and with exact values.  Fixed
+seeds: the statistical tests give the same numbers on every run.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import bgfast.rollout.engine as engine
+from bgfast import Position
+from bgfast.bots import get_bot
+from bgfast.dice import ALL_36
+from bgfast.evaluator import default_evaluator
+from bgfast.rollout import rollout
+from test_rollout import SHOT, THREE_EACH, exact_win, inside
+
+CONTACT = ["4HPwATDgc/ABMA", "zN2QBSDgOXiAMQ", "bBviEiDgc3AAVg", "PvcNAACsnQGAOQ"]
+RACE = "v+8ACAD3BgAAAg"          # wildbg contact set, no contact left: the race net values it
+
+
+def _lucks(evaluator, position: str, flt: int) -> np.ndarray:
+    board = Position(position).to_bytes()
+    return np.array([evaluator.luck(board, d1, d2, flt) for d1, d2 in ALL_36])
+
+
+@pytest.mark.parametrize("flt", [0, 1, 4])
+@pytest.mark.parametrize("position", [*CONTACT, RACE, THREE_EACH.id()])
+def test_the_luck_of_the_net_has_mean_zero_over_the_36_rolls(position: str, flt: int) -> None:
+    lucks = _lucks(get_bot("neural").evaluator, position, flt)
+    assert np.abs(lucks.mean(axis=0)).max() < 1e-6
+    assert np.abs(lucks[:, 0]).max() > 0.01          # the rolls do differ: this checks something
+
+
+def test_the_luck_of_the_heuristic_has_mean_zero_over_the_36_rolls() -> None:
+    lucks = _lucks(default_evaluator(), CONTACT[1], 0)
+    assert np.abs(lucks.mean(axis=0)).max() < 1e-6 and np.abs(lucks[:, 0]).max() > 0.01
+
+
+@pytest.mark.parametrize("position", CONTACT[:2])
+def test_without_a_filter_the_luck_is_the_value_after_the_play_minus_the_1_ply_value(position: str) -> None:
+    evaluator = get_bot("neural").evaluator
+    board = Position(position).to_bytes()
+    average = np.array(evaluator.on_roll(board, 1))
+    for d1, d2 in [(3, 1), (1, 3), (6, 6), (5, 2)]:
+        got = np.array(evaluator.after(evaluator.choose(board, d1, d2)))
+        assert np.abs(np.array(evaluator.luck(board, d1, d2)) - (got - average)).max() < 1e-6
+
+
+@pytest.mark.parametrize("position", CONTACT)
+def test_a_filter_that_keeps_every_play_gives_the_luck_of_no_filter(position: str) -> None:
+    # The filtered measure values plays from the position's shared first-layer sums, the
+    # plain one from the first play of each roll: the same net, summed in another order.
+    evaluator = get_bot("neural").evaluator
+    assert np.abs(_lucks(evaluator, position, 64) - _lucks(evaluator, position, 0)).max() < 2e-6
+
+
+def test_a_tight_filter_changes_the_luck() -> None:
+    evaluator = get_bot("neural").evaluator
+    assert np.abs(_lucks(evaluator, CONTACT[1], 1) - _lucks(evaluator, CONTACT[1], 0)).max() > 0.01
+
+
+def test_a_negative_filter_is_refused() -> None:
+    with pytest.raises(ValueError, match="luck filter"):
+        get_bot("neural").evaluator.luck(Position().to_bytes(), 3, 1, -1)
+
+
+# ---------------------------------------------------------------- the games
+
+
+@pytest.mark.parametrize("flt", [0, 4])
+@pytest.mark.parametrize("bot", ["neural", "heuristic", "pubeval"])
+def test_measuring_luck_does_not_change_a_play(monkeypatch: pytest.MonkeyPatch, bot: str, flt: int) -> None:
+    # A bot that never doubles: its cubeful value is the unadjusted result of the very games
+    # the luck was measured in.  Without a filter the loop takes the play the luck measure
+    # found (the neural and heuristic bots' own); it must be the play the bot makes.
+    monkeypatch.setattr(engine, "LUCK_FILTER", flt)
+    player = get_bot(bot, cube="never")
+    adjusted = rollout(CONTACT[1], bot=player, trials=72, seed=3, cubeful=True, luck=True)
+    plain = rollout(CONTACT[1], bot=player, trials=72, seed=3, cubeful=True, luck=False)
+    assert adjusted.luck_adjusted and not plain.luck_adjusted
+    assert adjusted.cubeful_equity == plain.cubeful_equity
+    assert adjusted.equity != plain.equity
+
+
+def test_one_and_two_workers_give_identical_luck_adjusted_results() -> None:
+    one = rollout(CONTACT[0], trials=144, seed=9, workers=1)
+    two = rollout(CONTACT[0], trials=144, seed=9, workers=2)
+    assert one.luck_adjusted
+    assert one.to_dict() | {"seconds": 0} == two.to_dict() | {"seconds": 0}
+
+
+# ---------------------------------------------------------------- no bias
+
+
+def test_the_default_luck_measure_filters_plays() -> None:
+    assert engine.LUCK_FILTER > 0
+
+
+def test_a_luck_adjusted_neural_rollout_holds_the_exact_value_of_a_bear_off() -> None:
+    # Three checkers a side: some doubles have more plays than the filter keeps.
+    exact = exact_win(THREE_EACH, "neural")
+    result = rollout(THREE_EACH, bot="neural", trials=1296, seed=5)
+    assert result.luck_adjusted and inside(exact, result.win) and inside(2 * exact - 1, result.equity)
+    assert result.win.se < 0.003
+
+
+@pytest.mark.parametrize("position", [SHOT.id(), CONTACT[1]])
+def test_adjusted_and_unadjusted_rollouts_of_the_same_trials_agree(position: str) -> None:
+    # Same seed, same games: the two estimates differ by the trials' mean luck, which is
+    # noise about zero of about the unadjusted error.
+    adjusted = rollout(position, trials=648, seed=21)
+    plain = rollout(position, trials=648, seed=21, luck=False)
+    assert abs(adjusted.equity.value - plain.equity.value) < 3 * plain.equity.se
+    assert adjusted.equity.se < 0.5 * plain.equity.se
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("position", CONTACT)
+def test_long_adjusted_and_unadjusted_rollouts_agree(position: str) -> None:
+    # 12,960 trials each, different seeds (independent): the difference within 3 SE.
+    adjusted = rollout(position, trials=12960, seed=31, workers=2)
+    plain = rollout(position, trials=12960, seed=32, luck=False, workers=2)
+    diff = adjusted.equity.value - plain.equity.value
+    assert abs(diff) < 3 * float(np.hypot(adjusted.equity.se, plain.equity.se)), diff
