@@ -55,7 +55,7 @@ def test_bgfast_train_runs_the_training_command_line(capsys: pytest.CaptureFixtu
     assert code == 2 and "invalid choice" in err
 
 
-def test_bgfast_train_refine_labels_positions_at_1_ply_through_the_dispatch(
+def test_bgfast_train_refine_labels_candidates_through_the_dispatch_and_resumes(
         capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     import numpy as np
 
@@ -66,13 +66,22 @@ def test_bgfast_train_refine_labels_positions_at_1_ply_through_the_dispatch(
 
     start = tmp_path / "start.bgw"
     write_weights(start, initial_weights(TrainConfig(contact_hidden=8, race_hidden=8)))
-    code, out, err = run(capsys, "train", "refine", str(tmp_path / "refine"), "--start", str(start), "--rounds", "1",
-                         "--games", "4", "--eval-pairs", "4")
-    assert (code, err) == (0, "") and "round 1:" in out
+    args = ["train", "refine", str(tmp_path / "refine"), "--start", str(start), "--games", "8", "--block-games", "4",
+            "--epochs", "2", "--eval-pairs", "4", "--threads", "2"]
+    code, out, err = run(capsys, *args)
+    assert (code, err) == (0, "") and "block 2/2" in out and "contact epoch 2/2" in out and "refined:" in out
     model = read_weights(start).model()
-    with np.load(tmp_path / "refine" / "round-0001.npz") as data:
+    with np.load(tmp_path / "refine" / "block-0000.npz") as data:
         boards, targets = data["boards"], data["targets"]
     assert len(boards) > 10
     evaluator = CoreEvaluator(model, EvaluatorKind.EVAL_NEURAL)
-    assert np.array_equal(targets, label_positions(model, boards))
+    assert np.array_equal(targets, label_positions(model, boards, threads=1))
     assert tuple(targets[0]) == pytest.approx(evaluator.on_roll(boards[0].tobytes(), 1), abs=1e-7)
+    first = (tmp_path / "refine" / "refined.bgw").read_bytes()
+    # a finished run resumes to the same net; another config on the same folder is refused
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and "block 1/2" not in out and (tmp_path / "refine" / "refined.bgw").read_bytes() == first
+    code, _, err = run(capsys, *args[:-2], "--threads", "1", "--plies", "2")
+    assert code == 1 and "another config" in err
+
+

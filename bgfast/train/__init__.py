@@ -7,8 +7,8 @@ The modules: :mod:`~bgfast.train.config` (the run's settings and learning-rate
 schedule), :mod:`~bgfast.train.td` (TD(lambda) self-play in the compiled core,
 checkpointed and resumable), :mod:`~bgfast.train.checkpoint` (atomic checkpoint
 files), :mod:`~bgfast.train.curve` (the learning curve: paired points per game
-against pubeval), :mod:`~bgfast.train.supervised` (refinement on positions
-labelled by the net's own deeper look-ahead), :mod:`~bgfast.train.bench` (speed
+against pubeval), :mod:`~bgfast.train.supervised` (refinement: the net fit by Adam, in numpy, to
+its own deeper look-ahead on its candidate plays), :mod:`~bgfast.train.bench` (speed
 against gnubg-nn) and :mod:`~bgfast.train.cli` (``main(argv)``, the command line).
 gnubg may measure a net, never teach it: every label comes from bgfast's own play.
 """

@@ -4,7 +4,7 @@
     python tools/train_neural.py td /work/train/run1            # resume with the saved config
     python tools/train_neural.py curve /work/train/run1
     python tools/train_neural.py snapshot /work/train/run1 bgfast/data/weights/neural.bgw
-    python tools/train_neural.py refine /work/train/refine1 --start /work/train/run1/best.bgw
+    python tools/train_neural.py refine /work/train/refine1 --start /work/train/run1/best.bgw --plies 2
     python tools/train_neural.py bench [--json] [--weights FILE]
 """
 from __future__ import annotations
@@ -42,11 +42,15 @@ def _parser() -> argparse.ArgumentParser:
     cv = sub.add_parser("curve", help="print a run's learning curve")
     cv.add_argument("run_dir", type=Path)
     cv.add_argument("--json", action="store_true")
-    rf = sub.add_parser("refine", help="supervised refinement on the net's own 1-ply labels (resumes)")
+    rf = sub.add_parser("refine", help="fit the net to its own deeper look-ahead on its candidate plays (resumes)")
     rf.add_argument("run_dir", type=Path)
     rf.add_argument("--start", type=Path, default=None, help="weights to refine (a new run only)")
     for field in dataclasses.fields(RefineConfig):
-        rf.add_argument("--" + field.name.replace("_", "-"), type=type(field.default), default=field.default)
+        if isinstance(field.default, bool):
+            rf.add_argument("--" + field.name.replace("_", "-"), action=argparse.BooleanOptionalAction,
+                            default=field.default)
+        else:
+            rf.add_argument("--" + field.name.replace("_", "-"), type=type(field.default), default=field.default)
     bn = sub.add_parser("bench", help="speed against gnubg-nn (bgfast bench neural)")
     bn.add_argument("--json", action="store_true")
     bn.add_argument("--weights", type=Path, default=None)
@@ -96,10 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bgfast.bots.neural_weights import read_weights
 
             refine = RefineConfig(**{f.name: getattr(args, f.name) for f in dataclasses.fields(RefineConfig)})
-            saved = load_checkpoint(args.run_dir)
-            if saved is None and args.start is None:
-                raise BgfastError(f"{args.run_dir} holds no refinement yet: give --start WEIGHTS")
-            start = saved if saved is not None else read_weights(args.start)
+            start = read_weights(args.start) if args.start is not None else None
             run_refine(refine, start, args.run_dir, log=lambda line: print(line, flush=True))
         elif args.command == "bench":
             from bgfast.bots.neural_weights import read_weights

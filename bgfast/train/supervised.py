@@ -1,107 +1,287 @@
-"""Supervised refinement: the 0-ply net taught by its own 1-ply look-ahead, round after round.
+"""Supervised refinement: the net fit to its own deeper look-ahead, on the plays it must rank.
 
-A round: the current net plays ``games`` self-play games at 0 ply (dice of run
-``seed``, games numbered by round), every ``stride``-th position before a roll is
-kept (pure bear-offs and decided positions are left out), and each is labelled
-with the *current* net's 1-ply probabilities (the average over the 21 rolls of the
-best 0-ply play's value), a deeper and better estimate than its 0-ply one.  The
-net is then trained on these pairs by plain SGD for ``epochs`` passes in a seeded
-random order and becomes the next round's teacher.  Every label comes from
-bgfast's own evaluation (gnubg only measures the result).
+TD self-play trains the net on the positions its games reach, the ones after its chosen
+plays; to choose a play it must also value the plays it did not choose.  A refinement run
 
-Resumable: a round's labelled positions are saved (``round-NNNN.npz``) before the
-training that uses them, and the net after each round (``checkpoint.bgw``, the
-round in its meta); a run stopped at any point replays the same rounds.
+1. plays ``games`` 0-ply self-play games of the starting net (dice of run ``seed``) and
+   keeps, at every ``stride``-th roll, the positions after its best ``most`` plays within
+   ``window`` (cubeless equity) of the best, the *candidates*
+   (:meth:`bgfast._core.neural.Model.candidate_positions`), and every ``stride``-th
+   position before a roll (:meth:`~bgfast._core.neural.Model.self_play_positions`);
+2. labels each with the starting net's ``plies``-ply probabilities
+   (:meth:`bgfast._core.evaluator.CoreEvaluator.on_roll_batch`: the average over the 21
+   rolls of the value after the 0-ply play, itself valued ``plies - 1`` plies deep);
+3. fits the net to the labels by Adam (Kingma and Ba 2015) on minibatches in a seeded
+   order, minimizing the cross-entropy of its five conditional outputs, the loss of TD
+   training (:mod:`bgfast._core.neural`), with a cosine learning-rate schedule; a held-out
+   share of the positions gives the validation figures.
+
+Every label comes from bgfast's own net: gnubg only measures the result.  The fit is
+plain numpy (float32), so training needs nothing beyond bgfast's own dependencies.
+
+A run folder holds ``start.bgw`` (the starting net), ``block-NNNN.npz`` (the labelled
+positions of ``block_games`` games each), ``fit.npz`` (the weights and Adam's moments
+after each epoch), ``refined.bgw`` (the result, its facts in the meta) and ``log.txt``.
+Each file is replaced atomically, so a run killed at any moment resumes where it was,
+and the same config and start give the same net on the same build: a position's label
+does not depend on the threads that computed it, and the fit's order is seeded.
 """
 from __future__ import annotations
 
 import dataclasses
 import io
 import json
+import math
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
+from numpy.typing import NDArray
 
+from bgfast._core import neural as _neural
 from bgfast.bots.neural_weights import Weights, write_bytes_atomic
 from bgfast.errors import InvalidSpecError
-from bgfast.train.checkpoint import BEST, LOG, load_checkpoint, read_curve, save_checkpoint, write_curve
+from bgfast.train.checkpoint import LOG, load_checkpoint, save_checkpoint
 from bgfast.train.curve import paired_ppg
 from bgfast.validation import real_number, whole_number
 
-__all__ = ["RefineConfig", "label_positions", "run_refine", "fit"]
+__all__ = ["RefineConfig", "label_positions", "refine_positions", "fit_net", "run_refine", "NetFit"]
+
+START = "start.bgw"
+REFINED = "refined.bgw"
+FIT = "fit.npz"
+_F32 = NDArray[np.float32]
 
 
 @dataclass(frozen=True)
 class RefineConfig:
-    """Settings of a refinement run.
+    """Settings of a refinement run; the same settings and start give the same net.
 
-    :ivar seed: the run seed (dice of the self-play games, the training order).
-    :ivar rounds: rounds to play; :ivar games: self-play games a round; :ivar stride: keep
-        every ``stride``-th position of a game.
-    :ivar plies: the teacher's look-ahead (1).
-    :ivar epochs: passes over a round's positions; :ivar lr: the learning rate (both nets),
-        times ``lr_decay`` after each round.
-    :ivar eval_pairs: paired games against pubeval after each round (dice of run ``eval_seed``).
+    :ivar seed: the run seed: the dice of the self-play games, the fit's order and the
+        held-out positions.
+    :ivar games: self-play games the positions come from; :ivar block_games: games a block
+        (a block is labelled and saved at once).
+    :ivar stride: keep every ``stride``-th roll's candidates and position.
+    :ivar most: candidate plays a roll (1 to 64); :ivar window: their cubeless equity within
+        this of the best.
+    :ivar on_policy: also keep the positions before the rolls.
+    :ivar plies: the teacher's look-ahead, 1 to 3 (2 costs about 21 times 1).
+    :ivar epochs: passes over the positions; :ivar lr: Adam's peak learning rate (after a
+        warm-up of 5% of the steps, then a cosine decay to 0); :ivar batch: positions a step.
+    :ivar held_out: the share of positions kept out of the fit, for the validation figures.
+    :ivar threads: threads labelling positions (the labels do not depend on it).
+    :ivar eval_pairs: paired games against pubeval of the result (dice of run ``eval_seed``).
     """
 
     seed: int = 1
-    rounds: int = 20
-    games: int = 10000
-    stride: int = 2
+    games: int = 30000
+    block_games: int = 2000
+    stride: int = 3
+    most: int = 6
+    window: float = 0.16
+    on_policy: bool = True
     plies: int = 1
-    epochs: int = 2
-    lr: float = 0.01
-    lr_decay: float = 0.9
-    eval_pairs: int = 5000
+    epochs: int = 6
+    lr: float = 0.001
+    batch: int = 512
+    held_out: float = 0.05
+    threads: int = 2
+    eval_pairs: int = 10000
     eval_seed: int = 99
 
     def __post_init__(self) -> None:
-        whole_number(self.seed, "seed", low=0, error=InvalidSpecError)
-        for name in ("rounds", "games", "stride", "epochs", "eval_pairs"):
-            whole_number(getattr(self, name), name, low=1 if name != "eval_pairs" else 0, error=InvalidSpecError)
-        whole_number(self.plies, "plies", low=1, high=1, error=InvalidSpecError)
-        whole_number(self.eval_seed, "eval_seed", low=0, error=InvalidSpecError)
+        for name in ("seed", "eval_seed", "eval_pairs"):
+            whole_number(getattr(self, name), name, low=0, error=InvalidSpecError)
+        for name in ("games", "block_games", "stride", "epochs", "batch", "threads"):
+            whole_number(getattr(self, name), name, low=1, error=InvalidSpecError)
+        whole_number(self.most, "most", low=1, high=64, error=InvalidSpecError)
+        whole_number(self.plies, "plies", low=1, high=3, error=InvalidSpecError)
+        real_number(self.window, "window", low=0.0, error=InvalidSpecError)
         real_number(self.lr, "lr", low=0.0, error=InvalidSpecError)
-        real_number(self.lr_decay, "lr_decay", low=0.0, high=1.0, error=InvalidSpecError)
+        real_number(self.held_out, "held_out", low=0.0, high=0.5, error=InvalidSpecError)
+        if not isinstance(self.on_policy, bool):
+            raise InvalidSpecError(f"on_policy must be true or false, got {self.on_policy!r}")
+
+    @property
+    def blocks(self) -> int:
+        """Blocks of positions: ``games`` in blocks of ``block_games`` (the last may be short)."""
+        return -(-self.games // self.block_games)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
 
-def label_positions(model: Any, boards: np.ndarray, plies: int = 1, block: int = 4096) -> np.ndarray:
-    """The ``plies``-ply probabilities of each board (side 1 on roll) by the net of ``model``
-    through the core's evaluator dispatch: (n, 5) float32."""
+def label_positions(model: _neural.Model, boards: NDArray[np.uint8], plies: int = 1, *, threads: int = 1,
+                    block: int = 1024) -> _F32:
+    """The ``plies``-ply probabilities (n, 5) float32 of each (n, 50) board (side 1 on roll)
+    by the net of ``model`` through the core's evaluator dispatch, ``threads`` at once (the
+    core releases the GIL; the result does not depend on ``threads``)."""
     from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
 
     evaluator = CoreEvaluator(model, EvaluatorKind.EVAL_NEURAL)
+    starts = range(0, len(boards), block)
     out = np.zeros((len(boards), 5), dtype=np.float32)
-    for start in range(0, len(boards), block):
-        out[start:start + block] = evaluator.on_roll_batch(boards[start:start + block], plies)
+
+    def one(start: int) -> None:
+        out[start:start + block] = evaluator.on_roll_batch(np.ascontiguousarray(boards[start:start + block]), plies)
+
+    if threads <= 1:
+        for start in starts:
+            one(start)
+    else:
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(one, starts))
     return out
 
 
-def fit(model: Any, boards: np.ndarray, targets: np.ndarray, *, epochs: int, lr: float, seed: int) -> None:
-    """SGD on ``(boards, targets)``: ``epochs`` passes in the order of ``default_rng(seed)``."""
-    rng = np.random.default_rng(seed)
-    for _ in range(epochs):
-        order = rng.permutation(len(boards)).astype(np.int64)
-        model.train_positions(boards, targets, lr, lr, order)
+def refine_positions(model: _neural.Model, config: RefineConfig, block: int) -> NDArray[np.uint8]:
+    """The unlabelled positions (n, 50) of block ``block``: candidates first, then (with
+    ``on_policy``) the positions before the rolls."""
+    first = block * config.block_games
+    games = min(config.block_games, config.games - first)
+    candidates, _ = model.candidate_positions(config.seed, first, games, config.stride, config.most,
+                                              config.window, 0.0)
+    if not config.on_policy:
+        return candidates
+    return np.concatenate([candidates, model.self_play_positions(config.seed, first, games, config.stride)])
 
 
-def _save_npz(path: Path, boards: np.ndarray, targets: np.ndarray) -> None:
+# ---------------------------------------------------------------- the fit
+
+
+@dataclass
+class NetFit:
+    """One net's weights and Adam's state, in the core's layout (``w1`` inputs x hidden)."""
+
+    w1: _F32
+    b1: _F32
+    w2: _F32
+    b2: _F32
+    moments: dict[str, tuple[_F32, _F32]]
+    step: int = 0
+
+    @classmethod
+    def of(cls, weights: Weights, net: str) -> NetFit:
+        arrays = {part: weights.arrays[f"{net}.{part}"].copy() for part in ("w1", "b1", "w2", "b2")}
+        moments = {part: (np.zeros_like(a), np.zeros_like(a)) for part, a in arrays.items()}
+        return cls(arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"], moments)
+
+    def params(self) -> dict[str, _F32]:
+        return {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}
+
+
+def _sigmoid(x: _F32) -> _F32:
+    return (1.0 / (1.0 + np.exp(-np.clip(x, -30.0, 30.0)))).astype(np.float32)
+
+
+def _conditional(t: _F32) -> tuple[_F32, _F32]:
+    """The targets of the five conditional outputs and their weights (the probability of the
+    condition), from joint probabilities ``t`` (n, 5)."""
+    eps = np.float32(1e-6)
+    win, wg, wbg, lg, lbg = (t[:, k] for k in range(5))
+    weight = np.stack([np.ones_like(win), win, wg, 1 - win, lg], axis=1)
+    target = np.stack([win, wg / np.maximum(win, eps), wbg / np.maximum(wg, eps),
+                       lg / np.maximum(1 - win, eps), lbg / np.maximum(lg, eps)], axis=1)
+    return np.clip(target, 0.0, 1.0).astype(np.float32), weight.astype(np.float32)
+
+
+def _forward(fit: NetFit, x: _F32) -> tuple[_F32, _F32]:
+    h = _sigmoid(x @ fit.w1 + fit.b1)
+    return h, _sigmoid(h @ fit.w2.T + fit.b2)
+
+
+def _joint(o: _F32, mask: _F32) -> _F32:
+    win = o[:, 0]
+    wg = win * o[:, 1] * mask[:, 1]
+    lg = (1 - win) * o[:, 3] * mask[:, 3]
+    return np.stack([win, wg, wg * o[:, 2] * mask[:, 2], lg, lg * o[:, 4] * mask[:, 4]], axis=1)
+
+
+def _equity(p: _F32) -> _F32:
+    return 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+
+
+def _step(fit: NetFit, x: _F32, t: _F32, mask: _F32, lr: float) -> None:
+    """One Adam step on a minibatch: the gradient of the conditional cross-entropy on the
+    output logits is ``weight * (o - target)`` (outputs that are exactly 0 are masked)."""
+    h, o = _forward(fit, x)
+    target, weight = _conditional(t)
+    dl = weight * mask * (o - target) / np.float32(len(x))
+    dh = (dl @ fit.w2) * h * (1 - h)
+    grads = {"w2": dl.T @ h, "b2": dl.sum(axis=0), "w1": x.T @ dh, "b1": dh.sum(axis=0)}
+    fit.step += 1
+    b1, b2, eps = 0.9, 0.999, 1e-8
+    scale = lr * math.sqrt(1 - b2 ** fit.step) / (1 - b1 ** fit.step)
+    for name, param in fit.params().items():
+        m, v = fit.moments[name]
+        g = grads[name]
+        m *= b1
+        m += (1 - b1) * g
+        v *= b2
+        v += (1 - b2) * g * g
+        param -= (scale * m / (np.sqrt(v) + eps)).astype(np.float32)
+
+
+def _validate(fit: NetFit, boards: NDArray[np.uint8], targets: _F32) -> dict[str, float]:
+    """The net's mean cross-entropy in excess of the targets' own (0 = a perfect fit) and its
+    mean absolute error of cubeless equity on held-out positions."""
+    if not len(boards):
+        return {"excess_loss": float("nan"), "equity_mae": float("nan")}
+    x, _, mask = _neural.inputs_batch(boards)
+    _, o = _forward(fit, x)
+    target, weight = _conditional(targets)
+    eps = 1e-6
+
+    def entropy(p: NDArray[Any], q: NDArray[Any]) -> NDArray[Any]:
+        p = np.clip(p, eps, 1 - eps)
+        out: NDArray[Any] = -(q * np.log(p) + (1 - q) * np.log(1 - p))
+        return out
+
+    excess = (weight * mask * (entropy(o, target) - entropy(target, target))).sum(axis=1).mean()
+    mae = np.abs(_equity(_joint(o, mask)) - _equity(targets)).mean()
+    return {"excess_loss": float(excess), "equity_mae": float(mae)}
+
+
+def fit_net(fit: NetFit, boards: NDArray[np.uint8], targets: _F32, *, epochs: int, lr: float, batch: int,
+            seed: int, first_epoch: int = 0, after_epoch: Callable[[int], None] | None = None) -> None:
+    """Fit ``fit`` to ``(boards, targets)`` (every board of its net's class) by Adam, from epoch
+    ``first_epoch`` to ``epochs`` (epoch ``e``'s order is ``default_rng((seed, e))``'s);
+    ``after_epoch(e)`` is called after each."""
+    steps_per_epoch = -(-len(boards) // batch)
+    total = max(1, epochs * steps_per_epoch)
+    warm = max(1, total // 20)
+    for epoch in range(first_epoch, epochs):
+        order = np.random.default_rng((seed, epoch)).permutation(len(boards))
+        for k, start in enumerate(range(0, len(boards), batch)):
+            step = epoch * steps_per_epoch + k
+            rate = lr * (step + 1) / warm if step < warm else lr * 0.5 * (1 + math.cos(math.pi * (step - warm)
+                                                                                       / max(1, total - warm)))
+            ix = np.sort(order[start:start + batch])
+            x, _, mask = _neural.inputs_batch(boards[ix])
+            _step(fit, x, targets[ix], mask, rate)
+        if after_epoch is not None:
+            after_epoch(epoch)
+
+
+# ---------------------------------------------------------------- the run
+
+
+def _save_npz(path: Path, **arrays: NDArray[Any]) -> None:
     buf = io.BytesIO()
-    np.savez(buf, boards=boards, targets=targets)
+    np.savez(buf, allow_pickle=False, **arrays)
     write_bytes_atomic(path, buf.getvalue())
 
 
-def run_refine(config: RefineConfig, start: Weights, run_dir: str | Path, *,
+def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path, *,
                log: Callable[[str], None] | None = None) -> Weights:
-    """Refine ``start`` for ``config.rounds`` rounds into ``run_dir`` (resuming its checkpoint).
+    """Refine ``start`` into ``run_dir`` (resuming what is there): the refined weights.
 
-    :raises InvalidSpecError: ``run_dir`` holds a run of another config (but for ``rounds``).
+    :param start: the starting net of a new run; None resumes the run folder's.
+    :raises InvalidSpecError: ``run_dir`` holds a run of another config or start, or none
+        and no ``start`` is given.
     """
     run = Path(run_dir)
     run.mkdir(parents=True, exist_ok=True)
@@ -113,54 +293,111 @@ def run_refine(config: RefineConfig, start: Weights, run_dir: str | Path, *,
         if log is not None:
             log(line)
 
-    saved = load_checkpoint(run)
+    saved = load_checkpoint(run, START)
     if saved is None:
-        weights = Weights(start.arrays, {**start.meta, "refine": config.to_dict(), "round": 0})
-        save_checkpoint(run, weights)
-        say(f"new refinement: {json.dumps(config.to_dict(), sort_keys=True)} from {start.meta.get('games')} TD games")
-    else:
-        weights = saved
-        old = dict(weights.meta.get("refine", {}))
-        if {k: v for k, v in old.items() if k != "rounds"} != {k: v for k, v in config.to_dict().items()
-                                                               if k != "rounds"}:
-            raise InvalidSpecError(f"{run} holds a refinement of another config: {old!r} (only rounds may change)")
-        weights.meta["refine"] = config.to_dict()
-        say(f"resuming after round {weights.meta['round']}")
-    model = weights.model()
-    best = float(weights.meta.get("best_ppg", -10.0))
-    curve = [p for p in read_curve(run) if p["round"] <= weights.meta["round"]]
-    if not curve and config.eval_pairs:
-        ppg, se = paired_ppg(model, seed=config.eval_seed, pairs=config.eval_pairs)
-        curve.append({"round": 0, "positions": 0, "ppg": ppg, "se": se, "pairs": config.eval_pairs})
-        best = max(best, ppg)
-        say(f"round 0: vs pubeval {ppg:+.3f} +- {se:.3f}")
-    write_curve(run, curve)
-    for r in range(int(weights.meta["round"]) + 1, config.rounds + 1):
-        data = run / f"round-{r:04d}.npz"
-        if data.exists():
-            with np.load(data) as z:
-                boards, targets = z["boards"], z["targets"]
-        else:
+        if start is None:
+            raise InvalidSpecError(f"{run} holds no refinement yet: give the starting weights")
+        saved = Weights(start.arrays, {**start.meta, "refine": config.to_dict()})
+        save_checkpoint(run, saved, START)
+        say(f"new refinement: {json.dumps(config.to_dict(), sort_keys=True)}")
+    elif saved.meta.get("refine") != config.to_dict() or (start is not None and any(
+            not np.array_equal(start.arrays[k], saved.arrays[k]) for k in start.arrays)):
+        raise InvalidSpecError(f"{run} holds a refinement of another config or start: "
+                               f"{saved.meta.get('refine')!r}")
+    teacher = saved.model()
+
+    boards_parts, target_parts = [], []
+    for b in range(config.blocks):
+        path = run / f"block-{b:04d}.npz"
+        if not path.exists():
             t = time.monotonic()
-            boards = model.self_play_positions(config.seed, (r - 1) * config.games, config.games, config.stride)
-            targets = label_positions(model, boards, config.plies)
-            _save_npz(data, boards=boards, targets=targets)
-            say(f"round {r}: {len(boards):,} positions labelled at {config.plies} ply in {time.monotonic() - t:,.0f} s")
-        lr = config.lr * config.lr_decay ** (r - 1)
-        fit(model, boards, targets, epochs=config.epochs, lr=lr, seed=config.seed * 1_000_003 + r)
-        meta = {**weights.meta, "round": r, "positions_refined": int(weights.meta.get("positions_refined", 0))
-                + len(boards) * config.epochs}
-        if config.eval_pairs:
-            ppg, se = paired_ppg(model, seed=config.eval_seed, pairs=config.eval_pairs)
-            curve.append({"round": r, "positions": len(boards), "ppg": ppg, "se": se,
-                          "pairs": config.eval_pairs, "lr": lr})
-            write_curve(run, curve)
-            say(f"round {r}: vs pubeval {ppg:+.3f} +- {se:.3f}  (lr {lr:.4f})")
-            if ppg > best:
-                best = ppg
-                save_checkpoint(run, Weights.of(model, {**meta, "ppg_vs_pubeval": ppg, "se": se,
-                                                        "pairs": config.eval_pairs}), BEST)
-        meta["best_ppg"] = best
-        weights = Weights.of(model, meta)
-        save_checkpoint(run, weights)
+            boards = refine_positions(teacher, config, b)
+            targets = label_positions(teacher, boards, config.plies, threads=config.threads)
+            _save_npz(path, boards=boards, targets=targets)
+            say(f"block {b + 1}/{config.blocks}: {len(boards):,} positions labelled at {config.plies} ply "
+                f"in {time.monotonic() - t:,.0f} s")
+        with np.load(path) as data:
+            boards_parts.append(data["boards"])
+            target_parts.append(data["targets"])
+    boards = np.concatenate(boards_parts)
+    targets = np.concatenate(target_parts)
+    classes = _classes(boards)
+    held = np.random.default_rng((config.seed, 1)).random(len(boards)) < config.held_out
+
+    result = dict(saved.arrays)
+    facts: dict[str, Any] = {}
+    state = _load_fit(run)
+    for k, net in enumerate(_neural.NETS):
+        fit = state.get(net) or NetFit.of(saved, net)
+        train = np.nonzero((classes == k) & ~held)[0]
+        val = np.nonzero((classes == k) & held)[0]
+        before = _validate(NetFit.of(saved, net), boards[val], targets[val])
+        done = int(state.get(f"{net}.epochs", 0))
+
+        def after(epoch: int, net: str = net, fit: NetFit = fit, val: NDArray[np.intp] = val) -> None:
+            state[net] = fit
+            state[f"{net}.epochs"] = epoch + 1
+            _save_fit(run, state)
+            figures = _validate(fit, boards[val], targets[val])
+            say(f"{net} epoch {epoch + 1}/{config.epochs}: held-out excess loss {figures['excess_loss']:.5f}, "
+                f"equity error {figures['equity_mae']:.5f}")
+
+        if done < config.epochs:
+            say(f"{net}: {len(train):,} positions, {len(val):,} held out; before: excess loss "
+                f"{before['excess_loss']:.5f}, equity error {before['equity_mae']:.5f}")
+            fit_net(fit, boards[train], targets[train], epochs=config.epochs, lr=config.lr, batch=config.batch,
+                    seed=config.seed * 7 + k, first_epoch=done, after_epoch=after)
+        for part, array in fit.params().items():
+            result[f"{net}.{part}"] = array
+        facts[net] = {"positions": int(len(train)), "held_out": int(len(val)), "before": before,
+                      "after": _validate(fit, boards[val], targets[val])}
+
+    meta = {**saved.meta, "refine": config.to_dict(), "refined": facts,
+            "refine_positions": int(len(boards))}
+    weights = Weights(result, meta)
+    if config.eval_pairs:
+        ppg, se = paired_ppg(weights.model(), seed=config.eval_seed, pairs=config.eval_pairs)
+        base, _ = paired_ppg(teacher, seed=config.eval_seed, pairs=config.eval_pairs)
+        meta.update({"ppg_vs_pubeval": ppg, "se": se, "pairs": config.eval_pairs})
+        say(f"refined: vs pubeval {ppg:+.3f} +- {se:.3f} (the start on the same dice: {base:+.3f})")
+    save_checkpoint(run, weights, REFINED)
     return weights
+
+
+def _classes(boards: NDArray[np.uint8], block: int = 65536) -> NDArray[np.int8]:
+    """The :func:`~bgfast._core.neural.board_class` of each board."""
+    cls = np.empty(len(boards), dtype=np.int8)
+    for start in range(0, len(boards), block):
+        _, cls[start:start + block], _ = _neural.inputs_batch(np.ascontiguousarray(boards[start:start + block]))
+    return cls
+
+
+def _save_fit(run: Path, state: dict[str, Any]) -> None:
+    arrays: dict[str, NDArray[Any]] = {}
+    for net in _neural.NETS:
+        fit = state.get(net)
+        if fit is None:
+            continue
+        for part, array in fit.params().items():
+            arrays[f"{net}.{part}"] = array
+            arrays[f"{net}.{part}.m"], arrays[f"{net}.{part}.v"] = fit.moments[part]
+        arrays[f"{net}.step"] = np.array(fit.step)
+        arrays[f"{net}.epochs"] = np.array(state[f"{net}.epochs"])
+    _save_npz(run / FIT, **arrays)
+
+
+def _load_fit(run: Path) -> dict[str, Any]:
+    path = run / FIT
+    state: dict[str, Any] = {}
+    if not path.exists():
+        return state
+    with np.load(path) as data:
+        for net in _neural.NETS:
+            if f"{net}.w1" not in data:
+                continue
+            params = {part: data[f"{net}.{part}"] for part in ("w1", "b1", "w2", "b2")}
+            moments = {part: (data[f"{net}.{part}.m"], data[f"{net}.{part}.v"]) for part in params}
+            state[net] = NetFit(params["w1"], params["b1"], params["w2"], params["b2"], moments,
+                                int(data[f"{net}.step"]))
+            state[f"{net}.epochs"] = int(data[f"{net}.epochs"])
+    return state
