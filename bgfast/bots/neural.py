@@ -50,7 +50,11 @@ class NeuralBot(CoreBot):
         in match play), ``"janowski"`` (Janowski at every score), ``"met"`` (the same as
         ``"auto"``) or ``"never"`` (never doubles, always takes).  The cube estimates are
         the net's 1-ply probabilities (a 0-ply look screens out clear no-doubles), as for
-        the heuristic bot; see :mod:`bgfast._core.cube`.
+        the heuristic bot; see :mod:`bgfast._core.cube`.  With ``"auto"``/``"met"`` the
+        checker play of match play is by the score too: the play whose cubeful match
+        winning chance (:func:`bgfast.cube.cubeful_mwc`, the cube as it stands) is the
+        highest, at 1 ply among the candidates of the best such value; money play, and the
+        other policies, play by cubeless money equity.
     :param weights: None (the shipped net), a path to a weights file, or
         :class:`~bgfast.bots.neural_weights.Weights`.
     :param cube_efficiency: Janowski's ``x`` (0.68).
