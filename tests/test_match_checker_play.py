@@ -126,3 +126,15 @@ def test_the_match_loop_plays_what_the_bot_answers_from_python() -> None:
                 checked += 1
         score = record.score_after
     assert checked > 20
+
+
+def test_the_shipped_match_spec_plays_neural_against_gnubg(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from pathlib import Path
+
+    from bgfast.tournament import TournamentSpec, run_tournament
+
+    pytest.importorskip("gnubg_nn")
+    spec = TournamentSpec.from_toml(Path(__file__).resolve().parents[1] / "tournaments" / "neural_match7.toml")
+    assert spec.match_length == (7,) and spec.paired_dice and [p.cube for p in spec.players] == ["auto", "gnubg"]
+    small = TournamentSpec.from_dict({**spec.to_dict(), "matches_per_pairing": 4, "chunk_size": 2})
+    assert run_tournament(small, tmp_path / "m7.sqlite", workers=1).matches_played == 4
