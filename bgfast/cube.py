@@ -46,8 +46,8 @@ if TYPE_CHECKING:
     from bgfast.met import MatchEquityTable
 
 __all__ = [
-    "CubeDecision", "DEFAULT_CUBE_EFFICIENCY", "Probs", "as_probs", "cubeless_equities", "cubeless_equity",
-    "dead_cube_mwc", "decide", "flip", "money_equity", "mwc",
+    "CubeDecision", "DEFAULT_CUBE_EFFICIENCY", "Probs", "as_probs", "cubeful_mwc", "cubeless_equities",
+    "cubeless_equity", "dead_cube_mwc", "decide", "flip", "money_equity", "mwc",
 ]
 
 Probs: TypeAlias = tuple[float, float, float, float, float]
@@ -205,6 +205,44 @@ def mwc(met: MatchEquityTable, away: int, opp_away: int, post_crawford: bool = F
     :raises InvalidMetError: an away that is not an integer, or beyond the table.
     """
     return met.mwc(away, opp_away, post_crawford)
+
+
+def cubeful_mwc(p: object, met: MatchEquityTable, away: int, opp_away: int, *, cube: int = 1, owner: int = -1,
+                player: int = 0, x: float = DEFAULT_CUBE_EFFICIENCY, crawford: bool = False,
+                max_cube: int = 64) -> float:
+    """The cubeful match winning chance of ``player``, ``away`` points from winning against
+    one ``opp_away`` away, from its cubeless probabilities ``p`` with the cube at ``cube``.
+
+    Janowski's model generalized to match play as GNU Backgammon's manual describes it
+    ("Cubeful equities", gnubg 1.07: ``MWC(cubeful) = MWC(dead) (1 - x) + MWC(live) x``;
+    R. Janowski, "Take-Points in Money Games", 1993): the dead part weights each result's
+    MWC at the score it leads to (:func:`dead_cube_mwc`); the live part is the broken line
+    through the MWC of a game lost at 0%, losing the cube value at the opponent's cash
+    point, winning it at the player's own cash point and the MWC of a game won at 100%,
+    the cash points from the table recursively as the cube goes up (a side that may not
+    double, or whose cube is dead, has none).  This is the value the ``auto``/``met``
+    policies' checker play maximizes after each play, and :func:`decide`'s "no double".
+
+    >>> from bgfast.met import MatchEquityTable
+    >>> met = MatchEquityTable.load("woolsey")     # the manual's example: 3-0 to 7, on roll
+    >>> round(cubeful_mwc((0.454, 0.103, 0.001, 0.106, 0.003), met, 7, 4, x=0.68), 4)
+    0.2917
+
+    :param owner: -1 centred, else the player who owns the cube.
+    :param crawford: this is the Crawford game: neither side may double (a dead cube).
+    :raises ValueError: not five numbers, an owner, player, cube or ``x`` out of range.
+    :raises InvalidMetError: an away below 1 or beyond the table.
+    """
+    table = met.core_table
+    a = whole_number(away, "away", low=1, error=InvalidMetError)
+    b = whole_number(opp_away, "opp_away", low=1, error=InvalidMetError)
+    if max(a, b) >= table.size:
+        raise InvalidMetError(f"{max(a, b)}-away is beyond the {met.max_length}-point table {met.name!r}")
+    owner, player = _owner(owner, player, "player")
+    cube = whole_number(cube, "cube", low=1)
+    x = real_number(x, "x", low=0.0, high=1.0)
+    return float(_cube.cubeful_mwc(as_probs(p), table, a, b, cube, owner, player, x, bool(crawford),
+                                   whole_number(max_cube, "max_cube", low=1)))
 
 
 def dead_cube_mwc(p: object, met: MatchEquityTable, away: int, opp_away: int, cube: int = 1) -> float:

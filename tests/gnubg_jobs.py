@@ -24,6 +24,12 @@ Jobs:
   Jacoby rule first: a .mat file does not carry it, and gnubg scores a money game's
   gammons by its own setting.  With ``export_mat`` / ``export_sgf`` paths, gnubg then writes
   the match it read with ``export match mat`` / ``save match``.
+* ``cube``: ``[position_id, score_on_roll, score_opponent, length, cube, owner, crawford]``
+  (``owner`` 0: the side on roll, 1: its opponent, -1: centred) -> gnubg's 0-ply view of
+  the side on roll's cube decision: ``{"probs": [5 cubeless probabilities], "nd", "dt",
+  "dp": the three cubeful match winning chances (``cfevaluate`` at 0 ply, its normalized
+  equities through ``eq2mwc``), "action": gnubg's recommendation, "class": its position
+  class (``classifypos``)}``.
 * ``selfplay``: ``{"length", "seed", "mat", "sgf", "jacoby", "variation"}`` -> gnubg plays a
   match (length 0: one money game) against itself at 0 ply with seed ``seed``, then
   writes it with ``export match mat`` and ``save match`` (SGF) to the paths given; the
@@ -70,6 +76,17 @@ def double(item):
         return {"error": f"gnubg holds Match ID {gnubg.matchid()} after set matchid {match_id}"}
     gnubg.command("double")
     return gnubg.matchid()
+
+
+def cube(item):
+    position_id, mine, theirs, length, value, owner, crawford = item
+    board = gnubg.positionfromid(position_id)
+    info = gnubg.cubeinfo(value, owner, 0, length, (mine, theirs), crawford)
+    context = gnubg.evalcontext(1, 0, 1, 1, 0.0)        # cubeful, 0 ply, deterministic
+    probs = gnubg.evaluate(board, info, context)[:5]
+    _best, nd, dt, dp, _code, action = gnubg.cfevaluate(board, info, context)
+    return {"probs": list(probs), "nd": gnubg.eq2mwc(nd, info), "dt": gnubg.eq2mwc(dt, info),
+            "dp": gnubg.eq2mwc(dp, info), "action": action, "class": gnubg.classifypos(board, 0)}
 
 
 _KEEP = ("action", "player", "dice", "move", "board", "resigned", "cube")
@@ -157,7 +174,8 @@ def main():
         request = json.load(f)
     _setup()
     gnubg.command("new game")
-    job = {"hints": hints, "xgid": xgid, "double": double, "import": import_match, "selfplay": selfplay}[request["job"]]
+    job = {"hints": hints, "xgid": xgid, "double": double, "cube": cube, "import": import_match,
+           "selfplay": selfplay}[request["job"]]
     answers = [job(item) for item in request["items"]]
     with open(request["answer"], "w", encoding="utf-8") as f:
         json.dump(answers, f)

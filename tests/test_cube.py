@@ -416,3 +416,120 @@ def test_a_fully_live_cube_never_redoubles_an_underdog_in_play() -> None:
                     redoubles += 1
                     assert judge.evaluate(turn.position).win > 0.5, turn.position.id()
     assert redoubles == 0
+
+
+# ------------------------------------------------------------------ match play: the cubeful MWC
+
+# GNU Backgammon's manual, "Cubeful equities" (gnubg 1.07, /usr/share/doc/gnubg/gnubg.html):
+# position 4HPMwQCMz+AIIQ, Black (on roll, 0 points) against White (3 points) in a
+# 7-point match, Woolsey's table; gnubg's static evaluation for Black.
+MANUAL_BLACK = (0.454, 0.103, 0.001, 0.106, 0.003)
+
+
+def _black(q: float) -> tuple:
+    """Black's chances ``q`` with the manual's gammon and backgammon rates."""
+    w, wg, wbg, lg, lbg = MANUAL_BLACK
+    return (q, wg / w * q, wbg / w * q, lg / (1 - w) * (1 - q), lbg / (1 - w) * (1 - q))
+
+
+def test_the_cubeful_mwc_is_the_manuals_example_of_match_play() -> None:
+    met = MatchEquityTable.load("woolsey")
+    value = lambda x: cube.cubeful_mwc(MANUAL_BLACK, met, 7, 4, x=x)  # noqa: E731
+    assert value(0.0) == pytest.approx(0.291, abs=5e-4)    # "the cubeless MWC is 29.1%"
+    assert value(1.0) == pytest.approx(0.292, abs=5e-4)    # "the live cube MWC [is] 29.2%"
+    assert value(0.68) == pytest.approx(0.2917, abs=5e-5)  # "a cubeful MWC of 29.17%"
+
+
+@pytest.mark.parametrize("taker, cube_value, take_point", [
+    ("black", 1, 0.245), ("white", 1, 0.273), ("black", 2, 0.15), ("white", 2, 0.385), ("white", 4, 0.41)])
+def test_the_live_cube_take_points_are_the_manuals(taker: str, cube_value: int, take_point: float) -> None:
+    # the manual's table of live take points (x = 1) by cube value for the same position
+    met = MatchEquityTable.load("woolsey")
+
+    def response(q: float) -> int:       # the taker's answer with chances q
+        if taker == "black":             # White (4-away) doubles Black (7-away)
+            return cube.decide(cube.flip(_black(q)), met=met, away=4, opp_away=7, x=1.0, cube=cube_value,
+                               owner=-1 if cube_value == 1 else 0, doubler=0).response
+        return cube.decide(_black(1 - q), met=met, away=7, opp_away=4, x=1.0, cube=cube_value,
+                           owner=-1 if cube_value == 1 else 0, doubler=0).response
+
+    assert response(take_point + 0.005) == 1
+    assert response(take_point - 0.005) == 0
+
+
+@given(probabilities(), st.integers(1, 11), st.integers(1, 11), st.sampled_from([1, 2, 4]),
+       st.sampled_from([-1, 0, 1]), st.floats(0.0, 1.0))
+def test_the_cubeful_mwcs_of_the_two_sides_add_up_to_one(p: tuple, a: int, b: int, cube_value: int, owner: int,
+                                                         x: float) -> None:
+    met = MatchEquityTable.load()
+    mine = cube.cubeful_mwc(p, met, a, b, cube=cube_value, owner=owner, player=0, x=x)
+    theirs = cube.cubeful_mwc(cube.flip(p), met, b, a, cube=cube_value, owner=owner, player=1, x=x)
+    assert mine + theirs == pytest.approx(1.0, abs=1e-6)
+
+
+@given(probabilities(), st.integers(1, 9), st.integers(1, 9), st.sampled_from([1, 2, 4]), st.floats(0.0, 1.0))
+def test_a_dead_cube_or_the_crawford_game_is_the_dead_cube_mwc(p: tuple, a: int, b: int, cube_value: int,
+                                                               x: float) -> None:
+    met = MatchEquityTable.load()
+    dead = cube.dead_cube_mwc(p, met, a, b, cube_value)
+    assert cube.cubeful_mwc(p, met, a, b, cube=cube_value, x=0.0) == pytest.approx(dead, abs=1e-6)
+    if (a == 1) != (b == 1):
+        assert cube.cubeful_mwc(p, met, a, b, cube=cube_value, x=x, crawford=True) == pytest.approx(dead, abs=1e-6)
+    if a <= cube_value and b <= cube_value:             # dead for both: nobody can gain by doubling
+        assert cube.cubeful_mwc(p, met, a, b, cube=cube_value, x=x) == pytest.approx(dead, abs=1e-6)
+
+
+@given(probabilities(), st.integers(2, 9), st.integers(2, 9), st.sampled_from([1, 2]), st.booleans(),
+       st.floats(0.0, 1.0))
+def test_a_match_decision_is_the_cubeful_mwc_of_each_cube_state(p: tuple, a: int, b: int, cube_value: int,
+                                                               centred: bool, x: float) -> None:
+    met = MatchEquityTable.load()
+    owner = -1 if centred else 0
+    d = cube.decide(p, met=met, away=a, opp_away=b, cube=cube_value, owner=owner, x=x)
+    assert d.no_double == pytest.approx(
+        cube.cubeful_mwc(p, met, a, b, cube=cube_value, owner=owner, x=x), abs=1e-9)
+    assert d.double_take == pytest.approx(
+        cube.cubeful_mwc(p, met, a, b, cube=2 * cube_value, owner=1, x=x), abs=1e-9)
+    assert d.double_pass == met.mwc(a - cube_value, b)
+
+
+def test_owning_the_cube_is_worth_more_than_a_centred_one_which_beats_the_opponents() -> None:
+    met = MatchEquityTable.load()
+    p = (0.6, 0.15, 0.005, 0.08, 0.003)
+    values = [cube.cubeful_mwc(p, met, 5, 5, cube=2, owner=owner, x=0.68) for owner in (0, -1, 1)]
+    assert values[0] > values[1] > values[2]
+
+
+def test_the_post_crawford_leader_passes_a_free_drop_and_takes_as_favourite(kazaross: tuple) -> None:
+    # post-Crawford, 2-away doubles 1-away: passing leaves double match point (50%), so
+    # the leader takes only as the favourite, whatever the gammons (they cannot matter)
+    _, arrays = kazaross
+    kw = {"length": 7, "doubler_away": 2, "taker_away": 1, "met": arrays, "post_crawford": True}
+    assert _cube.decide(_p(0.45, 0.2), **kw)[:2] == (True, 1)
+    assert _cube.decide(_p(0.55, 0.2), **kw)[:2] == (True, 0)
+
+
+def test_the_post_crawford_trailer_doubles_at_once_at_an_odd_away_too(kazaross: tuple) -> None:
+    _, arrays = kazaross
+    for away in (3, 4, 5):
+        for win in (0.2, 0.5, 0.7):
+            kw = {"length": 7, "doubler_away": away, "taker_away": 1, "met": arrays, "post_crawford": True}
+            assert _cube.decide(_p(win, 0.1, 0.0, 0.1), **kw)[0] is True, (away, win)
+
+
+def test_a_gammonish_match_position_is_too_good_to_double(kazaross: tuple) -> None:
+    # 5-away each, the doubler 85% with 60% gammons: cashing 1 point is worth less than playing on
+    _, arrays = kazaross
+    double, response, nd, dt, dp = _cube.decide(_p(0.85, 0.6, 0.02, 0.01), length=7, doubler_away=5,
+                                                taker_away=5, met=arrays)
+    assert response == 0 and nd > dp and double is False
+
+
+def test_a_one_away_side_never_doubles_its_dead_cube() -> None:
+    # a race the net doubles at 4-4 and 5-5 (94%); at double match point and as the
+    # post-Crawford leader winning 1 point wins the match, so the cube is dead
+    bot, race = get_bot("neural"), Position("u20HAEC3bYOAAA")
+    for score in ((3, 3), (2, 2)):
+        assert bot.should_double(race, MatchState(length=7, score=score)) is True
+    for score in ((6, 6), (6, 2), (6, 4)):
+        assert bot.should_double(race, MatchState(length=7, score=score)) is False

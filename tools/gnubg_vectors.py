@@ -7,6 +7,7 @@ through tests/gnubg_oracle.py) and, for ``notation``, the PyPI packages ``gnubg`
     python tools/gnubg_vectors.py notation    # tests/data/notation.jsonl, notation_digests.jsonl
     python tools/gnubg_vectors.py xgid        # tests/data/xgid.jsonl
     python tools/gnubg_vectors.py dead-cube   # tests/data/dead_cube.jsonl
+    python tools/gnubg_vectors.py cube        # tests/data/cube_gnubg.jsonl
 
 ``notation``: every legal play of each position (the wildbg sets, the positions of
 tests/data/movegen.jsonl, 1000 boards of tests/strategies.py) for all 21 rolls.  The
@@ -23,6 +24,12 @@ gnubg has after ``set xgid`` (or that it did not read it).
 ``dead-cube``: whether gnubg accepts ``double`` in every match state of matches to 1, 2,
 3, 5 and 7 points (each score, cube 1 to 8 and its owner, either player on roll,
 Crawford or not) and some money states.
+
+``cube``: gnubg's 0-ply cube decision (its cubeless probabilities and the cubeful match
+winning chances of no double, double/take and double/pass) for positions of the shipped
+net's self-play in drawn match states: matches to 3, 5, 7 and 11 points, every score,
+the cube centred or owned up to 8, Crawford and post-Crawford games; gnubg's default
+table, Kazaross-XG2, is bgfast's too.
 """
 from __future__ import annotations
 
@@ -248,6 +255,37 @@ def make_dead_cube() -> None:
     print(f"{len(rows)} states, gnubg doubles in {sum(r['doubles'] for r in rows)}")
 
 
+# ---------------------------------------------------------------- cube decisions
+
+CUBE_CASES = 1500
+
+
+def cube_states(rng: random.Random) -> MatchState:
+    """A match state with the cube available to the side on roll (player 0): not the
+    Crawford game, the cube centred or its own and alive for it."""
+    while True:
+        length = rng.choice((3, 5, 7, 7, 11))
+        score = (rng.randrange(length), rng.randrange(length))
+        cube, owner = rng.choice(((1, -1), (1, -1), (1, -1), (2, 0), (4, 0), (8, 0)))
+        if length - score[0] > cube:
+            return MatchState(length=length, score=score, cube_value=cube, cube_owner=owner)
+
+
+def make_cube() -> None:
+    from bgfast.bots.neural import shipped_weights
+
+    rng = random.Random(12)
+    boards = shipped_weights().model().self_play_positions(12, 1000, 400, 7)
+    positions = [p for p in (Position._from_valid_bytes(b.tobytes()) for b in boards) if not p.is_over()]
+    cases = [(rng.choice(positions), cube_states(rng)) for _ in range(CUBE_CASES)]
+    items = [[pos.id(), s.score[0], s.score[1], s.length, s.cube_value, s.cube_owner, 0] for pos, s in cases]
+    answers = run_gnubg("cube", items)
+    rows = [{"position_id": pos.id(), "length": s.length, "score": list(s.score), "cube": s.cube_value,
+             "owner": s.cube_owner, **answer} for (pos, s), answer in zip(cases, answers)]
+    write_jsonl("cube_gnubg.jsonl", rows)
+    print(f"{len(rows)} decisions, gnubg doubles in {sum(min(r['dt'], r['dp']) > r['nd'] for r in rows)}")
+
+
 def write_jsonl(name: str, rows: list[dict[str, Any]]) -> None:
     with open(DATA / name, "w", encoding="utf-8") as f:
         for row in rows:
@@ -257,9 +295,9 @@ def write_jsonl(name: str, rows: list[dict[str, Any]]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=("notation", "xgid", "dead-cube"))
+    ap.add_argument("what", choices=("notation", "xgid", "dead-cube", "cube"))
     args = ap.parse_args()
-    {"notation": make_notation, "xgid": make_xgid, "dead-cube": make_dead_cube}[args.what]()
+    {"notation": make_notation, "xgid": make_xgid, "dead-cube": make_dead_cube, "cube": make_cube}[args.what]()
 
 
 if __name__ == "__main__":

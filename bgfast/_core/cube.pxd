@@ -25,7 +25,8 @@ ctypedef struct CubeArgs:
     int doubler               # the player (0 or 1) who may double
     int owner                 # -1 centred, else the owning player
     int away_d, away_t        # match play: points the doubler / taker still need
-    int post_crawford         # a side is 1-away and this is not the Crawford game
+    int post_crawford         # a side is 1-away: the scores the game leads to are post-Crawford
+    int crawford              # this is the Crawford game: neither side may double
     int cube                  # the cube value now
     int jacoby                # money: gammons count single while the cube is centred
     int beaver                # money: the taker may beaver
@@ -41,6 +42,23 @@ cdef int cube_decide(const float* p, const CubeArgs* a, double* nd, double* dt, 
 cdef int cube_offer(const CubeArgs* a, const Evaluator* e, MoveGen* g, const Board* b) noexcept nogil
 # The taker's answer (a CubeAnswer) to a double; ``b`` has the doubler on roll.
 cdef int cube_respond(const CubeArgs* a, const Evaluator* e, MoveGen* g, const Board* b) noexcept nogil
+# The play of the side on roll in ``b`` (``a.doubler``, the mover) among the children of
+# ``g``: in match play by the table, the one of the highest cubeful match winning chance
+# (play_mwc); otherwise, and for the heuristic, the evaluator's money-play choice.
+cdef int cube_choose(const CubeArgs* a, const Evaluator* e, const MoveGen* g, const Board* b) noexcept nogil
+
+# What play_mwc needs: the score and cube after a play, from the mover's view.
+ctypedef struct PlayScene:
+    const MetTable* met
+    int away, opp_away        # the mover's and its opponent's points to go
+    int post_crawford         # as in CubeArgs
+    int cube
+    int mine, theirs          # the mover / its opponent may double the cube later
+    int max_cube
+    double x                  # Janowski's cube efficiency
+# The mover's cubeful match winning chance from its probabilities ``p`` after a play; ``ctx``
+# is a PlayScene.  A PlayValue function (probs.pxd).
+cdef double play_mwc(const float* p, const void* ctx) noexcept nogil
 
 # A match equity table in C memory (the Python face of MetTable).
 cdef class Met:

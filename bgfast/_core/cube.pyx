@@ -40,14 +40,22 @@ without gammons.  With the Jacoby rule, gammons count single in the dead part
 of ND while the cube is centred.
 
 Match play (a :class:`Met`; the lookup of a table is :func:`mwc`, the value of
-a dead cube :func:`dead_cube_mwc`).  The same model with match winning chances (MWC) from
-the match equity table in place of money: each result (win or lose 1, 2 or 3
-times the cube) is worth the MWC at the score it leads to, so gammons count
-through the gammon values at the score.  Take and cash points of a live cube
+a dead cube :func:`dead_cube_mwc`, the cubeful value :func:`cubeful_mwc`).  The same
+model with match winning chances (MWC) from the match equity table in place of money,
+``MWC(cubeful) = (1 - x) MWC(dead) + x MWC(live)``, the generalization that GNU
+Backgammon's manual gives ("Cubeful equities", gnubg 1.07, after Janowski): each
+result (win or lose 1, 2 or 3 times the cube) is worth the MWC at the score it leads
+to, so gammons count through the gammon values at the score.  Take and cash points of a live cube
 come from the MET recursively, as the cube goes up, until the cube is dead for
 its owner (winning the cube value wins the match, or the maximum cube); beyond
 them the live line runs on to the MWC of a game lost or won with the cube as it
-stands, as in money play.  With a
+stands, as in money play (``_cubeful``, the one home of that line: "no double" is
+the cube as it stands, "double/take" the taker owning twice the cube).  The same
+value ranks the plays of a match-play checker decision (:func:`cube_choose`,
+:func:`play_mwc`): after the play the cube is as it was, and in the Crawford game
+it is dead for both.  The manual's example (3-0 to 7, Woolsey's table, the
+side on roll 45.4% with the gammon rates shown there) is reproduced to its digits:
+cubeless 29.10%, live 29.20%, cubeful 29.17% at ``x = 0.68``.  With a
 dead cube (``x = 0``) and no gammons the taker's take point is the MET take
 point, e.g. 0.3713 for 4-away doubled by 2-away (Kazaross-XG2); the doubler
 doubles inside the window between the doubling point (where DT overtakes ND)
@@ -59,10 +67,10 @@ from libc.string cimport memset
 
 from bgfast._core.board cimport Board
 from bgfast._core.movegen cimport MoveGen
-from bgfast._core.probs cimport NOUT, real, probs_equity, probs_flip
-from bgfast._core.evaluator cimport Evaluator, evaluator_preroll
+from bgfast._core.probs cimport NOUT, real, probs_equity, probs_flip, PlayValue
+from bgfast._core.evaluator cimport Evaluator, evaluator_preroll, evaluator_choose
 from bgfast._core.cube cimport (
-    MET_SIZE, MetTable, CubeArgs, RESPONSE_PASS, RESPONSE_TAKE, RESPONSE_BEAVER,
+    MET_SIZE, MetTable, CubeArgs, PlayScene, RESPONSE_PASS, RESPONSE_TAKE, RESPONSE_BEAVER,
 )
 
 cdef double SCREEN = 0.25     # 0-ply screen: no 1-ply look when ND beats doubling by this much (cube units)
@@ -241,29 +249,41 @@ cdef void _met_setup(const real* p, const MetTable* t, int away_d, int away_t, b
         s.rl[0], s.rl[1], s.rl[2] = 1.0, 0.0, 0.0
 
 
+cdef double _cubeful(const _Met* s, double win, int c, bint mine, bint theirs, double x) noexcept nogil:
+    """The cubeful MWC of the side ``s`` is set up for (``s.ad`` away, winning chance
+    ``win``) with the cube at ``c``, which it may double later (``mine``) and its opponent
+    may (``theirs``): ``(1 - x) * dead + x * live``.  The live line runs from the MWC of a
+    game lost at ``c`` (``p = 0``) through the opponent's cash point (where the side loses
+    ``c``) and the side's own cash point (where it wins ``c``) to the MWC of a game won at
+    ``c`` (``p = 1``); a side that may not double, or whose cube is dead, has no cash point
+    (the line runs straight on), so with neither cash point the live line is the dead cube."""
+    cdef double lo_p = 0.0, lo_y = _L(s, c), hi_p = 1.0, hi_y = _W(s, c)
+    if mine and _alive(s.ad, c, s.max_cube):
+        hi_p = _pmax_t(s, c)
+        hi_y = _won(s, c)
+    if theirs and _alive(s.at, c, s.max_cube):
+        lo_p = _ptake_d(s, c)
+        lo_y = _lost(s, c)
+    return ((1.0 - x) * _dead(s, win, 1.0 - win, c)
+            + x * _live(win, lo_p, lo_y, hi_p, hi_y, _L(s, c), _W(s, c)))
+
+
 cdef void _met(const float* p, const CubeArgs* a, double* nd, double* dt, double* dp) noexcept nogil:
     cdef _Met s
-    cdef double win = p[0], lose = 1.0 - p[0], x = a.x, live, lo_p, lo_y, hi_p, hi_y
     cdef int c = a.cube
     _met_setup(p, a.met, a.away_d, a.away_t, a.post_crawford, a.max_cube, &s)
     dp[0] = _won(&s, c)
     # double/take: the taker owns the cube at 2c
-    if _alive(s.at, 2 * c, s.max_cube):
-        live = _live(win, _ptake_d(&s, 2 * c), _lost(&s, 2 * c), 1.0, _W(&s, 2 * c), _L(&s, 2 * c), _W(&s, 2 * c))
-    else:
-        live = _dead(&s, win, lose, 2 * c)
-    dt[0] = (1.0 - x) * _dead(&s, win, lose, 2 * c) + x * live
+    dt[0] = _cubeful(&s, p[0], 2 * c, False, True, a.x)
     # no double: the cube stays at c, centred or the doubler's
-    hi_p = _pmax_t(&s, c)
-    hi_y = dp[0]
-    if a.owner == -1 and _alive(s.at, c, s.max_cube):
-        lo_p = _ptake_d(&s, c)
-        lo_y = _lost(&s, c)
-    else:
-        lo_p = 0.0
-        lo_y = _L(&s, c)
-    live = _live(win, lo_p, lo_y, hi_p, hi_y, _L(&s, c), _W(&s, c))
-    nd[0] = (1.0 - x) * _dead(&s, win, lose, c) + x * live
+    nd[0] = _cubeful(&s, p[0], c, a.owner == -1 or a.owner == a.doubler, a.owner == -1, a.x)
+
+
+cdef double play_mwc(const float* p, const void* ctx) noexcept nogil:
+    cdef const PlayScene* ps = <const PlayScene*> ctx
+    cdef _Met s
+    _met_setup(p, ps.met, ps.away, ps.opp_away, ps.post_crawford, ps.max_cube, &s)
+    return _cubeful(&s, p[0], ps.cube, ps.mine, ps.theirs, ps.x)
 
 
 # ---------------------------------------------------------------- decisions
@@ -316,6 +336,32 @@ cdef int cube_respond(const CubeArgs* a, const Evaluator* e, MoveGen* g, const B
     evaluator_preroll(e, g, b, 1, p)
     cube_decide(p, a, &nd, &dt, &dp)
     return _answer(a, dt, dp)
+
+
+cdef int cube_choose(const CubeArgs* a, const Evaluator* e, const MoveGen* g, const Board* b) noexcept nogil:
+    cdef PlayScene ps
+    cdef PlayValue value
+    if not _use_met(a):
+        return evaluator_choose(e, g, b, NULL)
+    _play_scene(a, &ps)
+    value.fn = play_mwc
+    value.ctx = &ps
+    value.unit = 0.5 * (_lookup(a.met, a.away_d - a.cube, a.away_t, a.post_crawford)
+                        - _lookup(a.met, a.away_d, a.away_t - a.cube, a.post_crawford))
+    return evaluator_choose(e, g, b, &value)
+
+
+cdef void _play_scene(const CubeArgs* a, PlayScene* ps) noexcept nogil:
+    """The PlayScene of the mover ``a.doubler``: after its play the cube is as it was."""
+    ps.met = a.met
+    ps.away = a.away_d
+    ps.opp_away = a.away_t
+    ps.post_crawford = a.post_crawford
+    ps.cube = a.cube
+    ps.mine = not a.crawford and (a.owner == -1 or a.owner == a.doubler)
+    ps.theirs = not a.crawford and a.owner != a.doubler
+    ps.max_cube = a.max_cube
+    ps.x = a.x
 
 
 # ---------------------------------------------------------------- Python face
@@ -385,6 +431,7 @@ def decide(probs, *, double x=0.68, int length=0, int doubler_away=0, int taker_
     a.away_d = doubler_away
     a.away_t = taker_away
     a.post_crawford = post_crawford
+    a.crawford = 0
     a.cube = cube
     a.jacoby = jacoby
     a.beaver = beaver
@@ -434,6 +481,38 @@ def dead_cube_mwc(probs, Met met not None, int away, int opp_away, int cube=1):
     _probs_in(probs, p)
     _met_setup(p, &met.t, away, opp_away, away == 1 or opp_away == 1, 0, &s)
     return _dead(&s, p[0], 1.0 - p[0], cube)
+
+
+def cubeful_mwc(probs, Met met not None, int away, int opp_away, int cube=1, int owner=-1,
+                int player=0, double x=0.68, bint crawford=False, int max_cube=64):
+    """The cubeful match winning chance of ``player``, ``away`` points from winning against
+    one ``opp_away`` away, from its probabilities with the cube at ``cube`` (``owner`` -1
+    centred, else the player who owns it): Janowski's ``(1 - x) * dead + x * live`` on the
+    table (the value :func:`play_mwc` gives a play).  ``crawford``: this is the Crawford
+    game, so neither side may double.  A game with either side 1-away is the Crawford game
+    or comes after it, so the scores it leads to are read post-Crawford.
+
+    :raises ValueError: not five probabilities, an away below 1 or beyond the table.
+    """
+    cdef double pd[NOUT]
+    cdef float p[NOUT]
+    cdef PlayScene ps
+    cdef int i
+    if not (0 < away < met.size and 0 < opp_away < met.size):
+        raise ValueError("%d-away, %d-away is not a score of the table (%d rows)" % (away, opp_away, met.size))
+    _probs_in(probs, pd)
+    for i in range(NOUT):
+        p[i] = <float> pd[i]
+    ps.met = &met.t
+    ps.away = away
+    ps.opp_away = opp_away
+    ps.post_crawford = away == 1 or opp_away == 1
+    ps.cube = cube
+    ps.mine = not crawford and (owner == -1 or owner == player)
+    ps.theirs = not crawford and owner != player
+    ps.max_cube = max_cube
+    ps.x = x
+    return play_mwc(p, &ps)
 
 
 def cubeless_equity(probs):

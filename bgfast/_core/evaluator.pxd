@@ -4,6 +4,7 @@ from bgfast._core.board cimport Board
 from bgfast._core.movegen cimport MoveGen
 from bgfast._core.heuristic cimport HeuristicSettings
 from bgfast._core.neural cimport Neural
+from bgfast._core.probs cimport PlayValue
 
 # The kinds of evaluator the core has.  A new one is one more value here and one more
 # case in each function of evaluator.pyx.
@@ -21,8 +22,11 @@ ctypedef struct Evaluator:
 
 # Probabilities (win, wg, wbg, lg, lbg; see probs.pxd) of side 1 of ``b`` after its play.
 cdef void evaluator_after(const Evaluator* e, const Board* b, float* p) noexcept nogil
-# Index of the child of ``g`` (generated from ``parent``) this evaluator plays, at its ply.
-cdef int evaluator_choose(const Evaluator* e, const MoveGen* g, const Board* parent) noexcept nogil
+# Index of the child of ``g`` (generated from ``parent``) this evaluator plays, at its ply:
+# the net's by ``value`` (cubeless money equity when NULL); the heuristic's by its own
+# money-play choice whatever ``value`` says.
+cdef int evaluator_choose(const Evaluator* e, const MoveGen* g, const Board* parent,
+                          const PlayValue* value) noexcept nogil
 # Probabilities of side 1 of ``b`` (on roll) after rolling (d1, d2) and the evaluator's
 # 0-ply play (``g`` is overwritten with the roll's plays).
 cdef void evaluator_roll(const Evaluator* e, MoveGen* g, const Board* b, int d1, int d2, float* p) noexcept nogil

@@ -30,7 +30,7 @@ from bgfast._core.board cimport Board, board_from_bytes, board_swap, board_check
 from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate, MAX_CHILDREN
 from bgfast._core.evaluators cimport pubeval_deltas
 from bgfast._core.topk cimport topk_insert
-from bgfast._core.probs cimport NOUT, probs_flip, probs_equity
+from bgfast._core.probs cimport NOUT, probs_flip, probs_equity, PlayValue
 from bgfast._core.heuristic cimport (
     HeuristicWeights, heuristic_probs, heuristic_choose, H_FILTER_MAX, H_FILTER_ALL,
 )
@@ -58,29 +58,47 @@ cdef void evaluator_after(const Evaluator* e, const Board* b, float* p) noexcept
         probs_flip(q, p)
 
 
-cdef int evaluator_choose(const Evaluator* e, const MoveGen* g, const Board* parent) noexcept nogil:
+cdef int evaluator_choose(const Evaluator* e, const MoveGen* g, const Board* parent,
+                          const PlayValue* value) noexcept nogil:
     if e.kind == EVAL_HEURISTIC:
         return heuristic_choose(&e.heuristic, g, parent)
     if e.kind == EVAL_NEURAL:
         if e.ply > 0 and e.scratch != NULL:
-            return _choose_1ply(e, g, parent)
-        return neural_choose(e.model, g, parent)
+            return _choose_1ply(e, g, parent, value)
+        if value == NULL:
+            return neural_choose(e.model, g, parent)
+        return _choose_by(e, g, parent, value)
     return 0
 
 
-cdef int _choose_1ply(const Evaluator* e, const MoveGen* g, const Board* parent) noexcept nogil:
+cdef int _choose_by(const Evaluator* e, const MoveGen* g, const Board* parent,
+                    const PlayValue* value) noexcept nogil:
+    """The net's 0-ply play by ``value``: the first of the best."""
+    cdef int best = 0
+    neural_candidates(e.model, g, parent, &best, 1, 0.0, NULL, value)
+    return best
+
+
+cdef inline double _value(const PlayValue* value, const float* p) noexcept nogil:
+    return probs_equity(p) if value == NULL else value.fn(p, value.ctx)
+
+
+cdef int _choose_1ply(const Evaluator* e, const MoveGen* g, const Board* parent,
+                      const PlayValue* value) noexcept nogil:
     """gnubg's 1-ply checker play: the best ``FILTER_MOVES`` plays at 0 ply within
-    ``FILTER_EQUITY`` of the best, each valued by the average over the opponent's 21
-    rolls of its 0-ply reply (:func:`evaluator_preroll` at 1 ply, on ``e.scratch``)."""
+    ``FILTER_EQUITY`` (money points; ``value``'s unit) of the best, each valued by the
+    average over the opponent's 21 rolls of its 0-ply reply (:func:`evaluator_preroll` at
+    1 ply, on ``e.scratch``); every value by ``value``, or cubeless money equity when NULL."""
     cdef int top[FILTER_MOVES]
     cdef int n, j, best
     cdef float q[NOUT]
     cdef float p[NOUT]
-    cdef float eq, best_e = 0
+    cdef double eq, best_e = 0
+    cdef float window = FILTER_EQUITY if value == NULL else <float> (FILTER_EQUITY * value.unit)
     cdef Board s
     cdef Evaluator e0 = e[0]
     e0.ply = 0
-    n = neural_candidates(e.model, g, parent, top, FILTER_MOVES, FILTER_EQUITY, NULL)
+    n = neural_candidates(e.model, g, parent, top, FILTER_MOVES, window, NULL, value)
     best = top[0]
     if n <= 1:
         return best
@@ -88,7 +106,7 @@ cdef int _choose_1ply(const Evaluator* e, const MoveGen* g, const Board* parent)
         board_swap(&s, &g.items[top[j]].board)   # the opponent on roll
         evaluator_preroll(&e0, e.scratch, &s, 1, q)
         probs_flip(q, p)
-        eq = probs_equity(p)
+        eq = _value(value, p)
         if j == 0 or eq > best_e:
             best_e = eq
             best = top[j]
@@ -99,7 +117,7 @@ cdef void evaluator_roll(const Evaluator* e, MoveGen* g, const Board* b, int d1,
     cdef int top
     generate(g, b, d1, d2)
     if e.kind == EVAL_NEURAL:       # the net values every play to choose one: keep its value
-        neural_candidates(e.model, g, b, &top, 1, 0.0, p)
+        neural_candidates(e.model, g, b, &top, 1, 0.0, p, NULL)
     elif e.kind == EVAL_HEURISTIC:
         evaluator_after(e, &g.items[heuristic_choose(&e.heuristic, g, b)].board, p)
 
@@ -146,7 +164,7 @@ cdef int evaluator_luck_roll(const Evaluator* e, MoveGen* g, LuckParent* lp, int
     generate(g, lp.b, d1, d2)
     if e.kind == EVAL_NEURAL:
         if keep <= 0:
-            neural_candidates(e.model, g, lp.b, &top, 1, 0.0, p)
+            neural_candidates(e.model, g, lp.b, &top, 1, 0.0, p, NULL)
             return top
         if keep > LUCK_FILTER_MAX:
             keep = LUCK_FILTER_MAX
@@ -246,7 +264,7 @@ cdef int _choose0(const Evaluator* e, MoveGen* g, const Board* b) noexcept nogil
     """The index of the evaluator's 0-ply play among the children in ``g`` of ``b``."""
     cdef int top = 0
     if e.kind == EVAL_NEURAL:
-        neural_candidates(e.model, g, b, &top, 1, 0.0, NULL)
+        neural_candidates(e.model, g, b, &top, 1, 0.0, NULL, NULL)
         return top
     return heuristic_choose(&e.heuristic, g, b)
 
@@ -481,5 +499,5 @@ cdef class CoreEvaluator:
             raise MemoryError()
         board_from_bytes(&board[0], &b)
         generate(_SHARED, &b, d1, d2)
-        idx = evaluator_choose(&self.ev, _SHARED, &b)
+        idx = evaluator_choose(&self.ev, _SHARED, &b, NULL)
         return (<const char*> _SHARED.items[idx].board.side[0])[:50]

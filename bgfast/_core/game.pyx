@@ -36,7 +36,8 @@ from bgfast._core.evaluator cimport (
     Evaluator, CoreEvaluator, EVAL_HEURISTIC, EVAL_NEURAL, evaluator_choose, evaluator_luck,
 )
 from bgfast._core.cube cimport (
-    CubeArgs, MetTable, Met, cube_offer, cube_respond, RESPONSE_PASS, RESPONSE_TAKE, RESPONSE_BEAVER,
+    CubeArgs, MetTable, Met, cube_offer, cube_respond, cube_choose, RESPONSE_PASS, RESPONSE_TAKE,
+    RESPONSE_BEAVER,
 )
 from bgfast._core.game cimport (
     Player, Rules, Scene, TurnRecord, TurnLog, GameLog, MatchLog, MatchCtx, GameStart,
@@ -75,9 +76,12 @@ cdef inline tuple _state(const Rules* r, const Scene* s):
 
 # ---------------------------------------------------------------- decisions
 
-cdef int choose_play(const Rules* r, Player* p, MoveGen* g, const Scene* s, const Board* b,
-                     int d1, int d2) except -1 nogil:
-    """Index of ``s.player``'s chosen child in ``g.items`` (children already generated from ``b``)."""
+cdef int choose_play(const Rules* r, const MetTable* met, Player* p, MoveGen* g, const Scene* s,
+                     const Board* b, int d1, int d2) except -1 nogil:
+    """Index of ``s.player``'s chosen child in ``g.items`` (children already generated from
+    ``b``).  A player of the MET cube policy plays match play by the table
+    (:func:`~bgfast._core.cube.cube_choose`: the play of the best cubeful match winning chance)."""
+    cdef CubeArgs a
     if g.n == 1:
         return 0
     if p.play == PLAY_RANDOM:
@@ -85,7 +89,10 @@ cdef int choose_play(const Rules* r, Player* p, MoveGen* g, const Scene* s, cons
     if p.play == PLAY_PUBEVAL:
         return pubeval_choose(g, b)
     if p.play == PLAY_EVALUATOR:
-        return evaluator_choose(&p.evaluator, g, b)
+        if p.cube == CUBE_MET and r.length > 0:
+            cube_args(r, met, p, s, s.player, &a)
+            return cube_choose(&a, &p.evaluator, g, b)
+        return evaluator_choose(&p.evaluator, g, b, NULL)
     if p.play == PLAY_PYTHON:
         with gil:
             return _python_play(r, p, g, s, b, d1, d2)
@@ -136,6 +143,7 @@ cdef void cube_args(const Rules* r, const MetTable* met, const Player* p, const 
     a.away_d = r.length - s.score[doubler]
     a.away_t = r.length - s.score[1 - doubler]
     a.post_crawford = r.length > 0 and (a.away_d == 1 or a.away_t == 1)
+    a.crawford = s.crawford
     a.cube = s.cube
     a.jacoby = r.length == 0 and r.jacoby
     a.beaver = r.beaver
@@ -206,9 +214,12 @@ cdef inline int allowed_answer(const Rules* r, int answer, int cube) noexcept no
 
 # ---------------------------------------------------------------- the loop
 
-cdef inline bint plays_as_luck(const Player* p) noexcept nogil:
-    """The player's play of a roll is the luck measure's (its own evaluator's 0-ply choice),
+cdef inline bint plays_as_luck(const Rules* r, const Player* p) noexcept nogil:
+    """The player's play of a roll is the luck measure's (its own evaluator's 0-ply choice by
+    cubeless equity: not a match-play MET player, who ranks plays by match winning chance),
     so the loop can take the play the luck measure found instead of choosing again."""
+    if p.cube == CUBE_MET and r.length > 0:
+        return False
     return p.play == PLAY_EVALUATOR and (p.evaluator.kind == EVAL_HEURISTIC
                                          or (p.evaluator.kind == EVAL_NEURAL and p.evaluator.ply == 0))
 
@@ -353,10 +364,10 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
         else:
             generate(m.gen, &b, d1, d2)
         skip_cube = False
-        if played >= 0 and plays_as_luck(&m.players[turn]):
+        if played >= 0 and plays_as_luck(&m.rules, &m.players[turn]):
             idx = played
         else:
-            idx = choose_play(&m.rules, &m.players[turn], m.gen, &sc, &b, d1, d2)
+            idx = choose_play(&m.rules, m.met, &m.players[turn], m.gen, &sc, &b, d1, d2)
         chosen = &m.gen.items[idx]
         if m.record:
             _record_move(m, turn, &b, d1, d2, chosen, cube)
@@ -840,7 +851,7 @@ cdef class Decisions:
         board_from_bytes(&board[0], &b)
         self._scene(&s, player, score0, score1, cube, owner, crawford)
         generate(_SHARED, &b, d1, d2)
-        idx = choose_play(&self.rules, &self.p, _SHARED, &s, &b, d1, d2)
+        idx = choose_play(&self.rules, self.met, &self.p, _SHARED, &s, &b, d1, d2)
         return _board_bytes(&_SHARED.items[idx].board)
 
     def offer(self, const unsigned char[::1] board, int player, int score0=0, int score1=0,

@@ -4,6 +4,7 @@ from bgfast._core.board cimport Board
 from bgfast._core.movegen cimport MoveGen
 from bgfast._core.rng cimport Rng
 from bgfast._core.heuristic cimport DenseRoll
+from bgfast._core.probs cimport PlayValue
 
 cdef enum:
     NN_OUT = 5                # win, win gammon, win backgammon, lose gammon, lose backgammon
@@ -50,10 +51,11 @@ cdef void neural_eval_after(const Neural* nn, const Board* a, float* q) noexcept
 cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* parent, float* out) noexcept nogil
 # The children of ``g`` the net values best for the mover at 0 ply: their indices into
 # ``top``, best first, at most ``most`` (up to NN_MAX_CANDIDATES) and within ``window``
-# (cubeless equity) of the best; returns how many (0 only when ``g`` has no child).  When
-# ``best`` is not NULL, the mover's probabilities after the best child go there.
+# of the best; returns how many (0 only when ``g`` has no child).  Valued by ``value``
+# (``window`` in its units), or by cubeless money equity when it is NULL.  When ``best``
+# is not NULL, the mover's probabilities after the best child go there.
 cdef int neural_candidates(const Neural* nn, const MoveGen* g, const Board* parent, int* top, int most,
-                           float window, float* best) noexcept nogil
+                           float window, float* best, const PlayValue* value) noexcept nogil
 # Start the sums of ``parent`` (the position the plays are made from, mover on roll as side 1).
 cdef void neural_parent_init(NeuralParent* ps, const Board* parent) noexcept nogil
 # Probabilities of the mover (side 1) after the children ``g.items[which[i]]``, i < n, of

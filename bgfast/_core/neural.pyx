@@ -64,7 +64,7 @@ from bgfast._core.movegen cimport MoveGen, Child, movegen_new, movegen_free, gen
 from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
 from bgfast._core.evaluators cimport is_race, pubeval_choose
 from bgfast._core.heuristic cimport heuristic_dense, heuristic_dense_roll, heuristic_dense_child, DenseRoll, H_NDENSE
-from bgfast._core.probs cimport probs_flip, probs_equity
+from bgfast._core.probs cimport probs_flip, probs_equity, PlayValue
 from bgfast._core.topk cimport topk_insert
 from bgfast._core.bearoff cimport bearoff_build, bearoff_ready, bearoff_probs, is_pure_bearoff
 from bgfast._core.neural cimport (
@@ -626,7 +626,7 @@ cdef void neural_children_of(const Neural* nn, NeuralParent* ps, const MoveGen* 
 
 
 cdef int neural_candidates(const Neural* nn, const MoveGen* g, const Board* parent, int* top, int most,
-                           float window, float* best) noexcept nogil:
+                           float window, float* best, const PlayValue* value) noexcept nogil:
     cdef float small[SMALL_ROLL * NN_OUT]
     cdef float* vals = small
     cdef float tope[NN_MAX_CANDIDATES]
@@ -640,7 +640,10 @@ cdef int neural_candidates(const Neural* nn, const MoveGen* g, const Board* pare
         vals = <float*> malloc(n * NN_OUT * sizeof(float))
     neural_children(nn, g, parent, vals)
     for i in range(n):
-        kept = topk_insert(tope, top, kept, most, probs_equity(vals + NN_OUT * i), i)
+        if value == NULL:
+            kept = topk_insert(tope, top, kept, most, probs_equity(vals + NN_OUT * i), i)
+        else:
+            kept = topk_insert(tope, top, kept, most, <float> value.fn(vals + NN_OUT * i, value.ctx), i)
     if best != NULL:
         for k in range(NN_OUT):
             best[k] = vals[NN_OUT * top[0] + k]
@@ -654,7 +657,7 @@ cdef int neural_candidates(const Neural* nn, const MoveGen* g, const Board* pare
 
 cdef int neural_choose(const Neural* nn, const MoveGen* g, const Board* parent) noexcept nogil:
     cdef int best = 0
-    neural_candidates(nn, g, parent, &best, 1, 0.0, NULL)
+    neural_candidates(nn, g, parent, &best, 1, 0.0, NULL, NULL)
     return best
 
 
@@ -1298,7 +1301,7 @@ cdef class Model:
                 ply = 0
                 while ply < MAX_PLIES:
                     generate(self.g, &b, d1, d2)
-                    kept = neural_candidates(&self.nn, self.g, &b, top, most, win, NULL)
+                    kept = neural_candidates(&self.nn, self.g, &b, top, most, win, NULL, NULL)
                     best = top[0]
                     if kept > 1 and (ply + i) % stride == 0:
                         for k in range(kept):

@@ -14,6 +14,16 @@ ctypedef fused real:
     float
     double
 
+# How a player values the probabilities after one of its plays (the mover's view), when
+# not by their cubeless money equity: ``fn(p, ctx)``, higher is better, and ``unit``, the
+# value of one money point (a move filter's window, set in money points, is scaled by it).
+# The match-play value is :func:`bgfast._core.cube.play_mwc` (its context a PlayScene).
+ctypedef double (*play_value_fn)(const float* p, const void* ctx) noexcept nogil
+ctypedef struct PlayValue:
+    play_value_fn fn
+    const void* ctx
+    double unit
+
 
 cdef inline real probs_equity(const real* p) noexcept nogil:
     """Cubeless money equity per cube of the side whose probabilities these are:

@@ -11,7 +11,8 @@ estimates the chances:
 * ``keith``: doubles and takes by the Keith count in races, in contact never doubles and
   always takes;
 * ``janowski``: Janowski's cubeful model at every score;
-* ``met``: the match equity table's take points in match play, Janowski in money play;
+* ``met``: cubeful match winning chances from the match equity table in match play
+  (:func:`bgfast.cube.cubeful_mwc`), Janowski in money play;
 * ``auto``: the same as ``met`` (the default).
 
 >>> policy = cube_policy("never")

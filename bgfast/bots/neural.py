@@ -50,7 +50,11 @@ class NeuralBot(CoreBot):
         in match play), ``"janowski"`` (Janowski at every score), ``"met"`` (the same as
         ``"auto"``) or ``"never"`` (never doubles, always takes).  The cube estimates are
         the net's 1-ply probabilities (a 0-ply look screens out clear no-doubles), as for
-        the heuristic bot; see :mod:`bgfast._core.cube`.
+        the heuristic bot; see :mod:`bgfast._core.cube`.  With ``"auto"``/``"met"`` the
+        checker play of match play is by the score too: the play whose cubeful match
+        winning chance (:func:`bgfast.cube.cubeful_mwc`, the cube as it stands) is the
+        highest, at 1 ply among the candidates of the best such value; money play, and the
+        other policies, play by cubeless money equity.
     :param weights: None (the shipped net), a path to a weights file, or
         :class:`~bgfast.bots.neural_weights.Weights`.
     :param cube_efficiency: Janowski's ``x`` (0.68).
@@ -63,8 +67,10 @@ class NeuralBot(CoreBot):
     over 100,000 and -0.003 +- 0.009 against gnubg 0-ply over 20,000.  Checker play, judged by
     gnubg at 2 plies (``tools/checker_play_error.py``, 3,000 decisions): 6.8 millipoints
     lost a decision in contact, 0.7 in races (ply 1: 3.9 and 0.7; gnubg 0-ply: 2.8 and
-    0.2).  See ``bgfast/data/weights/neural.md`` for the learning curve, the speed and
-    rollouts.
+    0.2).  In 7-point matches with the cube against gnubg 0-ply and its own cube
+    decisions (``tournaments/neural_match7.toml``, seeds 2 to 10): 8,466 of 18,000
+    matches (47.0%, -21 Elo).  See ``bgfast/data/weights/neural.md`` for the learning
+    curve, the speed, rollouts and match play.
 
     >>> bot = NeuralBot(cube="never")
     >>> p = bot.evaluate(Position())
