@@ -1254,7 +1254,7 @@ cdef class Model:
         return out[:n].copy()
 
     def candidate_positions(self, seed, unsigned long long first, int games, int stride=1, int most=6,
-                            double window=0.16, double explore=0.0):
+                            double window=0.16, double explore=0.0, str opponent="neural"):
         """The net's candidate plays in ``games`` 0-ply self-play games (dice of games ``first ..``
         of run ``seed``): at every ``stride``-th roll, the positions after the best ``most`` plays
         at 0 ply within ``window`` (cubeless equity) of the best, the opponent on roll: an (n, 50)
@@ -1262,9 +1262,14 @@ cdef class Model:
         from.  These are what the net must rank to choose a play, the positions self-play never
         reaches but after its best play.  With ``explore`` > 0, a decision plays one of its
         candidates at random with that probability (the choice drawn from the game's own stream,
-        lane 1), else the best.  Pure bear-offs and decided positions are left out.
+        lane 1), else the best.  With ``opponent`` ``"pubeval"`` or ``"random"`` (a name of
+        ``PLAYERS``), that player makes the plays of one side (the side that did not win the
+        opening roll in even games, the other in odd ones), so the positions are also the ones
+        the net meets against another style; the candidates of its rolls are kept all the same.
+        Pure bear-offs and decided positions are left out.
 
-        :raises ValueError: ``stride`` or ``most`` out of range, ``explore`` outside 0..1.
+        :raises ValueError: ``stride`` or ``most`` out of range, ``explore`` outside 0..1, an
+            unknown ``opponent``.
         """
         cdef Rng dice, pick
         cdef Board b
@@ -1281,6 +1286,9 @@ cdef class Model:
             raise ValueError("most must be 1 to %d, got %d" % (NN_MAX_CANDIDATES, most))
         if not 0.0 <= explore <= 1.0:
             raise ValueError("explore is a probability, got %r" % explore)
+        if opponent not in PLAYERS:
+            raise ValueError("opponent must be one of %s, got %r" % (", ".join(PLAYERS), opponent))
+        cdef int other = PLAYERS[opponent]
         threshold = <uint32_t> (explore * 1000000)
         cap = games * 64 * most // stride + 64 * most
         out = np.zeros((cap, 50), dtype=np.uint8)
@@ -1313,6 +1321,8 @@ cdef class Model:
                         decision += 1
                     if kept > 1 and threshold and <uint32_t> rng_below(&pick, 1000000) < threshold:
                         best = top[rng_below(&pick, kept)]
+                    if other != 0 and (ply + i) % 2 == 1:
+                        best = pubeval_choose(self.g, &b) if other == 1 else rng_below(&pick, self.g.n)
                     memcpy(&b, &self.g.items[best].board, sizeof(Board))
                     ply += 1
                     if board_checkers(&b, 1) == 0:

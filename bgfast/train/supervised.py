@@ -68,6 +68,12 @@ class RefineConfig:
     :ivar most: candidate plays a roll (1 to 64); :ivar window: their cubeless equity within
         this of the best.
     :ivar on_policy: also keep the positions before the rolls.
+    :ivar opponents: who plays the other side of the games, comma-separated names of
+        :data:`bgfast._core.neural.PLAYERS` taken in turn block by block (``"neural,pubeval"``:
+        even blocks are self-play, odd ones against pubeval), so the net also learns the
+        positions other styles lead to; the labels are the net's own all the same.
+    :ivar explore: the chance that a decision of the net plays one of its candidates at
+        random instead of the best (more varied games).
     :ivar plies: the teacher's look-ahead, 1 to 3 (2 costs about 21 times 1).
     :ivar epochs: passes over the positions; :ivar lr: Adam's peak learning rate (after a
         warm-up of 5% of the steps, then a cosine decay to 0); :ivar batch: positions a step.
@@ -83,6 +89,8 @@ class RefineConfig:
     most: int = 6
     window: float = 0.16
     on_policy: bool = True
+    opponents: str = "neural"
+    explore: float = 0.0
     plies: int = 1
     epochs: int = 6
     lr: float = 0.001
@@ -100,6 +108,11 @@ class RefineConfig:
         whole_number(self.most, "most", low=1, high=64, error=InvalidSpecError)
         whole_number(self.plies, "plies", low=1, high=3, error=InvalidSpecError)
         real_number(self.window, "window", low=0.0, error=InvalidSpecError)
+        real_number(self.explore, "explore", low=0.0, high=1.0, error=InvalidSpecError)
+        unknown = [name for name in self.opponents.split(",") if name not in _neural.PLAYERS]
+        if unknown or not self.opponents:
+            raise InvalidSpecError(f"opponents must be names of {', '.join(_neural.PLAYERS)} separated by commas, "
+                                   f"got {self.opponents!r}")
         real_number(self.lr, "lr", low=0.0, error=InvalidSpecError)
         real_number(self.held_out, "held_out", low=0.0, high=0.5, error=InvalidSpecError)
         if not isinstance(self.on_policy, bool):
@@ -139,11 +152,12 @@ def label_positions(model: _neural.Model, boards: NDArray[np.uint8], plies: int 
 
 def refine_positions(model: _neural.Model, config: RefineConfig, block: int) -> NDArray[np.uint8]:
     """The unlabelled positions (n, 50) of block ``block``: candidates first, then (with
-    ``on_policy``) the positions before the rolls."""
+    ``on_policy``) the positions before the rolls of the net's greedy self-play."""
     first = block * config.block_games
     games = min(config.block_games, config.games - first)
+    names = config.opponents.split(",")
     candidates, _ = model.candidate_positions(config.seed, first, games, config.stride, config.most,
-                                              config.window, 0.0)
+                                              config.window, config.explore, names[block % len(names)])
     if not config.on_policy:
         return candidates
     return np.concatenate([candidates, model.self_play_positions(config.seed, first, games, config.stride)])
