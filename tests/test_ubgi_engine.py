@@ -346,17 +346,31 @@ def test_an_engine_that_fails_its_handshake_fails_before_play(mode: str, problem
 
 
 def test_an_engine_that_never_finishes_its_handshake_times_out_before_play() -> None:
-    bot = UbgiBot(fake("silent"), timeout_s=0.5)
+    bot = UbgiBot(fake("silent"), timeout_s=0.5, start_timeout_s=0.5)
     start = time.monotonic()
     with pytest.raises(EngineStartError, match="no answer to 'ubgi' within 0.5 s"):
         bot.start()
     assert time.monotonic() - start < 5
 
 
+def test_the_start_has_its_own_time_limit_at_least_30_s_unless_given() -> None:
+    assert UbgiBot(fake("silent"), timeout_s=0.5).start_timeout_s == 30.0
+    assert UbgiBot(fake("silent"), timeout_s=90).start_timeout_s == 90.0
+    assert UbgiBot(fake("silent"), timeout_s=0.5, start_timeout_s=2).start_timeout_s == 2.0
+    with pytest.raises(ValueError, match="start_timeout_s"):
+        UbgiBot(fake("silent"), start_timeout_s=0)
+
+
 def test_an_option_out_of_the_engines_range_fails_before_play() -> None:
     bot = UbgiBot([*SERVER, "--bot", "pubeval"], options={"engine.ply": 3})
     with pytest.raises(EngineStartError, match="engine.ply must_be 1..1"):
         bot.start()
+
+
+def hang_or_load(mode: str) -> float:
+    """The decision time to give a fake engine: short where the test waits for a hang
+    (its start has 30 s whatever this is)."""
+    return 1.0 if mode == "hang" else 15.0
 
 
 @pytest.mark.parametrize(("mode", "error", "counter"), [
@@ -366,7 +380,7 @@ def test_an_option_out_of_the_engines_range_fails_before_play() -> None:
     ("garbage", EngineProtocolError, "illegal_answers"),
 ])
 def test_each_fault_during_play_is_raised_named_and_counted(mode: str, error: type, counter: str) -> None:
-    bot = UbgiBot(fake(mode, at=5), timeout_s=1.0, label=f"fake-{mode}")
+    bot = UbgiBot(fake(mode, at=5), timeout_s=hang_or_load(mode), label=f"fake-{mode}")
     player = MatchPlayer(get_bot("heuristic"), bot, length=3)
     with pytest.raises(error) as info:
         player.play(1, 0)
@@ -404,7 +418,7 @@ def test_a_cube_answer_that_does_not_fit_is_an_illegal_answer() -> None:
 def test_a_match_broken_off_once_is_replayed_from_its_start_and_is_the_same_match(tmp_path: Path, mode: str) -> None:
     once = tmp_path / "armed"
     once.write_text("")
-    bot = UbgiBot(fake(mode, at=30, once=once), timeout_s=1.0)
+    bot = UbgiBot(fake(mode, at=30, once=once), timeout_s=hang_or_load(mode))
     try:
         player = MatchPlayer(get_bot("heuristic"), bot, length=5)
         result = play_resilient(lambda: player.play(6, 2), (get_bot("heuristic"), bot), length=5)
@@ -417,7 +431,7 @@ def test_a_match_broken_off_once_is_replayed_from_its_start_and_is_the_same_matc
 
 @pytest.mark.parametrize(("length", "winner_points"), [(5, 5), (0, 1)])
 def test_three_faults_of_one_match_are_a_forfeit(length: int, winner_points: int) -> None:
-    bot = UbgiBot(fake("illegal", at=3), timeout_s=1.0)
+    bot = UbgiBot(fake("illegal", at=3), timeout_s=hang_or_load("illegal"))
     try:
         heuristic = get_bot("heuristic", cube="never")
         player = MatchPlayer(bot, heuristic, length=length)

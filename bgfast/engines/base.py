@@ -42,6 +42,9 @@ __all__ = ["DEFAULT_TIMEOUT_S", "OutsideBot"]
 Answer = TypeVar("Answer")
 
 DEFAULT_TIMEOUT_S = 60.0
+START_TIMEOUT_S = 30.0
+"""The least time an engine has to start and finish its handshake, whatever its
+``timeout_s``: loading a net can take longer than a decision may."""
 """Seconds an engine may take over one decision before it counts as hung."""
 
 
@@ -55,15 +58,20 @@ class OutsideBot(Bot):
     :param label: the engine's name in messages and logs.
     :param timeout_s: seconds allowed per decision (a positive number).
     :param cube: a bgfast cube policy that decides instead of the engine, or None.
+    :param start_timeout_s: seconds allowed for the start and the handshake (default:
+        ``timeout_s`` or :data:`START_TIMEOUT_S`, whichever is longer).
     :raises UnknownBotError: an unknown cube policy.
     :raises ValueError: a timeout that is not a positive number.
     """
 
     name: ClassVar[str] = "outside"
 
-    def __init__(self, *, label: str, timeout_s: float = DEFAULT_TIMEOUT_S, cube: str | None = None) -> None:
+    def __init__(self, *, label: str, timeout_s: float = DEFAULT_TIMEOUT_S, cube: str | None = None,
+                 start_timeout_s: float | None = None) -> None:
         self.label = label
         self.timeout_s = real_number(timeout_s, "timeout_s", low=0.001)
+        self.start_timeout_s = (max(self.timeout_s, START_TIMEOUT_S) if start_timeout_s is None
+                                else real_number(start_timeout_s, "start_timeout_s", low=0.001))
         self.cube = cube
         self._policy: Bot | None = cube_policy(cube) if cube is not None else None
         self._fallback: Bot | None = None

@@ -49,7 +49,7 @@ from typing import ClassVar
 
 from bgfast.bots.base import CubeResponse
 from bgfast.dice import Dice
-from bgfast.engines.base import DEFAULT_TIMEOUT_S, OutsideBot
+from bgfast.engines.base import DEFAULT_TIMEOUT_S, START_TIMEOUT_S, OutsideBot
 from bgfast.engines.process import EngineProcess, LineReader, check_command
 from bgfast.errors import (
     InvalidBotOptionsError,
@@ -133,14 +133,17 @@ class GnubgExternal:
 
     :param ply: gnubg's evaluation plies for checker play and cube decisions.
     :param program: the program (see :func:`find_program`).
-    :param timeout_s: seconds for the start and for each answer.
+    :param timeout_s: seconds for each answer.
+    :param start_timeout_s: seconds for the start (default: ``timeout_s`` or
+        :data:`~bgfast.engines.base.START_TIMEOUT_S`, whichever is longer).
     """
 
     def __init__(self, ply: int = 0, *, program: str | None = None, timeout_s: float = DEFAULT_TIMEOUT_S,
-                 label: str = "gnubg") -> None:
+                 label: str = "gnubg", start_timeout_s: float | None = None) -> None:
         self.ply = ply
         self.program = find_program(program)
         self.timeout_s = timeout_s
+        self.start_timeout_s = max(timeout_s, START_TIMEOUT_S) if start_timeout_s is None else start_timeout_s
         self.label = label
         self.process: EngineProcess | None = None
         self._dir: str | None = None
@@ -173,7 +176,7 @@ class GnubgExternal:
         """
         assert self.process is not None
         self.disconnect()
-        deadline = time.monotonic() + self.timeout_s
+        deadline = time.monotonic() + self.start_timeout_s
         while True:
             if self.process.returncode() is not None:
                 raise EngineStartError(f"the gnubg program {self.process.describe_exit()} before it listened")
@@ -184,7 +187,7 @@ class GnubgExternal:
                 sock.close()
                 if time.monotonic() > deadline:
                     raise EngineStartError(f"the gnubg program did not listen on {self.socket_path} "
-                                           f"within {self.timeout_s:g} s") from None
+                                           f"within {self.start_timeout_s:g} s") from None
                 time.sleep(0.01)
                 continue
             break
@@ -254,7 +257,8 @@ class GnubgProgramBot(OutsideBot):
         return {"ply": self.ply, "cube": self.cube, "timeout_s": self.timeout_s}
 
     def _start(self) -> None:
-        external = GnubgExternal(self.ply, program=self.program, timeout_s=self.timeout_s, label=self.label)
+        external = GnubgExternal(self.ply, program=self.program, timeout_s=self.timeout_s, label=self.label,
+                                 start_timeout_s=self.start_timeout_s)
         try:
             external.start()
         except EngineStartError:

@@ -8,7 +8,7 @@ A spec's player is a bgfast bot (``bot = NAME``, plugins included), or an outsid
     name = "wild"
     command = ["/opt/wildbg/ubgi-engine", "--net", "big"]
     options = { "engine.ply" = 1 }   # sent as `set KEY VALUE`
-    timeout_s = 10                   # per decision (default 60)
+    timeout_s = 10                   # per decision (default 60; the start gets at least 30)
     cube = "never"                   # optional: a bgfast cube policy decides instead
 
     [[players]]                  # the GNU Backgammon program

@@ -24,7 +24,9 @@ An engine that answers ``unsupported`` to ``go cube`` (or cannot be told that a 
 is offered: no XGIDs and no ``game.doubled`` key) has its cube decisions made by
 bgfast's default cube policy; an engine that refuses XGIDs and lists no ``game.*`` key
 plays without the match context.  The engine's stderr goes to the ``bgfast.engines``
-log.  A decision has ``timeout_s`` seconds (60 by default).
+log.  A decision has ``timeout_s`` seconds (60 by default); the start and handshake have
+``start_timeout_s``, at least 30 s unless given (loading a net can take longer than a
+decision may).
 
 >>> import sys
 >>> bot = UbgiBot([sys.executable, "-m", "bgfast.engines.ubgi_server", "--bot", "pubeval"])
@@ -87,7 +89,9 @@ class UbgiBot(OutsideBot):
     :param command: the engine's program and arguments (checked now, started on the first
         decision).
     :param options: ``{"engine.ply": 2, ...}``, each sent as ``set KEY VALUE``.
-    :param timeout_s: seconds per decision (and for the handshake).
+    :param timeout_s: seconds per decision.
+    :param start_timeout_s: seconds for the start and the handshake (default: ``timeout_s``
+        or 30, whichever is longer).
     :param cube: a bgfast cube policy that decides instead of the engine, or None.
     :param label: the engine's name in messages (default: the program's file name).
     :param context: how the match context is sent: ``"auto"``, ``"xgid"`` or ``"keys"``
@@ -103,12 +107,14 @@ class UbgiBot(OutsideBot):
 
     def __init__(self, command: Sequence[str], *, options: Mapping[str, object] | None = None,
                  timeout_s: float = DEFAULT_TIMEOUT_S, cube: str | None = None,
-                 label: str | None = None, context: str = "auto") -> None:
+                 label: str | None = None, context: str = "auto",
+                 start_timeout_s: float | None = None) -> None:
         self.command = check_command(command)
         if context not in CONTEXTS:
             raise EngineStartError(f"context must be one of {', '.join(CONTEXTS)}, got {context!r}")
         self.context = context
-        super().__init__(label=label or os.path.basename(self.command[0]), timeout_s=timeout_s, cube=cube)
+        super().__init__(label=label or os.path.basename(self.command[0]), timeout_s=timeout_s, cube=cube,
+                         start_timeout_s=start_timeout_s)
         self.options = {str(key): option_text(value) for key, value in (options or {}).items()}
         self.engine_name = ""
         """The engine's ``id name``, once started."""
@@ -122,6 +128,7 @@ class UbgiBot(OutsideBot):
         self._pending: list[str] = []
         self._sent_game: dict[str, str] = {}
         self._game_keys: tuple[str, ...] = ()
+        self._starting = False
 
     # ------------------------------------------------------------ lines
 
@@ -133,13 +140,17 @@ class UbgiBot(OutsideBot):
             raise EngineCrashedError(f"engine {self.label!r} {self._process.describe_exit()}",
                                      engine=self.label) from None
 
+    def _limit(self) -> float:
+        """Seconds for one answer: the start allowance until the handshake is done."""
+        return self.start_timeout_s if self._starting else self.timeout_s
+
     def _read(self, deadline: float, asked: str) -> str:
         assert self._process is not None and self._process.reader is not None
         try:
             return self._process.reader.readline(deadline)
         except TimeoutError:
             raise EngineTimeoutError(f"engine {self.label!r} gave no answer to {asked!r} within "
-                                     f"{self.timeout_s:g} s", engine=self.label) from None
+                                     f"{self._limit():g} s", engine=self.label) from None
         except (EOFError, OSError):
             raise EngineCrashedError(f"engine {self.label!r} {self._process.describe_exit()} "
                                      f"while answering {asked!r}", engine=self.label) from None
@@ -148,7 +159,7 @@ class UbgiBot(OutsideBot):
         """Send ``lines`` and return the first answer that is not ``info``."""
         self._send([*self._pending, *lines])
         self._pending = []
-        deadline = time.monotonic() + self.timeout_s
+        deadline = time.monotonic() + self._limit()
         while True:
             line = self._read(deadline, asked)
             if not line:
@@ -169,14 +180,17 @@ class UbgiBot(OutsideBot):
         self._process = process
         self._pending = []
         self._sent_game = {}
+        self._starting = True
         try:
             self._handshake()
         except (EngineCrashedError, EngineTimeoutError, EngineProtocolError) as exc:
             raise EngineStartError(f"{exc} (UBGI handshake)") from None
+        finally:
+            self._starting = False
 
     def _handshake(self) -> None:
         self._send(["ubgi"])
-        deadline = time.monotonic() + self.timeout_s
+        deadline = time.monotonic() + self._limit()
         keys: dict[str, ubgi.KeySpec] = {}
         while True:
             line = self._read(deadline, "ubgi")
@@ -220,7 +234,7 @@ class UbgiBot(OutsideBot):
     def _until_ready(self, lines: Sequence[str], asked: str) -> str | None:
         """Send ``lines`` and ``isready``; the first ``error`` line before ``readyok``, or None."""
         self._send([*lines, "isready"])
-        deadline = time.monotonic() + self.timeout_s
+        deadline = time.monotonic() + self._limit()
         refused = None
         while True:
             line = self._read(deadline, asked)
