@@ -115,3 +115,20 @@ def test_candidate_positions_refuses_bad_arguments() -> None:
     for args in ((1, 0, 1, 0), (1, 0, 1, 1, 0), (1, 0, 1, 1, 65), (1, 0, 1, 1, 4, 0.16, 2.0)):
         with pytest.raises(ValueError):
             model.candidate_positions(*args)
+
+
+def test_each_refinement_round_keeps_the_rounds_before_it_in_the_meta() -> None:
+    from bgfast.bots.neural_weights import Weights
+    from bgfast.train.supervised import refine_lineage
+
+    base = _tiny()
+    td = Weights(base.arrays, {"games": 100, "config": {"seed": 1}})
+    assert refine_lineage(td) == td.meta  # a TD net has no rounds yet
+    first = Weights(base.arrays, {**td.meta, "refine": {"seed": 11}, "refined": {"contact": 1},
+                                  "ppg_vs_pubeval": 0.6, "se": 0.01, "pairs": 10})
+    second_start = refine_lineage(first)
+    assert second_start == {**td.meta, "refine_rounds": [
+        {"refine": {"seed": 11}, "refined": {"contact": 1}, "ppg_vs_pubeval": 0.6, "se": 0.01, "pairs": 10}]}
+    second = Weights(base.arrays, {**second_start, "refine": {"seed": 12}})
+    rounds = refine_lineage(second)["refine_rounds"]
+    assert [r["refine"]["seed"] for r in rounds] == [11, 12] and "refine" not in refine_lineage(second)

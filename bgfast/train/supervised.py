@@ -311,7 +311,7 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
     if saved is None:
         if start is None:
             raise InvalidSpecError(f"{run} holds no refinement yet: give the starting weights")
-        saved = Weights(start.arrays, {**start.meta, "refine": config.to_dict()})
+        saved = Weights(start.arrays, {**refine_lineage(start), "refine": config.to_dict()})
         save_checkpoint(run, saved, START)
         say(f"new refinement: {json.dumps(config.to_dict(), sort_keys=True)}")
     elif saved.meta.get("refine") != config.to_dict() or (start is not None and any(
@@ -376,6 +376,21 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
         say(f"refined: vs pubeval {ppg:+.3f} +- {se:.3f} (the start on the same dice: {base:+.3f})")
     save_checkpoint(run, weights, REFINED)
     return weights
+
+
+ROUND_KEYS = ("refine", "refined", "refine_positions", "ppg_vs_pubeval", "se", "pairs")
+"""The meta keys of one refinement round (the last one's stay at the top level)."""
+
+
+def refine_lineage(start: Weights) -> dict[str, Any]:
+    """The meta of a new round's start: the start's own meta with its last round (if it
+    was refined) moved onto the list ``refine_rounds``, oldest first, so that a net
+    refined round after round carries every round's config, seed and figures."""
+    meta = {k: v for k, v in start.meta.items() if k not in ROUND_KEYS}
+    if "refine" in start.meta:
+        last = {k: start.meta[k] for k in ROUND_KEYS if k in start.meta}
+        meta["refine_rounds"] = [*start.meta.get("refine_rounds", []), last]
+    return meta
 
 
 def _classes(boards: NDArray[np.uint8], block: int = 65536) -> NDArray[np.int8]:
