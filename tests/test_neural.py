@@ -1,6 +1,11 @@
 """The neural-net evaluator, its training, its weights file and the neural bot."""
 from __future__ import annotations
 
+import hashlib
+import json
+import struct
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -219,6 +224,33 @@ def test_weights_of_the_wrong_shape_are_refused(tiny: Weights) -> None:
         decode_weights(encode_weights(Weights(arrays)))
     with pytest.raises(ValueError):
         nn.Model(16, 8).set_weights({})
+
+
+@pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
+def test_weights_that_are_not_finite_are_refused_though_the_checksum_holds(tiny: Weights, value: float) -> None:
+    arrays = {k: a.copy() for k, a in tiny.arrays.items()}
+    arrays["contact.w1"][3, 7] = value
+    with pytest.raises(InvalidWeightsError, match="'contact.w1' holds 1 values that are not finite"):
+        decode_weights(encode_weights(Weights(arrays)), "nan.bgw")
+
+
+def test_a_missing_file_or_a_folder_is_an_invalid_weights_error_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(InvalidWeightsError, match="missing.bgw: cannot read the weights file"):
+        read_weights(tmp_path / "missing.bgw")
+    with pytest.raises(InvalidWeightsError, match="cannot read the weights file"):
+        NeuralBot(weights=tmp_path)
+
+
+@pytest.mark.parametrize("shape", [[-1, 4], [2**40, 2**40], [], [0, 5]])
+def test_a_header_with_an_impossible_shape_is_refused_naming_the_file(tiny: Weights, shape: list[int]) -> None:
+    data = encode_weights(tiny)
+    _, _, n = struct.unpack_from("<8sII", data)
+    header = json.loads(data[16:16 + n])
+    header["arrays"][0]["shape"] = shape
+    text = json.dumps(header).encode()
+    body = struct.pack("<8sII", b"BGFNEURL", 1, len(text)) + text + data[16 + n:-32]
+    with pytest.raises(InvalidWeightsError, match="odd.bgw: "):
+        decode_weights(body + hashlib.sha256(body).digest(), "odd.bgw")
 
 
 def test_the_shipped_weights_load() -> None:

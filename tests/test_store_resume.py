@@ -411,3 +411,56 @@ def test_a_chunk_sent_from_a_worker_keeps_its_rows_and_saves_the_same_as_in_proc
             for result in results:
                 store.write_chunk(run, result)
     assert csv_of(tmp_path / "flat.sqlite") == csv_of(tmp_path / "rows.sqlite")
+
+
+WEIGHTS_SPEC = """
+name = "net"
+seed = 3
+match_length = 1
+matches_per_pairing = 4
+chunk_size = 2
+
+[[players]]
+name = "net"
+bot = "neural"
+options = {{ weights = "{weights}" }}
+
+[[players]]
+name = "pubeval"
+bot = "pubeval"
+"""
+
+
+def _tiny_net(path: Path, seed: int) -> None:
+    from bgfast.bots.neural_weights import write_weights
+    from bgfast.train import TrainConfig, initial_weights
+
+    write_weights(path, initial_weights(TrainConfig(contact_hidden=8, race_hidden=8, init_seed=seed)))
+
+
+def test_a_run_whose_weights_file_changed_is_not_resumed_nor_appended_as_the_same_player(tmp_path: Path) -> None:
+    (tmp_path / "nets").mkdir()
+    _tiny_net(tmp_path / "nets" / "w.bgw", 1)
+    spec_path = tmp_path / "net.toml"
+    spec_path.write_text(WEIGHTS_SPEC.format(weights="nets/w.bgw"))  # relative to the spec file
+    spec = TournamentSpec.from_toml(spec_path)
+    assert spec.players[0].options["weights"] == str(tmp_path / "nets" / "w.bgw")
+    db = tmp_path / "r.sqlite"
+    run_tournament(spec, db, workers=1)
+    before = spec.hash
+    _tiny_net(tmp_path / "nets" / "w.bgw", 2)  # another net in the same file
+    changed = TournamentSpec.from_toml(spec_path)
+    assert changed.to_toml() == spec.to_toml() and changed.hash != before
+    with pytest.raises(InvalidSpecError, match="played with other weights files: net changed"):
+        run_tournament(changed, db, workers=1)
+    again = TournamentSpec.from_toml_string(spec_path.read_text().replace("seed = 3", "seed = 4"),
+                                            base_dir=tmp_path)
+    with pytest.raises(InvalidSpecError, match=r"^players\[0\]\.name: 'net' is bot 'neural' with options"):
+        run_tournament(again, db, workers=1, append=True)
+
+
+def test_a_missing_weights_file_is_a_spec_error_naming_the_option(tmp_path: Path) -> None:
+    spec_path = tmp_path / "net.toml"
+    spec_path.write_text(WEIGHTS_SPEC.format(weights="missing.bgw"))
+    with pytest.raises(InvalidSpecError, match=r"^players\[0\]\.options\.weights: .*missing.bgw: cannot read"):
+        TournamentSpec.from_toml(spec_path)

@@ -13,7 +13,8 @@ Layout (all integers and floats little-endian)::
     16 + n  4 k   the arrays, float32, C order, one after the other (k floats in all)
     end-32  32    SHA-256 of every byte before it
 
-A file that does not parse, is truncated, fails its checksum or describes an
+A file that is missing, does not parse, is truncated, fails its checksum, holds values
+that are not finite (NaN, infinity) or describes an
 architecture this version of bgfast does not evaluate raises
 :class:`~bgfast.errors.InvalidWeightsError` (a ``ValueError``).  Files are written
 atomically (a temporary file in the same folder, then renamed), so a reader never
@@ -102,6 +103,10 @@ def encode_weights(weights: Weights) -> bytes:
     return body + hashlib.sha256(body).digest()
 
 
+_MAX_DIM = 1 << 16
+"""The largest dimension of an array a weights file may declare."""
+
+
 def decode_weights(data: bytes, source: str = "weights") -> Weights:
     """Parse the file's bytes ``data`` (``source`` names it in errors).
 
@@ -131,10 +136,15 @@ def decode_weights(data: bytes, source: str = "weights") -> Weights:
     offset = _PREFIX.size + n
     arrays: dict[str, NDArray[np.float32]] = {}
     for name, shape in specs:
+        if not shape or any(d < 1 or d > _MAX_DIM for d in shape):
+            raise InvalidWeightsError(f"{source}: array {name!r} has the shape {list(shape)}")
         size = int(np.prod(shape)) * 4
         if offset + size > len(body):
             raise InvalidWeightsError(f"{source}: array {name!r} runs past the end of the file")
         arrays[name] = np.frombuffer(body, dtype="<f4", count=size // 4, offset=offset).reshape(shape).astype(np.float32)
+        if not np.isfinite(arrays[name]).all():
+            raise InvalidWeightsError(f"{source}: array {name!r} holds {int((~np.isfinite(arrays[name])).sum())} "
+                                      "values that are not finite (NaN or infinity)")
         offset += size
     if offset != len(body):
         raise InvalidWeightsError(f"{source}: {len(body) - offset} bytes after the last array")
@@ -142,17 +152,25 @@ def decode_weights(data: bytes, source: str = "weights") -> Weights:
     expected = {f"{net}.{part}" for net in _neural.NETS for part in ("w1", "b1", "w2", "b2")}
     if set(arrays) != expected:
         raise InvalidWeightsError(f"{source}: arrays {sorted(arrays)}, expected {sorted(expected)}")
-    weights.model()                      # the shapes fit the architecture
+    try:
+        weights.model()                  # the shapes fit the architecture
+    except ValueError as exc:
+        raise InvalidWeightsError(f"{source}: the arrays do not fit the architecture: {exc}") from None
     return weights
 
 
 def read_weights(path: str | os.PathLike[str] | None = None) -> Weights:
     """Read a weights file (the shipped one by default).
 
-    :raises InvalidWeightsError: see the module docstring. :raises OSError: an unreadable file.
+    :raises InvalidWeightsError: see the module docstring; also a file that is missing or
+        cannot be read (the system's reason in the message).
     """
     p = Path(path) if path is not None else default_weights_path()
-    return decode_weights(p.read_bytes(), str(p))
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise InvalidWeightsError(f"{p}: cannot read the weights file: {exc.strerror or exc}") from None
+    return decode_weights(data, str(p))
 
 
 def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:

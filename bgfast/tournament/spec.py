@@ -56,6 +56,11 @@ results file's 64-bit integers."""
 _NAME = re.compile(r"[A-Za-z0-9_.+-]+")
 
 
+WEIGHTS_OPTION = "weights"
+"""The bot option that names a weights file (``neural``, ``heuristic``): relative to the
+spec file, and its contents part of the spec's :attr:`~TournamentSpec.hash`."""
+
+
 def _fail(path: str, problem: str) -> InvalidSpecError:
     return InvalidSpecError(f"{path}: {problem}")
 
@@ -287,7 +292,7 @@ class TournamentSpec:
         per_pairing = _int(data["matches_per_pairing"], "matches_per_pairing", 1, MAX_MATCHES)
         if paired and per_pairing % 2:
             raise _fail("matches_per_pairing", f"must be even with paired_dice = true, got {per_pairing}")
-        players = cls._players(data["players"])
+        players = cls._players(data["players"], base_dir)
         names = [p.name for p in players]
         challenger = data.get("challenger")
         if fmt == "gauntlet":
@@ -315,7 +320,7 @@ class TournamentSpec:
         return dataclasses.replace(spec, chunk_size=chunk)
 
     @staticmethod
-    def _players(raw: Any) -> tuple[PlayerSpec, ...]:
+    def _players(raw: Any, base_dir: str | Path | None = None) -> tuple[PlayerSpec, ...]:
         if not isinstance(raw, list) or len(raw) < 2:
             raise _fail("players", "must list at least two players ([[players]] tables)")
         players = []
@@ -338,18 +343,20 @@ class TournamentSpec:
             if len(kinds) > 1:
                 raise _fail(f"{path}.{kinds[1]}", f"a player has one of bot, command or engine, not {' and '.join(kinds)}")
             if kinds[0] == "bot":
-                players.append(TournamentSpec._bot_player(table, path, name))
+                players.append(TournamentSpec._bot_player(table, path, name, base_dir))
             else:
                 players.append(TournamentSpec._outside_player(table, path, name))
         return tuple(players)
 
     @staticmethod
-    def _bot_player(table: Mapping[str, Any], path: str, name: str) -> PlayerSpec:
+    def _bot_player(table: Mapping[str, Any], path: str, name: str,
+                    base_dir: str | Path | None = None) -> PlayerSpec:
         """A player played by a bgfast bot (built once here, to check its options: bots
-        in the process are cheap to build)."""
+        in the process are cheap to build).  A relative ``weights`` file name is made
+        absolute from ``base_dir`` (the spec file's folder), as an openings file's is."""
         from bgfast.bots import available_bots
         from bgfast.bots.plugins import is_plugin_name
-        from bgfast.errors import BotLoadError, BotPackageMissingError, UnknownBotError
+        from bgfast.errors import BotLoadError, BotPackageMissingError, InvalidWeightsError, UnknownBotError
 
         if "timeout_s" in table:
             raise _fail(f"{path}.timeout_s", "is only for outside players (command or engine)")
@@ -365,9 +372,15 @@ class TournamentSpec:
             raise _fail(f"{path}.options", f"must be a table of bot options, got {options!r}")
         if "cube" in options:
             raise _fail(f"{path}.options.cube", f"set the cube policy with {path}.cube")
-        player = PlayerSpec(name, bot, cube, dict(options))
+        options = dict(options)
+        weights = options.get(WEIGHTS_OPTION)
+        if isinstance(weights, str) and base_dir is not None and not Path(weights).is_absolute():
+            options[WEIGHTS_OPTION] = str((Path(base_dir) / weights).resolve())
+        player = PlayerSpec(name, bot, cube, options)
         try:
             player.build()
+        except InvalidWeightsError as exc:
+            raise _fail(f"{path}.options.{WEIGHTS_OPTION}", str(exc)) from None
         except (BotLoadError, BotPackageMissingError) as exc:
             raise _fail(f"{path}.bot", " ".join(str(exc).split())) from None
         except UnknownBotError as exc:
@@ -490,9 +503,27 @@ class TournamentSpec:
 
     @property
     def hash(self) -> str:
-        """A fingerprint of everything that decides the matches played (hex, 16 digits)."""
+        """A fingerprint of everything that decides the matches played (hex, 16 digits):
+        the spec, and the contents of the bots' ``weights`` files, so that a run whose
+        net was replaced is another run, not a resumed one."""
         text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        digests = self.weights_digests()
+        if digests:
+            text += json.dumps(digests, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def weights_digests(self) -> dict[str, str]:
+        """Player name -> SHA-256 (hex) of the file its bot's ``weights`` option names
+        (``"unreadable"`` for a file that cannot be read); players without one are left out."""
+        out = {}
+        for player in self.players:
+            weights = player.options.get(WEIGHTS_OPTION) if not player.is_outside else None
+            if isinstance(weights, str):
+                try:
+                    out[player.name] = hashlib.sha256(Path(weights).read_bytes()).hexdigest()
+                except OSError:
+                    out[player.name] = "unreadable"
+        return out
 
     # ------------------------------------------------------------ sizes
 

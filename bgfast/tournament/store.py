@@ -528,7 +528,12 @@ class Store:
                 return RunInfo(run, spec, ids, finished, resumed=True)
             others = conn.execute("SELECT name, spec_hash, seed, spec FROM runs ORDER BY run").fetchall()
         if others and not append:
-            name, digest, _, _ = others[0]
+            name, digest, _, text = others[0]
+            if text == spec.to_toml():
+                raise InvalidSpecError(
+                    f"{str(self.path)!r} holds this tournament ({name!r}) played with other weights files: "
+                    f"{', '.join(spec.weights_digests())} changed since it began; restore them, or use another "
+                    "--db (or --append, with other player names)")
             raise InvalidSpecError(
                 f"{str(self.path)!r} holds another tournament ({name!r}, spec {digest}); use another --db, "
                 "or --append to add this spec's matches to it")
@@ -542,10 +547,14 @@ class Store:
                 raise InvalidSpecError(
                     f"paired_dice: run {name!r} in {str(self.path)!r} has paired_dice = {str(paired).lower()}; "
                     "an added spec must have the same, or its matches cannot be reported together")
+        digests = spec.weights_digests()
         with self._transaction():
             ids = []
             for i, player in enumerate(spec.players):
-                options = json.dumps(player.bot_options(), sort_keys=True)
+                stored = player.bot_options()
+                if player.name in digests:
+                    stored["weights_sha256"] = digests[player.name]
+                options = json.dumps(stored, sort_keys=True)
                 found = conn.execute("SELECT player, bot, options FROM players WHERE name = ?",
                                      (player.name,)).fetchone()
                 if found is None:
