@@ -48,9 +48,15 @@ def test_bgfast_train_runs_the_training_command_line(capsys: pytest.CaptureFixtu
     code, out, _ = run(capsys, "train", "curve", str(run_dir), "--json")
     assert code == 0 and json.loads(out)[-1]["games"] == 20
     code, _, err = run(capsys, "train", "snapshot", str(tmp_path / "none"), str(tmp_path / "x.bgw"))
-    assert code == 1 and err.startswith("bgfast train:")
+    assert code == 2 and err.startswith("bgfast: error: ") and err.count("\n") == 1
+    code, _, err = run(capsys, "train", "td", str(tmp_path / "zero"), "--eval-pairs", "0")
+    assert code == 2 and err.startswith("bgfast: error: eval_pairs must be")
     code, out, _ = run(capsys, "train", "--help")
     assert code == 0 and out.startswith("usage: bgfast train")
+    code, out, _ = run(capsys, "train", "td", "--help")
+    assert code == 0 and "TD's lambda (0 = one-step TD" in out and "(default 0.7)" in out
+    code, out, _ = run(capsys, "train", "refine", "--help")
+    assert code == 0 and "the teacher's look-ahead" in out and ":data:" not in out
     code, _, err = run(capsys, "train", "frobnicate")
     assert code == 2 and "invalid choice" in err
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
 from typing import Sequence
 
-from bgfast.errors import BgfastError
+from bgfast.errors import BgfastError, InvalidSpecError
 from bgfast.train.checkpoint import AVERAGE, BEST, CHECKPOINT, load_checkpoint, read_curve
 from bgfast.train.config import RESUMABLE, TrainConfig
 from bgfast.train.supervised import RefineConfig, run_refine
@@ -26,15 +27,25 @@ from bgfast.train.td import run_td
 __all__ = ["main"]
 
 
+def _field_help(cls: type) -> dict[str, str]:
+    """Each field's ``:ivar NAME: text`` from the class docstring, on one line."""
+    text = " ".join((cls.__doc__ or "").split())
+    text = re.sub(r":\w+:`~?([^`]+)`", r"\1", text).replace("``", "")
+    parts = re.split(r":ivar (\w+): ", text)
+    return {name: body.split(" :raises")[0].strip().replace("%", "%%")
+            for name, body in zip(parts[1::2], parts[2::2])}
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="bgfast train", description="Train bgfast's neural net by self-play.")
     sub = ap.add_subparsers(dest="command", required=True)
     td = sub.add_parser("td", help="TD(lambda) self-play into a run folder (resumes its checkpoint)")
     td.add_argument("run_dir", type=Path)
+    train_help = _field_help(TrainConfig)
     for field in dataclasses.fields(TrainConfig):
         kind = type(field.default)
         td.add_argument("--" + field.name.replace("_", "-"), type=kind, default=None,
-                        help=f"(default {field.default})")
+                        help=f"{train_help.get(field.name, '')} (default {field.default!r})".strip())
     td.add_argument("--stop-after", type=float, default=None, help="seconds, then checkpoint and stop")
     td.add_argument("--start-from", type=Path, default=None,
                     help="a weights file a new run starts from (widened to --contact-hidden/--race-hidden); "
@@ -45,12 +56,15 @@ def _parser() -> argparse.ArgumentParser:
     rf = sub.add_parser("refine", help="fit the net to its own deeper look-ahead on its candidate plays (resumes)")
     rf.add_argument("run_dir", type=Path)
     rf.add_argument("--start", type=Path, default=None, help="weights to refine (a new run only)")
+    refine_help = _field_help(RefineConfig)
     for field in dataclasses.fields(RefineConfig):
+        text = f"{refine_help.get(field.name, '')} (default {field.default!r})".strip()
         if isinstance(field.default, bool):
             rf.add_argument("--" + field.name.replace("_", "-"), action=argparse.BooleanOptionalAction,
-                            default=field.default)
+                            default=field.default, help=text)
         else:
-            rf.add_argument("--" + field.name.replace("_", "-"), type=type(field.default), default=field.default)
+            rf.add_argument("--" + field.name.replace("_", "-"), type=type(field.default), default=field.default,
+                            help=text)
     bn = sub.add_parser("bench", help="speed against gnubg-nn (bgfast bench neural)")
     bn.add_argument("--json", action="store_true")
     bn.add_argument("--weights", type=Path, default=None)
@@ -73,7 +87,7 @@ def _config(args: argparse.Namespace) -> TrainConfig:
         base = TrainConfig.from_dict(dict(saved.meta["config"])).to_dict()
         changed = {k: v for k, v in given.items() if base.get(k) != v}
         if set(changed) - set(RESUMABLE):
-            raise BgfastError(f"{args.run_dir} was started with other settings: {sorted(changed)}; "
+            raise InvalidSpecError(f"{args.run_dir} was started with other settings: {sorted(changed)}; "
                               f"only {', '.join(RESUMABLE)} may change on resume")
         base.update(given)
         return TrainConfig.from_dict(base)
@@ -81,7 +95,8 @@ def _config(args: argparse.Namespace) -> TrainConfig:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command in ``argv``; returns the exit status (1 on bad input, one-line message)."""
+    """Run the command in ``argv``; returns the exit status: 2 on bad input (a bad setting,
+    a missing or damaged file), 1 when the system fails it, each with a one-line message."""
     args = _parser().parse_args(argv)
     try:
         if args.command == "td":
@@ -118,13 +133,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             name = {"best": BEST, "average": AVERAGE, "checkpoint": CHECKPOINT}[args.which]
             source = args.run_dir / name
             if not source.exists():
-                raise BgfastError(f"{args.run_dir} has no {name} yet")
+                raise InvalidSpecError(f"{args.run_dir} has no {name} yet")
             load_checkpoint(args.run_dir, name)          # refuse to copy a damaged file
             shutil.copyfile(source, args.target)
             print(f"copied {source} to {args.target}")
     except (BgfastError, OSError) as exc:
-        print(f"bgfast train: {exc}", file=sys.stderr)
-        return 1
+        print(f"bgfast: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2 if isinstance(exc, ValueError) else 1
     return 0
 
 

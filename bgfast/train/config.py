@@ -20,15 +20,21 @@ class TrainConfig:
 
     :ivar seed: the run seed: game ``i`` is played on the dice of game ``i`` of this run.
     :ivar games: self-play games to play in all.
-    :ivar contact_hidden: hidden units of the contact net; :ivar race_hidden: of the race net.
+    :ivar contact_hidden: hidden units of the contact net.
+    :ivar race_hidden: hidden units of the race net.
     :ivar init_seed: seed of the initial random weights (normal, ``init_scale`` deviation).
+    :ivar init_scale: the deviation of the initial random weights.
     :ivar lam: TD's lambda (0 = one-step TD, 1 = the game's result).
     :ivar lr: the learning rate at the start; it decays as ``lr / (1 + games / lr_half_games)``
         (halved after ``lr_half_games``), never below ``lr_min``; the race net's is
         ``race_lr_factor`` times the contact net's.
+    :ivar lr_half_games: games after which the learning rate is halved (see ``lr``).
+    :ivar lr_min: the learning rate's floor.
+    :ivar race_lr_factor: the race net's learning rate over the contact net's.
     :ivar chunk: games per call into the core (the learning rate is constant within one).
     :ivar eval_every: games between two points of the learning curve.
     :ivar eval_pairs: paired games against pubeval per point (dice of run ``eval_seed``).
+    :ivar eval_seed: the run seed of the learning curve's games.
     :ivar checkpoint_seconds: wall time between checkpoints (written at a chunk's end).
     :ivar workers: threads playing self-play games.  With 1, each game's updates are made
         right after it (the net plays game ``i + 1`` with what it learnt from game ``i``).
@@ -73,9 +79,9 @@ class TrainConfig:
     def __post_init__(self) -> None:
         for name in ("seed", "init_seed", "eval_seed"):
             whole_number(getattr(self, name), name, low=0, error=InvalidSpecError)
-        for name in ("games", "lr_half_games", "eval_pairs", "average_games"):
+        for name in ("games", "lr_half_games", "average_games"):
             whole_number(getattr(self, name), name, low=0, error=InvalidSpecError)
-        for name in ("chunk", "eval_every", "workers", "round_games"):
+        for name in ("chunk", "eval_every", "eval_pairs", "workers", "round_games"):
             whole_number(getattr(self, name), name, low=1, error=InvalidSpecError)
         for name in ("contact_hidden", "race_hidden"):
             h = whole_number(getattr(self, name), name, low=8, high=512, error=InvalidSpecError)

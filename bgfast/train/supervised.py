@@ -62,11 +62,11 @@ class RefineConfig:
 
     :ivar seed: the run seed: the dice of the self-play games, the fit's order and the
         held-out positions.
-    :ivar games: self-play games the positions come from; :ivar block_games: games a block
-        (a block is labelled and saved at once).
+    :ivar games: self-play games the positions come from.
+    :ivar block_games: games a block (a block is labelled and saved at once).
     :ivar stride: keep every ``stride``-th roll's candidates and position.
-    :ivar most: candidate plays a roll (1 to 64); :ivar window: their cubeless equity within
-        this of the best.
+    :ivar most: candidate plays a roll (1 to 64).
+    :ivar window: candidates have a cubeless equity within this of the best.
     :ivar on_policy: also keep the positions before the rolls.
     :ivar opponents: who plays the other side of the games, comma-separated names of
         :data:`bgfast._core.neural.PLAYERS` taken in turn block by block (``"neural,pubeval"``:
@@ -75,11 +75,14 @@ class RefineConfig:
     :ivar explore: the chance that a decision of the net plays one of its candidates at
         random instead of the best (more varied games).
     :ivar plies: the teacher's look-ahead, 1 to 3 (2 costs about 21 times 1).
-    :ivar epochs: passes over the positions; :ivar lr: Adam's peak learning rate (after a
-        warm-up of 5% of the steps, then a cosine decay to 0); :ivar batch: positions a step.
+    :ivar epochs: passes over the positions.
+    :ivar lr: Adam's peak learning rate (after a warm-up of 5% of the steps, then a cosine
+        decay to 0).
+    :ivar batch: positions a step.
     :ivar held_out: the share of positions kept out of the fit, for the validation figures.
     :ivar threads: threads labelling positions (the labels do not depend on it).
     :ivar eval_pairs: paired games against pubeval of the result (dice of run ``eval_seed``).
+    :ivar eval_seed: the run seed of those games.
     """
 
     seed: int = 1
