@@ -21,6 +21,7 @@ from bgfast import __version__
 from bgfast.dice import Dice
 from bgfast.errors import (
     BgfastError,
+    InvalidDiceError,
     InvalidPositionError,
     InvalidSpecError,
     ResultsWriteError,
@@ -62,10 +63,12 @@ def _add_moves(sub: argparse._SubParsersAction[_Parser]) -> None:
         "position, in gnubg notation with the resulting Position ID (still from the mover's "
         "view, not swapped).  A roll that cannot be played gives one empty play.  With a "
         "PositionID:MatchID or an XGID the roll must be one its match state allows: the dice it "
-        "says were rolled, if any, and no double or resignation pending.",
+        "says were rolled, if any, and no double or resignation pending; DICE may then be left "
+        "out.",
     )
     p.add_argument("position_id", metavar="POSITION_ID", help="gnubg Position ID (14 characters), PositionID:MatchID or XGID; side on roll to move")
-    p.add_argument("dice", metavar="DICE", help="the roll, like 31 or 3-1")
+    p.add_argument("dice", metavar="DICE", nargs="?",
+                   help="the roll, like 31 or 3-1 (default: the dice a Match ID or XGID says were rolled)")
     p.add_argument("--json", action="store_true", help='print a JSON list of {"move", "position_id"} objects')
     p.set_defaults(func=_cmd_moves)
 
@@ -88,7 +91,12 @@ def _cmd_moves(args: argparse.Namespace) -> int:
     pos = stated.position
     if pos.is_over():
         raise InvalidPositionError(f"the game in {pos.id()!r} is over: there is nothing to play")
-    dice = stated.check_roll(args.dice)   # the match state's own dice, no double pending (as a rollout checks)
+    given = args.dice
+    if given is None:
+        if stated.match is None or stated.match.dice == (0, 0):
+            raise InvalidDiceError(f"give the dice: {args.position_id!r} does not say which were rolled")
+        given = stated.match.dice
+    dice = stated.check_roll(given)   # the match state's own dice, no double pending (as a rollout checks)
     moves = sorted(pos.legal_moves(dice.high, dice.low), key=_play_order)
     if args.json:
         print(json.dumps([{"move": str(m), "position_id": m.position.id()} for m in moves], indent=2))

@@ -89,7 +89,6 @@ def test_show_draws_the_board_with_its_position_id(capsys: pytest.CaptureFixture
         ("error_one_die", ["moves", "4HPwATDgc/ABMA", "3"]),
         ("error_unknown_command", ["frobnicate"]),
         ("error_no_command", []),
-        ("error_missing_dice", ["moves", "4HPwATDgc/ABMA"]),
         ("error_unknown_option", ["moves", "4HPwATDgc/ABMA", "31", "--bogus"]),
         ("error_bench_without_what", ["bench"]),
         ("error_bench_bad_repeat", ["bench", "movegen", "--repeat", "x"]),
@@ -192,6 +191,17 @@ def test_moves_refuses_a_roll_the_match_id_does_not_allow(capsys: pytest.Capture
 def test_moves_lists_the_plays_of_the_roll_the_match_id_says_was_rolled(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["moves", "4HPwATDgc/ABMA:cAn3AAAAAAAE", "56"]) == 0
     assert capsys.readouterr().out.splitlines()[0].split()[0] == "24/13"
+
+
+def test_moves_without_dice_takes_the_dice_the_match_id_or_xgid_says_were_rolled(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    for text in ("4HPwATDgc/ABMA:cAn3AAAAAAAE", "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:3:2:0:7:10"):
+        assert main(["moves", text]) == 0
+        without = capsys.readouterr().out
+        dice = "56" if text.startswith("4HP") else "52"
+        assert main(["moves", text, dice]) == 0 and capsys.readouterr().out == without != ""
+    code, _, err = run(capsys, "moves", "4HPwATDgc/ABMA")
+    assert code == 2 and err == "bgfast: error: give the dice: '4HPwATDgc/ABMA' does not say which were rolled\n"
 
 
 def test_show_prints_the_match_state_an_xgid_or_match_id_states(capsys: pytest.CaptureFixture[str]) -> None:
