@@ -17,11 +17,12 @@ import pytest
 from gnubg_oracle import bgfast_actions, compare_actions, compare_matches, gnubg_actions, requires_gnubg, run_gnubg
 from match_cases import features, other_cases, standard_cases
 
+from bgfast.bots import get_bot
 from bgfast.errors import InvalidMatchFileError
 from bgfast.formats.mat import mat_text, parse_mat, read_mat, write_mat
 from bgfast.formats.match_file import MatchFile
 from bgfast.formats.sgf import parse_sgf, read_sgf, sgf_text, write_sgf
-from bgfast.game import MatchHistory
+from bgfast.game import MatchHistory, play_match_with_history
 from bgfast.match import Rules
 from bgfast.position import Position
 
@@ -150,6 +151,17 @@ def _sgf(history_rules: tuple = STANDARD[0]) -> str:
 def test_bad_sgf_raises_naming_the_game_and_node(change: object, message: str) -> None:
     with pytest.raises(InvalidMatchFileError, match=message):
         parse_sgf(change(_sgf()), source="bad.sgf")  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("junk", ["JUNK", "JUNK JUNK)"])
+def test_text_between_sgf_game_trees_is_refused_not_skipped_with_a_game(junk: str) -> None:
+    text = sgf_text(play_match_with_history(get_bot("pubeval"), get_bot("random"), length=5, seed=3),
+                    players=("pubeval", "random"))
+    assert text.count("(;") >= 2
+    cut = text.rindex("(;")
+    with pytest.raises(InvalidMatchFileError, match=r"bad.sgf: line \d+: 'JUNK.*after game tree \d+"):
+        parse_sgf(text[:cut] + junk + text[cut + 1:], source="bad.sgf")
+    assert parse_sgf(text + "\n\n", source="ok.sgf").history is not None  # whitespace is fine
 
 
 def test_an_sgf_game_whose_result_disagrees_with_its_play_is_refused() -> None:

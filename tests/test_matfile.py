@@ -351,3 +351,23 @@ def test_play_with_mat_writes_the_match_it_prints(tmp_path: Path, capsys: pytest
     record = play_match(get_bot("pubeval"), get_bot("pubeval", cube="never"), length=5, seed=9)
     assert isinstance(record, MatchRecord)
     assert text.count(" Game ") == len(record.games)
+
+
+def test_a_match_length_out_of_range_is_a_match_file_error_naming_the_line() -> None:
+    from bgfast.errors import InvalidMatchFileError
+    from bgfast.formats.mat import parse_mat
+
+    text = mat_text(play_match_with_history(get_bot("pubeval"), get_bot("random"), length=3, seed=2),
+                    players=("a", "b"))
+    assert " 3 point match" in text
+    for length in ("99999999999999999999", "32768"):
+        with pytest.raises(InvalidMatchFileError, match=rf"^big.mat: line \d+: a {length} point match; the longest"):
+            parse_mat(text.replace(" 3 point match", f" {length} point match"), source="big.mat")
+
+
+def test_a_binary_file_object_reads_as_utf8_text() -> None:
+    from bgfast.formats.mat import read_mat
+
+    history = play_match_with_history(get_bot("pubeval"), get_bot("random"), length=3, seed=2)
+    text = mat_text(history, players=("pubeval", "random"))
+    assert read_mat(io.BytesIO(text.encode())).history.games == read_mat(io.StringIO(text)).history.games

@@ -292,6 +292,10 @@ class _MatReader:
         self._flush()
 
 
+_MAX_LENGTH = 32767
+"""The longest match a Match ID (and so bgfast's match state) holds."""
+
+
 def parse_mat(text: str, *, rules: Rules | None = None, source: str = "<mat>") -> MatchFile:
     """Read ``.mat`` text (see :func:`read_mat`); ``source`` names it in error messages."""
     lines = text.splitlines()
@@ -320,6 +324,9 @@ def parse_mat(text: str, *, rules: Rules | None = None, source: str = "<mat>") -
         read_rules = _rules_from_tags(tags, rules or Rules())
     except ValueError as exc:
         raise InvalidMatchFileError(f"{source}: {exc}") from None
+    if length > _MAX_LENGTH:
+        raise InvalidMatchFileError(f"{source}: line {start}: a {length} point match; the longest a match ID "
+                                    f"holds is {_MAX_LENGTH}")
     replay = MatchReplay(length=length, rules=read_rules, source=source)
     reader = _MatReader(replay)
     players: tuple[str, str] | None = None

@@ -75,8 +75,8 @@ def write_text(text: str, path_or_file: PathOrFile, writer: str) -> None:
 
 
 def read_text(path_or_file: PathOrFile, unnamed: str) -> tuple[str, str]:
-    """``(text, name)`` of a path (read as UTF-8, bad bytes replaced) or an open text file
-    (named ``unnamed`` when it has no name).
+    """``(text, name)`` of a path (read as UTF-8, bad bytes replaced) or an open file,
+    text or binary (named ``unnamed`` when it has no name).
 
     :raises InvalidMatchFileError: a path that cannot be read.
     """
@@ -87,7 +87,13 @@ def read_text(path_or_file: PathOrFile, unnamed: str) -> tuple[str, str]:
                 return f.read(), source
         except OSError as exc:
             raise InvalidMatchFileError(f"{source}: cannot read it: {exc.strerror or exc}") from None
-    return path_or_file.read(), str(getattr(path_or_file, "name", unnamed))
+    text = path_or_file.read()
+    name = str(getattr(path_or_file, "name", unnamed))
+    if isinstance(text, bytes):  # a binary file: match files are UTF-8 text
+        text = text.decode("utf-8", errors="replace")
+    if not isinstance(text, str):
+        raise InvalidMatchFileError(f"{name}: read() gave {type(text).__name__}, not text")
+    return text, name
 
 
 @dataclass(frozen=True)

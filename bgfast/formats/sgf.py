@@ -371,6 +371,29 @@ def _game(replay: MatchReplay, number: int, nodes: list[dict[str, list[bytes]]],
     replay.end_game(f"game {number}, node 1", winner=winner, points=points)
 
 
+def _check_between_trees(data: bytes, source: str) -> None:
+    """Refuse text outside the game trees (sgfmill skips it, and a game whose ``(`` was
+    damaged would be dropped with it).
+
+    :raises InvalidMatchFileError: naming the line and the tree it follows.
+    """
+    position, trees = 0, 0
+    while True:
+        rest = data[position:]
+        start = position + len(rest) - len(rest.lstrip())
+        if start == len(data):
+            return
+        line = data.count(b"\n", 0, start) + 1
+        if data[start:start + 1] != b"(":
+            snippet = data[start:start + 20].decode("utf-8", "replace")
+            raise InvalidMatchFileError(f"{source}: line {line}: {snippet!r} is not SGF "
+                                        f"(after game tree {trees}, where a tree's '(' belongs)")
+        _, end = sgf_grammar.tokenise(data, start)
+        if end <= start:
+            raise InvalidMatchFileError(f"{source}: line {line}: a game tree that does not parse")
+        position, trees = end, trees + 1
+
+
 def parse_sgf(text: str | bytes, *, rules: Rules | None = None, source: str = "<sgf>") -> MatchFile:
     """Read SGF text (see :func:`read_sgf`); ``source`` names it in error messages."""
     data = text.encode("utf-8") if isinstance(text, str) else text
@@ -378,6 +401,7 @@ def parse_sgf(text: str | bytes, *, rules: Rules | None = None, source: str = "<
         trees = sgf_grammar.parse_sgf_collection(data)
     except ValueError as exc:
         raise InvalidMatchFileError(f"{source}: not an SGF file: {exc}") from None
+    _check_between_trees(data, source)
     games = [list(sgf_grammar.main_sequence_iter(tree)) for tree in trees]
     games = [nodes for nodes in games if _value(nodes[0], "GM") == "6"]
     if not games:
