@@ -10,17 +10,19 @@ status 2, as argparse does for bad arguments.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
 import sys
 from pathlib import Path
-from typing import Callable, NoReturn, Sequence
+from typing import Callable, Iterator, NoReturn, Sequence
 
 from bgfast import __version__
 from bgfast.dice import Dice
 from bgfast.errors import (
     BgfastError,
+    BotFailedError,
     InvalidPositionError,
     InvalidSpecError,
     ResultsWriteError,
@@ -204,22 +206,41 @@ def _cmd_play(args: argparse.Namespace) -> int:
                                f"not {rules.variant!r}")
     mat_file = _output_file(args.mat, "--mat") if args.mat else None
     sgf_file = _output_file(args.sgf, "--sgf") if args.sgf else None
-    if args.mat or args.sgf:
-        from bgfast.formats.mat import write_mat
-        from bgfast.formats.sgf import write_sgf
-        from bgfast.game import play_match_with_history
+    with _bots_named(bots, args.player):
+        if args.mat or args.sgf:
+            from bgfast.formats.mat import write_mat
+            from bgfast.formats.sgf import write_sgf
+            from bgfast.game import play_match_with_history
 
-        history = play_match_with_history(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
-                                          index=args.index)
-        if mat_file is not None:
-            write_mat(history, mat_file, players=args.player)
-        if sgf_file is not None:
-            write_sgf(history, sgf_file, players=args.player, rules=rules)
-        record = history.record
-    else:
-        record = play_match(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed, index=args.index)
+            history = play_match_with_history(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
+                                              index=args.index)
+            if mat_file is not None:
+                write_mat(history, mat_file, players=args.player)
+            if sgf_file is not None:
+                write_sgf(history, sgf_file, players=args.player, rules=rules)
+            record = history.record
+        else:
+            record = play_match(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
+                                index=args.index)
     print(match_json(record, args.player) if args.json else match_text(record, args.player))
     return 0
+
+
+@contextlib.contextmanager
+def _bots_named(bots: Sequence[object], names: Sequence[str]) -> Iterator[None]:
+    """An error a bot's own code raised inside (:func:`bgfast.game.failed_bot`) becomes a
+    :class:`BotFailedError` naming the bot as the command line gave it (one line, not the
+    plugin's traceback); other errors go on as they are."""
+    from bgfast.game import failed_bot
+
+    try:
+        yield
+    except Exception as exc:
+        culprit = failed_bot(exc)
+        name = next((n for n, bot in zip(names, bots) if bot is culprit), None)
+        if name is None:
+            raise
+        raise BotFailedError(f"bot {name!r} failed: {type(exc).__name__}: {_one_line(exc)}") from exc
 
 
 # ---------------------------------------------------------------- rollout
@@ -623,7 +644,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:
         return int(args.func(args) or 0)
-    except (WorkerFailedError, RolloutWorkerError, ResultsWriteError) as exc:  # not bad input: the run failed
+    except (WorkerFailedError, RolloutWorkerError, ResultsWriteError, BotFailedError) as exc:  # the run failed
         print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_FAILURE
     except (BgfastError, ValueError) as exc:
