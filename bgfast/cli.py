@@ -426,7 +426,8 @@ def _add_tournament(sub: argparse._SubParsersAction[_Parser]) -> None:
         "for specs; 'bgfast report DB' shows the standings again at any time.",
     )
     p.add_argument("spec", metavar="SPEC", help="the tournament spec (TOML)")
-    p.add_argument("--db", metavar="PATH", help="results file (default: results/<spec name>.sqlite)")
+    p.add_argument("--db", metavar="PATH", help="results file, in a folder that exists (default: "
+                   "results/<spec name>.sqlite, the folder made if missing)")
     p.add_argument("--workers", type=_positive, metavar="N", help="worker processes (default: all cores)")
     p.add_argument("--backend", choices=("process", "dask"), default="process",
                    help="where chunks are played: a local process pool (default) or a Dask cluster")
@@ -443,6 +444,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     from bgfast.tournament.store import default_db_path
 
     spec = TournamentSpec.from_toml(args.spec)
+    if args.db is not None:  # as every output file named: its folder must exist (the default's is made)
+        _output_file(args.db, "--db")
     db = args.db or str(default_db_path(spec))
 
     def terminate(signum: int, frame: object) -> None:
