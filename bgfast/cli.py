@@ -10,17 +10,19 @@ status 2, as argparse does for bad arguments.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
 import sys
 from pathlib import Path
-from typing import Callable, NoReturn, Sequence
+from typing import Callable, Iterator, NoReturn, Sequence
 
 from bgfast import __version__
 from bgfast.dice import Dice
 from bgfast.errors import (
     BgfastError,
+    BotFailedError,
     InvalidDiceError,
     InvalidPositionError,
     InvalidSpecError,
@@ -212,22 +214,41 @@ def _cmd_play(args: argparse.Namespace) -> int:
                                f"not {rules.variant!r}")
     mat_file = _output_file(args.mat, "--mat") if args.mat else None
     sgf_file = _output_file(args.sgf, "--sgf") if args.sgf else None
-    if args.mat or args.sgf:
-        from bgfast.formats.mat import write_mat
-        from bgfast.formats.sgf import write_sgf
-        from bgfast.game import play_match_with_history
+    with _bots_named(bots, args.player):
+        if args.mat or args.sgf:
+            from bgfast.formats.mat import write_mat
+            from bgfast.formats.sgf import write_sgf
+            from bgfast.game import play_match_with_history
 
-        history = play_match_with_history(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
-                                          index=args.index)
-        if mat_file is not None:
-            write_mat(history, mat_file, players=args.player)
-        if sgf_file is not None:
-            write_sgf(history, sgf_file, players=args.player, rules=rules)
-        record = history.record
-    else:
-        record = play_match(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed, index=args.index)
+            history = play_match_with_history(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
+                                              index=args.index)
+            if mat_file is not None:
+                write_mat(history, mat_file, players=args.player)
+            if sgf_file is not None:
+                write_sgf(history, sgf_file, players=args.player, rules=rules)
+            record = history.record
+        else:
+            record = play_match(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
+                                index=args.index)
     print(match_json(record, args.player) if args.json else match_text(record, args.player))
     return 0
+
+
+@contextlib.contextmanager
+def _bots_named(bots: Sequence[object], names: Sequence[str]) -> Iterator[None]:
+    """An error a bot's own code raised inside (:func:`bgfast.game.failed_bot`) becomes a
+    :class:`BotFailedError` naming the bot as the command line gave it (one line, not the
+    plugin's traceback); other errors go on as they are."""
+    from bgfast.game import failed_bot
+
+    try:
+        yield
+    except Exception as exc:
+        culprit = failed_bot(exc)
+        name = next((n for n, bot in zip(names, bots) if bot is culprit), None)
+        if name is None:
+            raise
+        raise BotFailedError(f"bot {name!r} failed: {type(exc).__name__}: {_one_line(exc)}") from exc
 
 
 # ---------------------------------------------------------------- rollout
@@ -413,7 +434,8 @@ def _add_tournament(sub: argparse._SubParsersAction[_Parser]) -> None:
         "for specs; 'bgfast report DB' shows the standings again at any time.",
     )
     p.add_argument("spec", metavar="SPEC", help="the tournament spec (TOML)")
-    p.add_argument("--db", metavar="PATH", help="results file (default: results/<spec name>.sqlite)")
+    p.add_argument("--db", metavar="PATH", help="results file, in a folder that exists (default: "
+                   "results/<spec name>.sqlite, the folder made if missing)")
     p.add_argument("--workers", type=_positive, metavar="N", help="worker processes (default: all cores)")
     p.add_argument("--backend", choices=("process", "dask"), default="process",
                    help="where chunks are played: a local process pool (default) or a Dask cluster")
@@ -430,6 +452,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     from bgfast.tournament.store import default_db_path
 
     spec = TournamentSpec.from_toml(args.spec)
+    if args.db is not None:  # as every output file named: its folder must exist (the default's is made)
+        _output_file(args.db, "--db")
     db = args.db or str(default_db_path(spec))
 
     def terminate(signum: int, frame: object) -> None:
@@ -631,7 +655,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:
         return int(args.func(args) or 0)
-    except (WorkerFailedError, RolloutWorkerError, ResultsWriteError) as exc:  # not bad input: the run failed
+    except (WorkerFailedError, RolloutWorkerError, ResultsWriteError, BotFailedError) as exc:  # the run failed
         print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_FAILURE
     except (BgfastError, ValueError) as exc:

@@ -112,6 +112,14 @@ class WorkerFailedError(BgfastError, RuntimeError):
         self.trace = trace
 
 
+class BotFailedError(BgfastError, RuntimeError):
+    """A Python bot (a plugin, a registered bot) whose own code failed while it played:
+    its ``choose_move``, ``should_double`` or ``accept_double`` raised, or ``choose_move``
+    returned no play (None) or an illegal one.  The message names the bot as it was given
+    and the error, ``bot 'NAME' failed: ExcType: message``; the bot's exception is the
+    ``__cause__``, with its traceback."""
+
+
 class RolloutWorkerError(BgfastError, RuntimeError):
     """A rollout worker process that died (killed, out of memory...) before its trials were played.
 

@@ -28,7 +28,8 @@ What a match leaves:
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -51,8 +52,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ACTIONS", "MAX_MATCH_LENGTH", "CoreConfig", "CubeAction", "GameRecord", "MatchHistory", "MatchPlayer",
-    "MatchRecord", "MatchSummary", "Turn", "decisions", "make_runner", "play_match", "play_match_with_history",
-    "play_matches",
+    "MatchRecord", "MatchSummary", "Turn", "decisions", "failed_bot", "make_runner", "play_match",
+    "play_match_with_history", "play_matches", "position_played",
 ]
 
 MAX_MATCH_LENGTH = 64
@@ -215,8 +216,52 @@ def _as_bot(bot: object) -> object:
     return bot
 
 
+_FAILED_BOT = "_bgfast_bot"
+"""The attribute of an exception that names the bot whose method raised it (see :func:`failed_bot`)."""
+
+
+def failed_bot(exc: BaseException) -> object | None:
+    """The Python bot whose own code raised ``exc`` while a match was played (its
+    ``choose_move``, ``should_double`` or ``accept_double`` raised, or returned no play or
+    an illegal one), or None if ``exc`` did not come from a bot.  The exception itself is
+    the bot's, unchanged: callers that know the bots' names can say which one failed."""
+    return getattr(exc, _FAILED_BOT, None)
+
+
+@contextlib.contextmanager
+def _blamed(bot: object) -> Iterator[None]:
+    """Mark an exception raised inside as ``bot``'s (see :func:`failed_bot`) and let it go on."""
+    try:
+        yield
+    except Exception as exc:
+        if failed_bot(exc) is None:
+            with contextlib.suppress(AttributeError, TypeError):  # an exception that takes no attributes
+                setattr(exc, _FAILED_BOT, bot)
+        raise
+
+
+def position_played(bot: object, choice: object, position: Position, dice: Dice) -> Position:
+    """The position ``bot``'s ``choose_move`` answer ``choice`` plays to: a Move's, a
+    Position, or move notation read for ``dice`` in ``position``.
+
+    :raises TypeError: an answer of another type (None, a number, a list...), named as
+        the bot's: ``choose_move`` must return a Move, a Position or move notation.
+    :raises InvalidMoveError: notation that does not parse.
+    """
+    if isinstance(choice, Move):
+        return choice.position
+    if isinstance(choice, Position):
+        return choice
+    if isinstance(choice, str):
+        return position.parse_move(choice, dice).position
+    what = "None" if choice is None else f"{choice!r} (a {type(choice).__name__})"
+    raise TypeError(f"{type(bot).__qualname__}.choose_move returned {what}, not a Move: a bot's choose_move "
+                    "must return a Move, a Position or move notation")
+
+
 class _PythonAdapter:
-    """Turns the core's callbacks (bytes and tuples) into calls on a Python bot."""
+    """Turns the core's callbacks (bytes and tuples) into calls on a Python bot; what the
+    bot raises is marked as its own (:func:`failed_bot`)."""
 
     def __init__(self, bot: object) -> None:
         self.bot = bot
@@ -232,30 +277,28 @@ class _PythonAdapter:
         pos = Position._from_valid_bytes(board)
         dice = Dice(d1, d2)
         match = self._match(state, dice=(dice.high, dice.low))
-        choice = self.bot.choose_move(pos, dice, match)  # type: ignore[attr-defined]
-        if isinstance(choice, Move):
-            return choice.position.to_bytes()
-        if isinstance(choice, Position):
-            return choice.to_bytes()
-        if isinstance(choice, str):
-            return pos.parse_move(choice, dice).position.to_bytes()
-        raise TypeError(f"choose_move must return a Move, a Position or notation, got {choice!r}")
+        with _blamed(self.bot):
+            choice = self.bot.choose_move(pos, dice, match)  # type: ignore[attr-defined]
+            return position_played(self.bot, choice, pos, dice).to_bytes()
 
     def illegal_play(self, board: bytes, d1: int, d2: int, result: bytes) -> int:
-        raise IllegalMoveError(
-            f"bot {self.bot!r} played to {Position._from_valid_bytes(result).id()}, not a legal play "
-            f"of {Dice(d1, d2)} in {Position._from_valid_bytes(board).id()}"
-        )
+        with _blamed(self.bot):
+            raise IllegalMoveError(
+                f"bot {self.bot!r} played to {Position._from_valid_bytes(result).id()}, not a legal play "
+                f"of {Dice(d1, d2)} in {Position._from_valid_bytes(board).id()}"
+            )
 
     def should_double(self, board: bytes, state: _game._State) -> bool:
         method = getattr(self.bot, "should_double", None)
-        return bool(method(Position._from_valid_bytes(board), self._match(state))) if method else False
+        with _blamed(self.bot):
+            return bool(method(Position._from_valid_bytes(board), self._match(state))) if method else False
 
     def accept_double(self, board: bytes, state: _game._State) -> int:
         method = getattr(self.bot, "accept_double", None)
         if method is None:
             return 1
-        return int(method(Position._from_valid_bytes(board), self._match(state, doubled=True)))
+        with _blamed(self.bot):
+            return int(method(Position._from_valid_bytes(board), self._match(state, doubled=True)))
 
 
 def _config(bot: object) -> CoreConfig | None:

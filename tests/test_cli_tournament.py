@@ -135,3 +135,42 @@ def test_an_unknown_bot_in_the_spec_is_one_error_line_naming_its_key_path(
     assert (code, out) == (2, "")
     assert err.startswith("bgfast: error: players[1].bot: unknown bot 'pubevl' (known bots: ")
     assert err.count("\n") == 1
+
+
+def test_a_spec_that_is_not_utf8_is_one_error_line_naming_the_file(
+        capsys: pytest.CaptureFixture[str], spec_file: Path) -> None:
+    spec_file.write_bytes(b"\xff\xfe" + small_spec_text().encode("utf-16-le"))
+    code, out, err = run(capsys, "tournament", str(spec_file))
+    assert (code, out) == (2, "")
+    assert err == (f"bgfast: error: cannot read tournament spec {str(spec_file)!r}: not UTF-8 text "
+                   "(byte 0xff at position 0); TOML is UTF-8\n")
+
+
+def test_a_report_before_any_chunk_finished_says_no_match_has_finished(
+        capsys: pytest.CaptureFixture[str], spec_file: Path) -> None:
+    from bgfast.tournament import TournamentSpec
+    from bgfast.tournament.store import Store
+
+    spec = TournamentSpec.from_toml(spec_file)
+    with Store("r.sqlite") as store:
+        store.begin_run(spec)  # the run has started: no chunk is saved yet
+        code, out, err = run(capsys, "report", "r.sqlite")
+        assert (code, err) == (0, "")
+        assert out == "small: no match has finished yet: 0 of 30 matches played (a run is still writing to this file)\n"
+    code, out, err = run(capsys, "report", "r.sqlite")
+    assert (code, err) == (0, "")
+    assert out == ("small: no match has finished yet: 0 of 30 matches played "
+                   "(interrupted: re-run the same command to finish)\n")
+    code, out, _ = run(capsys, "report", "r.sqlite", "--json")
+    assert (json.loads(out)["matches_played"], json.loads(out)["matches_scheduled"]) == (0, 30)
+
+
+def test_an_explicit_db_in_a_missing_folder_is_bad_input_but_the_default_folder_is_made(
+        capsys: pytest.CaptureFixture[str], spec_file: Path) -> None:
+    missing = spec_file.parent / "nowhere" / "x.sqlite"
+    code, out, err = run(capsys, "tournament", str(spec_file), "--db", str(missing), "--workers", "1", "--quiet")
+    assert (code, out) == (2, "")
+    assert err == f"bgfast: error: --db {str(missing)!r}: no folder {str(missing.parent)!r}\n"
+    assert not missing.parent.exists()
+    code, out, err = run(capsys, "tournament", str(spec_file), "--workers", "1", "--quiet")  # results/small.sqlite
+    assert (code, err) == (0, "") and out.endswith(f"results: {os.path.join('results', 'small.sqlite')}\n")

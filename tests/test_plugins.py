@@ -53,6 +53,32 @@ PLUGIN = textwrap.dedent('''
     NOT_CALLABLE = 7
 
 
+    class Raises(Bot):
+        """A bot whose own code fails on its first play."""
+
+        name = "raises"
+
+        def choose_move(self, position, dice, match):
+            raise RuntimeError("the net\\n  exploded")
+
+
+    class ReturnsNone(Bot):
+        """A bot that forgets to return its play."""
+
+        name = "returns-none"
+
+        def choose_move(self, position, dice, match):
+            return None
+
+
+    def make_raising():
+        return Raises()
+
+
+    def make_none():
+        return ReturnsNone()
+
+
     def play_one(spec, index):
         """Play one money game of the plugin ``spec`` against pubeval (for remote workers)."""
         from bgfast.game import MatchPlayer
@@ -185,3 +211,38 @@ def test_plugins_load_on_a_dask_worker(plugin_dir: Path, monkeypatch: pytest.Mon
         by_entry_point = client.submit(bgfast_test_plugin.play_one, "careful", 5, pure=False).result()
         by_ref = client.submit(bgfast_test_plugin.play_one, "bgfast_test_plugin:make_bot", 5, pure=False).result()
     assert by_entry_point == by_ref == expected
+
+
+# ---------------------------------------------------------------- a bot that fails while it plays
+
+NONE_MESSAGE = ("TypeError: ReturnsNone.choose_move returned None, not a Move: a bot's choose_move must return "
+                "a Move, a Position or move notation")
+
+
+@pytest.mark.parametrize("factory, message", [
+    ("make_raising", "RuntimeError: the net exploded"),
+    ("make_none", NONE_MESSAGE),
+])
+def test_play_names_the_plugin_bot_that_failed_in_one_line(plugin_dir: Path, capsys: pytest.CaptureFixture[str],
+                                                           factory: str, message: str) -> None:
+    from bgfast.cli import main
+
+    name = f"bgfast_test_plugin:{factory}"
+    for seats in ([name, "pubeval"], ["pubeval", name]):
+        code = main(["play", "--player", seats[0], "--player", seats[1], "--length", "3"])
+        out, err = capsys.readouterr()
+        assert (code, out) == (1, "")  # the input was fine, the bot failed: not a traceback
+        assert err == f"bgfast: error: bot {name!r} failed: {message}\n"
+
+
+def test_a_plugin_bot_that_returns_none_says_so_in_a_tournament_as_in_play(
+        plugin_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bgfast.errors import WorkerFailedError
+    from bgfast.tournament import TournamentSpec, run_tournament
+
+    monkeypatch.setenv("PYTHONPATH", _env(plugin_dir)["PYTHONPATH"])  # for a worker that is spawned
+    spec = TournamentSpec.from_dict({"name": "none", "match_length": 1, "matches_per_pairing": 2, "players": [
+        {"name": "forgetful", "bot": "bgfast_test_plugin:make_none"}, {"name": "pubeval", "bot": "pubeval"}]})
+    with pytest.raises(WorkerFailedError) as failed:
+        run_tournament(spec, tmp_path / "r.sqlite", workers=1)
+    assert f"a worker failed on chunk 0: {NONE_MESSAGE}" in str(failed.value)

@@ -33,6 +33,7 @@ from bgfast.bots.base import Bot, CubeResponse
 from bgfast.dice import Dice
 from bgfast.errors import BgfastError
 from bgfast.formats.text import parse_position
+from bgfast.game import position_played
 from bgfast.match import MatchState
 from bgfast.position import Move, Position
 
@@ -133,12 +134,7 @@ class RecordingBot(Bot):
         position, dice = parse_position(position)[0], Dice.of(dice)
         choice = self.inner.choose_move(position, dice, match)  # type: ignore[attr-defined]
         legal = position.legal_moves(dice.high, dice.low)
-        if isinstance(choice, Move):
-            after = choice.position
-        elif isinstance(choice, Position):
-            after = choice
-        else:
-            after = position.parse_move(str(choice), dice).position
+        after = position_played(self.inner, choice, position, dice)
         try:
             index = legal.positions().index(after)
         except ValueError:

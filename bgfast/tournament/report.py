@@ -199,7 +199,14 @@ class Standings:
         return out
 
     def text(self) -> str:
-        """The standings as a plain-text table."""
+        """The standings as a plain-text table (one line while no match has finished)."""
+        if not self.matches_played:  # a run's first chunk is not saved yet: no table to show
+            line = f"{self.tournament}: no match has finished yet"
+            if self.matches_scheduled:
+                line += (f": 0 of {self.matches_scheduled:,} matches played "
+                         + ("(a run is still writing to this file)" if self.running
+                            else "(interrupted: re-run the same command to finish)"))
+            return line
         lines = [f"{self.tournament}: {self.matches_played:,} matches, {len(self.players)} players"]
         if self.matches_played < self.matches_scheduled:
             lines.append(f"{self.tournament}: {self.matches_played:,} of {self.matches_scheduled:,} matches played "

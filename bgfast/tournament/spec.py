@@ -237,12 +237,16 @@ class TournamentSpec:
     def from_toml(cls, path: str | Path) -> TournamentSpec:
         """Read and check a spec file (an ``openings`` file is read relative to it).
 
-        :raises InvalidSpecError: the file cannot be read, is not TOML, or any value is wrong.
+        :raises InvalidSpecError: the file cannot be read, is not UTF-8 text or not TOML (the
+            message names the file), or any value is wrong.
         """
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise InvalidSpecError(f"cannot read tournament spec {str(path)!r}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError as exc:
+            raise InvalidSpecError(f"cannot read tournament spec {str(path)!r}: not UTF-8 text (byte "
+                                   f"0x{exc.object[exc.start]:02x} at position {exc.start}); TOML is UTF-8") from None
         return cls.from_toml_string(text, source=str(path), base_dir=Path(path).parent)
 
     @classmethod

@@ -239,7 +239,9 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 def _reads(method: _F) -> _F:
     """A reading method of :class:`Store`, with SQLite's errors as bgfast's (see
-    :meth:`Store._sqlite_errors`); a generator stays a generator."""
+    :meth:`Store._sqlite_errors`), its queries in one read transaction (one snapshot of
+    the file, see :meth:`Store._snapshot`); a generator stays a generator (one query,
+    which is one snapshot by itself)."""
     if inspect.isgeneratorfunction(method):
         @functools.wraps(method)
         def stream(self: Store, *args: Any, **kwargs: Any) -> Iterator[Any]:
@@ -249,7 +251,7 @@ def _reads(method: _F) -> _F:
 
     @functools.wraps(method)
     def read(self: Store, *args: Any, **kwargs: Any) -> Any:
-        with self._sqlite_errors():
+        with self._sqlite_errors(), self._snapshot():
             return method(self, *args, **kwargs)
     return read  # type: ignore[return-value]
 
@@ -262,10 +264,18 @@ class Store:
     """A results file.  Open it with ``Store(path)`` (created if missing) and close it,
     or use it as a context manager.
 
+    A store opened to write takes the writer's lock (a ``.lock`` file beside the results
+    file) before it reads anything: one process writes a file at a time.  A store opened
+    ``readonly`` reads the whole file in one read transaction, from open to close: its
+    checks and every query see one snapshot of the file, whatever a run writing to it
+    commits meanwhile (SQLite's WAL mode keeps the snapshot; the run is not held up).
+
     :param readonly: only read: SQLite opens the file read-only and nothing is written
         to it or beside it (an error if the file does not exist).
     :raises ResultsFileError: the file is not a bgfast results file (nothing is written to
         it), is damaged, or is missing when ``readonly``.
+    :raises InvalidSpecError: (not ``readonly``) another process (another ``bgfast
+        tournament``) is writing to the file.
     :raises ResultsWriteError: the file, or its folder, cannot be created, read or written.
     """
 
@@ -287,13 +297,15 @@ class Store:
             self._conn = self._open_for_writing(exists)
         self._rows_per_insert = _rows_per_insert(self._conn)
         try:
+            if not readonly:  # before any check: a run writing meanwhile is named as what it is
+                self._take_writer_lock()
             with self._sqlite_errors():
                 self._engine_tables = {"engine_counters", "match_records"} <= self._tables()
             self._check_rows()
             if not _TOTALS_TABLES <= self._tables():
                 self._make_totals(temporary=readonly)
         except BaseException:
-            self._conn.close()
+            self.close()
             raise
 
     @property
@@ -302,15 +314,19 @@ class Store:
 
     def _open_readonly(self) -> sqlite3.Connection:
         """The file opened by SQLite read-only: nothing is written, not even the WAL's files.
-        Without a ``-wal`` file beside it (no run is writing, none died while writing) the
-        whole database is in the file and it is opened immutable, which reads it without
-        creating ``-wal`` and ``-shm`` files (so it works in a folder one cannot write)."""
+        Without a ``-wal`` file beside it and no run holding the writer's lock (no run is
+        writing, none died while writing) the whole database is in the file and it is opened
+        immutable, which reads it without creating ``-wal`` and ``-shm`` files (so it works
+        in a folder one cannot write).  A read transaction is begun before the first read and
+        lasts until :meth:`close`: everything read is one snapshot of the file."""
         if self.path.stat().st_size == 0:
             raise ResultsFileError(f"{self._name} is not a bgfast results file: it is empty")
         real = Path(os.path.realpath(self.path))
-        mode = "mode=ro" if Path(f"{real}-wal").exists() else "mode=ro&immutable=1"
+        writing = Path(f"{real}-wal").exists() or self.writer_active()
+        mode = "mode=ro" if writing else "mode=ro&immutable=1"
         try:
             conn = sqlite3.connect(f"{real.as_uri()}?{mode}", uri=True, isolation_level=None, timeout=30.0)
+            conn.execute("BEGIN")  # deferred: the snapshot is taken by the first read, just below
             if not self._check_schema(conn):
                 conn.close()
                 raise ResultsFileError(f"{self._name} is not a bgfast results file: an empty database")
@@ -397,20 +413,29 @@ class Store:
     def _check_rows(self) -> None:
         """Refuse a file whose rows do not agree: matches of players or runs that are not in
         it, or a run whose match rows are not the matches its finished chunks hold (rows of
-        one table deleted).
+        one table deleted).  Everything is read in one read transaction: counts read in two
+        snapshots, around a chunk a run writing to the file commits, would disagree.
 
         :raises ResultsFileError: what disagrees, named.
         """
         def damaged(problem: str) -> ResultsFileError:
             return ResultsFileError(f"{self._name} is a damaged results file: {problem}")
 
-        with self._sqlite_errors():
-            conn = self._conn
+        conn = self._conn
+        chunks: dict[tuple[int, int], int] = {}
+        sums: list[tuple[str, dict[tuple[int, int], int]]] = []
+        with self._sqlite_errors(), self._snapshot():
             orphans = conn.execute("SELECT COUNT(*) FROM matches WHERE player0 NOT IN (SELECT player FROM players) "
                                    "OR player1 NOT IN (SELECT player FROM players)").fetchone()[0]
             played = dict(conn.execute("SELECT run, COUNT(*) FROM matches GROUP BY run"))
             saved = dict(conn.execute("SELECT run, SUM(matches) FROM chunks GROUP BY run"))
             names = dict(conn.execute("SELECT run, name FROM runs"))
+            if _TOTALS_TABLES <= self._tables():  # else made from the match rows (see _make_totals)
+                chunks = {(r, c): n for r, c, n in conn.execute("SELECT run, chunk, matches FROM chunks") if n}
+                sums = [(table, {(r, c): n for r, c, n in conn.execute(query)}) for table, query in (
+                    ("chunk_seats", "SELECT run, chunk, SUM(matches) FROM chunk_seats GROUP BY run, chunk"),
+                    ("chunk_units", "SELECT run, chunk, SUM(units * matches_per_unit) FROM chunk_units "
+                                    "GROUP BY run, chunk"))]
         if orphans:
             raise damaged(f"{orphans} matches are of players missing from its players table (rows deleted?)")
         if (played.keys() | saved.keys()) - names.keys():
@@ -419,20 +444,33 @@ class Store:
             if played.get(run, 0) != saved.get(run, 0):
                 raise damaged(f"run {name!r} has {played.get(run, 0)} match rows where its finished chunks hold "
                               f"{saved.get(run, 0)} (rows of matches or chunks deleted?)")
-        if _TOTALS_TABLES <= self._tables():
-            with self._sqlite_errors():
-                chunks = {(r, c): n for r, c, n in conn.execute("SELECT run, chunk, matches FROM chunks") if n}
-                seats = {(r, c): n for r, c, n in conn.execute(
-                    "SELECT run, chunk, SUM(matches) FROM chunk_seats GROUP BY run, chunk")}
-                units = {(r, c): n for r, c, n in conn.execute(
-                    "SELECT run, chunk, SUM(units * matches_per_unit) FROM chunk_units GROUP BY run, chunk")}
-            for table, sums in (("chunk_seats", seats), ("chunk_units", units)):
-                wrong = sorted(k for k in chunks.keys() | sums.keys() if chunks.get(k) != sums.get(k))
-                if wrong:
-                    run, chunk = wrong[0]
-                    more = f" (and {len(wrong) - 1} more chunks)" if len(wrong) > 1 else ""
-                    raise damaged(f"the sums in {table} of chunk {chunk} of run {names.get(run, run)!r}{more} "
-                                  "disagree with its chunks table (rows deleted?)")
+        for table, by_chunk in sums:
+            wrong = sorted(k for k in chunks.keys() | by_chunk.keys() if chunks.get(k) != by_chunk.get(k))
+            if wrong:
+                run, chunk = wrong[0]
+                more = f" (and {len(wrong) - 1} more chunks)" if len(wrong) > 1 else ""
+                raise damaged(f"the sums in {table} of chunk {chunk} of run {names.get(run, run)!r}{more} "
+                              "disagree with its chunks table (rows deleted?)")
+
+    @contextlib.contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        """One read transaction: every query inside sees the same state of the file, however
+        many chunks a run writing to it commits meanwhile (SQLite's WAL mode keeps the
+        snapshot; one query alone is one snapshot, several are not).  Inside a transaction
+        already (a read-only store's, which lasts from open to close, or a write) it adds
+        nothing."""
+        conn = self._conn
+        if conn.in_transaction:
+            yield
+            return
+        conn.execute("BEGIN")
+        try:
+            yield
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")  # a read transaction: nothing to commit, the snapshot is let go
 
     @contextlib.contextmanager
     def _sqlite_errors(self, *, writing: bool = False) -> Iterator[None]:
@@ -474,6 +512,12 @@ class Store:
         return f"{os.path.realpath(self.path)}.lock"
 
     def _take_writer_lock(self) -> None:
+        """Hold the writer's lock (once: a store that holds it keeps it until :meth:`close`).
+
+        :raises InvalidSpecError: another process holds it.
+        """
+        if self._lock is not None:
+            return
         try:
             import fcntl
         except ImportError:  # pragma: no cover - not POSIX
