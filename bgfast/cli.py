@@ -129,14 +129,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     pos, match = parse_position(args.position_id)
     print(pos.diagram())
     if match is not None:  # what a PositionID:MatchID or an XGID states beside the checkers
-        length = f"{match.length}-point match" if match.length else "money game"
-        me = match.player_on_roll
-        owner = ("centred" if match.cube_owner < 0 else
-                 "owned by the side on roll" if match.cube_owner == me else "owned by its opponent")
-        flags = (", Crawford game" if match.crawford else "") + (", a double offered" if match.double_offered else "")
-        dice = f", dice {match.dice[0]}{match.dice[1]}" if match.dice[0] else ", dice not rolled"
-        print(f"{length}, score {match.score[me]}-{match.score[1 - me]} (the side on roll first), "
-              f"cube {match.cube_value} {owner}{dice}{flags}")
+        print(match.describe())
         print(f"Position ID {pos.id()}  Match ID {match.match_id()}")
     return 0
 
@@ -265,8 +258,10 @@ def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
         "so the result does not depend on --workers.  With N of 72 or more, the first roll is "
         "stratified over the 36 dice combinations (the first two over 1296 when N is a multiple of "
         "1296); fewer trials are sampled plainly.  With --dice, which is fixed, the rolls after it "
-        "are stratified.  Luck adjustment applies to the chances and the cubeless equity only, "
-        "not to the cubeful equity or match winning chance; the chances are printed clamped to "
+        "are stratified.  Luck adjustment applies to the chances, the cubeless equity and, with "
+        "--cubeful, the cubeful equity and match winning chance (the luck measured on the cubeless "
+        "scale, times the cube value); --plays ranks by the luck-adjusted cubeful equity with "
+        "--cubeful, else by the cubeless one.  The chances are printed clamped to "
         "0..100% (--json also gives the raw estimates, probabilities_raw).  On a terminal a progress "
         "bar on stderr shows the trials done, trials/s and the time left.",
         epilog="Positions are gnubg Position IDs, PositionID:MatchID, or XGIDs (which carry the score "
@@ -283,7 +278,7 @@ def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (default 1)")
     p.add_argument("--cubeful", action="store_true",
                    help="also roll out with the bot's cube decisions (money: points per initial cube; "
-                   "match: MWC and EMG)")
+                   "match: MWC and EMG), luck-adjusted too; --plays are then ranked by it")
     p.add_argument("--truncate", type=int, metavar="N",
                    help="stop trials after N plies and finish with the bot's probabilities "
                    "(the heuristic evaluator's for bots without them, such as pubeval)")
@@ -293,7 +288,7 @@ def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
                    help="neither stratify the first rolls nor adjust for luck")
     p.add_argument("--no-luck", dest="luck", action="store_false", default=None,
                    help="stratify the first rolls only: no luck adjustment of the chances and "
-                   "cubeless equity (some 6 to 7 times more trials/s)")
+                   "equities (some 6 to 7 times more trials/s)")
     p.add_argument("--variant", default="standard",
                    help="rules: standard, nackgammon, hypergammon (3 checkers a side)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")

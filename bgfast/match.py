@@ -263,20 +263,35 @@ class MatchState:
         return f"MatchState.from_match_id({self.match_id()!r})"
 
     def __str__(self) -> str:
-        if self.length:
-            head = f"{self.length}-point match, score {self.score[0]}-{self.score[1]}"
-            if self.crawford:
-                head += " (Crawford game)"
-        else:
-            head = f"money game, score {self.score[0]}-{self.score[1]}"
-            if self.jacoby:
-                head += " (Jacoby)"
-        owner = "centred" if self.cube_owner == -1 else f"owned by player {self.cube_owner}"
-        text = f"{head}, cube {self.cube_value} {owner}, player {self.player_on_roll} on roll"
+        """:meth:`describe`: the side on roll's score first."""
+        return self.describe()
+
+    def describe(self, *, dice: bool = True) -> str:
+        """The match state in one line, from the side on roll's view: the one wording of
+        ``bgfast show``, ``bgfast rollout`` and ``str(match)``.
+
+        The score is the side on roll's first, then its opponent's, and says so; the
+        cube is centred or owned by the side on roll or by its opponent; the player
+        numbers (as in the Match ID) follow in brackets.  With ``dice=False`` the dice
+        are left out (a rollout names the roll it plays itself).
+
+        >>> print(MatchState(length=7, score=(2, 4), cube_value=2, cube_owner=1, player_on_roll=1))
+        7-point match, score 4-2 (the side on roll first), cube 2 owned by the side on roll (player 1 on roll), dice not rolled
+        >>> MatchState(jacoby=True).describe(dice=False)
+        'money game, score 0-0 (the side on roll first, Jacoby), cube 1 centred (player 0 on roll)'
+        """
+        me = self.player_on_roll
+        rule = ", Crawford game" if self.length and self.crawford else ""
+        rule += ", Jacoby" if not self.length and self.jacoby else ""
+        head = f"{self.length}-point match" if self.length else "money game"
+        owner = ("centred" if self.cube_owner < 0 else
+                 "owned by the side on roll" if self.cube_owner == me else "owned by its opponent")
+        text = (f"{head}, score {self.score[me]}-{self.score[1 - me]} (the side on roll first{rule}), "
+                f"cube {self.cube_value} {owner} (player {me} on roll)")
         if self.double_offered:
-            text += f", double offered to player {self.turn}"
-        elif self.dice != (0, 0):
-            text += f", dice {self.dice[0]}-{self.dice[1]}"
+            text += ", a double offered to its opponent"
+        elif dice:
+            text += f", dice {self.dice[0]}{self.dice[1]}" if self.dice[0] else ", dice not rolled"
         return text
 
     @classmethod

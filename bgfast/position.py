@@ -89,10 +89,15 @@ class Outcome:
 class Position:
     """A backgammon position from the view of the side on roll.  Immutable and hashable.
 
-    ``Position()`` is the starting position; ``Position(pid)`` parses a gnubg
-    Position ID (see the module docstring for the board convention).  The other
-    constructors are :meth:`from_id`, :meth:`from_board`, :meth:`from_bytes` and
-    :meth:`from_xgid`.
+    ``Position()`` is the starting position; ``Position(text)`` parses a gnubg
+    Position ID, or a whole XGID (``XGID=...``) as :meth:`from_xgid` does: its board,
+    from the view of the XGID's player on roll, its match fields (score, cube, dice)
+    left out, as ``chess.Board(fen)`` keeps only what a board is; read those with
+    :meth:`MatchState.from_xgid <bgfast.match.MatchState.from_xgid>`, or both at once
+    with :func:`bgfast.formats.text.read_position`, which also reads
+    ``PositionID:MatchID``.  See the module docstring for the board convention.
+    The other constructors are :meth:`from_id`, :meth:`from_board`,
+    :meth:`from_bytes` and :meth:`from_xgid`.
 
     >>> pos = Position()
     >>> pos.id(), pos.pip_count()
@@ -102,13 +107,33 @@ class Position:
     >>> str(pos.parse_move("8/5 6/5", (3, 1)))
     '8/5 6/5'
 
-    :raises InvalidPositionError: a malformed ID.
+    >>> Position("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10") == Position()
+    True
+
+    :raises InvalidPositionError: a malformed Position ID or XGID; text of another
+        form (``PositionID:MatchID``, an XGID's board field alone) with a message
+        that names the function that reads it.
+    :raises InvalidMatchIdError: an XGID whose match fields are malformed (as :meth:`from_xgid`).
     """
 
     __slots__ = ("_key", "_id", "__weakref__")
 
     def __init__(self, id: str | None = None) -> None:
-        self._key: bytes = _STANDARD_KEY if id is None else decode_position_id(id)
+        if id is None:
+            key = _STANDARD_KEY
+        elif isinstance(id, str) and id.strip().startswith("XGID="):
+            key = Position.from_xgid(id)._key
+        else:
+            try:
+                key = decode_position_id(id)
+            except InvalidPositionError as exc:
+                if not isinstance(id, str) or (":" not in id and len(id.strip()) != 26):
+                    raise
+                raise InvalidPositionError(
+                    f"{exc}; Position() reads a Position ID or a whole XGID ('XGID=...'): for "
+                    "PositionID:MatchID use bgfast.formats.text.read_position, for an XGID's "
+                    "board field alone Position.from_xgid") from None
+        self._key: bytes = key
         self._id: str | None = None
 
     @classmethod
@@ -132,9 +157,9 @@ class Position:
         True
 
         :raises InvalidPositionError: wrong length, a character outside Base64,
-            or an impossible board.
+            or an impossible board (an XGID too: read it with :meth:`from_xgid`).
         """
-        return cls(position_id)
+        return cls._from_valid_bytes(decode_position_id(position_id))
 
     def id(self) -> str:
         """The gnubg Position ID (14 characters) of this position, side on roll encoded second."""

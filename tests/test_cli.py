@@ -208,7 +208,20 @@ def test_show_prints_the_match_state_an_xgid_or_match_id_states(capsys: pytest.C
     code, out, _ = run(capsys, "show", "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:3:2:0:7:10")
     assert code == 0
     assert out.splitlines()[-2] == ("7-point match, score 3-2 (the side on roll first), cube 2 owned by the side "
-                                    "on roll, dice 52")
+                                    "on roll (player 1 on roll), dice 52")
     assert out.splitlines()[-1].startswith("Position ID 4HPwATDgc/ABMA  Match ID ")
     code, out, _ = run(capsys, "show", "4HPwATDgc/ABMA")
     assert code == 0 and "Match ID" not in out
+
+
+def test_show_and_rollout_describe_the_match_state_in_the_same_words(capsys: pytest.CaptureFixture[str]) -> None:
+    # Player 1 on roll with 2 points to player 0's 4: both commands put the side on roll's score first.
+    text = "4HPwATDgc/ABMA:UQngAEAAEAAE"
+    code, out, _ = run(capsys, "show", text)
+    assert code == 0
+    state = out.splitlines()[-2]
+    assert state == ("7-point match, score 2-4 (the side on roll first), cube 2 owned by the side on roll "
+                     "(player 1 on roll), dice not rolled")
+    code, out, _ = run(capsys, "rollout", text, "--trials", "1", "--bot", "pubeval", "--no-luck")
+    assert code == 0
+    assert out.splitlines()[0] == "rollout of 4HPwATDgc/ABMA: " + state.removesuffix(", dice not rolled")

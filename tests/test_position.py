@@ -524,3 +524,31 @@ def test_moving_a_checker_from_an_empty_point_is_an_illegal_move() -> None:
 def test_playing_only_one_die_when_both_can_be_played_is_an_illegal_move() -> None:
     with pytest.raises(IllegalMoveError):
         STARTING.parse_move("8/5", "31")
+
+
+# ---------------------------------------------------------------- XGIDs in Position()
+
+
+def test_position_reads_a_whole_xgid_as_from_xgid_does() -> None:
+    # The README says positions are read as Position IDs and XGIDs: Position(text) takes both.
+    # An XGID's board is from its player on roll (turn -1: the top player), as from_xgid reads it.
+    for xgid in ("XGID=-b----E-C---eE---c-e----B-:1:1:1:52:3:2:0:7:10",
+                 "XGID=-b----E-C---eE---c-e----B-:0:0:-1:00:0:0:0:0:10",
+                 " XGID=aBBA-BBC-----c-b-bcb-A----:0:0:1:00:0:0:0:0:10 "):
+        assert Position(xgid) == Position.from_xgid(xgid)
+    assert Position("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10") == Position()
+
+
+@pytest.mark.parametrize(("text", "hint"), [
+    ("4HPwATDgc/ABMA:cAkAAAAAAAAA", "for PositionID:MatchID use bgfast.formats.text.read_position"),
+    ("-b----E-C---eE---c-e----B-", "for an XGID's board field alone Position.from_xgid"),
+])
+def test_position_names_the_reader_of_text_it_does_not_take(text: str, hint: str) -> None:
+    with pytest.raises(InvalidPositionError, match="a Position ID has 14 characters") as info:
+        Position(text)
+    assert hint in str(info.value)
+
+
+def test_position_from_id_still_takes_only_a_position_id() -> None:
+    with pytest.raises(InvalidPositionError, match="a Position ID has 14 characters"):
+        Position.from_id("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")

@@ -557,10 +557,10 @@ def test_the_rollout_command_prints_the_chances_and_equities_as_text(capsys: pyt
     code, out, _ = run(capsys, "rollout", "4HPwATDgc/ABMA", "--dice", "31", "--trials", "72", "--seed", "1",
                        "--bot", "pubeval:cube=never", "--cubeful")
     assert code == 0
-    assert "72 trials (the roll after the 31 stratified, luck-adjusted chances and cubeless equity)" in out
+    assert "72 trials (the roll after the 31 stratified, luck-adjusted)" in out
     assert "dice 31 played first: 8/5 6/5" in out
     assert "cubeless equity:" in out and "cubeful equity:" in out
-    assert "(the cubeful figures are not luck-adjusted)" in out
+    assert "not luck-adjusted" not in out
 
 
 def test_a_single_trial_reports_no_error_rather_than_nan() -> None:
@@ -577,21 +577,42 @@ def test_a_single_trial_reports_no_error_rather_than_nan() -> None:
 DMP = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:6:6:0:7:10"   # 6-6 in a 7-point match
 
 
-def test_the_report_and_json_say_that_only_the_chances_and_cubeless_equity_are_luck_adjusted() -> None:
+def test_the_report_and_json_say_that_the_chances_and_both_equities_are_luck_adjusted() -> None:
     # At double match point the match winning chance is the win chance: without luck adjustment the
-    # two estimates are the same number, with it only the win chance is adjusted, so they differ.
+    # two estimates are the same number; with it both are adjusted alike (the cube is dead at 1, the
+    # MWC's luck is the win chance's), so they stay the same number, with the same smaller error.
     plain = rollout(DMP, trials=72, seed=1, cubeful=True)
     assert plain.cubeful_mwc.value == pytest.approx(plain.win.value)
     assert plain.to_dict()["luck_adjusted_figures"] == [] and "luck-adjusted" not in plain.report()
     adjusted = _rollout(DMP, bot="pubeval", trials=72, seed=1, cubeful=True)
-    assert adjusted.cubeful_mwc.value == plain.cubeful_mwc.value != adjusted.win.value
-    assert adjusted.to_dict()["luck_adjusted_figures"] == ["probabilities", "equity"]
+    assert adjusted.cubeful_mwc.value == pytest.approx(adjusted.win.value, abs=1e-6)
+    assert adjusted.cubeful_mwc.se == pytest.approx(adjusted.win.se, abs=1e-6)
+    assert adjusted.cubeful_mwc.se < plain.cubeful_mwc.se
+    assert adjusted.cubeful_mwc.value != plain.cubeful_mwc.value
+    assert adjusted.to_dict()["luck_adjusted_figures"] == ["probabilities", "equity", "cubeful_equity", "cubeful_mwc"]
     text = adjusted.report()
-    assert "72 trials (first roll stratified, luck-adjusted chances and cubeless equity)" in text
-    assert "(the cubeful figures are not luck-adjusted)" in text
-    # plays ranked by the cubeless equity: their differences are adjusted too
+    assert "72 trials (first roll stratified, luck-adjusted)" in text and "not luck-adjusted" not in text
+    # plays ranked by the cubeless equity: their differences are adjusted too, and the report says so
     ranked = _rollout(TWO_EACH, dice="21", plays=True, trials=72, seed=1)
     assert ranked.to_dict()["luck_adjusted_figures"] == ["probabilities", "equity", "difference"]
+    assert "ranked by luck-adjusted cubeless equity" in ranked.report()
+
+
+def test_plays_with_the_cube_are_ranked_by_the_luck_adjusted_cubeful_equity() -> None:
+    # The opening 31 with the cube, as a backgammon expert checks it: without the cubeful luck
+    # adjustment the cubeful equities of 324 trials were noise (13/9 first, +0.32 +- 0.17).
+    ranked = _rollout(Position(), dice="31", plays=True, cubeful=True, bot="heuristic", trials=144, seed=1)
+    plain = _rollout(Position(), dice="31", plays=True, cubeful=True, bot="heuristic", trials=144, seed=1,
+                     luck=False)
+    assert ranked.to_dict()["luck_adjusted_figures"] == ["probabilities", "equity", "cubeful_equity", "difference"]
+    assert "ranked by luck-adjusted cubeful equity" in ranked.report()
+    assert [p.result.cubeful_equity for p in ranked.plays] == [p.result.ranking_equity for p in ranked.plays]
+    values = [p.result.cubeful_equity.value for p in ranked.plays]
+    assert values == sorted(values, reverse=True)
+    se = {p.move: p.result.cubeful_equity.se for p in ranked.plays}
+    plain_se = {p.move: p.result.cubeful_equity.se for p in plain.plays}
+    assert all(se[m] < plain_se[m] for m in se), (se, plain_se)
+    assert sum(se.values()) < 0.7 * sum(plain_se.values()), (se, plain_se)
 
 
 def test_the_sampling_label_says_which_rolls_were_stratified() -> None:
@@ -606,6 +627,19 @@ def test_the_sampling_label_says_which_rolls_were_stratified() -> None:
     assert "for the side on roll, before the dice" in rollout(THREE_EACH, trials=72).report()
 
 
+def test_the_report_and_json_name_the_bot_with_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    # 0-ply and 1-ply rollouts must be told apart: the whole spec, not only the bot's name.
+    one_ply = rollout(THREE_EACH, bot="neural:ply=1", trials=1)
+    assert one_ply.bot == "neural:cube=auto,cube_efficiency=0.68,ply=1"
+    assert rollout(THREE_EACH, bot="neural", trials=1).bot == "neural:cube=auto,cube_efficiency=0.68,ply=0"
+    assert one_ply.to_dict()["bot"] == one_ply.bot
+    assert get_bot(one_ply.bot).options() == get_bot("neural:ply=1").options()     # the spec reads back
+    code, out, _ = run(capsys, "rollout", "4HPwATDgc/ABMA", "--trials", "1", "--bot", "neural:ply=1", "--no-luck")
+    assert code == 0 and "\nneural:cube=auto,cube_efficiency=0.68,ply=1 on both sides, 1 trial" in out
+    code, out, _ = run(capsys, "rollout", "4HPwATDgc/ABMA", "--trials", "1", "--bot", "neural:ply=1", "--json")
+    assert code == 0 and json.loads(out)["bot"] == "neural:cube=auto,cube_efficiency=0.68,ply=1"
+
+
 def test_a_single_play_is_one_play_not_one_plays() -> None:
     text = rollout(ONE_EACH, dice="66", plays=True, trials=72, seed=1).report()
     assert "\n1 play of 66, ranked by" in text and "plays of" not in text
@@ -618,7 +652,8 @@ def test_the_rollout_help_says_when_the_first_roll_is_stratified_and_what_luck_a
     assert code == 0
     assert "With N of 72 or more, the first roll is stratified" in text and "fewer trials are sampled plainly" in text
     assert "With --dice, which is fixed, the rolls after it are stratified" in text
-    assert "Luck adjustment applies to the chances and the cubeless equity only" in text
+    assert "Luck adjustment applies to the chances, the cubeless equity and, with --cubeful, the cubeful" in text
+    assert "--plays ranks by the luck-adjusted cubeful equity with --cubeful" in text
 
 
 # ---------------------------------------------------------------- variants

@@ -18,6 +18,8 @@ from bgfast import Position
 from bgfast.bots import get_bot
 from bgfast.dice import ALL_36
 from bgfast.evaluator import default_evaluator
+from bgfast.match import MatchState
+from bgfast.met import MatchEquityTable
 from bgfast.rollout import rollout
 from test_rollout import SHOT, THREE_EACH, exact_win, inside
 
@@ -77,10 +79,12 @@ def test_a_negative_filter_is_refused() -> None:
 @pytest.mark.parametrize("flt", [0, 4])
 @pytest.mark.parametrize("bot", ["neural", "heuristic", "pubeval"])
 def test_measuring_luck_does_not_change_a_play(monkeypatch: pytest.MonkeyPatch, bot: str, flt: int) -> None:
-    # A bot that never doubles: its cubeful value is the unadjusted result of the very games
-    # the luck was measured in.  Without a filter the loop takes the play the luck measure
-    # found (the neural and heuristic bots' own); it must be the play the bot makes.
+    # A bot that never doubles: its cubeful value, with the cubeful luck adjustment switched
+    # off here, is the unadjusted result of the very games the luck was measured in.  Without
+    # a filter the loop takes the play the luck measure found (the neural and heuristic bots'
+    # own); it must be the play the bot makes.
     monkeypatch.setattr(engine, "LUCK_FILTER", flt)
+    monkeypatch.setattr(engine._Worker, "_cubeful_luck", lambda self, runner: 0.0)
     player = get_bot(bot, cube="never")
     adjusted = rollout(CONTACT[1], bot=player, trials=72, seed=3, cubeful=True, luck=True)
     plain = rollout(CONTACT[1], bot=player, trials=72, seed=3, cubeful=True, luck=False)
@@ -129,3 +133,55 @@ def test_long_adjusted_and_unadjusted_rollouts_agree(position: str) -> None:
     plain = rollout(position, trials=12960, seed=32, luck=False, workers=2)
     diff = adjusted.equity.value - plain.equity.value
     assert abs(diff) < 3 * float(np.hypot(adjusted.equity.se, plain.equity.se)), diff
+
+
+# ---------------------------------------------------------------- the cubeful value
+
+
+def test_the_cubeful_luck_is_each_rolls_luck_times_the_cube_per_initial_cube() -> None:
+    # A bot that never doubles, no Jacoby rule, the cube at 2 from the start: every roll is
+    # rolled at cube 2, the cubeful value is the cubeless result (per initial cube), so the
+    # adjusted cubeful equity is the adjusted cubeless equity, trial by trial.
+    match = MatchState(cube_value=2, cube_owner=0, jacoby=False)
+    result = rollout(CONTACT[1], bot="pubeval:cube=never", match=match, trials=72, seed=4, cubeful=True)
+    plain = rollout(CONTACT[1], bot="pubeval:cube=never", match=match, trials=72, seed=4, cubeful=True, luck=False)
+    assert plain.cubeful_equity == plain.equity
+    assert result.cubeful_equity.value == pytest.approx(result.equity.value, abs=1e-6)
+    assert result.cubeful_equity.se == pytest.approx(result.equity.se, abs=1e-6)
+    assert result.cubeful_equity.value != plain.cubeful_equity.value
+
+
+def test_adjusted_and_unadjusted_cubeful_rollouts_of_the_same_trials_agree() -> None:
+    # The neural bot doubles, takes and passes: the adjusted cubeful equity differs from the
+    # unadjusted one of the same games by the trials' mean (cube-weighted) luck, noise about
+    # zero, and its error is less than half the unadjusted one (the variance reduction that
+    # ranking plays by it needs).
+    adjusted = rollout(CONTACT[0], trials=324, seed=4, cubeful=True)
+    plain = rollout(CONTACT[0], trials=324, seed=4, cubeful=True, luck=False)
+    assert "cubeful_equity" in adjusted.luck_adjusted_figures
+    assert abs(adjusted.cubeful_equity.value - plain.cubeful_equity.value) < 3 * plain.cubeful_equity.se
+    assert adjusted.cubeful_equity.se < 0.5 * plain.cubeful_equity.se
+
+
+def test_a_luck_adjusted_cubeful_rollout_holds_the_exact_mwc_when_nobody_can_double() -> None:
+    # The Crawford game: the cube is dead, the cubeful MWC is the outcomes through the MET,
+    # known exactly by recursion over the rolls; the adjusted estimate holds it.
+    met = MatchEquityTable.load()
+    match = MatchState(length=3, score=(2, 0), crawford=True)
+    p = exact_win(THREE_EACH)
+    exact = p * met.mwc(0, 3, True) + (1 - p) * met.mwc(1, 2, True)
+    result = rollout(THREE_EACH, bot="pubeval", cubeful=True, match=match, trials=1296, seed=2)
+    plain = rollout(THREE_EACH, bot="pubeval", cubeful=True, match=match, trials=1296, seed=2, luck=False)
+    assert result.luck_adjusted and inside(exact, result.cubeful_mwc)
+    assert result.cubeful_mwc.se < 0.7 * plain.cubeful_mwc.se     # the heuristic measures the luck of a 3-checker race
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("position", CONTACT[:2])
+def test_long_adjusted_and_unadjusted_cubeful_rollouts_agree(position: str) -> None:
+    # 2592 trials each with the cube (money play, the neural bot's doubles), different seeds:
+    # the cubeful equities within 3 SE of each other.
+    adjusted = rollout(position, trials=2592, seed=41, workers=2, cubeful=True)
+    plain = rollout(position, trials=2592, seed=42, luck=False, workers=2, cubeful=True)
+    diff = adjusted.cubeful_equity.value - plain.cubeful_equity.value
+    assert abs(diff) < 3 * float(np.hypot(adjusted.cubeful_equity.se, plain.cubeful_equity.se)), diff

@@ -22,7 +22,7 @@ from bgfast.rollout import RolloutRequest, rollout, run_rollout
 def test_a_request_resolves_names_to_objects_and_is_frozen() -> None:
     request = RolloutRequest.create("4HPwATDgc/ABMA", bot="pubeval", dice=(1, 3), play="8/5 6/5", trials=72)
     assert request.position == Position() and request.dice == Dice(3, 1)
-    assert str(request.play) == "8/5 6/5" and request.bot_name == "pubeval"
+    assert str(request.play) == "8/5 6/5" and request.bot_name == "pubeval:cube=keith,cube_efficiency=0.68"
     assert request.evaluator is request.bot and request.met is None and request.checkers == 15
     with pytest.raises(dataclasses.FrozenInstanceError):
         request.trials = 10  # type: ignore[misc]

@@ -98,6 +98,7 @@ ctypedef struct GameLog:
     int score_after[2]
     int plies
     float luck[2][5]          # variance reduction: each player's summed luck, own view (see game.pyx)
+    float cube_luck[2][5]     # the same with each ply's luck times the cube value it was rolled at
     int truncated             # 1: stopped after max_plies; ``final`` holds the position
     int final_turn            # the player on roll (side 1) in ``final``
     Board final

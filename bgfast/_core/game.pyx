@@ -292,6 +292,7 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
     cdef int a, c, d1, d2, turn, idx, answer, i, played
     cdef int cube = 1, owner = -1, plies = 0, max_plies = 0, k
     cdef int left[2]                          # checkers each player still has on the board
+    cdef float ply_luck[5]
     cdef bint skip_cube = True
     cdef const uint8_t* loser
     cdef const Child* chosen
@@ -360,7 +361,11 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
             d2 = next_die(m)
         played = -1
         if m.luck and not (skip_cube and start != NULL):     # leaves m.gen holding the plays of (d1, d2)
-            played = evaluator_luck(&m.players[turn].evaluator, m.gen, &b, d1, d2, m.luck_filter, log.luck[turn])
+            memset(ply_luck, 0, sizeof(ply_luck))
+            played = evaluator_luck(&m.players[turn].evaluator, m.gen, &b, d1, d2, m.luck_filter, ply_luck)
+            for k in range(5):
+                log.luck[turn][k] += ply_luck[k]
+                log.cube_luck[turn][k] += cube * ply_luck[k]    # the cube was set before the roll
         else:
             generate(m.gen, &b, d1, d2)
         skip_cube = False
@@ -627,9 +632,16 @@ cdef class MatchRunner:
         data = (<const char*> self.m.log.turns)[:size] if size else b""
         return np.frombuffer(data, dtype=TURN_DTYPE)
 
-    def luck(self):
-        """The last game's summed luck: ``((5 numbers of player 0), (player 1))``, each in its own view."""
+    def luck(self, bint cube=False):
+        """The last game's summed luck: ``((5 numbers of player 0), (player 1))``, each in its own view.
+
+        :param cube: each ply's luck times the cube value at that roll (the cube is
+            turned before the dice are rolled, so the weight is known before the roll
+            and the weighted luck keeps its mean of zero).
+        """
         cdef GameLog* gl = &self.log.games[0]
+        if cube:
+            return (tuple(gl.cube_luck[0][k] for k in range(5)), tuple(gl.cube_luck[1][k] for k in range(5)))
         return (tuple(gl.luck[0][k] for k in range(5)), tuple(gl.luck[1][k] for k in range(5)))
 
     def script_left(self):

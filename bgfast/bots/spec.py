@@ -15,10 +15,11 @@ this module only reads the text, so that it imports nothing of the bots.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from bgfast.errors import UnknownBotError
 
-__all__ = ["parse_bot_spec"]
+__all__ = ["format_bot_spec", "parse_bot_spec"]
 
 _NAME = re.compile(r"[A-Za-z_][\w.-]*\Z")
 _KEY = re.compile(r"[A-Za-z_]\w*\Z")
@@ -66,3 +67,21 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, object]]:
             options[key] = _value(value.strip())
     return name, options
 
+
+
+def format_bot_spec(name: str, options: Mapping[str, object] | None = None) -> str:
+    """A bot's name and options as one spec, the text :func:`parse_bot_spec` reads back:
+    what a report prints to say exactly which bot played (``neural:...,ply=1`` is not
+    ``neural:...,ply=0``).  Options whose value is None (the bot's default) are left out;
+    a value that is not a number, bool or text (a weights object) is written as ``str()``.
+
+    >>> format_bot_spec("neural", {"cube": "auto", "cube_efficiency": 0.68, "ply": 1})
+    'neural:cube=auto,cube_efficiency=0.68,ply=1'
+    >>> format_bot_spec("bgsage", {"level": "1ply", "cube": None}), format_bot_spec("mine")
+    ('bgsage:level=1ply', 'mine')
+    >>> parse_bot_spec(format_bot_spec("pubeval", {"cube": "never", "seed": 3}))
+    ('pubeval', {'cube': 'never', 'seed': 3})
+    """
+    items = [f"{key}={str(value).lower() if isinstance(value, bool) else value}"
+             for key, value in (options or {}).items() if value is not None]
+    return name + (":" + ",".join(items) if items else "")

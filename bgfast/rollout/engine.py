@@ -23,7 +23,8 @@ Per trial and per line (a position, or one play of a roll), the engine keeps
 six numbers, all from the view of the side on roll at the root: the five
 cumulative outcome probabilities (0/1 for a finished game, the evaluator's
 estimate for a truncated one) and the cubeful value (money points per
-initial cube, or the match winning chance).  That is 48 bytes a trial a line.
+initial cube, or the match winning chance), each less the trial's luck when
+luck-adjusted (see :func:`rollout`).  That is 48 bytes a trial a line.
 """
 from __future__ import annotations
 
@@ -169,6 +170,27 @@ def _root_luck(luck: tuple[Probs, Probs], root: int) -> np.ndarray:
     return total
 
 
+def _luck_scale(task: _Task) -> np.ndarray:
+    """The linear map from a cube-weighted luck vector (root's view, cube values as they are) to
+    the cubeful value's scale: money, the cubeless equity's weights ``(2, 1, 1, -1, -1)`` per
+    initial cube; match, the dead-cube MWC's weight of each of the five chances at the initial
+    cube, per initial cube.  Any fixed map keeps the luck's mean zero (each ply's luck has mean
+    zero over the 36 rolls and its cube value is set before the roll), so the adjusted cubeful
+    value stays unbiased; the map only decides how much of the dice's noise it removes."""
+    m = task.match
+    if m.length == 0:
+        return np.array([2.0, 1.0, 1.0, -1.0, -1.0]) / m.cube_value
+    away = (m.length - m.score[task.root], m.length - m.score[1 - task.root])
+
+    def at(p: tuple[float, ...]) -> float:
+        return dead_cube_mwc(p, task.met, away[0], away[1], m.cube_value)  # type: ignore[arg-type]
+
+    corners = [(0.0,) * 5, (1.0, 0.0, 0.0, 0.0, 0.0), (1.0, 1.0, 0.0, 0.0, 0.0), (1.0, 1.0, 1.0, 0.0, 0.0),
+               (0.0, 0.0, 0.0, 1.0, 0.0), (0.0, 0.0, 0.0, 1.0, 1.0)]
+    v = [at(c) for c in corners]
+    return np.array([v[1] - v[0], v[2] - v[1], v[3] - v[2], v[4] - v[0], v[5] - v[4]]) / m.cube_value
+
+
 def _as_probabilities(p: Any, source: Any) -> tuple[float, float, float, float, float]:
     try:
         values: tuple[float, ...] = as_probs(p)
@@ -201,6 +223,8 @@ class _Worker:
         self.cubeful = None
         if task.cubeful and not never:
             self.cubeful = make_runner(bot, bot, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
+            self.cubeful.measure_luck(task.luck, task.luck_filter)
+        self.luck_scale = _luck_scale(task) if task.cubeful and task.luck else None
         self.evaluator = _from_ref(task.evaluator)
         self.gnubg = None
         if task.exact_bearoff:
@@ -265,6 +289,14 @@ class _Worker:
             return value if final_turn == t.root else -value
         return dead_cube_mwc(p_root, t.met, self.away[0], self.away[1], cube)  # type: ignore[arg-type]
 
+    def _cubeful_luck(self, runner: MatchRunner) -> float:
+        """The luck of the cubeful game just played, on the scale of its cubeful value: each
+        rolled ply's luck (cubeless, the luck measure's probabilities) times the cube value it
+        was rolled at, summed in the root's view and valued by :func:`_luck_scale`'s linear
+        map (money: the cubeless equity's, per initial cube; match: the dead-cube MWC's)."""
+        assert self.luck_scale is not None
+        return float(self.luck_scale @ _root_luck(runner.luck(cube=True), self.task.root))
+
     def run(self, start: int, stop: int) -> np.ndarray:
         """The six numbers of trials ``start..stop-1``: shape ``(lines, stop - start, 6)``."""
         t = self.task
@@ -280,10 +312,13 @@ class _Worker:
                 if t.luck:
                     out[j, k, :5] -= _root_luck(self.cubeless.luck(), t.root)
                 if t.cubeful:
+                    runner = self.cubeless if self.cubeful is None else self.cubeful
                     if self.cubeful is None:
                         out[j, k, 5] = self._cubeful_value(res, self.cubeless, row)
                     else:
                         out[j, k, 5] = self._cubeful_value(self._play(self.cubeful, line, i), self.cubeful, None)
+                    if t.luck:
+                        out[j, k, 5] -= self._cubeful_luck(runner)
         return out
 
 
@@ -410,11 +445,21 @@ def rollout(position: Position | str, **options: Any) -> RolloutResult:
     cheaper than valuing every play, for about 10% more error.  The luck is a
     function of the roll minus its exact mean over the 36 rolls, so it has
     expectation zero and the estimate stays unbiased; it costs 21 extra move
-    generations a ply and a few evaluations each.  Only the five chances and the cubeless
-    equity are adjusted (and, when the plays are ranked by it, their
-    differences): the cubeful equity and the match winning chance are not, so
-    where they should agree with a chance (the MWC with the win chance at
-    double match point) they can differ by more than the chance's error.
+    generations a ply and a few evaluations each.
+
+    With ``cubeful=True`` the cubeful value is luck-adjusted too, on the cubeless
+    scale (exact cubeful luck would need a cubeful evaluation of all 21 rolls a
+    ply): the cubeful game measures its own luck as above, each ply's luck times
+    the cube value it was rolled at (the cube is turned before the dice, so the
+    weight is fixed before the roll and the weighted luck keeps its mean of zero),
+    and subtracts it valued by a fixed linear map: money, the cubeless equity per
+    initial cube; match, the dead-cube match winning chance of each of the five
+    chances at the initial cube.  The adjusted cubeful equity and MWC stay
+    unbiased and their standard errors (of the adjusted per-trial values, as
+    above) shrink, much as the cubeless equity's do; the cubeful game's luck
+    costs as much again as the cubeless game's.  ``plays=True`` ranks the plays by
+    the luck-adjusted cubeful equity with the cube, else by the luck-adjusted
+    cubeless equity, and gives each difference to the best its own error.
     :attr:`RolloutResult.luck_adjusted_figures` names the adjusted figures.
 
     :param position: a :class:`Position`, Position ID, ``PositionID:MatchID`` or XGID

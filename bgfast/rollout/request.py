@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bgfast.bots import get_bot
+from bgfast.bots.spec import format_bot_spec
 from bgfast.dice import Dice
 from bgfast.errors import InvalidRolloutError
 from bgfast.game import MAX_MATCH_LENGTH
@@ -50,6 +51,19 @@ def _count(value: object, name: str, *, low: int = 1, high: int | None = None) -
     return whole_number(value, name, low=low, high=high, what=what, bounds=bounds, error=InvalidRolloutError)
 
 
+def _bot_spec(bot: Any) -> str:
+    """The spec of ``bot``: its name and, when it has them, every option (see :func:`format_bot_spec`)."""
+    name = str(getattr(bot, "name", type(bot).__name__))
+    options = getattr(bot, "options", None)
+    if not callable(options):
+        return name
+    try:
+        values = dict(options())
+    except (TypeError, ValueError):      # a Python bot's own options() of another shape
+        return name
+    return format_bot_spec(name, values)
+
+
 @dataclass(frozen=True)
 class RolloutRequest:
     """A checked rollout: the position, what is rolled out of it, by whom, how many times.
@@ -67,6 +81,8 @@ class RolloutRequest:
     bot: Any
     """The bot object playing both sides."""
     bot_name: str
+    """The bot's full spec, its name and options (``neural:cube=auto,cube_efficiency=0.68,ply=1``;
+    only the name for a bot without ``options()``): what a report says played."""
     evaluator: Any
     """What finishes truncated trials (the bot unless another was given)."""
     dice: Dice | None
@@ -202,7 +218,7 @@ class RolloutRequest:
                                           "(give luck=False)")
             use_luck = False
         return cls(position=pos, match=dataclasses.replace(match, dice=(0, 0)), rules=rules, met=table,
-                   bot=bot_obj, bot_name=str(getattr(bot_obj, "name", type(bot_obj).__name__)),
+                   bot=bot_obj, bot_name=_bot_spec(bot_obj),
                    evaluator=eval_obj, dice=roll, play=move, plays=bool(plays), cubeful=bool(cubeful),
                    trials=trials, seed=seed, workers=workers, truncate=truncate,
                    exact_bearoff=bool(exact_bearoff), target_se=target_se,

@@ -89,7 +89,8 @@ class RolloutResult:
     play: str | None
     """That roll's play (gnubg notation) if fixed: given, or the bot's deterministic choice."""
     bot: str
-    """The bot that played both sides."""
+    """The bot that played both sides: its full spec, name and options
+    (``neural:cube=auto,cube_efficiency=0.68,ply=1``), as ``bgfast rollout --bot`` reads it."""
     trials: int
     """Trials played (and kept)."""
     seed: int
@@ -115,8 +116,8 @@ class RolloutResult:
     plays: tuple[PlayResult, ...] = field(default_factory=tuple)
     """With ``plays=True``: every play of :attr:`dice`, best first."""
     luck_adjusted: bool = False
-    """The cubeless results had each trial's luck subtracted (variance reduction);
-    the cubeful ones never do (see :attr:`luck_adjusted_figures`)."""
+    """Each trial's luck was subtracted (variance reduction) from its cubeless results and,
+    with the cube, from its cubeful value (see :attr:`luck_adjusted_figures`)."""
     variant: str = "standard"
     """The variant's rules the trials were played by (see :data:`bgfast.position.VARIANTS`)."""
     target_se: float | None = None
@@ -128,15 +129,22 @@ class RolloutResult:
     @property
     def luck_adjusted_figures(self) -> tuple[str, ...]:
         """The figures that had each trial's luck subtracted, by their JSON keys (with their ``_se``):
-        ``probabilities`` and ``equity`` (cubeless), and the plays' ``difference`` when the plays
-        are ranked by the cubeless equity; never ``cubeful_equity`` or ``cubeful_mwc``.
-        Empty without luck adjustment.
+        ``probabilities`` and ``equity`` (cubeless), ``cubeful_equity`` (and ``cubeful_mwc``
+        in match play) when rolled out with the cube, and the plays' ``difference`` (which
+        is of the ranking equity, :attr:`ranking_equity`).  Empty without luck adjustment.
+
+        >>> from bgfast.rollout import rollout
+        >>> rollout("4HPwATDgc/ABMA", trials=72, seed=1, bot="heuristic", cubeful=True).luck_adjusted_figures
+        ('probabilities', 'equity', 'cubeful_equity')
         """
         if not self.luck_adjusted:
             return ()
-        if self.plays and self.cubeful_equity is None:
-            return ("probabilities", "equity", "difference")
-        return ("probabilities", "equity")
+        figures: tuple[str, ...] = ("probabilities", "equity")
+        if self.cubeful_equity is not None:
+            figures += ("cubeful_equity",)
+        if self.cubeful_mwc is not None:
+            figures += ("cubeful_mwc",)
+        return figures + (("difference",) if self.plays else ())
 
     @property
     def probabilities(self) -> tuple[float, float, float, float, float]:
@@ -172,7 +180,8 @@ class RolloutResult:
 
     @property
     def ranking_equity(self) -> Estimate:
-        """The equity plays are ranked by: cubeful when computed, else cubeless."""
+        """The equity plays are ranked by: cubeful when computed, else cubeless (each
+        luck-adjusted when :attr:`luck_adjusted`)."""
         return self.cubeful_equity if self.cubeful_equity is not None else self.equity
 
     def to_dict(self) -> dict[str, Any]:
@@ -211,15 +220,15 @@ class RolloutResult:
 
         >>> from bgfast.rollout import rollout
         >>> print(rollout("4HPwATDgc/ABMA", trials=72, seed=1).report().splitlines()[0])
-        rollout of 4HPwATDgc/ABMA: money game, score 0-0 (Jacoby), cube 1 centred, player 0 on roll
+        rollout of 4HPwATDgc/ABMA: money game, score 0-0 (the side on roll first, Jacoby), cube 1 centred (player 0 on roll)
         """
         cube = "cubeful" if self.cubeful_equity is not None else "cubeless"
         lines = [
             f"rollout of {self.position.id()}"
-            + ("" if self.variant == "standard" else f" ({self.variant})") + f": {self.match}",
+            + ("" if self.variant == "standard" else f" ({self.variant})") + f": {self.match.describe(dice=False)}",
             f"{self.bot} on both sides, {self.trials} trial{'' if self.trials == 1 else 's'} "
             f"({_sampling(self.strata, self.dice)}"
-            + (", luck-adjusted chances and cubeless equity" if self.luck_adjusted else "") + "), "
+            + (", luck-adjusted" if self.luck_adjusted else "") + "), "
             f"seed {self.seed}" + (f", truncated after {self.truncate} plies" if self.truncate else "")
             + f", {self.seconds:.2f} s",
         ]
@@ -249,12 +258,11 @@ class RolloutResult:
             else:
                 mwc += f"{100 * self.cubeful_mwc.se:.2f}%   95% [{100 * low:.2f}%, {100 * high:.2f}%]"
             lines.append(mwc)
-        if self.luck_adjusted and self.cubeful_equity is not None:
-            lines.append("(the cubeful figures are not luck-adjusted)")
         if self.plays:
             width = max(len(p.move or "(no play)") for p in self.plays)
             count = f"{len(self.plays)} play{'' if len(self.plays) == 1 else 's'}"
-            lines += ["", (f"{count} of {self.dice}, ranked by {cube} equity "
+            by = ("luck-adjusted " if self.luck_adjusted else "") + f"{cube} equity"
+            lines += ["", (f"{count} of {self.dice}, ranked by {by} "
                            "(same dice for every play; difference to the best with its own error)"),
                       f"{'#':>3}  {'play':<{width}}  {'equity':>17}  {'difference':>17}"]
             for i, p in enumerate(self.plays, 1):
@@ -287,7 +295,7 @@ class PlayResult:
     result: RolloutResult
     """The rollout of this play (perspective: the side that plays it)."""
     difference: Estimate
-    """Equity (cubeful if computed, else cubeless) minus the best play's."""
+    """Equity (cubeful if computed, else cubeless; luck-adjusted with the rollout) minus the best play's."""
 
     def to_dict(self) -> dict[str, Any]:
         """``move``, ``position_id``, the result's numbers (``probabilities`` and
