@@ -586,15 +586,24 @@ def _output_file(name: str, option: str, *, suffix: str = "", results: str | Non
                for k in kept):
             raise ValueError(f"{option} {name!r} is the results file {results!r} (or its journal, lock or log): "
                              "writing there would destroy it; name another file")
-    if path.is_dir():
+    if _is_dir(path):
         raise ValueError(f"{option} {name!r} is a folder, not a file")
     if suffix and not path.suffix:
         path = path.with_suffix(suffix)
-        if path.is_dir():
+        if _is_dir(path):
             raise ValueError(f"{option} {str(path)!r} is a folder, not a file")
-    if not path.parent.is_dir():
+    if not _is_dir(path.parent, unknown=True):
         raise ValueError(f"{option} {name!r}: no folder {str(path.parent)!r}")
     return path
+
+
+def _is_dir(path: Path, *, unknown: bool = False) -> bool:
+    """Whether ``path`` is a folder; ``unknown`` for a name the system refuses to look up
+    (too long...), which is left to the writer, whose error names the fault."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return unknown
 
 
 # ---------------------------------------------------------------- engine

@@ -169,7 +169,7 @@ def test_a_gnubg_rollout_runs_over_worker_processes_as_in_one(gnubg_nn, capsys: 
     assert two.probabilities == one.probabilities and two.cubeful_equity == one.cubeful_equity
     code = main(["rollout", "4HPwATDgc/ABMA", "--bot", "gnubg", "--workers", "2", "--trials", "72", "--no-luck"])
     out, err = capsys.readouterr()
-    assert code == 0 and "gnubg on both sides" in out and "pickle" not in err
+    assert code == 0 and "\ngnubg:ply=0," in out and " on both sides" in out and "pickle" not in err
 
 
 def test_the_documented_strength_is_of_cubeless_games_without_the_jacoby_rule(gnubg_nn) -> None:

@@ -327,7 +327,7 @@ def test_a_resumed_run_makes_the_net_of_an_uninterrupted_one(tmp_path) -> None:
     assert all(np.array_equal(whole.arrays[k], resumed.arrays[k]) for k in whole.arrays)
     # a point every 40 games, and one where the first, shorter run ended
     assert [p["games"] for p in read_curve(tmp_path / "part")] == [40, 60, 80, 120]
-    assert main(["td", str(tmp_path / "part"), "--lam", "0.5"]) == 1   # settings are fixed
+    assert main(["td", str(tmp_path / "part"), "--lam", "0.5"]) == 2   # settings are fixed: bad input
 
 
 def test_the_moving_average_of_the_weights_resumes_too(tmp_path) -> None:

@@ -414,7 +414,7 @@ def rollout(position: Position | str, **options: Any) -> RolloutResult:
 
     >>> result = rollout("4HPwATDgc/ABMA", trials=144, seed=1)
     >>> result.trials, result.strata, round(result.win.value, 3)
-    (144, 36, 0.544)
+    (144, 36, 0.55)
     >>> low, high = result.equity.interval
     >>> low < result.equity.value < high
     True

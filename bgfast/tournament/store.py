@@ -522,7 +522,10 @@ class Store:
             import fcntl
         except ImportError:  # pragma: no cover - not POSIX
             return
-        lock = open(self._lock_path(), "w")  # noqa: SIM115 - held open while the run writes
+        try:
+            lock = open(self._lock_path(), "w")  # noqa: SIM115 - held open while the run writes
+        except OSError as exc:  # a name too long, a folder one cannot write
+            raise ResultsWriteError(f"cannot create the results file {self._name}: {exc.strerror or exc}") from None
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

@@ -375,7 +375,7 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
     if config.eval_pairs:
         ppg, se = paired_ppg(weights.model(), seed=config.eval_seed, pairs=config.eval_pairs)
         base, _ = paired_ppg(teacher, seed=config.eval_seed, pairs=config.eval_pairs)
-        meta.update({"ppg_vs_pubeval": ppg, "se": se, "pairs": config.eval_pairs})
+        weights.meta.update({"ppg_vs_pubeval": ppg, "se": se, "pairs": config.eval_pairs})
         say(f"refined: vs pubeval {ppg:+.3f} +- {se:.3f} (the start on the same dice: {base:+.3f})")
     save_checkpoint(run, weights, REFINED)
     return weights
