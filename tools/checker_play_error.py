@@ -157,9 +157,10 @@ def summary(judged: Sequence[Judged], names: Sequence[str]) -> list[dict[str, An
 
 
 def format_summary(table: Sequence[dict[str, Any]]) -> str:
-    lines = [f"{'bot':<14}{'kind':<9}{'decisions':>10}{'error (mp)':>14}{'best play':>11}"]
+    width = max([13, *(len(str(r["bot"])) for r in table)]) + 1
+    lines = [f"{'bot':<{width}}{'kind':<9}{'decisions':>10}{'error (mp)':>14}{'best play':>11}"]
     for r in table:
-        lines.append(f"{r['bot']:<14}{r['kind']:<9}{r['decisions']:>10,}{r['error']:>8.2f} ± {r['se']:<4.2f}"
+        lines.append(f"{r['bot']:<{width}}{r['kind']:<9}{r['decisions']:>10,}{r['error']:>8.2f} ± {r['se']:<4.2f}"
                      f"{100 * r['best_share']:>10.1f}%")
     return "\n".join(lines)
 
