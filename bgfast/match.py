@@ -270,15 +270,15 @@ class MatchState:
         """The match state in one line, from the side on roll's view: the one wording of
         ``bgfast show``, ``bgfast rollout`` and ``str(match)``.
 
-        The score is the side on roll's first, then its opponent's, and says so; the
-        cube is centred or owned by the side on roll or by its opponent; the player
+        The score (of a match; money games have none) is the side on roll's first, then
+        its opponent's, and says so; the cube is centred or owned by the side on roll or by its opponent; the player
         numbers (as in the Match ID) follow in brackets.  With ``dice=False`` the dice
         are left out (a rollout names the roll it plays itself).
 
         >>> print(MatchState(length=7, score=(2, 4), cube_value=2, cube_owner=1, player_on_roll=1))
         7-point match, score 4-2 (the side on roll first), cube 2 owned by the side on roll (player 1 on roll), dice not rolled
         >>> MatchState(jacoby=True).describe(dice=False)
-        'money game, score 0-0 (the side on roll first, Jacoby), cube 1 centred (player 0 on roll)'
+        'money game (Jacoby), cube 1 centred (player 0 on roll)'
         """
         me = self.player_on_roll
         rule = ", Crawford game" if self.length and self.crawford else ""
@@ -286,8 +286,11 @@ class MatchState:
         head = f"{self.length}-point match" if self.length else "money game"
         owner = ("centred" if self.cube_owner < 0 else
                  "owned by the side on roll" if self.cube_owner == me else "owned by its opponent")
-        text = (f"{head}, score {self.score[me]}-{self.score[1 - me]} (the side on roll first{rule}), "
-                f"cube {self.cube_value} {owner} (player {me} on roll)")
+        if self.length:
+            head += f", score {self.score[me]}-{self.score[1 - me]} (the side on roll first{rule})"
+        elif rule:
+            head += f" ({rule[2:]})"
+        text = f"{head}, cube {self.cube_value} {owner} (player {me} on roll)"
         if self.double_offered:
             text += ", a double offered to its opponent"
         elif dice:

@@ -344,3 +344,17 @@ def test_a_resigned_game_reads_and_prints_as_a_resignation() -> None:
     assert "player0 resigns, player1 wins 2 points." in game_line(game, ("player0", "player1"))
     with pytest.raises(InvalidMatchFileError, match="not a single, gammon or backgammon at cube 1"):
         parse_sgf(resigned.replace("RE[B+2R]", "RE[B+4R]"))
+
+
+def test_an_sgf_match_length_out_of_range_is_a_match_file_error() -> None:
+    text = sgf_text(play_match_with_history(get_bot("pubeval"), get_bot("random"), length=3, seed=3),
+                    players=("pubeval", "random"))
+    assert "length:3" in text
+    with pytest.raises(InvalidMatchFileError, match="^big.sgf: game 1, node 1: "):
+        parse_sgf(text.replace("length:3", "length:99999999999999999999"), source="big.sgf")
+
+
+def test_parse_mat_reads_bytes_as_utf8() -> None:
+    text = mat_text(play_match_with_history(get_bot("pubeval"), get_bot("random"), length=3, seed=2),
+                    players=("a", "b"))
+    assert parse_mat(text.encode()).history.games == parse_mat(text).history.games

@@ -230,7 +230,7 @@ def test_weights_of_the_wrong_shape_are_refused(tiny: Weights) -> None:
 def test_weights_that_are_not_finite_are_refused_though_the_checksum_holds(tiny: Weights, value: float) -> None:
     arrays = {k: a.copy() for k, a in tiny.arrays.items()}
     arrays["contact.w1"][3, 7] = value
-    with pytest.raises(InvalidWeightsError, match="'contact.w1' holds 1 values that are not finite"):
+    with pytest.raises(InvalidWeightsError, match="'contact.w1' holds 1 value that is not finite"):
         decode_weights(encode_weights(Weights(arrays)), "nan.bgw")
 
 

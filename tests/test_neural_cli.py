@@ -49,6 +49,15 @@ def test_bgfast_train_runs_the_training_command_line(capsys: pytest.CaptureFixtu
     assert code == 0 and json.loads(out)[-1]["games"] == 20
     code, _, err = run(capsys, "train", "snapshot", str(tmp_path / "none"), str(tmp_path / "x.bgw"))
     assert code == 2 and err.startswith("bgfast: error: ") and err.count("\n") == 1
+    code, _, err = run(capsys, "train", "curve", str(tmp_path / "none"))
+    assert code == 2 and "is not a run folder of 'bgfast train td'" in err
+    code, _, err = run(capsys, "train", "snapshot", str(run_dir), str(tmp_path / "no" / "x.bgw"), "--which",
+                       "checkpoint")
+    assert code == 2 and err.startswith("bgfast: error: cannot write ") and err.count("\n") == 1
+    code, _, err = run(capsys, "train", "td", str(run_dir), "--lr", "0.5")
+    assert code == 2 and "--lr cannot change on resume (only --games, --average-games may)" in err
+    code, _, err = run(capsys, "train", "bench", "--positions", "0")
+    assert code == 2 and "must be at least 1" in err
     code, _, err = run(capsys, "train", "td", str(tmp_path / "zero"), "--eval-pairs", "0")
     assert code == 2 and err.startswith("bgfast: error: eval_pairs must be")
     code, out, _ = run(capsys, "train", "--help")

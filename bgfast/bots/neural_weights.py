@@ -143,8 +143,10 @@ def decode_weights(data: bytes, source: str = "weights") -> Weights:
             raise InvalidWeightsError(f"{source}: array {name!r} runs past the end of the file")
         arrays[name] = np.frombuffer(body, dtype="<f4", count=size // 4, offset=offset).reshape(shape).astype(np.float32)
         if not np.isfinite(arrays[name]).all():
-            raise InvalidWeightsError(f"{source}: array {name!r} holds {int((~np.isfinite(arrays[name])).sum())} "
-                                      "values that are not finite (NaN or infinity)")
+            bad = int((~np.isfinite(arrays[name])).sum())
+            raise InvalidWeightsError(f"{source}: array {name!r} holds {bad} "
+                                      f"{'values that are' if bad > 1 else 'value that is'} not finite "
+                                      "(NaN or infinity)")
         offset += size
     if offset != len(body):
         raise InvalidWeightsError(f"{source}: {len(body) - offset} bytes after the last array")

@@ -53,7 +53,7 @@ import re
 from collections.abc import Sequence
 
 from bgfast.errors import InvalidMatchFileError
-from bgfast.formats.match_file import MatchFile, MatchReplay, PathOrFile, read_text, write_text
+from bgfast.formats.match_file import MAX_MATCH_LENGTH, MatchFile, MatchReplay, PathOrFile, read_text, write_text
 from bgfast.game import MatchHistory, MatchRecord, Turn
 from bgfast.match import Rules
 
@@ -292,12 +292,11 @@ class _MatReader:
         self._flush()
 
 
-_MAX_LENGTH = 32767
-"""The longest match a Match ID (and so bgfast's match state) holds."""
-
-
-def parse_mat(text: str, *, rules: Rules | None = None, source: str = "<mat>") -> MatchFile:
-    """Read ``.mat`` text (see :func:`read_mat`); ``source`` names it in error messages."""
+def parse_mat(text: str | bytes, *, rules: Rules | None = None, source: str = "<mat>") -> MatchFile:
+    """Read ``.mat`` text (see :func:`read_mat`; bytes are read as UTF-8); ``source``
+    names it in error messages."""
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("utf-8", errors="replace")
     lines = text.splitlines()
     tags: dict[str, str] = {}
     comments: list[str] = []
@@ -324,9 +323,9 @@ def parse_mat(text: str, *, rules: Rules | None = None, source: str = "<mat>") -
         read_rules = _rules_from_tags(tags, rules or Rules())
     except ValueError as exc:
         raise InvalidMatchFileError(f"{source}: {exc}") from None
-    if length > _MAX_LENGTH:
+    if length > MAX_MATCH_LENGTH:
         raise InvalidMatchFileError(f"{source}: line {start}: a {length} point match; the longest a match ID "
-                                    f"holds is {_MAX_LENGTH}")
+                                    f"holds is {MAX_MATCH_LENGTH}")
     replay = MatchReplay(length=length, rules=read_rules, source=source)
     reader = _MatReader(replay)
     players: tuple[str, str] | None = None

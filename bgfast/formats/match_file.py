@@ -56,6 +56,10 @@ from bgfast.position import VARIANTS, Position, starting_position
 
 __all__ = ["MatchFile", "MatchReplay", "PathOrFile", "read_text", "write_text"]
 
+MAX_MATCH_LENGTH = 32767
+"""The longest match a Match ID (and so bgfast's match state) holds; a match file of a
+longer one is refused."""
+
 PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
 """A file name, or a text file open for reading or writing."""
 

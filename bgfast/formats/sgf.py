@@ -49,7 +49,7 @@ from sgfmill import sgf_grammar
 
 from bgfast import __version__
 from bgfast.errors import InvalidMatchFileError
-from bgfast.formats.match_file import MatchFile, MatchReplay, PathOrFile, read_text, write_text
+from bgfast.formats.match_file import MAX_MATCH_LENGTH, MatchFile, MatchReplay, PathOrFile, read_text, write_text
 from bgfast.game import MatchHistory, Turn
 from bgfast.match import Rules
 from bgfast.position import BAR, OFF, Position, starting_position
@@ -411,6 +411,9 @@ def parse_sgf(text: str | bytes, *, rules: Rules | None = None, source: str = "<
     tokens = [t for value in _values(first, "RU") for t in value.split(":")]
     read_rules = _rules(tokens, length, rules or Rules(),
                         lambda m: InvalidMatchFileError(f"{source}: game 1, node 1: {m}"))
+    if length > MAX_MATCH_LENGTH:
+        raise InvalidMatchFileError(f"{source}: game 1, node 1: a {length} point match; the longest a match ID "
+                                    f"holds is {MAX_MATCH_LENGTH}")
     replay = MatchReplay(length=length, rules=read_rules, source=source)
     for number, nodes in enumerate(games, start=1):
         root_tokens = [t for value in _values(nodes[0], "RU") for t in value.split(":")]

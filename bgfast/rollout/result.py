@@ -220,7 +220,7 @@ class RolloutResult:
 
         >>> from bgfast.rollout import rollout
         >>> print(rollout("4HPwATDgc/ABMA", trials=72, seed=1).report().splitlines()[0])
-        rollout of 4HPwATDgc/ABMA: money game, score 0-0 (the side on roll first, Jacoby), cube 1 centred (player 0 on roll)
+        rollout of 4HPwATDgc/ABMA: money game (Jacoby), cube 1 centred (player 0 on roll)
         """
         cube = "cubeful" if self.cubeful_equity is not None else "cubeless"
         lines = [

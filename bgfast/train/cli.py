@@ -27,6 +27,17 @@ from bgfast.train.td import run_td
 __all__ = ["main"]
 
 
+def _positive(text: str) -> int:
+    """A whole number of at least 1, for argparse."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def _field_help(cls: type) -> dict[str, str]:
     """Each field's ``:ivar NAME: text`` from the class docstring, on one line."""
     text = " ".join((cls.__doc__ or "").split())
@@ -50,9 +61,11 @@ def _parser() -> argparse.ArgumentParser:
     td.add_argument("--start-from", type=Path, default=None,
                     help="a weights file a new run starts from (widened to --contact-hidden/--race-hidden); "
                          "sets --start to its SHA-256")
-    cv = sub.add_parser("curve", help="print a run's learning curve")
-    cv.add_argument("run_dir", type=Path)
-    cv.add_argument("--json", action="store_true")
+    cv = sub.add_parser("curve", help="print a run's learning curve",
+                        description="Print a TD run's learning curve: games, ppg against pubeval with "
+                                    "its standard error, learning rate, seconds.")
+    cv.add_argument("run_dir", type=Path, help="the run folder of 'bgfast train td'")
+    cv.add_argument("--json", action="store_true", help="print the points as a JSON list")
     rf = sub.add_parser("refine", help="fit the net to its own deeper look-ahead on its candidate plays (resumes)")
     rf.add_argument("run_dir", type=Path)
     rf.add_argument("--start", type=Path, default=None, help="weights to refine (a new run only)")
@@ -66,13 +79,13 @@ def _parser() -> argparse.ArgumentParser:
             rf.add_argument("--" + field.name.replace("_", "-"), type=type(field.default), default=field.default,
                             help=text)
     bn = sub.add_parser("bench", help="speed against gnubg-nn (bgfast bench neural)")
-    bn.add_argument("--json", action="store_true")
-    bn.add_argument("--weights", type=Path, default=None)
-    bn.add_argument("--positions", type=int, default=20000)
-    bn.add_argument("--games", type=int, default=200)
+    bn.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bn.add_argument("--weights", type=Path, default=None, help="a weights file (default: the shipped net)")
+    bn.add_argument("--positions", type=_positive, default=20000, help="distinct positions a pass (default 20000)")
+    bn.add_argument("--games", type=_positive, default=200, help="self-play games a pass (default 200)")
     sn = sub.add_parser("snapshot", help="copy a run's best net (or its moving average, or its last) to a weights file")
-    sn.add_argument("run_dir", type=Path)
-    sn.add_argument("target", type=Path)
+    sn.add_argument("run_dir", type=Path, help="the run folder of 'bgfast train td'")
+    sn.add_argument("target", type=Path, help="the weights file to write")
     sn.add_argument("--which", choices=("best", "average", "checkpoint"), default="best",
                     help="best.bgw (the best curve point, default), average.bgw (the moving average "
                          "of the weights now) or checkpoint.bgw (the weights now)")
@@ -86,9 +99,12 @@ def _config(args: argparse.Namespace) -> TrainConfig:
     if saved is not None and "config" in saved.meta:
         base = TrainConfig.from_dict(dict(saved.meta["config"])).to_dict()
         changed = {k: v for k, v in given.items() if base.get(k) != v}
-        if set(changed) - set(RESUMABLE):
-            raise InvalidSpecError(f"{args.run_dir} was started with other settings: {sorted(changed)}; "
-                              f"only {', '.join(RESUMABLE)} may change on resume")
+        fixed = sorted(set(changed) - set(RESUMABLE))
+        if fixed:
+            flags = ", ".join("--" + k.replace("_", "-") for k in fixed)
+            free = ", ".join("--" + k.replace("_", "-") for k in RESUMABLE)
+            raise InvalidSpecError(f"{args.run_dir} was started with other settings: {flags} cannot change "
+                                   f"on resume (only {free} may)")
         base.update(given)
         return TrainConfig.from_dict(base)
     return TrainConfig(**given)
@@ -124,6 +140,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             result = bench_neural(read_weights(args.weights).model(), positions=args.positions, games=args.games)
             print(json.dumps(result) if args.json else format_bench(result))
         elif args.command == "curve":
+            if not (args.run_dir / CHECKPOINT).is_file():
+                raise InvalidSpecError(f"{args.run_dir} is not a run folder of 'bgfast train td' (no {CHECKPOINT})")
             points = read_curve(args.run_dir)
             if args.json:
                 print(json.dumps(points))
@@ -135,7 +153,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not source.exists():
                 raise InvalidSpecError(f"{args.run_dir} has no {name} yet")
             load_checkpoint(args.run_dir, name)          # refuse to copy a damaged file
-            shutil.copyfile(source, args.target)
+            try:
+                shutil.copyfile(source, args.target)
+            except OSError as exc:
+                raise InvalidSpecError(f"cannot write {str(args.target)!r}: {exc.strerror or exc}") from None
             print(f"copied {source} to {args.target}")
     except (BgfastError, OSError) as exc:
         print(f"bgfast: error: {' '.join(str(exc).split())}", file=sys.stderr)
