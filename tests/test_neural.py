@@ -234,6 +234,14 @@ def test_weights_that_are_not_finite_are_refused_though_the_checksum_holds(tiny:
         decode_weights(encode_weights(Weights(arrays)), "nan.bgw")
 
 
+def test_weights_that_are_not_finite_are_not_written(tiny: Weights, tmp_path: Path) -> None:
+    arrays = {k: a.copy() for k, a in tiny.arrays.items()}
+    arrays["race.b1"][0] = np.nan
+    with pytest.raises(InvalidWeightsError, match="'race.b1' holds values that are not finite.*not written"):
+        write_weights(tmp_path / "nan.bgw", Weights(arrays))
+    assert not (tmp_path / "nan.bgw").exists()
+
+
 def test_a_missing_file_or_a_folder_is_an_invalid_weights_error_naming_it(tmp_path: Path) -> None:
     with pytest.raises(InvalidWeightsError, match="missing.bgw: cannot read the weights file"):
         read_weights(tmp_path / "missing.bgw")

@@ -103,7 +103,7 @@ def test_candidates_are_the_best_plays_of_a_roll_from_the_opponent_s_side() -> N
     assert equities == sorted(equities)           # best for the mover = worst for the opponent first
 
 
-@pytest.mark.parametrize("bad", [{"most": 0}, {"most": 65}, {"plies": 4}, {"held_out": 0.9}, {"games": 0},
+@pytest.mark.parametrize("bad", [{"most": 0}, {"most": 65}, {"plies": 4}, {"held_out": 0.9}, {"held_out": 0.0}, {"games": 0},
                                  {"on_policy": 1}])
 def test_a_bad_refine_setting_is_refused(bad: dict[str, object]) -> None:
     with pytest.raises(InvalidSpecError):

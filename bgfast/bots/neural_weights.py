@@ -194,5 +194,13 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
 
 
 def write_weights(path: str | os.PathLike[str], weights: Weights) -> None:
-    """Write ``weights`` to ``path`` atomically (see :func:`write_bytes_atomic`)."""
+    """Write ``weights`` to ``path`` atomically (see :func:`write_bytes_atomic`).
+
+    :raises InvalidWeightsError: an array holds a value that is not finite (a diverged
+        training run): such a file could not be read back.
+    """
+    for name, array in weights.arrays.items():
+        if not np.isfinite(array).all():
+            raise InvalidWeightsError(f"{path}: array {name!r} holds values that are not finite (NaN or "
+                                      "infinity); not written")
     write_bytes_atomic(path, encode_weights(weights))

@@ -79,7 +79,8 @@ class RefineConfig:
     :ivar lr: Adam's peak learning rate (after a warm-up of 5% of the steps, then a cosine
         decay to 0).
     :ivar batch: positions a step.
-    :ivar held_out: the share of positions kept out of the fit, for the validation figures.
+    :ivar held_out: the share of positions kept out of the fit, for the validation figures
+        (0.001 to 0.5).
     :ivar threads: threads labelling positions (the labels do not depend on it).
     :ivar eval_pairs: paired games against pubeval of the result (dice of run ``eval_seed``).
     :ivar eval_seed: the run seed of those games.
@@ -117,7 +118,7 @@ class RefineConfig:
             raise InvalidSpecError(f"opponents must be names of {', '.join(_neural.PLAYERS)} separated by commas, "
                                    f"got {self.opponents!r}")
         real_number(self.lr, "lr", low=0.0, error=InvalidSpecError)
-        real_number(self.held_out, "held_out", low=0.0, high=0.5, error=InvalidSpecError)
+        real_number(self.held_out, "held_out", low=0.001, high=0.5, error=InvalidSpecError)
         if not isinstance(self.on_policy, bool):
             raise InvalidSpecError(f"on_policy must be true or false, got {self.on_policy!r}")
 
