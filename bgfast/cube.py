@@ -80,6 +80,19 @@ def as_probs(p: object) -> Probs:
     return values
 
 
+def _aways(met: MatchEquityTable, away: object, opp_away: object) -> tuple[_cube.Met, int, int]:
+    """``met``'s table and the two aways, checked against it.
+
+    :raises InvalidMetError: an away below 1 or beyond the table.
+    """
+    table = met.core_table
+    a = whole_number(away, "away", low=1, error=InvalidMetError)
+    b = whole_number(opp_away, "opp_away", low=1, error=InvalidMetError)
+    if max(a, b) >= table.size:
+        raise InvalidMetError(f"{max(a, b)}-away is beyond the {met.max_length}-point table {met.name!r}")
+    return table, a, b
+
+
 def _owner(owner: object, player: object, name: str) -> tuple[int, int]:
     return (whole_number(owner, "owner", low=-1, high=1, what="-1 (centred), 0 or 1"),
             whole_number(player, name, low=0, high=1))
@@ -175,12 +188,7 @@ def decide(p: object, *, owner: int = -1, doubler: int = 0, cube: int = 1, x: fl
     length = 0
     table = None
     if met is not None:
-        table = met.core_table
-        away = whole_number(away, "away", low=1)
-        opp_away = whole_number(opp_away, "opp_away", low=1)
-        if max(away, opp_away) >= table.size:
-            raise InvalidMetError(f"{away}-away, {opp_away}-away is beyond the {met.max_length}-point table "
-                                  f"{met.name!r}")
+        table, away, opp_away = _aways(met, away, opp_away)
         length = max(away, opp_away)   # the core reads only "match play" from the length
     double, response, nd, dt, dp = _cube.decide(
         as_probs(p), x=x, length=length, doubler_away=away, taker_away=opp_away, cube=cube, owner=owner,
@@ -233,11 +241,7 @@ def cubeful_mwc(p: object, met: MatchEquityTable, away: int, opp_away: int, *, c
     :raises ValueError: not five numbers, an owner, player, cube or ``x`` out of range.
     :raises InvalidMetError: an away below 1 or beyond the table.
     """
-    table = met.core_table
-    a = whole_number(away, "away", low=1, error=InvalidMetError)
-    b = whole_number(opp_away, "opp_away", low=1, error=InvalidMetError)
-    if max(a, b) >= table.size:
-        raise InvalidMetError(f"{max(a, b)}-away is beyond the {met.max_length}-point table {met.name!r}")
+    table, a, b = _aways(met, away, opp_away)
     owner, player = _owner(owner, player, "player")
     cube = whole_number(cube, "cube", low=1)
     x = real_number(x, "x", low=0.0, high=1.0)
@@ -260,10 +264,6 @@ def dead_cube_mwc(p: object, met: MatchEquityTable, away: int, opp_away: int, cu
     :raises ValueError: not five numbers, or a cube below 1.
     :raises InvalidMetError: an away below 1 or beyond the table.
     """
-    table = met.core_table
-    a = whole_number(away, "away", low=1, error=InvalidMetError)
-    b = whole_number(opp_away, "opp_away", low=1, error=InvalidMetError)
-    if max(a, b) >= table.size:
-        raise InvalidMetError(f"{max(a, b)}-away is beyond the {met.max_length}-point table {met.name!r}")
+    table, a, b = _aways(met, away, opp_away)
     cube = whole_number(cube, "cube", low=1)
     return float(_cube.dead_cube_mwc(as_probs(p), table, a, b, cube))
