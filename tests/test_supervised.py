@@ -9,7 +9,8 @@ from bgfast.bots.neural_weights import Weights, read_weights
 from bgfast.errors import InvalidSpecError
 from bgfast.train import TrainConfig, initial_weights
 from bgfast.train.supervised import (
-    NetFit, RefineConfig, _conditional, _forward, _step, fit_net, label_positions, refine_positions,
+    NetFit, RefineConfig, _conditional, _equity, _forward, _joint, _relative_error, _step, fit_net, label_positions,
+    refine_positions, run_refine,
 )
 
 
@@ -83,13 +84,14 @@ def test_a_fit_resumed_after_an_epoch_is_the_fit_never_stopped() -> None:
 def test_refine_positions_are_candidates_then_positions_before_the_rolls() -> None:
     model = read_weights().model()
     config = RefineConfig(games=10, block_games=5, stride=2, most=4)
-    boards = refine_positions(model, config, 1)
+    boards, decisions = refine_positions(model, config, 1)
     candidates, ids = model.candidate_positions(config.seed, 5, 5, 2, 4, 0.16, 0.0)
     before = model.self_play_positions(config.seed, 5, 5, 2)
     assert np.array_equal(boards, np.concatenate([candidates, before]))
+    assert np.array_equal(decisions, np.concatenate([ids, np.full(len(before), -1)]))
     assert np.all(np.diff(ids) >= 0) and np.bincount(ids).max() <= 4
-    off = refine_positions(model, RefineConfig(games=10, block_games=5, stride=2, most=4, on_policy=False), 1)
-    assert np.array_equal(off, candidates)
+    off, off_ids = refine_positions(model, RefineConfig(games=10, block_games=5, stride=2, most=4, on_policy=False), 1)
+    assert np.array_equal(off, candidates) and np.array_equal(off_ids, ids)
 
 
 def test_candidates_are_the_best_plays_of_a_roll_from_the_opponent_s_side() -> None:
@@ -132,3 +134,81 @@ def test_each_refinement_round_keeps_the_rounds_before_it_in_the_meta() -> None:
     second = Weights(base.arrays, {**second_start, "refine": {"seed": 12}})
     rounds = refine_lineage(second)["refine_rounds"]
     assert [r["refine"]["seed"] for r in rounds] == [11, 12] and "refine" not in refine_lineage(second)
+
+
+def _rank_loss(fit: NetFit, x: np.ndarray, t: np.ndarray, mask: np.ndarray, groups: np.ndarray, weight: float) -> float:
+    """The cross-entropy plus ``weight`` times the mean squared relative equity error, in float64."""
+    h = 1 / (1 + np.exp(-(x.astype(np.float64) @ fit.w1 + fit.b1)))
+    o = 1 / (1 + np.exp(-(h @ fit.w2.T.astype(np.float64) + fit.b2)))
+    r = _relative_error(_equity(_joint(o, mask)), _equity(t.astype(np.float64)), groups)
+    return _loss(fit, x, t, mask) + weight * float((r.astype(np.float64) ** 2).sum() / len(x))
+
+
+def test_the_relative_equity_error_compares_a_candidate_with_the_others_of_its_roll() -> None:
+    equity = np.array([0.5, 0.3, 0.1, 0.9, -0.2], dtype=np.float32)
+    target = np.array([0.4, 0.3, 0.2, 0.0, -0.2], dtype=np.float32)
+    groups = np.array([7, 7, 7, -1, 3], dtype=np.int64)
+    r = _relative_error(equity, target, groups)
+    # roll 7: net minus labels 0.1, 0.0, -0.1 around their mean 0; the others belong to no roll or stand alone
+    assert r == pytest.approx([0.1, 0.0, -0.1, 0.0, 0.0], abs=1e-6)
+    shifted = _relative_error(equity + np.float32(0.25), target, groups)   # a common shift changes no ranking
+    assert shifted == pytest.approx(r, abs=1e-6)
+
+
+def test_the_step_with_a_rank_weight_follows_the_gradient_of_the_whole_loss() -> None:
+    model = read_weights().model()
+    boards, ids = model.candidate_positions(4, 0, 4, 1, 5, 1.0, 0.0)
+    x, cls, mask = _neural.inputs_batch(boards)
+    keep = np.nonzero(cls == 0)[0][:80]
+    x, mask, groups = x[keep], mask[keep], ids[keep]
+    t = label_positions(model, np.ascontiguousarray(boards[keep]), 1)
+    fit = NetFit.of(_tiny(), "contact")
+    weight = 40.0
+    h, o = _forward(fit, x)
+    target, cond = _conditional(t)
+    from bgfast.train.supervised import _equity_gradient
+    r = _relative_error(_equity(_joint(o, mask)), _equity(t), groups)
+    dl = cond * mask * (o - target) / len(x) + ((2 * weight / len(x)) * r)[:, None] * _equity_gradient(o, mask) * o * (1 - o)
+    analytic = {"w2": (dl.T @ h)[1, 4], "w1": (x.T @ ((dl @ fit.w2) * h * (1 - h)))[20, 2]}
+    for name, (i, j) in (("w2", (1, 4)), ("w1", (20, 2))):
+        param = getattr(fit, name)
+        keep_value = param[i, j]
+        param[i, j] = keep_value + 1e-3
+        up = _rank_loss(fit, x, t, mask, groups, weight)
+        param[i, j] = keep_value - 1e-3
+        down = _rank_loss(fit, x, t, mask, groups, weight)
+        param[i, j] = keep_value
+        assert analytic[name] == pytest.approx((up - down) / 2e-3, rel=3e-2, abs=1e-6)
+    before = _rank_loss(fit, x, t, mask, groups, weight)
+    for _ in range(20):
+        _step(fit, x, t, mask, 0.01, groups, weight)
+    assert _rank_loss(fit, x, t, mask, groups, weight) < before
+
+
+def test_a_refinement_with_a_rank_weight_lowers_the_relative_error_and_reads_old_blocks(tmp_path) -> None:
+    start = read_weights()
+    config = RefineConfig(games=6, block_games=3, epochs=2, rank_weight=40.0, lr=0.0003, eval_pairs=0, held_out=0.3,
+                          threads=1, explore=0.2)
+    refined = run_refine(config, start, tmp_path / "run")
+    contact = refined.meta["refined"]["contact"]
+    assert contact["after"]["rank_error"] < contact["before"]["rank_error"]
+    # a block written before blocks kept their rolls: the rolls are drawn again from the teacher
+    old = tmp_path / "old"
+    old.mkdir()
+    for name in ("start.bgw", "block-0000.npz", "block-0001.npz"):
+        data = (tmp_path / "run" / name).read_bytes()
+        (old / name).write_bytes(data)
+    for name in ("block-0000.npz", "block-0001.npz"):
+        with np.load(old / name) as z:
+            np.savez(old / name, boards=z["boards"], targets=z["targets"])
+    again = run_refine(config, None, old)
+    for key in refined.arrays:
+        assert np.array_equal(again.arrays[key], refined.arrays[key])
+
+
+def test_a_run_folder_of_an_older_bgfast_resumes_with_the_rank_weight_it_was_fit_with() -> None:
+    old = {k: v for k, v in RefineConfig(seed=4).to_dict().items() if k != "rank_weight"}
+    assert RefineConfig.saved(old) == RefineConfig(seed=4, rank_weight=0.0).to_dict()
+    assert RefineConfig.saved(old) != RefineConfig(seed=4, rank_weight=10.0).to_dict()
+    with pytest.raises(InvalidSpecError):
+        RefineConfig(rank_weight=-1.0)
