@@ -93,12 +93,18 @@ def test_bgfast_train_refine_labels_candidates_through_the_dispatch_and_resumes(
     assert np.array_equal(targets, label_positions(model, boards, threads=1))
     assert tuple(targets[0]) == pytest.approx(evaluator.on_roll(boards[0].tobytes(), 1), abs=1e-7)
     first = (tmp_path / "refine" / "refined.bgw").read_bytes()
+    (tmp_path / "first.bgw").write_bytes(first)
     refined = read_weights(tmp_path / "refine" / "refined.bgw").meta
     assert refined["pairs"] == 4 and -3 <= refined["ppg_vs_pubeval"] <= 3 and refined["refine"]["games"] == 8
     # a finished run resumes to the same net; another config on the same folder is refused
     code, out, _ = run(capsys, *args)
     assert code == 0 and "block 1/2" not in out and (tmp_path / "refine" / "refined.bgw").read_bytes() == first
     code, _, err = run(capsys, *args[:-2], "--threads", "1", "--plies", "2")
-    assert code == 2 and "another config" in err
+    assert code == 2 and "other settings (plies: 1 -> 2)" in err
+    code, out, _ = run(capsys, *args[:-2], "--threads", "1")       # threads do not change the net
+    again = read_weights(tmp_path / "refine" / "refined.bgw")
+    assert code == 0 and "resuming: 2 of 2 blocks labelled" in out and "wrote " in out
+    before = read_weights(tmp_path / "first.bgw")
+    assert all(np.array_equal(again.arrays[k], before.arrays[k]) for k in before.arrays)
 
 

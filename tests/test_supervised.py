@@ -1,6 +1,8 @@
 """Supervised refinement (bgfast.train.supervised): the fit's gradient, its schedule, resuming."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -212,3 +214,32 @@ def test_a_run_folder_of_an_older_bgfast_resumes_with_the_rank_weight_it_was_fit
     assert RefineConfig.saved(old) != RefineConfig(seed=4, rank_weight=10.0).to_dict()
     with pytest.raises(InvalidSpecError):
         RefineConfig(rank_weight=-1.0)
+
+
+def test_a_damaged_block_or_a_diverged_fit_is_one_clear_error(tmp_path) -> None:
+    start = read_weights()
+    config = RefineConfig(games=4, block_games=2, epochs=1, eval_pairs=0, threads=1)
+    run_refine(config, start, tmp_path / "run")
+    block = tmp_path / "run" / "block-0001.npz"
+    data = block.read_bytes()
+    block.write_bytes(data[: len(data) // 2])
+    with pytest.raises(InvalidSpecError, match="block-0001.npz is damaged.*delete it"):
+        run_refine(config, None, tmp_path / "run")
+    with np.load(tmp_path / "run" / "block-0000.npz") as z:
+        boards, targets = z["boards"], z["targets"].copy()
+    targets[3, 1] = np.nan
+    np.savez(block, boards=boards, targets=targets)
+    with pytest.raises(InvalidSpecError, match="not probabilities"):
+        run_refine(config, None, tmp_path / "run")
+    block.unlink()                                   # deleted: labelled anew, the same as before
+    run_refine(config, None, tmp_path / "run")
+    with np.load(block) as z:
+        assert "decisions" in z.files and len(z["decisions"]) == len(z["boards"])
+    with pytest.raises(InvalidSpecError, match="other settings .rank_weight: 40.0 -> 1e"):
+        run_refine(dataclasses.replace(config, rank_weight=1e300), None, tmp_path / "run")
+    wild = dataclasses.replace(config, rank_weight=1e300)
+    with pytest.raises(InvalidSpecError, match="diverged in epoch 1"), np.errstate(all="ignore"):
+        run_refine(wild, start, tmp_path / "wild")
+    with pytest.raises(InvalidSpecError, match="--start FILE"):
+        run_refine(config, None, tmp_path / "none")
+    assert not (tmp_path / "none").exists()

@@ -67,8 +67,11 @@ def _parser() -> argparse.ArgumentParser:
     cv.add_argument("run_dir", type=Path, help="the run folder of 'bgfast train td'")
     cv.add_argument("--json", action="store_true", help="print the points as a JSON list")
     rf = sub.add_parser("refine", help="fit the net to its own deeper look-ahead on its candidate plays (resumes)")
-    rf.add_argument("run_dir", type=Path)
-    rf.add_argument("--start", type=Path, default=None, help="weights to refine (a new run only)")
+    rf.add_argument("run_dir", type=Path, help="the run folder (created; a folder holding a run resumes it "
+                                                "with the same settings)")
+    rf.add_argument("--start", type=Path, default=None,
+                    help="the weights file to refine (a new run only; the shipped net is "
+                         "bgfast/data/weights/neural.bgw)")
     refine_help = _field_help(RefineConfig)
     for field in dataclasses.fields(RefineConfig):
         text = f"{refine_help.get(field.name, '')} (default {field.default!r})".strip()

@@ -38,6 +38,7 @@ import io
 import json
 import math
 import time
+import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,16 +81,18 @@ class RefineConfig:
     :ivar explore: the chance that a decision of the net plays one of its candidates at
         random instead of the best (more varied games).
     :ivar plies: the teacher's look-ahead, 1 to 3 (2 costs about 21 times 1).
-    :ivar rank_weight: the weight of the candidates' relative equity error (cubeless equity,
-        in points) in the loss, next to the cross-entropy; 0 fits the cross-entropy alone, as
-        the rounds before it was added were fit.  40 took the shipped net's checker-play
-        error from 3.27 to 2.88 millipoints on the same labels (model card).
+    :ivar rank_weight: the weight in the loss, next to the cross-entropy, of the squared
+        relative equity error of a candidate: its net equity minus the mean of its roll's
+        candidates, against the same of the labels (cubeless equity in points, so the
+        ranking of the plays of a roll); 0 fits the cross-entropy alone, as the rounds
+        before it was added were fit.  40 took the net's checker-play error from 3.27 to
+        2.88 millipoints a decision on the same labels (model card).
     :ivar epochs: passes over the positions.
     :ivar lr: Adam's peak learning rate (after a warm-up of 5% of the steps, then a cosine
         decay to 0).
     :ivar batch: positions a step.
-    :ivar held_out: the share of positions kept out of the fit, for the validation figures
-        (0.001 to 0.5).
+    :ivar held_out: the share of rolls (their candidates together) and other positions kept
+        out of the fit, for the validation figures (0.001 to 0.5).
     :ivar threads: threads labelling positions (the labels do not depend on it).
     :ivar eval_pairs: paired games against pubeval of the result (dice of run ``eval_seed``).
     :ivar eval_seed: the run seed of those games.
@@ -144,8 +147,21 @@ class RefineConfig:
     @classmethod
     def saved(cls, settings: dict[str, Any]) -> dict[str, Any]:
         """The settings of a run folder written by an older bgfast, with the settings it did
-        not have yet at the values that reproduce it (``rank_weight`` 0)."""
+        not have yet at the values its fit had (``rank_weight`` 0; its held-out share is
+        drawn by roll now, as in every run)."""
         return {"rank_weight": 0.0, **settings}
+
+    def changes(self, saved: dict[str, Any]) -> list[str]:
+        """The settings that differ from a run folder's ``saved`` ones and would change its
+        net (``threads``, ``eval_pairs`` and ``eval_seed`` may change on resume), each as
+        ``name: saved -> given``."""
+        old = self.saved(saved)
+        return [f"{name}: {old.get(name)!r} -> {value!r}" for name, value in self.to_dict().items()
+                if name not in RESUMABLE and old.get(name) != value]
+
+
+RESUMABLE = ("threads", "eval_pairs", "eval_seed")
+"""Settings a resumed refinement may change: they do not change the net."""
 
 
 def label_positions(model: _neural.Model, boards: NDArray[np.uint8], plies: int = 1, *, threads: int = 1,
@@ -380,6 +396,8 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
         and no ``start`` is given.
     """
     run = Path(run_dir)
+    if start is None and load_checkpoint(run, START) is None:
+        raise InvalidSpecError(f"{run} holds no refinement yet: give the starting weights (--start FILE)")
     run.mkdir(parents=True, exist_ok=True)
 
     def say(text: str) -> None:
@@ -391,15 +409,20 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
 
     saved = load_checkpoint(run, START)
     if saved is None:
-        if start is None:
-            raise InvalidSpecError(f"{run} holds no refinement yet: give the starting weights")
+        assert start is not None
         saved = Weights(start.arrays, {**refine_lineage(start), "refine": config.to_dict()})
         save_checkpoint(run, saved, START)
         say(f"new refinement: {json.dumps(config.to_dict(), sort_keys=True)}")
-    elif RefineConfig.saved(saved.meta.get("refine") or {}) != config.to_dict() or (start is not None and any(
-            not np.array_equal(start.arrays[k], saved.arrays[k]) for k in start.arrays)):
-        raise InvalidSpecError(f"{run} holds a refinement of another config or start: "
-                               f"{saved.meta.get('refine')!r}")
+    else:
+        changed = config.changes(saved.meta.get("refine") or {})
+        if changed:
+            raise InvalidSpecError(f"{run} holds a refinement with other settings ({'; '.join(changed)}): "
+                                   f"give its settings to resume it, or start a new run folder")
+        if start is not None and (start.arrays.keys() != saved.arrays.keys() or any(
+                not np.array_equal(start.arrays[k], saved.arrays[k]) for k in start.arrays)):
+            raise InvalidSpecError(f"{run} holds a refinement of another start net: leave out --start to resume it")
+        done = sum((run / f"block-{b:04d}.npz").exists() for b in range(config.blocks))
+        say(f"resuming: {done} of {config.blocks} blocks labelled")
     teacher = saved.model()
 
     boards_parts, target_parts, decision_parts = [], [], []
@@ -413,10 +436,14 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
             _save_npz(path, boards=boards, targets=targets, decisions=decisions)
             say(f"block {b + 1}/{config.blocks}: {len(boards):,} positions labelled at {config.plies} ply "
                 f"in {time.monotonic() - t:,.0f} s")
-        with np.load(path) as data:
-            boards_parts.append(data["boards"])
-            target_parts.append(data["targets"])
-            decisions = data["decisions"] if "decisions" in data.files else _block_decisions(teacher, config, b, data["boards"])
+        boards, targets, kept = _read_block(path)
+        if kept is None:
+            decisions = _block_decisions(teacher, config, b, boards, path)
+            _save_npz(path, boards=boards, targets=targets, decisions=decisions)
+        else:
+            decisions = kept
+        boards_parts.append(boards)
+        target_parts.append(targets)
         decision_parts.append(np.where(decisions >= 0, decisions + rolls, -1))
         rolls += int(decisions.max()) + 1 if len(decisions) else 0
     boards = np.concatenate(boards_parts)
@@ -437,6 +464,10 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
         done = int(state.get(f"{net}.epochs", 0))
 
         def after(epoch: int, net: str = net, fit: NetFit = fit, val: NDArray[np.intp] = val) -> None:
+            if not all(np.isfinite(array).all() for array in fit.params().values()):
+                raise InvalidSpecError(f"the {net} net diverged in epoch {epoch + 1} (weights not finite); "
+                                       f"start a new run folder with a lower --lr or --rank-weight (copy the "
+                                       f"block files into it to keep the labels)")
             state[net] = fit
             state[f"{net}.epochs"] = epoch + 1
             _save_fit(run, state)
@@ -465,6 +496,7 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
         weights.meta.update({"ppg_vs_pubeval": ppg, "se": se, "pairs": config.eval_pairs})
         say(f"refined: vs pubeval {ppg:+.3f} +- {se:.3f} (the start on the same dice: {base:+.3f})")
     save_checkpoint(run, weights, REFINED)
+    say(f"wrote {run / REFINED}")
     return weights
 
 
@@ -483,15 +515,46 @@ def refine_lineage(start: Weights) -> dict[str, Any]:
     return meta
 
 
-def _block_decisions(teacher: _neural.Model, config: RefineConfig, block: int,
-                     boards: NDArray[np.uint8]) -> NDArray[np.int64]:
+def _read_block(path: Path) -> tuple[NDArray[np.uint8], _F32, NDArray[np.int64] | None]:
+    """A block file's ``boards``, ``targets`` and ``decisions`` (None in a block written
+    before blocks kept them).
+
+    :raises InvalidSpecError: the file is damaged (unreadable, arrays missing or of
+        mismatched shapes or types, labels that are not probabilities)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in ("boards", "targets", "decisions") if name in data.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise InvalidSpecError(f"{path} is damaged ({exc}): delete it and run again to label it anew") from None
+    boards, targets, decisions = arrays.get("boards"), arrays.get("targets"), arrays.get("decisions")
+    problem = None
+    if boards is None or targets is None:
+        problem = "boards or targets missing"
+    elif boards.dtype != np.uint8 or boards.ndim != 2 or boards.shape[1] != 50:
+        problem = f"boards {boards.dtype} {boards.shape}, not uint8 (n, 50)"
+    elif targets.dtype != np.float32 or targets.shape != (len(boards), 5):
+        problem = f"targets {targets.dtype} {targets.shape}, not float32 ({len(boards)}, 5)"
+    elif not np.all((targets >= 0) & (targets <= 1)):
+        problem = "targets that are not probabilities"
+    elif decisions is not None and (decisions.dtype != np.int64 or decisions.shape != (len(boards),)):
+        problem = f"decisions {decisions.dtype} {decisions.shape}, not int64 ({len(boards)},)"
+    if problem is not None:
+        raise InvalidSpecError(f"{path} is damaged ({problem}): delete it and run again to label it anew")
+    assert boards is not None and targets is not None
+    return np.ascontiguousarray(boards), targets, decisions
+
+
+def _block_decisions(teacher: _neural.Model, config: RefineConfig, block: int, boards: NDArray[np.uint8],
+                     path: Path) -> NDArray[np.int64]:
     """The ``decisions`` of a block saved before blocks kept them, from the teacher's
     candidates (the same as it drew them then).
 
-    :raises InvalidSpecError: they are not the block's first positions (another build)."""
+    :raises InvalidSpecError: they are not the block's first positions (another build or
+        an edited file)."""
     candidates, decisions = refine_positions(teacher, dataclasses.replace(config, on_policy=False), block)
     if not np.array_equal(candidates, boards[:len(candidates)]):
-        raise InvalidSpecError(f"block {block} of this run was not drawn by this build: start a new run")
+        raise InvalidSpecError(f"{path} holds other positions than this run's start draws for it "
+                               f"(another build, or an edited file): delete it and run again to label it anew")
     return np.concatenate([decisions, np.full(len(boards) - len(candidates), -1, np.int64)])
 
 
