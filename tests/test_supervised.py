@@ -231,6 +231,9 @@ def test_a_damaged_block_or_a_diverged_fit_is_one_clear_error(tmp_path) -> None:
     np.savez(block, boards=boards, targets=targets)
     with pytest.raises(InvalidSpecError, match="not probabilities"):
         run_refine(config, None, tmp_path / "run")
+    targets[3, 1] = -1e-9                           # an average's rounding is no damage
+    np.savez(block, boards=boards, targets=targets, decisions=np.full(len(boards), -1, np.int64))
+    run_refine(config, None, tmp_path / "run")
     block.unlink()                                   # deleted: labelled anew, the same as before
     run_refine(config, None, tmp_path / "run")
     with np.load(block) as z:

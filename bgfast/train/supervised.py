@@ -534,7 +534,7 @@ def _read_block(path: Path) -> tuple[NDArray[np.uint8], _F32, NDArray[np.int64] 
         problem = f"boards {boards.dtype} {boards.shape}, not uint8 (n, 50)"
     elif targets.dtype != np.float32 or targets.shape != (len(boards), 5):
         problem = f"targets {targets.dtype} {targets.shape}, not float32 ({len(boards)}, 5)"
-    elif not np.all((targets >= 0) & (targets <= 1)):
+    elif not np.all((targets >= -1e-6) & (targets <= 1 + 1e-6)):      # labels are averages: rounding
         problem = "targets that are not probabilities"
     elif decisions is not None and (decisions.dtype != np.int64 or decisions.shape != (len(boards),)):
         problem = f"decisions {decisions.dtype} {decisions.shape}, not int64 ({len(boards)},)"
