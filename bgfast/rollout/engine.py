@@ -413,8 +413,8 @@ def rollout(position: Position | str, **options: Any) -> RolloutResult:
     side's.
 
     >>> result = rollout("4HPwATDgc/ABMA", trials=144, seed=1)
-    >>> result.trials, result.strata, round(result.win.value, 3)
-    (144, 36, 0.55)
+    >>> result.trials, result.strata, 0.5 < result.win.value < 0.6
+    (144, 36, True)
     >>> low, high = result.equity.interval
     >>> low < result.equity.value < high
     True
