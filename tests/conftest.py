@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
 
@@ -12,6 +13,13 @@ from vectors import WILDBG_TOTALS, read_ids, read_jsonl
 # clone the tests run from: PYTHONSAFEPATH (Python 3.11+) keeps the working directory off
 # their sys.path.
 os.environ.setdefault("PYTHONSAFEPATH", "1")
+
+# Tests that interrupt a run send SIGINT to a child.  A test session started in the
+# background by a script (``pytest &``) inherits SIGINT ignored, and so would those
+# children (an ignored signal stays ignored across exec, so Python then installs no
+# KeyboardInterrupt handler); with a handler here, each child starts with the default.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
