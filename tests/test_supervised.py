@@ -264,3 +264,15 @@ def test_a_damaged_block_or_a_diverged_fit_is_one_clear_error(tmp_path) -> None:
     with pytest.raises(InvalidSpecError, match="--start FILE"):
         run_refine(config, None, tmp_path / "none")
     assert not (tmp_path / "none").exists()
+
+
+def test_without_the_ranking_term_positions_are_held_out_one_by_one_as_before_it(tmp_path) -> None:
+    from bgfast.train.supervised import _classes
+
+    config = RefineConfig(games=4, block_games=2, epochs=1, eval_pairs=0, threads=1, rank_weight=0.0, held_out=0.2)
+    refined = run_refine(config, read_weights(), tmp_path / "run")
+    boards = np.concatenate([np.load(f)["boards"] for f in sorted((tmp_path / "run").glob("block-*.npz"))])
+    held = np.random.default_rng((config.seed, 1)).random(len(boards)) < config.held_out
+    classes = _classes(boards)
+    for k, net in enumerate(("contact", "race")):
+        assert refined.meta["refined"][net]["held_out"] == int((held & (classes == k)).sum())

@@ -17,7 +17,7 @@ plays; to choose a play it must also value the plays it did not choose.  A refin
    each candidate's equity *relative to the other candidates of its roll* (the label's
    equity minus the mean of its roll's labels, against the same of the net's), the part of
    the value that decides the play; a cosine learning-rate schedule; a held-out share of
-   the rolls gives the validation figures.
+   the positions (a roll's candidates together, with the term) gives the validation figures.
 
 Every label comes from bgfast's own net: gnubg only measures the result.  The fit is
 plain numpy (float32), so training needs nothing beyond bgfast's own dependencies.
@@ -91,8 +91,8 @@ class RefineConfig:
     :ivar lr: Adam's peak learning rate (after a warm-up of 5% of the steps, then a cosine
         decay to 0).
     :ivar batch: positions a step.
-    :ivar held_out: the share of rolls (their candidates together) and other positions kept
-        out of the fit, for the validation figures (0.001 to 0.5).
+    :ivar held_out: the share of positions kept out of the fit, for the validation figures
+        (0.001 to 0.5); with a ``rank_weight``, a roll's candidates are held out together.
     :ivar threads: threads labelling positions (the labels do not depend on it).
     :ivar eval_pairs: paired games against pubeval of the result (dice of run ``eval_seed``).
     :ivar eval_seed: the run seed of those games.
@@ -147,8 +147,7 @@ class RefineConfig:
     @classmethod
     def saved(cls, settings: dict[str, Any]) -> dict[str, Any]:
         """The settings of a run folder written by an older bgfast, with the settings it did
-        not have yet at the values its fit had (``rank_weight`` 0; its held-out share is
-        drawn by roll now, as in every run)."""
+        not have yet at the values that reproduce it (``rank_weight`` 0)."""
         return {"rank_weight": 0.0, **settings}
 
     def changes(self, saved: dict[str, Any]) -> list[str]:
@@ -450,7 +449,10 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
     targets = np.concatenate(target_parts)
     decisions = np.concatenate(decision_parts)
     classes = _classes(boards)
-    units = _units(decisions)
+    # with the ranking term a roll's candidates are held out, and shuffled, together; without
+    # it each position on its own, as the rounds before the term were fit
+    ranked = config.rank_weight > 0
+    units = _units(decisions) if ranked else np.arange(len(boards))
     held = (np.random.default_rng((config.seed, 1)).random(int(units.max()) + 1) < config.held_out)[units]
 
     result = dict(saved.arrays)
@@ -480,7 +482,7 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
                 f"{before['excess_loss']:.5f}, equity error {before['equity_mae']:.5f}, relative equity error "
                 f"{before['rank_error']:.5f}")
             fit_net(fit, boards[train], targets[train], epochs=config.epochs, lr=config.lr, batch=config.batch,
-                    seed=config.seed * 7 + k, first_epoch=done, after_epoch=after, decisions=decisions[train],
+                    seed=config.seed * 7 + k, first_epoch=done, after_epoch=after, decisions=decisions[train] if ranked else None,
                     rank_weight=config.rank_weight)
         for part, array in fit.params().items():
             result[f"{net}.{part}"] = array
