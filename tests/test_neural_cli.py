@@ -55,7 +55,7 @@ def test_bgfast_train_runs_the_training_command_line(capsys: pytest.CaptureFixtu
                        "checkpoint")
     assert code == 2 and err.startswith("bgfast: error: cannot write ") and err.count("\n") == 1
     code, _, err = run(capsys, "train", "td", str(run_dir), "--lr", "0.5")
-    assert code == 2 and "--lr cannot change on resume (only --games, --average-games may)" in err
+    assert code == 2 and "(--lr: 0.03 -> 0.5): they cannot change on resume (only --games, --average-games may)" in err
     code, _, err = run(capsys, "train", "bench", "--positions", "0")
     assert code == 2 and "must be at least 1" in err
     code, _, err = run(capsys, "train", "td", str(tmp_path / "zero"), "--eval-pairs", "0")
@@ -100,7 +100,7 @@ def test_bgfast_train_refine_labels_candidates_through_the_dispatch_and_resumes(
     code, out, _ = run(capsys, *args)
     assert code == 0 and "block 1/2" not in out and (tmp_path / "refine" / "refined.bgw").read_bytes() == first
     code, _, err = run(capsys, *args[:-2], "--threads", "1", "--plies", "2")
-    assert code == 2 and "other settings (plies: 1 -> 2)" in err
+    assert code == 2 and "other settings (--plies: 1 -> 2)" in err
     code, out, _ = run(capsys, *args[:-2], "--threads", "1")       # threads do not change the net
     again = read_weights(tmp_path / "refine" / "refined.bgw")
     assert code == 0 and "resuming: 2 of 2 blocks labelled" in out and "wrote " in out

@@ -256,7 +256,7 @@ def test_a_damaged_block_or_a_diverged_fit_is_one_clear_error(tmp_path) -> None:
     run_refine(config, None, tmp_path / "run")
     with np.load(block) as z:
         assert "decisions" in z.files and len(z["decisions"]) == len(z["boards"])
-    with pytest.raises(InvalidSpecError, match="other settings .rank_weight: 40.0 -> 1e"):
+    with pytest.raises(InvalidSpecError, match="other settings .--rank-weight: 40.0 -> 1e"):
         run_refine(dataclasses.replace(config, rank_weight=1e300), None, tmp_path / "run")
     wild = dataclasses.replace(config, rank_weight=1e300)
     with pytest.raises(InvalidSpecError, match="diverged in epoch 1"), np.errstate(all="ignore"):

@@ -20,7 +20,7 @@ from typing import Sequence
 
 from bgfast.errors import BgfastError, InvalidSpecError
 from bgfast.train.checkpoint import AVERAGE, BEST, CHECKPOINT, load_checkpoint, read_curve
-from bgfast.train.config import RESUMABLE, TrainConfig
+from bgfast.train.config import RESUMABLE, TrainConfig, changed_settings
 from bgfast.train.supervised import RefineConfig, run_refine
 from bgfast.train.td import run_td
 
@@ -101,13 +101,11 @@ def _config(args: argparse.Namespace) -> TrainConfig:
     saved = load_checkpoint(args.run_dir)
     if saved is not None and "config" in saved.meta:
         base = TrainConfig.from_dict(dict(saved.meta["config"])).to_dict()
-        changed = {k: v for k, v in given.items() if base.get(k) != v}
-        fixed = sorted(set(changed) - set(RESUMABLE))
+        fixed = changed_settings(base, given, RESUMABLE)
         if fixed:
-            flags = ", ".join("--" + k.replace("_", "-") for k in fixed)
             free = ", ".join("--" + k.replace("_", "-") for k in RESUMABLE)
-            raise InvalidSpecError(f"{args.run_dir} was started with other settings: {flags} cannot change "
-                                   f"on resume (only {free} may)")
+            raise InvalidSpecError(f"{args.run_dir} was started with other settings ({'; '.join(fixed)}): "
+                                   f"they cannot change on resume (only {free} may)")
         base.update(given)
         return TrainConfig.from_dict(base)
     return TrainConfig(**given)

@@ -51,6 +51,7 @@ from bgfast._core import neural as _neural
 from bgfast.bots.neural_weights import Weights, write_bytes_atomic
 from bgfast.errors import InvalidSpecError
 from bgfast.train.checkpoint import LOG, load_checkpoint, save_checkpoint
+from bgfast.train.config import changed_settings
 from bgfast.train.curve import paired_ppg
 from bgfast.validation import real_number, whole_number
 
@@ -150,16 +151,9 @@ class RefineConfig:
         not have yet at the values that reproduce it (``rank_weight`` 0)."""
         return {"rank_weight": 0.0, **settings}
 
-    def changes(self, saved: dict[str, Any]) -> list[str]:
-        """The settings that differ from a run folder's ``saved`` ones and would change its
-        net (``threads``, ``eval_pairs`` and ``eval_seed`` may change on resume), each as
-        ``name: saved -> given``."""
-        old = self.saved(saved)
-        return [f"{name}: {old.get(name)!r} -> {value!r}" for name, value in self.to_dict().items()
-                if name not in RESUMABLE and old.get(name) != value]
 
 
-RESUMABLE = ("threads", "eval_pairs", "eval_seed")
+REFINE_RESUMABLE = ("threads", "eval_pairs", "eval_seed")
 """Settings a resumed refinement may change: they do not change the net."""
 
 
@@ -280,7 +274,7 @@ def _relative_error(equity: _F32, target: _F32, groups: NDArray[np.int64]) -> _F
 
 
 def _step(fit: NetFit, x: _F32, t: _F32, mask: _F32, lr: float, groups: NDArray[np.int64] | None = None,
-          rank_weight: float = 40.0) -> None:
+          rank_weight: float = 0.0) -> None:
     """One Adam step on a minibatch: the gradient of the conditional cross-entropy on the
     output logits is ``weight * (o - target)`` (outputs that are exactly 0 are masked); with
     ``groups`` (the roll of each row, -1 for none) and ``rank_weight``, plus that of
@@ -413,7 +407,8 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
         save_checkpoint(run, saved, START)
         say(f"new refinement: {json.dumps(config.to_dict(), sort_keys=True)}")
     else:
-        changed = config.changes(saved.meta.get("refine") or {})
+        changed = changed_settings(RefineConfig.saved(saved.meta.get("refine") or {}), config.to_dict(),
+                                   REFINE_RESUMABLE)
         if changed:
             raise InvalidSpecError(f"{run} holds a refinement with other settings ({'; '.join(changed)}): "
                                    f"give its settings to resume it, or start a new run folder")
@@ -482,8 +477,8 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
                 f"{before['excess_loss']:.5f}, equity error {before['equity_mae']:.5f}, relative equity error "
                 f"{before['rank_error']:.5f}")
             fit_net(fit, boards[train], targets[train], epochs=config.epochs, lr=config.lr, batch=config.batch,
-                    seed=config.seed * 7 + k, first_epoch=done, after_epoch=after, decisions=decisions[train] if ranked else None,
-                    rank_weight=config.rank_weight)
+                    seed=config.seed * 7 + k, first_epoch=done, after_epoch=after,
+                    decisions=decisions[train] if ranked else None, rank_weight=config.rank_weight)
         for part, array in fit.params().items():
             result[f"{net}.{part}"] = array
         facts[net] = {"positions": int(len(train)), "held_out": int(len(val)), "before": before,
