@@ -436,7 +436,7 @@ def _add_tournament(sub: argparse._SubParsersAction[_Parser]) -> None:
                    help="where chunks are played: a local process pool (default) or a Dask cluster")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (it is shown only on a terminal)")
     p.add_argument("--append", action="store_true",
                    help="add this spec's matches to a results file that holds another spec")
     p.set_defaults(func=_cmd_tournament)
@@ -458,7 +458,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     try:
         standings = run_tournament(spec, db, workers=args.workers, backend=args.backend,
                                    scheduler=args.scheduler, append=args.append,
-                                   reporter=get_reporter("quiet" if args.quiet else "progress"))
+                                   reporter=get_reporter("progress" if sys.stderr.isatty() and not args.quiet
+                                                         else "quiet"))
     except KeyboardInterrupt as exc:
         how = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"
         print(f"{PROG}: {how}; finished chunks are saved in {db}: re-run the same command to resume",

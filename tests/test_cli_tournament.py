@@ -44,7 +44,11 @@ def test_tournament_plays_the_spec_and_prints_the_standings(capsys: pytest.Captu
     assert (spec_file.parent / "results" / "small.sqlite").is_file()
 
 
-def test_tournament_shows_a_progress_bar_unless_quiet(capsys: pytest.CaptureFixture[str], spec_file: Path) -> None:
+def test_tournament_shows_a_progress_bar_on_a_terminal_unless_quiet(capsys: pytest.CaptureFixture[str], spec_file: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _, err = run(capsys, "tournament", str(spec_file), "--db", "log.sqlite", "--workers", "1")
+    assert code == 0 and "matches/s" not in err and "\r" not in err     # stderr to a file or pipe: no bar
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     code, _, err = run(capsys, "tournament", str(spec_file), "--db", "a.sqlite", "--workers", "1")
     assert code == 0 and "30/30" in err and "matches/s" in err
 
