@@ -29,6 +29,7 @@ from bgfast.errors import (
     ResultsWriteError,
     RolloutWorkerError,
     Terminated,
+    one_line,
     WorkerFailedError,
 )
 from bgfast.position import Move, Position
@@ -48,10 +49,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{PROG}: error: {message} (see '{self.prog} --help')\n")
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 # ---------------------------------------------------------------- moves
@@ -241,7 +238,7 @@ def _bots_named(bots: Sequence[object], names: Sequence[str]) -> Iterator[None]:
         name = next((n for n, bot in zip(names, bots) if bot is culprit), None)
         if name is None:
             raise
-        raise BotFailedError(f"bot {name!r} failed: {type(exc).__name__}: {_one_line(exc)}") from exc
+        raise BotFailedError(f"bot {name!r} failed: {type(exc).__name__}: {one_line(exc)}") from exc
 
 
 # ---------------------------------------------------------------- rollout
@@ -661,10 +658,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except (WorkerFailedError, RolloutWorkerError, ResultsWriteError, BotFailedError) as exc:  # the run failed
-        print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
+        print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
         return EXIT_FAILURE
     except (BgfastError, ValueError) as exc:
-        print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
+        print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
@@ -674,7 +671,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
     except OSError as exc:  # a file that cannot be written, a cluster that cannot be reached...
-        print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
+        print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
         return EXIT_FAILURE
 
 

@@ -120,6 +120,12 @@ class BotFailedError(BgfastError, RuntimeError):
     ``__cause__``, with its traceback."""
 
 
+def one_line(exc: BaseException) -> str:
+    """``exc``'s message on one line (whitespace runs made one space), or its type's name
+    when it has no message: how the CLI and :class:`BotFailedError` quote an error."""
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
 class RolloutWorkerError(BgfastError, RuntimeError):
     """A rollout worker process that died (killed, out of memory...) before its trials were played.
 

@@ -74,6 +74,16 @@ def test_preflight_starts_and_stops_each_engine_and_reports_the_first_that_fails
         preflight([good, outside_bot(command=fake("nohandshake"))])
 
 
+def test_a_gnubg_program_that_exits_before_it_reads_its_setup_is_an_engine_start_error(tmp_path: Path) -> None:
+    from bgfast.engines.gnubg_external import GnubgProgramBot
+
+    program = tmp_path / "gnubg"
+    program.write_text("#!/bin/sh\necho 'no display' >&2\nexit 4\n")
+    program.chmod(0o755)
+    with pytest.raises(EngineStartError, match="exited with status 4.*no display"):
+        preflight([GnubgProgramBot(0, program=str(program))])
+
+
 def test_built_in_bots_take_the_fast_path_and_count_nothing() -> None:
     bots = (get_bot("pubeval"), get_bot("heuristic"))
     player = MatchPlayer(*bots, length=3)

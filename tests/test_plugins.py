@@ -3,6 +3,7 @@ process, in a freshly started interpreter and on a Dask worker."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -246,3 +247,19 @@ def test_a_plugin_bot_that_returns_none_says_so_in_a_tournament_as_in_play(
     with pytest.raises(WorkerFailedError) as failed:
         run_tournament(spec, tmp_path / "r.sqlite", workers=1)
     assert f"a worker failed on chunk 0: {NONE_MESSAGE}" in str(failed.value)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("factory, message", [
+    ("make_raising", "RuntimeError: the net exploded"),
+    ("make_none", NONE_MESSAGE),
+])
+def test_rollout_names_the_plugin_bot_that_failed_in_one_line(plugin_dir: Path, factory: str, message: str,
+                                                              workers: str) -> None:
+    name = f"bgfast_test_plugin:{factory}"
+    out = subprocess.run([sys.executable, "-m", "bgfast", "rollout", "4HPwATDgc/ABMA", "--trials", "144",
+                          "--workers", workers, "--bot", name, "--seed", "1"],
+                         env=_env(plugin_dir), capture_output=True, text=True, timeout=120)
+    assert (out.returncode, out.stdout) == (1, "")  # the input was fine, the bot failed: not a traceback
+    # named as the rollout's report names the bot that played: its own name and options
+    assert re.fullmatch(rf"bgfast: error: bot '[^']+' failed: {re.escape(message)}\n", out.stderr), out.stderr

@@ -165,8 +165,11 @@ class GnubgExternal:
         process = EngineProcess([self.program, "-t", "-q", "-r"], name=self.label, merge_stdout=True)
         process.start()
         self.process = process
-        process.write(f"set threads 1\nset evaluation chequerplay evaluation plies {self.ply}\n"
-                      f"set evaluation cubedecision evaluation plies {self.ply}\nexternal {self.socket_path}\n")
+        try:
+            process.write(f"set threads 1\nset evaluation chequerplay evaluation plies {self.ply}\n"
+                          f"set evaluation cubedecision evaluation plies {self.ply}\nexternal {self.socket_path}\n")
+        except BrokenPipeError:
+            raise EngineStartError(f"the gnubg program {process.describe_exit()} before it read its setup") from None
         self.connect()
 
     def connect(self) -> None:

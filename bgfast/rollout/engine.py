@@ -43,13 +43,13 @@ from bgfast.bots import available_bots, get_bot
 from bgfast.bots.base import Bot, CoreBot, CubeResponse
 from bgfast.cube import Probs, as_probs, cubeless_equities, dead_cube_mwc, flip, money_equity, mwc
 from bgfast.dice import ALL_36, Dice
-from bgfast.errors import InvalidRolloutError, RolloutWorkerError
-from bgfast.game import CoreConfig, make_runner
+from bgfast.errors import BotFailedError, InvalidRolloutError, RolloutWorkerError, one_line
+from bgfast.game import CoreConfig, failed_bot, make_runner, position_played
 from bgfast.match import MatchState, Rules
 from bgfast.met import MatchEquityTable
 from bgfast.position import Move, Position
 from bgfast.procs import WorkerPool
-from bgfast.rollout.request import RolloutRequest
+from bgfast.rollout.request import RolloutRequest, bot_spec
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
 from bgfast.rollout.stats import estimate_columns, variance_strata
 
@@ -100,12 +100,16 @@ class _Cubeless:
         self.bot = bot
         self.name = getattr(bot, "name", "bot")
 
+    def __repr__(self) -> str:
+        return repr(self.bot)
+
     def core_config(self) -> CoreConfig | None:
         config = self.bot.core_config() if hasattr(self.bot, "core_config") else None
         return None if config is None else CoreConfig(*config)._replace(cube=CubeKind.CUBE_NEVER)
 
     def choose_move(self, position: Position, dice: Dice, match: MatchState) -> Any:
-        return self.bot.choose_move(position, dice, match)
+        # read here so that a bad answer is named as the bot's, not this shim's
+        return position_played(self.bot, self.bot.choose_move(position, dice, match), position, dice)
 
     def should_double(self, position: Position, match: MatchState) -> bool:
         return False
@@ -298,7 +302,21 @@ class _Worker:
         return float(self.luck_scale @ _root_luck(runner.luck(cube=True), self.task.root))
 
     def run(self, start: int, stop: int) -> np.ndarray:
-        """The six numbers of trials ``start..stop-1``: shape ``(lines, stop - start, 6)``."""
+        """The six numbers of trials ``start..stop-1``: shape ``(lines, stop - start, 6)``.
+
+        :raises BotFailedError: the bot's own code raised, or returned no play or an illegal
+            one (:func:`bgfast.game.failed_bot`); the message names the bot by its spec.
+        """
+        try:
+            return self._run(start, stop)
+        except Exception as exc:
+            culprit = failed_bot(exc)
+            if culprit is None:
+                raise
+            bot = culprit.bot if isinstance(culprit, _Cubeless) else culprit
+            raise BotFailedError(f"bot {bot_spec(bot)!r} failed: {type(exc).__name__}: {one_line(exc)}") from exc
+
+    def _run(self, start: int, stop: int) -> np.ndarray:
         t = self.task
         out = np.zeros((len(t.lines), stop - start, 6))
         for j, line in enumerate(t.lines):
@@ -477,6 +495,8 @@ def rollout(position: Position | str, **options: Any) -> RolloutResult:
     :raises InvalidDiceError: bad dice.  :raises IllegalMoveError, InvalidMoveError: a bad play.
     :raises UnknownBotError: an unknown bot.
     :raises RolloutWorkerError: a worker process died (e.g. killed): no result.
+    :raises BotFailedError: a Python bot's own code raised, or returned no play or an
+        illegal one, named by the bot's spec (its exception is the ``__cause__``).
     """
     return run_rollout(RolloutRequest.create(position, **options))
 

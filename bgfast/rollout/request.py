@@ -51,7 +51,7 @@ def _count(value: object, name: str, *, low: int = 1, high: int | None = None) -
     return whole_number(value, name, low=low, high=high, what=what, bounds=bounds, error=InvalidRolloutError)
 
 
-def _bot_spec(bot: Any) -> str:
+def bot_spec(bot: Any) -> str:
     """The spec of ``bot``: its name and, when it has them, every option (see :func:`format_bot_spec`)."""
     name = str(getattr(bot, "name", type(bot).__name__))
     options = getattr(bot, "options", None)
@@ -218,7 +218,7 @@ class RolloutRequest:
                                           "(give luck=False)")
             use_luck = False
         return cls(position=pos, match=dataclasses.replace(match, dice=(0, 0)), rules=rules, met=table,
-                   bot=bot_obj, bot_name=_bot_spec(bot_obj),
+                   bot=bot_obj, bot_name=bot_spec(bot_obj),
                    evaluator=eval_obj, dice=roll, play=move, plays=bool(plays), cubeful=bool(cubeful),
                    trials=trials, seed=seed, workers=workers, truncate=truncate,
                    exact_bearoff=bool(exact_bearoff), target_se=target_se,
