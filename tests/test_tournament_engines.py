@@ -254,6 +254,7 @@ def test_three_faults_in_one_match_forfeit_it_and_the_report_and_export_say_so(
                                  player("pubeval", bot="pubeval"), per_pairing=2, chunk=2))
     rows = [line.split(",") for line in rows_of(db)[1:]]
     assert len(rows) == 2 and all(r[7] == "pubeval" and {r[5], r[6]} == {"0", "1"} for r in rows)  # a single game lost
+    assert all(r[-1] == "broken" for r in rows)  # the CSV's forfeit column names who forfeited
     counts = engine_json(db, "broken")
     assert counts["forfeits"] == 2 and counts["illegal_answers"] == 6 and counts["restarts"] == 5
     text = load_standings(db).text()

@@ -50,10 +50,11 @@ __all__ = [
 
 CSV_COLUMNS = ("index", "player_a", "player_b", "length", "seed", "score_a", "score_b", "winner", "games",
                "dice_index", "gammons_a", "gammons_b", "backgammons_a", "backgammons_b", "cube_actions",
-               "plies", "run", "opening")
+               "plies", "run", "opening", "forfeit")
 """Columns of ``--matches``: player_a sat in seat 0; the dice were stream (seed, dice_index);
 ``opening`` is the Position ID the match's first game started from, player_b on roll
-(empty: the opening roll)."""
+(empty: the opening roll); ``forfeit`` names the player whose engine failed and forfeited
+the match (its score is then the match length, no game of it was played out), else empty."""
 
 PAIRING_CSV_COLUMNS = ("player_a", "player_b", "matches", "units", "paired", "a_wins", "b_wins", "a_ppg",
                        "ppg_se_paired", "ppg_se_independent", "elo_diff", "elo_diff_lo", "elo_diff_hi", "los",
@@ -466,10 +467,12 @@ def write_matches_csv(path: str | Path, out: str | Path | IO[str]) -> int:
     """
     with open_results(path) as store:
         openings = _openings_by_run(store)
+        forfeits = {(run, idx): loser for run, idx, loser, _winner in store.forfeits()}
         if isinstance(out, (str, Path)) and str(out) != "-":
             with open(out, "w", newline="", encoding="utf-8") as handle:
-                return _write_csv(store.iter_matches(), handle, openings)
-        return _write_csv(store.iter_matches(), sys.stdout if isinstance(out, (str, Path)) else out, openings)
+                return _write_csv(store.iter_matches(), handle, openings, forfeits)
+        return _write_csv(store.iter_matches(), sys.stdout if isinstance(out, (str, Path)) else out, openings,
+                          forfeits)
 
 
 def _openings_by_run(store: Store) -> dict[str, Any]:
@@ -489,7 +492,8 @@ def _openings_by_run(store: Store) -> dict[str, Any]:
     return out
 
 
-def _write_csv(matches: Iterable[SavedMatch], handle: IO[str], openings: dict[str, Any]) -> int:
+def _write_csv(matches: Iterable[SavedMatch], handle: IO[str], openings: dict[str, Any],
+               forfeits: dict[tuple[str, int], str]) -> int:
     writer = csv.writer(handle, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     n = 0
@@ -499,7 +503,8 @@ def _write_csv(matches: Iterable[SavedMatch], handle: IO[str], openings: dict[st
         opening = found[1][found[0].opening(m.idx)] if found else ""
         writer.writerow((m.idx, m.player0, m.player1, m.length, m.seed, r.score0, r.score1,
                          m.player0 if r.winner == 0 else m.player1, r.games, m.dice_index, r.gammons0,
-                         r.gammons1, r.backgammons0, r.backgammons1, r.doubles, r.plies, m.run, opening))
+                         r.gammons1, r.backgammons0, r.backgammons1, r.doubles, r.plies, m.run, opening,
+                         forfeits.get((m.run, m.idx), "")))
         n += 1
     return n
 
