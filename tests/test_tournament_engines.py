@@ -18,7 +18,7 @@ from gnubg_oracle import bgfast_actions, compare_actions, gnubg_actions, require
 
 from bgfast.cli import main
 from bgfast.engines.record import decode_decisions
-from bgfast.errors import InvalidSpecError
+from bgfast.errors import InvalidSpecError, WorkerFailedError
 from bgfast.tournament import TournamentSpec, load_standings, run_tournament
 from bgfast.tournament.export import ExportError, export_all, export_match, match_history
 from bgfast.tournament.store import Store
@@ -265,6 +265,16 @@ def test_three_faults_in_one_match_forfeit_it_and_the_report_and_export_say_so(
     assert not (tmp_path / "m.mat").exists()
     summary = export_all(db, tmp_path)
     assert summary.written == () and summary.forfeits == (("forfeit", 0), ("forfeit", 1))
+
+
+def test_an_engine_that_can_no_longer_start_stops_the_run_instead_of_forfeiting_match_after_match(
+        tmp_path: Path) -> None:
+    text = spec_text("breaks", player("breaking", command=fake("breaks", 40, tmp_path / "broken")),
+                     player("pubeval", bot="pubeval"), per_pairing=8, chunk=2)
+    with pytest.raises(WorkerFailedError, match="EngineStartError: engine 'breaking' could not be restarted 4 times in a row"):
+        run(tmp_path, text)
+    rows = rows_of(tmp_path / "breaks.sqlite")[1:]
+    assert 0 < len(rows) < 8 and sum(row.endswith(",breaking") for row in rows) <= 1   # at most one forfeit kept
 
 
 def test_an_engine_without_cube_decisions_gets_bgfasts_policy_and_the_report_says_so(tmp_path: Path) -> None:

@@ -37,15 +37,19 @@ from bgfast.match import MatchState
 from bgfast.position import Move, Position
 from bgfast.validation import real_number
 
-__all__ = ["DEFAULT_TIMEOUT_S", "OutsideBot"]
+__all__ = ["DEFAULT_TIMEOUT_S", "MAX_FAILED_RESTARTS", "OutsideBot"]
 
 Answer = TypeVar("Answer")
 
 DEFAULT_TIMEOUT_S = 60.0
+"""Seconds an engine may take over one decision before it counts as hung."""
 START_TIMEOUT_S = 30.0
 """The least time an engine has to start and finish its handshake, whatever its
 ``timeout_s``: loading a net can take longer than a decision may."""
-"""Seconds an engine may take over one decision before it counts as hung."""
+MAX_FAILED_RESTARTS = 3
+"""Restarts in a row that fail before an engine counts as broken: the next failure is an
+:class:`~bgfast.errors.EngineStartError`, which stops a tournament (its finished chunks
+kept) instead of forfeiting match after match to an engine that can no longer start."""
 
 
 class OutsideBot(Bot):
@@ -75,6 +79,7 @@ class OutsideBot(Bot):
         self.cube = cube
         self._policy: Bot | None = cube_policy(cube) if cube is not None else None
         self._fallback: Bot | None = None
+        self._failed_restarts = 0
         self.counters = EngineCounters()
         """What this engine did (see :class:`~bgfast.engines.counters.EngineCounters`)."""
         self.games_started = 0
@@ -95,7 +100,8 @@ class OutsideBot(Bot):
 
         :raises EngineStartError: the engine cannot be started or fails its handshake (on
             a restart after a fault this is an :class:`~bgfast.errors.EngineCrashedError`,
-            counted, so that the match is replayed or forfeited).
+            counted, so that the match is replayed or forfeited; but once
+            :data:`MAX_FAILED_RESTARTS` restarts in a row have failed, an EngineStartError).
         """
         if self._running:
             return
@@ -106,8 +112,13 @@ class OutsideBot(Bot):
             self._stop()
             if not restart:
                 raise
+            self._failed_restarts += 1
+            if self._failed_restarts > MAX_FAILED_RESTARTS:
+                raise EngineStartError(f"engine {self.label!r} could not be restarted "
+                                       f"{self._failed_restarts} times in a row: {exc}") from None
             raise EngineCrashedError(f"engine {self.label!r} could not be restarted: {exc}",
                                      engine=self.label) from None
+        self._failed_restarts = 0
         if restart:
             self.counters.restarts += 1
         self._running = True

@@ -9,7 +9,9 @@ that is not UBGI), ``badcube`` (``bestcube take`` with no double offered).  Othe
 ``error unsupported`` to ``go cube``); ``nohandshake`` (exits before ``ubgiok``); ``silent``
 (never answers ``ubgi``); ``refuse`` (refuses every ``set``).  With ONCE_FILE the fault
 happens only while that file exists, and the engine removes it as it faults, so the
-next process started is healthy.
+next process started is healthy.  ``breaks`` crashes at the N-th ``go`` and leaves
+ONCE_FILE behind; a process started while it exists exits before its handshake (an
+install that broke during a run).
 """
 from __future__ import annotations
 
@@ -29,13 +31,14 @@ def main() -> None:
         server.keys = {k: v for k, v in server.keys.items() if not k.startswith("game.")}
     out = sys.stdout
     gos = 0
+    broken = mode == "breaks" and once is not None and os.path.exists(once)
     for raw in sys.stdin:
         line = raw.strip()
         if not line:
             continue
         if line == "quit":
             return
-        if mode == "nohandshake" and line == "ubgi":
+        if (mode == "nohandshake" or broken) and line == "ubgi":
             print("id name broken", flush=True)
             os._exit(1)
         if mode == "silent" and line == "ubgi":
@@ -51,6 +54,10 @@ def main() -> None:
             continue
         if line.startswith("go"):
             gos += 1
+            if mode == "breaks" and at and gos >= at and once is not None:
+                open(once, "w").close()
+                print("fake engine: crashing, and broken from now on", file=sys.stderr, flush=True)
+                os._exit(3)
             armed = at and gos >= at and (once is None or os.path.exists(once))
             if armed:
                 if once is not None:
