@@ -97,7 +97,7 @@ def read_position(position: Position | str) -> PositionText:
     if not isinstance(position, str):
         raise InvalidPositionError(f"a position is a Position, a Position ID or an XGID, got {position!r}")
     text = position.strip()
-    if text.startswith("XGID=") or text.count(":") >= 4:
+    if text[:5].upper() == "XGID=" or text.count(":") >= 4:
         record = parse_xgid(text)
         money = not record.is_match
         return PositionText(Position.from_board(record.board), MatchState.from_xgid(text), max_cube=record.max_cube,

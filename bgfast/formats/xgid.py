@@ -297,7 +297,7 @@ def _check_fields(
 
 
 def parse_xgid(text: str) -> XgidRecord:
-    """Parse a whole XGID, with or without the ``XGID=`` prefix.
+    """Parse a whole XGID, with or without the ``XGID=`` prefix (in any case).
 
     Surrounding whitespace is ignored.  All ten fields are required.
 
@@ -312,7 +312,8 @@ def parse_xgid(text: str) -> XgidRecord:
     if not isinstance(text, str):
         raise InvalidMatchIdError(f"an XGID is a string, got {text!r}")
     body = text.strip()
-    body = body.removeprefix("XGID=")
+    if body[:5].upper() == "XGID=":
+        body = body[5:]
     parts = body.split(":")
     if len(parts) != 10:
         raise InvalidMatchIdError(f"an XGID has 10 fields separated by ':', got {len(parts)} in {text!r}")
