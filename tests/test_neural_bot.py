@@ -84,14 +84,16 @@ def _one_ply(model: nn.Model, board: bytes) -> np.ndarray:
 
 
 def _choose_one_ply(model: nn.Model, board: bytes, d1: int, d2: int) -> tuple[bytes, float]:
-    """gnubg's 1-ply choice, and the margin of the best over the runner-up (1-ply equity)."""
+    """gnubg's 1-ply choice, and the margin of the best over the runner-up (1-ply equity);
+    of plays tied at 1 ply (say two that both win for sure), the better one at 0 ply."""
     kids, probs = model.children(board, d1, d2)
     order = sorted(range(len(kids)), key=lambda i: (-_equity(probs[i]), i))[:FILTER_MOVES]
     top = [i for i in order if _equity(probs[i]) >= _equity(probs[order[0]]) - FILTER_EQUITY]
     if len(top) == 1:
         return kids[top[0]], float("inf")
-    scored = sorted(((_equity(_flip(_one_ply(model, _swap(kids[i])))), -i) for i in top), reverse=True)
-    return kids[-scored[0][1]], scored[0][0] - scored[1][0]
+    scored = sorted(((_equity(_flip(_one_ply(model, _swap(kids[i])))), -rank) for rank, i in enumerate(top)),
+                    reverse=True)
+    return kids[top[-scored[0][1]]], scored[0][0] - scored[1][0]
 
 
 # ---------------------------------------------------------------- the dispatch's conventions
