@@ -254,12 +254,12 @@ def test_a_plugin_bot_that_returns_none_says_so_in_a_tournament_as_in_play(
     ("make_raising", "RuntimeError: the net exploded"),
     ("make_none", NONE_MESSAGE),
 ])
-def test_rollout_names_the_plugin_bot_that_failed_in_one_line(plugin_dir: Path, factory: str, message: str,
-                                                              workers: str) -> None:
+def test_rollout_names_the_plugin_bot_that_failed_in_one_line(plugin_dir: Path, tmp_path: Path, factory: str,
+                                                              message: str, workers: str) -> None:
     name = f"bgfast_test_plugin:{factory}"
     out = subprocess.run([sys.executable, "-m", "bgfast", "rollout", "4HPwATDgc/ABMA", "--trials", "144",
                           "--workers", workers, "--bot", name, "--seed", "1"],
-                         env=_env(plugin_dir), capture_output=True, text=True, timeout=120)
+                         env=_env(plugin_dir), cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert (out.returncode, out.stdout) == (1, "")  # the input was fine, the bot failed: not a traceback
     # named as the rollout's report names the bot that played: its own name and options
     assert re.fullmatch(rf"bgfast: error: bot '[^']+' failed: {re.escape(message)}\n", out.stderr), out.stderr
