@@ -99,6 +99,9 @@ def test_engine_cube_sets_the_cube_policy_and_engine_seed_the_seed() -> None:
     (["position gnubgid 4HPwATDgc/ABMA", "go turn"], "error bad_state missing dice"),
     (["position gnubgid nonsense"], "error bad_value gnubgid invalid Position ID"),
     (["position xgid XGID=nonsense"], "error bad_value xgid"),
+    # a rejected position leaves none held: no answer for the one before it
+    (["position gnubgid 4HPwATDgc/ABMA", "dice 3 1", "position xgid garbage", "go chequer"],
+     "error bad_state missing position"),
     (["dice 9 9"], "error bad_value dice must_be 1..6, got 9 9"),
     (["frobnicate"], "error bad_command unknown command 'frobnicate'"),
     (["set no.such.key 3"], "error unsupported key no.such.key"),

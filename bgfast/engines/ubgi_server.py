@@ -187,6 +187,8 @@ class UbgiServer:
             else:   # a Position ID, or gnubg's PositionID:MatchID pair
                 position, match = parse_position(text)
         except ValueError as exc:
+            # the position asked for is not the one held: no answer for the old one
+            self.position, self._given_match, self.dice = None, None, None
             raise UbgiError("bad_value", f"{kind} {_plain(str(exc))}") from None
         self.position = position
         self._given_match = match
