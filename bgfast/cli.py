@@ -448,11 +448,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         _output_file(args.db, "--db")
     db = args.db or str(default_db_path(spec))
 
-    main_pid = os.getpid()
-
     def terminate(signum: int, frame: object) -> None:
-        if os.getpid() != main_pid:   # a worker stopped before it set its own handler: end quietly
-            os._exit(128 + signum)
         raise Terminated()
 
     previous = signal.signal(signal.SIGTERM, terminate)

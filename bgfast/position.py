@@ -121,7 +121,7 @@ class Position:
     def __init__(self, id: str | None = None) -> None:
         if id is None:
             key = _STANDARD_KEY
-        elif isinstance(id, str) and id.strip().startswith("XGID="):
+        elif isinstance(id, str) and _xgid.has_xgid_prefix(id.strip()):
             key = Position.from_xgid(id)._key
         else:
             try:
@@ -218,7 +218,7 @@ class Position:
         if not isinstance(xgid, str):
             raise InvalidPositionError(f"an XGID is a string, got {xgid!r}")
         text = xgid.strip()
-        if text.startswith("XGID=") or ":" in text:
+        if _xgid.has_xgid_prefix(text) or ":" in text:
             return cls.from_board(_xgid.parse_xgid(text).board)
         return cls.from_board(_xgid.xgid_field_to_board(text))
 

@@ -30,6 +30,7 @@ submission order or as they finish.  It keeps the promises both callers make:
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -123,12 +124,32 @@ _SLOT: list[Any] = []
 """In a worker: ``[board, slot]``, its place on the pool's board of jobs in play."""
 
 
+_FORK_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back while workers are forked: a worker starts with the
+    parent's Python handlers (a Ctrl-C or SIGTERM there would print the parent's
+    traceback) and takes them only once :func:`_start_worker` has set its own."""
+    if not hasattr(signal, "pthread_sigmask"):      # no fork without it either
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, _FORK_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _FORK_SIGNALS)
+
+
 def _start_worker(parent: int, board: Any, initializer: Callable[..., object] | None,
                   initargs: tuple[Any, ...]) -> None:
     """A worker's first act: leave SIGINT to the parent, die with it, take a slot on the
     board of jobs in play, then the caller's initializer."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler: a pool ends its workers so
+    if hasattr(signal, "pthread_sigmask"):         # held back while it was forked (_signals_held)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _FORK_SIGNALS)
     exit_with_parent(parent)
     with board.get_lock():
         slot = next(i for i in range(0, len(board), 2) if board[i] == 0)
@@ -224,7 +245,8 @@ class WorkerPool(Generic[J, R]):
 
     def _submit(self, numbered: tuple[int, J]) -> Future[R]:
         try:
-            future = self._executor.submit(_play, self._run, numbered[0], numbered[1])
+            with _signals_held():    # a submit forks the workers it needs
+                future = self._executor.submit(_play, self._run, numbered[0], numbered[1])
         except BrokenProcessPool as exc:  # a job the broken pool refused is lost like the others
             future = Future()
             future.set_exception(exc)

@@ -69,6 +69,10 @@ def worker_view(_: int) -> tuple[object, bool, int]:
     return _STATE.get("init"), signal.getsignal(signal.SIGINT) == signal.SIG_IGN, os.getpid()
 
 
+def blocked_signals(_: int) -> set[int]:
+    return set(signal.pthread_sigmask(signal.SIG_BLOCK, []))
+
+
 def died(lost: list[object]) -> Died:
     return Died(lost)
 
@@ -107,6 +111,14 @@ def test_workers_run_the_initializer_and_ignore_ctrl_c() -> None:
     assert {(init, ignored) for init, ignored, _ in views} == {("set", True)}
     assert os.getpid() not in {pid for _, _, pid in views}
     assert "init" not in _STATE  # the initializer ran in the workers only
+
+
+def test_ctrl_c_and_sigterm_are_held_back_only_while_the_workers_are_forked() -> None:
+    before = set(signal.pthread_sigmask(signal.SIG_BLOCK, []))
+    with WorkerPool(blocked_signals, range(4), workers=2, on_worker_death=died) as pool:
+        masks = list(pool.results())
+    assert all(not {signal.SIGINT, signal.SIGTERM} & mask for mask in masks)  # each worker takes them again
+    assert set(signal.pthread_sigmask(signal.SIG_BLOCK, [])) == before         # and so does the parent
 
 
 def test_a_job_that_raises_raises_the_same_exception_in_the_parent() -> None:

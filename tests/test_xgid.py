@@ -10,6 +10,7 @@ import pytest
 from bgfast.errors import InvalidMatchIdError, InvalidPositionError
 from bgfast.formats.match_id import encode_match_id
 from bgfast.match import MatchState
+from bgfast.position import Position
 from bgfast.formats.text import read_position
 from bgfast.formats.xgid import (
     STARTING_XGID,
@@ -173,6 +174,7 @@ def test_the_xgid_prefix_is_read_in_any_case():
     body = STARTING_XGID[len("XGID="):]
     assert parse_xgid("xgid=" + body) == parse_xgid("Xgid=" + body) == parse_xgid(STARTING_XGID)
     assert read_position("xgid=" + body).position == read_position(STARTING_XGID).position
+    assert Position("xgid=" + body) == Position.from_xgid("xgid=" + body) == Position()
 
 
 def test_match_xgid_rules_field_is_the_crawford_flag():

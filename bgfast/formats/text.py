@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 from bgfast.dice import Dice
 from bgfast.errors import InvalidPositionError
-from bgfast.formats.xgid import parse_xgid
+from bgfast.formats.xgid import has_xgid_prefix, parse_xgid
 from bgfast.match import MatchState, Rules
 from bgfast.position import Position
 
-__all__ = ["PositionText", "parse_position", "read_position"]
+__all__ = ["PositionText", "is_xgid_text", "parse_position", "read_position"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,12 @@ class PositionText:
         return Dice.of(dice) if self.match is None else self.match.check_roll(dice)
 
 
+def is_xgid_text(text: str) -> bool:
+    """Whether :func:`read_position` reads ``text`` (stripped) as an XGID rather than a
+    Position ID or ``PositionID:MatchID``: the ``XGID=`` prefix, or four or more ``:``."""
+    return has_xgid_prefix(text) or text.count(":") >= 4
+
+
 def read_position(position: Position | str) -> PositionText:
     """Read a position, its match state and the rules it states from text.
 
@@ -97,7 +103,7 @@ def read_position(position: Position | str) -> PositionText:
     if not isinstance(position, str):
         raise InvalidPositionError(f"a position is a Position, a Position ID or an XGID, got {position!r}")
     text = position.strip()
-    if text[:5].upper() == "XGID=" or text.count(":") >= 4:
+    if is_xgid_text(text):
         record = parse_xgid(text)
         money = not record.is_match
         return PositionText(Position.from_board(record.board), MatchState.from_xgid(text), max_cube=record.max_cube,

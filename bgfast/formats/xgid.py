@@ -80,6 +80,7 @@ __all__ = [
     "XgidRecord",
     "board_to_xgid_field",
     "format_xgid",
+    "has_xgid_prefix",
     "match_fields_to_xgid",
     "parse_xgid",
     "xgid_field_to_board",
@@ -296,6 +297,11 @@ def _check_fields(
     one_of(rules, f"XGID rules field in {kind}", (0, 1) if match_length > 0 else (0, 1, 2, 3), error=E)
 
 
+def has_xgid_prefix(text: str) -> bool:
+    """Whether ``text`` begins with XG's ``XGID=`` (in any case)."""
+    return text[:5].upper() == "XGID="
+
+
 def parse_xgid(text: str) -> XgidRecord:
     """Parse a whole XGID, with or without the ``XGID=`` prefix (in any case).
 
@@ -312,7 +318,7 @@ def parse_xgid(text: str) -> XgidRecord:
     if not isinstance(text, str):
         raise InvalidMatchIdError(f"an XGID is a string, got {text!r}")
     body = text.strip()
-    if body[:5].upper() == "XGID=":
+    if has_xgid_prefix(body):
         body = body[5:]
     parts = body.split(":")
     if len(parts) != 10:

@@ -72,9 +72,9 @@ def parse_opening(text: str, where: str, *, match_length: int | None, checkers: 
         several lengths (then an XGID or a Match ID, which names one, is refused).
     :raises InvalidSpecError: see :func:`parse_openings`.
     """
-    from bgfast.formats.text import parse_position
+    from bgfast.formats.text import is_xgid_text, parse_position
 
-    is_xgid = text.startswith("XGID=") or text.count(":") >= 4  # as parse_position tells the forms apart
+    is_xgid = is_xgid_text(text)
     try:
         position, match = parse_position(text)
     except (InvalidPositionError, InvalidMatchIdError) as exc:

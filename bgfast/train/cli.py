@@ -20,7 +20,7 @@ from typing import Sequence
 
 from bgfast.errors import BgfastError, InvalidSpecError
 from bgfast.train.checkpoint import AVERAGE, BEST, CHECKPOINT, load_checkpoint, read_curve
-from bgfast.train.config import RESUMABLE, TrainConfig, changed_settings
+from bgfast.train.config import RESUMABLE, TrainConfig, changed_settings, flag
 from bgfast.train.supervised import RefineConfig, run_refine
 from bgfast.train.td import run_td
 
@@ -55,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     train_help = _field_help(TrainConfig)
     for field in dataclasses.fields(TrainConfig):
         kind = type(field.default)
-        td.add_argument("--" + field.name.replace("_", "-"), type=kind, default=None,
+        td.add_argument(flag(field.name), type=kind, default=None,
                         help=f"{train_help.get(field.name, '')} (default {field.default!r})".strip())
     td.add_argument("--stop-after", type=float, default=None, help="seconds, then checkpoint and stop")
     td.add_argument("--start-from", type=Path, default=None,
@@ -76,10 +76,10 @@ def _parser() -> argparse.ArgumentParser:
     for field in dataclasses.fields(RefineConfig):
         text = f"{refine_help.get(field.name, '')} (default {field.default!r})".strip()
         if isinstance(field.default, bool):
-            rf.add_argument("--" + field.name.replace("_", "-"), action=argparse.BooleanOptionalAction,
+            rf.add_argument(flag(field.name), action=argparse.BooleanOptionalAction,
                             default=field.default, help=text)
         else:
-            rf.add_argument("--" + field.name.replace("_", "-"), type=type(field.default), default=field.default,
+            rf.add_argument(flag(field.name), type=type(field.default), default=field.default,
                             help=text)
     bn = sub.add_parser("bench", help="speed against gnubg-nn (bgfast bench neural)")
     bn.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -103,7 +103,7 @@ def _config(args: argparse.Namespace) -> TrainConfig:
         base = TrainConfig.from_dict(dict(saved.meta["config"])).to_dict()
         fixed = changed_settings(base, given, RESUMABLE)
         if fixed:
-            free = ", ".join("--" + k.replace("_", "-") for k in RESUMABLE)
+            free = ", ".join(flag(k) for k in RESUMABLE)
             raise InvalidSpecError(f"{args.run_dir} was started with other settings ({'; '.join(fixed)}): "
                                    f"they cannot change on resume (only {free} may)")
         base.update(given)

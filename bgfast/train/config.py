@@ -9,16 +9,21 @@ from typing import Any
 from bgfast.errors import InvalidSpecError
 from bgfast.validation import real_number, whole_number
 
-__all__ = ["RESUMABLE", "TrainConfig", "changed_settings"]
+__all__ = ["RESUMABLE", "TrainConfig", "changed_settings", "flag"]
 
 RESUMABLE = ("games", "average_games")
 """Settings that a resumed run may change: they do not change the net trained so far."""
 
 
+def flag(setting: str) -> str:
+    """The command-line flag of a config setting: ``lr_half_games`` -> ``--lr-half-games``."""
+    return "--" + setting.replace("_", "-")
+
+
 def changed_settings(saved: Mapping[str, Any], given: Mapping[str, Any], resumable: Collection[str]) -> list[str]:
     """The settings of ``given`` that differ from a run folder's ``saved`` ones, but for the
     ``resumable`` ones (which do not change the net), each as ``--flag: saved -> given``."""
-    return [f"--{name.replace('_', '-')}: {saved.get(name)!r} -> {value!r}" for name, value in given.items()
+    return [f"{flag(name)}: {saved.get(name)!r} -> {value!r}" for name, value in given.items()
             if name not in resumable and saved.get(name) != value]
 
 

@@ -152,7 +152,6 @@ class RefineConfig:
         return {"rank_weight": 0.0, **settings}
 
 
-
 REFINE_RESUMABLE = ("threads", "eval_pairs", "eval_seed")
 """Settings a resumed refinement may change: they do not change the net."""
 
