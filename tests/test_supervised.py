@@ -226,12 +226,34 @@ def test_a_refinement_with_a_rank_weight_lowers_the_relative_error_and_reads_old
         assert np.array_equal(again.arrays[key], refined.arrays[key])
 
 
-def test_a_run_folder_of_an_older_bgfast_resumes_with_the_rank_weight_it_was_fit_with() -> None:
-    old = {k: v for k, v in RefineConfig(seed=4).to_dict().items() if k != "rank_weight"}
-    assert RefineConfig.saved(old) == RefineConfig(seed=4, rank_weight=0.0).to_dict()
+def test_a_run_folder_of_an_older_bgfast_resumes_with_the_rank_weights_it_was_fit_with() -> None:
+    older = ("rank_weight", "race_rank_weight")
+    old = {k: v for k, v in RefineConfig(seed=4).to_dict().items() if k not in older}
+    assert RefineConfig.saved(old) == RefineConfig(seed=4, rank_weight=0.0, race_rank_weight=0.0).to_dict()
     assert RefineConfig.saved(old) != RefineConfig(seed=4, rank_weight=10.0).to_dict()
-    with pytest.raises(InvalidSpecError):
-        RefineConfig(rank_weight=-1.0)
+    # a folder from before the race net had its own weight: both nets were fit with rank_weight
+    one = {k: v for k, v in RefineConfig(seed=4, rank_weight=40.0).to_dict().items() if k != "race_rank_weight"}
+    assert RefineConfig.saved(one) == RefineConfig(seed=4, rank_weight=40.0, race_rank_weight=40.0).to_dict()
+    for name in older:
+        with pytest.raises(InvalidSpecError, match=name):
+            RefineConfig(**{name: -1.0})
+
+
+def test_the_race_net_is_fit_with_its_own_rank_weight(tmp_path) -> None:
+    """The race net's weight changes the race net alone, the contact weight the contact net alone."""
+    start = read_weights()
+    config = RefineConfig(games=8, block_games=4, epochs=1, rank_weight=40.0, race_rank_weight=0.0, lr=0.0003,
+                          eval_pairs=0, held_out=0.2, threads=1, explore=0.2)
+    base = run_refine(config, start, tmp_path / "base")
+    run = tmp_path / "race"
+    run.mkdir()
+    for block in (tmp_path / "base").glob("block-*.npz"):
+        (run / block.name).write_bytes(block.read_bytes())
+    other = run_refine(dataclasses.replace(config, race_rank_weight=40.0), start, run)
+    assert base.meta["refined"]["race"]["positions"] > 0
+    for key in base.arrays:
+        same = np.array_equal(base.arrays[key], other.arrays[key])
+        assert same == key.startswith("contact."), key
 
 
 def test_a_damaged_block_or_a_diverged_fit_is_one_clear_error(tmp_path) -> None:
