@@ -4,6 +4,7 @@ GNU Backgammon's import of these files, action by action: tests/test_mat_gnubg.p
 """
 from __future__ import annotations
 
+import codecs
 import io
 import re
 from pathlib import Path
@@ -371,3 +372,16 @@ def test_a_binary_file_object_reads_as_utf8_text() -> None:
     history = play_match_with_history(get_bot("pubeval"), get_bot("random"), length=3, seed=2)
     text = mat_text(history, players=("pubeval", "random"))
     assert read_mat(io.BytesIO(text.encode())).history.games == read_mat(io.StringIO(text)).history.games
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-8-sig"])
+def test_a_mat_file_saved_as_utf16_or_with_a_bom_reads_as_the_same_match(tmp_path, encoding: str) -> None:
+    from bgfast.formats.mat import read_mat
+
+    history = play_match_with_history(get_bot("pubeval"), get_bot("random"), length=3, seed=2)
+    text = mat_text(history, players=("pubeval", "random")).replace("\n", "\r\n")
+    bom = {"utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE}.get(encoding, b"")
+    path = tmp_path / "match.mat"
+    path.write_bytes(bom + text.encode(encoding))
+    assert read_mat(path).history.games == history.games
+    assert read_mat(io.BytesIO(path.read_bytes())).history.games == history.games

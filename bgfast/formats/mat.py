@@ -53,7 +53,9 @@ import re
 from collections.abc import Sequence
 
 from bgfast.errors import InvalidMatchFileError
-from bgfast.formats.match_file import MAX_MATCH_LENGTH, MatchFile, MatchReplay, PathOrFile, read_text, write_text
+from bgfast.formats.match_file import (
+    MAX_MATCH_LENGTH, MatchFile, MatchReplay, PathOrFile, decode_text, read_text, write_text,
+)
 from bgfast.game import MatchHistory, MatchRecord, Turn
 from bgfast.match import Rules
 
@@ -293,10 +295,11 @@ class _MatReader:
 
 
 def parse_mat(text: str | bytes, *, rules: Rules | None = None, source: str = "<mat>") -> MatchFile:
-    """Read ``.mat`` text (see :func:`read_mat`; bytes are read as UTF-8); ``source``
-    names it in error messages."""
+    """Read ``.mat`` text (see :func:`read_mat`; bytes are read by
+    :func:`~bgfast.formats.match_file.decode_text`, UTF-8 or UTF-16 with its byte-order
+    mark); ``source`` names it in error messages."""
     if isinstance(text, (bytes, bytearray)):
-        text = bytes(text).decode("utf-8", errors="replace")
+        text = decode_text(bytes(text))
     lines = text.splitlines()
     tags: dict[str, str] = {}
     comments: list[str] = []

@@ -35,6 +35,7 @@ bgfast.errors.InvalidMatchFileError: example: line 2: player 0's 31 '8/3' is not
 """
 from __future__ import annotations
 
+import codecs
 import io
 import os
 from collections.abc import Mapping
@@ -54,7 +55,7 @@ from bgfast.game import CubeAction, GameRecord, MatchHistory, MatchRecord, Turn
 from bgfast.match import MatchState, Rules
 from bgfast.position import VARIANTS, Position, starting_position
 
-__all__ = ["MatchFile", "MatchReplay", "PathOrFile", "read_text", "write_text"]
+__all__ = ["MatchFile", "MatchReplay", "PathOrFile", "decode_text", "read_text", "write_text"]
 
 MAX_MATCH_LENGTH = 32767
 """The longest match a Match ID (and so bgfast's match state) holds; a match file of a
@@ -78,23 +79,31 @@ def write_text(text: str, path_or_file: PathOrFile, writer: str) -> None:
         raise TypeError(f"{writer} needs a path or a text file, got {path_or_file!r}")
 
 
+def decode_text(data: bytes) -> str:
+    """The text of a match file's bytes: UTF-16 when they start with its byte-order mark
+    (as some Windows programs save text), UTF-8 otherwise, bad bytes replaced."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16", errors="replace")
+    return data.decode("utf-8", errors="replace")
+
+
 def read_text(path_or_file: PathOrFile, unnamed: str) -> tuple[str, str]:
-    """``(text, name)`` of a path (read as UTF-8, bad bytes replaced) or an open file,
-    text or binary (named ``unnamed`` when it has no name).
+    """``(text, name)`` of a path or an open file, text or binary (named ``unnamed`` when it
+    has no name); bytes are read by :func:`decode_text`.
 
     :raises InvalidMatchFileError: a path that cannot be read.
     """
     if isinstance(path_or_file, (str, os.PathLike)):
         source = os.fspath(path_or_file)
         try:
-            with open(path_or_file, encoding="utf-8", errors="replace") as f:
-                return f.read(), source
+            with open(path_or_file, "rb") as f:
+                return decode_text(f.read()).replace("\r\n", "\n").replace("\r", "\n"), source
         except OSError as exc:
             raise InvalidMatchFileError(f"{source}: cannot read it: {exc.strerror or exc}") from None
     text = path_or_file.read()
     name = str(getattr(path_or_file, "name", unnamed))
-    if isinstance(text, bytes):  # a binary file: match files are UTF-8 text
-        text = text.decode("utf-8", errors="replace")
+    if isinstance(text, bytes):
+        text = decode_text(text)
     if not isinstance(text, str):
         raise InvalidMatchFileError(f"{name}: read() gave {type(text).__name__}, not text")
     return text, name
