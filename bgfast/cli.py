@@ -260,7 +260,8 @@ def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
         "scale, times the cube value); --plays ranks by the luck-adjusted cubeful equity with "
         "--cubeful, else by the cubeless one.  The chances are printed clamped to "
         "0..100% (--json also gives the raw estimates, probabilities_raw).  On a terminal a progress "
-        "bar on stderr shows the trials done, trials/s and the time left.",
+        "bar on stderr shows the trials done, trials/s and the time left.  Ctrl-C stops the trials "
+        "and prints the result of those finished (whole rounds of the 36 first rolls; exit status 130).",
         epilog="Positions are gnubg Position IDs, PositionID:MatchID, or XGIDs (which carry the score "
         "and cube).  A bot is NAME or NAME:KEY=VALUE,... (e.g. pubeval, pubeval:cube=never).",
     )
@@ -306,8 +307,13 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
                      bot=bot, evaluator=evaluator, rules=rules, trials=args.trials, seed=args.seed,
                      workers=args.workers,
                      cubeful=args.cubeful, truncate=args.truncate, target_se=args.target_se,
-                     variance_reduction=args.variance_reduction, luck=args.luck, progress=None)
+                     variance_reduction=args.variance_reduction, luck=args.luck, progress=None,
+                     interruptible=True)
     print(json.dumps(result.to_dict(), indent=2) if args.json else result.report())
+    if result.interrupted:
+        print(f"{PROG}: interrupted after {result.trials:,} of {args.trials:,} trials: the result above "
+              f"is of those", file=sys.stderr)
+        return 130
     return 0
 
 

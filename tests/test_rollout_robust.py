@@ -131,14 +131,68 @@ def test_a_worker_that_dies_raises_a_bgfast_error_from_the_api(deadline: None) -
 # ---------------------------------------------------------------- Ctrl-C
 
 
-def test_ctrl_c_prints_only_the_parents_one_line_and_stops_the_workers(proc_cleanup: list, tmp_path: Path) -> None:
-    proc = start_rollout(tmp_path, *LONG)
+def test_ctrl_c_prints_the_finished_trials_result_and_one_line_and_stops_the_workers(
+        proc_cleanup: list, tmp_path: Path) -> None:
+    proc = start_rollout(tmp_path, *LONG, "--json")
     proc_cleanup.append(proc)
     workers = wait_for_workers(proc, 2)
+    time.sleep(1.0)   # some blocks of trials finished
     os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the whole process group
     out, err = proc.communicate(timeout=30)
-    assert (proc.returncode, out, err) == (130, "", "bgfast: interrupted\n")
+    assert proc.returncode == 130
+    result = json.loads(out)
+    n = result["trials"]
+    assert result["interrupted"] is True and result["trials_requested"] == 1296000
+    assert 72 <= n < 1296000 and n % 36 == 0
+    assert err == f"bgfast: interrupted after {n:,} of 1,296,000 trials: the result above is of those\n"
     assert_gone(workers)
+
+
+def test_ctrl_c_before_any_block_is_finished_prints_only_the_one_line(proc_cleanup: list, tmp_path: Path) -> None:
+    proc = start_rollout(tmp_path, "rollout", "4HPwATDgc/ABMA", "--trials", "1296000", "--bot", "heuristic")
+    proc_cleanup.append(proc)
+    time.sleep(0.3)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert (proc.returncode, out, err) == (130, "", "bgfast: interrupted\n")
+
+
+class InterruptedAfter(Bot):
+    """pubeval's plays until its ``calls``-th, which raises KeyboardInterrupt (as Ctrl-C would)."""
+
+    def __init__(self, calls: int) -> None:
+        self.calls, self.pubeval = calls, get_bot("pubeval")
+
+    def choose_move(self, position, dice, match):  # type: ignore[no-untyped-def]
+        self.calls -= 1
+        if self.calls == 0:
+            raise KeyboardInterrupt
+        return self.pubeval.choose_move(position, dice, match)
+
+
+def test_an_interruptible_rollout_returns_the_trials_finished_and_another_raises(deadline: None) -> None:
+    # plain sampling: trial i is the same in any rollout of seed 5
+    whole = rollout("4HPwATDgc/ABMA", trials=324, bot=InterruptedAfter(10**9), seed=5, variance_reduction=False)
+    # blocks of 324 trials with one worker: the second block is cut, the first kept
+    partial = rollout("4HPwATDgc/ABMA", trials=1296, bot=InterruptedAfter(whole_calls(whole) + 50), seed=5,
+                      variance_reduction=False, interruptible=True)
+    assert (partial.interrupted, partial.trials, partial.trials_requested) == (True, 324, 1296)
+    assert (partial.equity, partial.win) == (whole.equity, whole.win)
+    assert "interrupted: the figures are of the 324 trials finished, of 1,296 asked for" in partial.report()
+    assert partial.to_dict()["interrupted"] is True and whole.to_dict()["interrupted"] is False
+    with pytest.raises(KeyboardInterrupt):
+        rollout("4HPwATDgc/ABMA", trials=1296, bot=InterruptedAfter(whole_calls(whole) + 50), seed=5,
+                variance_reduction=False)
+    with pytest.raises(KeyboardInterrupt):   # no block finished: nothing to estimate from, raised all the same
+        rollout("4HPwATDgc/ABMA", trials=1296, bot=InterruptedAfter(50), seed=5, variance_reduction=False,
+                interruptible=True)
+
+
+def whole_calls(result) -> int:  # type: ignore[no-untyped-def]
+    """The plays of a rollout's trials (choose_move calls), from a rerun that counts them."""
+    counter = InterruptedAfter(10**9)
+    rollout(result.position, trials=result.trials, bot=counter, seed=result.seed, variance_reduction=False)
+    return 10**9 - counter.calls
 
 
 # ---------------------------------------------------------------- more workers than work

@@ -484,7 +484,8 @@ def rollout(position: Position | str, **options: Any) -> RolloutResult:
         (the last two also give the match state).
     :param options: ``dice``, ``play``, ``plays``, ``bot``, ``evaluator``, ``match``,
         ``rules``, ``met``, ``cubeful``, ``trials``, ``seed``, ``workers``, ``truncate``,
-        ``exact_bearoff``, ``target_se``, ``variance_reduction``, ``luck``, ``progress``:
+        ``exact_bearoff``, ``target_se``, ``variance_reduction``, ``luck``, ``progress``,
+        ``interruptible``:
         the keyword arguments of :meth:`RolloutRequest.create
         <bgfast.rollout.request.RolloutRequest.create>`, which describes and checks them.
     :raises InvalidRolloutError: zero, negative or too many trials (above
@@ -522,12 +523,14 @@ def run_rollout(request: RolloutRequest) -> RolloutResult:
     if request.cubeful and match.length:   # the target is in EMG, the trials hold MWC
         a, b = match.away(root), match.away(1 - root)
         se_scale = abs(table.mwc_to_emg(1.0, a, b, match.cube_value) - table.mwc_to_emg(0.0, a, b, match.cube_value))  # type: ignore[union-attr]
-    data, reached = _run(task, request.trials, request.workers, request.target_se, strata, request.progress, se_scale)
+    data, reached, interrupted = _run(task, request.trials, request.workers, request.target_se, strata,
+                                      request.progress, se_scale, request.interruptible)
     n = data.shape[1]
     result = _results(request.position, match, request.dice, shown_play, request.bot_name, n, request.seed, strata,
                       task.luck, request.truncate, data, moves, table, request.cubeful, time.perf_counter() - started)
     return dataclasses.replace(result, variant=request.rules.variant, target_se=request.target_se,
-                               target_reached=reached)
+                               target_reached=reached, interrupted=interrupted,
+                               trials_requested=request.trials if n != request.trials else None)
 
 
 def _lines(request: RolloutRequest) -> tuple[tuple[_Line, ...], list[Move], str | None]:
@@ -577,9 +580,12 @@ def _blocks(total: int, size: int) -> Iterator[tuple[int, int]]:
 
 
 def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata: int,
-         progress: bool | None, se_scale: float = 1.0) -> tuple[np.ndarray, bool | None]:
+         progress: bool | None, se_scale: float = 1.0,
+         interruptible: bool = False) -> tuple[np.ndarray, bool | None, bool]:
     """Play the trials in blocks (in a pool if ``workers`` > 1): the ``(lines, n, 6)`` results
-    in trial order, and whether ``target_se`` was reached (None without one).
+    in trial order, whether ``target_se`` was reached (None without one), and whether a
+    :class:`KeyboardInterrupt` ended the trials (``interruptible``: see
+    :func:`_kept_after_interrupt`).
 
     With ``target_se``, stop at the first check point where every line's ranking
     equity has a standard error (times ``se_scale``: MWC to EMG) of at most the target.
@@ -616,6 +622,7 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
         results = pool.results()
     bar = tqdm(total=trials, unit="trial", file=sys.stderr, dynamic_ncols=True, leave=False,
                disable=None if progress is None else not progress, desc="rollout")
+    interrupted = False
     try:
         for block in results:
             chunks.append(block)
@@ -625,11 +632,31 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
                 if reached(done):
                     break
                 check = _next_check(done)
+    except KeyboardInterrupt:
+        kept = _kept_after_interrupt(done, strata)
+        if not interruptible or kept == 0:
+            raise
+        chunks = [np.concatenate(chunks, axis=1)[:, :kept]]
+        done, interrupted = kept, True
     finally:
         bar.close()
         if pool is not None:
             pool.close()
-    return np.concatenate(chunks, axis=1), (None if target_se is None else reached(done))
+    return np.concatenate(chunks, axis=1), (None if target_se is None else reached(done)), interrupted
+
+
+def _kept_after_interrupt(done: int, strata: int) -> int:
+    """The trials of an interrupted rollout that its estimate keeps, of the first ``done``:
+    whole rounds of the 36 first rolls when they are stratified (every first roll as often),
+    at least two of each; at least two without strata; 0 when there are too few.
+
+    >>> _kept_after_interrupt(1000, 1296), _kept_after_interrupt(71, 36), _kept_after_interrupt(5, 1)
+    (972, 0, 5)
+    """
+    if strata <= 1:
+        return done if done >= 2 else 0
+    kept = done - done % 36
+    return kept if kept >= 72 else 0
 
 
 def _estimate(values: np.ndarray, strata: int) -> list[Estimate]:

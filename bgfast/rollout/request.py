@@ -101,6 +101,7 @@ class RolloutRequest:
     luck: bool
     """Whether each trial's luck is subtracted (resolved from ``luck`` and ``variance_reduction``)."""
     progress: bool | None
+    interruptible: bool = False
 
     @property
     def checkers(self) -> int:
@@ -130,6 +131,7 @@ class RolloutRequest:
         variance_reduction: bool = True,
         luck: bool | None = None,
         progress: bool | None = False,
+        interruptible: bool = False,
     ) -> RolloutRequest:
         """Check the arguments of a rollout (those of :func:`~bgfast.rollout.rollout`).
 
@@ -175,6 +177,11 @@ class RolloutRequest:
             estimate's evaluator is fitted to 15 checkers, so it is off there and
             ``luck=True`` is refused).
         :param progress: show a tqdm progress bar on stderr (None: only on a terminal).
+        :param interruptible: a :class:`KeyboardInterrupt` (Ctrl-C) during the trials ends
+            them and the result is that of the trials finished by then
+            (:attr:`~bgfast.rollout.result.RolloutResult.interrupted`), cut to whole rounds
+            of the 36 first rolls when the first roll is stratified; with too few for an
+            estimate (two a stratum) it is raised after all.  False (the default): it is raised.
         :raises InvalidRolloutError: zero, negative or too many (:data:`MAX_TRIALS`) trials;
             zero or negative workers, plies or
             target, a finished position or match, a pending double, ``plays`` or
@@ -222,7 +229,8 @@ class RolloutRequest:
                    evaluator=eval_obj, dice=roll, play=move, plays=bool(plays), cubeful=bool(cubeful),
                    trials=trials, seed=seed, workers=workers, truncate=truncate,
                    exact_bearoff=bool(exact_bearoff), target_se=target_se,
-                   variance_reduction=bool(variance_reduction), luck=bool(use_luck), progress=progress)
+                   variance_reduction=bool(variance_reduction), luck=bool(use_luck), progress=progress,
+                   interruptible=bool(interruptible))
 
     @staticmethod
     def _rules(rules: Rules | None, text: PositionText) -> Rules:

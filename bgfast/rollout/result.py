@@ -125,6 +125,11 @@ class RolloutResult:
     target_reached: bool | None = None
     """Whether the ranking equity's error reached :attr:`target_se` (False: the
     trial limit came first); None without a target."""
+    interrupted: bool = False
+    """The rollout was stopped (Ctrl-C) before its trials were all played: the figures are
+    those of :attr:`trials` finished trials, out of :attr:`trials_requested`."""
+    trials_requested: int | None = None
+    """The trials asked for (the most, with a target), or None when the same as :attr:`trials`."""
 
     @property
     def luck_adjusted_figures(self) -> tuple[str, ...]:
@@ -208,7 +213,8 @@ class RolloutResult:
         out.update(dice=None if self.dice is None else str(self.dice), play=self.play, bot=self.bot,
                    seed=self.seed, strata=self.strata, luck_adjusted=self.luck_adjusted,
                    luck_adjusted_figures=list(self.luck_adjusted_figures), truncate=self.truncate, seconds=self.seconds,
-                   target_se=self.target_se, target_reached=self.target_reached)
+                   target_se=self.target_se, target_reached=self.target_reached, interrupted=self.interrupted,
+                   trials_requested=self.trials_requested or self.trials)
         if self.plays:
             out["plays"] = [p.to_dict() for p in self.plays]
         return out
@@ -232,8 +238,12 @@ class RolloutResult:
             f"seed {self.seed}" + (f", truncated after {self.truncate} plies" if self.truncate else "")
             + f", {self.seconds:.2f} s",
         ]
+        if self.interrupted:
+            lines.append(f"interrupted: the figures are of the {self.trials:,} trials finished, of "
+                         f"{self.trials_requested or self.trials:,} asked for")
         if self.target_se is not None:
             lines.append(f"target SE {self.target_se:g}: " + ("reached" if self.target_reached else
+                         "not reached: interrupted" if self.interrupted else
                          f"not reached within the {self.trials:,} trials allowed"))
         if self.dice is not None:
             lines.append(f"dice {self.dice} played first" + (f": {self.play}" if self.play else ""))
