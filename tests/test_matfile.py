@@ -385,3 +385,9 @@ def test_a_mat_file_saved_as_utf16_or_with_a_bom_reads_as_the_same_match(tmp_pat
     path.write_bytes(bom + text.encode(encoding))
     assert read_mat(path).history.games == history.games
     assert read_mat(io.BytesIO(path.read_bytes())).history.games == history.games
+    from bgfast.formats.sgf import parse_sgf, read_sgf, sgf_text
+
+    sgf = sgf_text(history, players=("pubeval", "random"))
+    path.write_bytes(bom + sgf.encode(encoding))
+    assert read_sgf(path).history.games == history.games
+    assert parse_sgf(path.read_bytes()).history.games == history.games

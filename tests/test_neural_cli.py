@@ -75,7 +75,7 @@ def test_bgfast_train_refine_labels_candidates_through_the_dispatch_and_resumes(
     import numpy as np
 
     from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
-    from bgfast.bots.neural_weights import read_weights, write_weights
+    from bgfast.bots.neural_weights import Weights, read_weights, write_weights
     from bgfast.train import TrainConfig, initial_weights
     from bgfast.train.supervised import label_positions
 
@@ -106,5 +106,22 @@ def test_bgfast_train_refine_labels_candidates_through_the_dispatch_and_resumes(
     assert code == 0 and "resuming: 2 of 2 blocks labelled" in out and "wrote " in out
     before = read_weights(tmp_path / "first.bgw")
     assert all(np.array_equal(again.arrays[k], before.arrays[k]) for k in before.arrays)
+    # the folder alone resumes it: the flags left out take the folder's settings
+    code, out, err = run(capsys, "train", "refine", str(tmp_path / "refine"))
+    assert (code, err) == (0, "") and "resuming: 2 of 2 blocks labelled" in out
+    # a folder of a bgfast before the race net had its own ranking weight (both nets at
+    # --rank-weight) resumes with its own command, which does not name the new flag
+    old = tmp_path / "old"
+    old.mkdir()
+    for name in ("block-0000.npz", "block-0001.npz"):
+        (old / name).write_bytes((tmp_path / "refine" / name).read_bytes())
+    saved = read_weights(tmp_path / "refine" / "start.bgw")
+    settings = {k: v for k, v in saved.meta["refine"].items() if k != "race_rank_weight"}
+    write_weights(old / "start.bgw", Weights(saved.arrays, {**saved.meta, "refine": settings}))
+    code, out, err = run(capsys, *args[:2], str(old), *args[3:])
+    assert (code, err) == (0, "") and "resuming: 2 of 2 blocks labelled" in out
+    assert read_weights(old / "refined.bgw").meta["refine"]["race_rank_weight"] == 40.0
+    code, _, err = run(capsys, *args[:2], str(old), *args[3:], "--race-rank-weight", "0")
+    assert code == 2 and "other settings (--race-rank-weight: 40.0 -> 0.0)" in err
 
 

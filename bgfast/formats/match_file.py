@@ -81,10 +81,11 @@ def write_text(text: str, path_or_file: PathOrFile, writer: str) -> None:
 
 def decode_text(data: bytes) -> str:
     """The text of a match file's bytes: UTF-16 when they start with its byte-order mark
-    (as some Windows programs save text), UTF-8 otherwise, bad bytes replaced."""
+    (as some Windows programs save text), UTF-8 otherwise (its byte-order mark dropped),
+    bad bytes replaced."""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return data.decode("utf-16", errors="replace")
-    return data.decode("utf-8", errors="replace")
+    return data.decode("utf-8-sig", errors="replace")
 
 
 def read_text(path_or_file: PathOrFile, unnamed: str) -> tuple[str, str]:

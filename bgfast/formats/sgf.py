@@ -49,7 +49,9 @@ from sgfmill import sgf_grammar
 
 from bgfast import __version__
 from bgfast.errors import InvalidMatchFileError
-from bgfast.formats.match_file import MAX_MATCH_LENGTH, MatchFile, MatchReplay, PathOrFile, read_text, write_text
+from bgfast.formats.match_file import (
+    MAX_MATCH_LENGTH, MatchFile, MatchReplay, PathOrFile, decode_text, read_text, write_text,
+)
 from bgfast.game import MatchHistory, Turn
 from bgfast.match import Rules
 from bgfast.position import BAR, OFF, Position, starting_position
@@ -395,8 +397,12 @@ def _check_between_trees(data: bytes, source: str) -> None:
 
 
 def parse_sgf(text: str | bytes, *, rules: Rules | None = None, source: str = "<sgf>") -> MatchFile:
-    """Read SGF text (see :func:`read_sgf`); ``source`` names it in error messages."""
-    data = text.encode("utf-8") if isinstance(text, str) else text
+    """Read SGF text (see :func:`read_sgf`; bytes are read by
+    :func:`~bgfast.formats.match_file.decode_text`, UTF-8 or UTF-16 with its byte-order
+    mark); ``source`` names it in error messages."""
+    if isinstance(text, (bytes, bytearray)):
+        text = decode_text(bytes(text))
+    data = text.lstrip("\ufeff").encode("utf-8")
     try:
         trees = sgf_grammar.parse_sgf_collection(data)
     except ValueError as exc:

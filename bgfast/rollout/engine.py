@@ -647,16 +647,21 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
 
 def _kept_after_interrupt(done: int, strata: int) -> int:
     """The trials of an interrupted rollout that its estimate keeps, of the first ``done``:
-    whole rounds of the 36 first rolls when they are stratified (every first roll as often),
-    at least two of each; at least two without strata; 0 when there are too few.
+    whole rounds of the stratified rolls, so that every stratum is as often played: rounds
+    of the 36 first rolls (at least two) when they alone are stratified, of the 1296 pairs
+    of first two rolls (at least one) when both are (trial ``i``'s second roll is
+    ``ALL_36[i // 36]``: a part round would hold only some second rolls); at least two
+    trials without strata; 0 when there are too few.
 
-    >>> _kept_after_interrupt(1000, 1296), _kept_after_interrupt(71, 36), _kept_after_interrupt(5, 1)
-    (972, 0, 5)
+    >>> _kept_after_interrupt(3000, 1296), _kept_after_interrupt(1000, 1296), _kept_after_interrupt(1000, 36)
+    (2592, 0, 972)
+    >>> _kept_after_interrupt(71, 36), _kept_after_interrupt(5, 1)
+    (0, 5)
     """
     if strata <= 1:
         return done if done >= 2 else 0
-    kept = done - done % 36
-    return kept if kept >= 72 else 0
+    kept = done - done % strata
+    return kept if kept >= max(72, strata) else 0
 
 
 def _estimate(values: np.ndarray, strata: int) -> list[Estimate]:

@@ -180,8 +180,9 @@ class RolloutRequest:
         :param interruptible: a :class:`KeyboardInterrupt` (Ctrl-C) during the trials ends
             them and the result is that of the trials finished by then
             (:attr:`~bgfast.rollout.result.RolloutResult.interrupted`), cut to whole rounds
-            of the 36 first rolls when the first roll is stratified; with too few for an
-            estimate (two a stratum) it is raised after all.  False (the default): it is raised.
+            of the stratified rolls (36 first rolls, or 1296 pairs of first two rolls), so
+            every stratum is played as often; with too few (two rounds of 36, one of 1296)
+            it is raised after all.  False (the default): it is raised.
         :raises InvalidRolloutError: zero, negative or too many (:data:`MAX_TRIALS`) trials;
             zero or negative workers, plies or
             target, a finished position or match, a pending double, ``plays`` or

@@ -68,19 +68,17 @@ def _parser() -> argparse.ArgumentParser:
     cv.add_argument("--json", action="store_true", help="print the points as a JSON list")
     rf = sub.add_parser("refine", help="fit the net to its own deeper look-ahead on its candidate plays (resumes)")
     rf.add_argument("run_dir", type=Path, help="the run folder (created; a folder holding a run resumes it "
-                                                "with the same settings)")
+                                                "with its settings: the flags left out take the folder's)")
     rf.add_argument("--start", type=Path, default=None,
                     help="the weights file to refine (a new run only; the shipped net is "
                          "bgfast/data/weights/neural.bgw)")
     refine_help = _field_help(RefineConfig)
     for field in dataclasses.fields(RefineConfig):
         text = f"{refine_help.get(field.name, '')} (default {field.default!r})".strip()
-        if isinstance(field.default, bool):
-            rf.add_argument(flag(field.name), action=argparse.BooleanOptionalAction,
-                            default=field.default, help=text)
+        if isinstance(field.default, bool):   # None: not given (a resume takes the folder's)
+            rf.add_argument(flag(field.name), action=argparse.BooleanOptionalAction, default=None, help=text)
         else:
-            rf.add_argument(flag(field.name), type=type(field.default), default=field.default,
-                            help=text)
+            rf.add_argument(flag(field.name), type=type(field.default), default=None, help=text)
     bn = sub.add_parser("bench", help="speed against gnubg-nn (bgfast bench neural)")
     bn.add_argument("--json", action="store_true", help="print the figures as JSON")
     bn.add_argument("--weights", type=Path, default=None, help="a weights file (default: the shipped net)")
@@ -111,6 +109,21 @@ def _config(args: argparse.Namespace) -> TrainConfig:
     return TrainConfig(**given)
 
 
+def _refine_config(args: argparse.Namespace) -> RefineConfig:
+    """The refinement's settings: the flags given, over the run folder's own settings when it
+    holds a run (so a resume needs none of them, and a folder of an older bgfast takes the
+    values it was run with), over the defaults otherwise (a changed setting is refused by
+    :func:`~bgfast.train.supervised.run_refine`)."""
+    from bgfast.train.supervised import START
+
+    given = {f.name: getattr(args, f.name) for f in dataclasses.fields(RefineConfig)
+             if getattr(args, f.name) is not None}
+    saved = load_checkpoint(args.run_dir, START) if args.run_dir.is_dir() else None
+    if saved is not None and "refine" in saved.meta:
+        return RefineConfig(**{**RefineConfig.saved(dict(saved.meta["refine"])), **given})
+    return RefineConfig(**given)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command in ``argv``; returns the exit status: 2 on bad input (a bad setting,
     a missing or damaged file), 1 when the system fails it, each with a one-line message."""
@@ -131,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "refine":
             from bgfast.bots.neural_weights import read_weights
 
-            refine = RefineConfig(**{f.name: getattr(args, f.name) for f in dataclasses.fields(RefineConfig)})
+            refine = _refine_config(args)
             start = read_weights(args.start) if args.start is not None else None
             run_refine(refine, start, args.run_dir, log=lambda line: print(line, flush=True))
         elif args.command == "bench":
