@@ -60,17 +60,17 @@ class NeuralBot(CoreBot):
     :param cube_efficiency: Janowski's ``x`` (0.68).
     :raises UnknownBotError: a bad option. :raises InvalidWeightsError: a bad weights file.
 
-    Strength of the shipped net (8 million self-play games, then 9 rounds of refinement
-    on its own look-ahead, the last two with a ranking term, the last on its 2-ply;
+    Strength of the shipped net (8 million self-play games, then 10 rounds of refinement
+    on its own look-ahead, the last three with a ranking term, the last two on its 2-ply;
     cubeless money, no Jacoby rule, paired dice, through the tournament runner as
-    ``tournaments/neural.toml``): +0.645 +- 0.004 points per game against pubeval over
-    100,000 games (+0.648 +- 0.004 on other dice), +0.009 +- 0.004 against gnubg 0-ply
-    over 100,000 and -0.008 +- 0.009 against Open Sage 1-ply over 20,000.  Checker play,
-    judged by gnubg at 2 plies (``tools/checker_play_error.py``, 3,000 decisions): 3.2
-    millipoints lost a decision in contact, 0.3 in races (ply 1: 2.6 and 0.5; gnubg 0-ply:
-    2.8 and 0.2).  In 7-point matches with the cube against gnubg 0-ply and its own cube
-    decisions (``tournaments/neural_match7.toml``, seeds 2 to 10): 9,053 of 18,000 matches
-    (50.3%, +2 Elo [-3, +7]).  See ``bgfast/data/weights/neural.md`` for the learning curve, the speed,
+    ``tournaments/neural.toml``): +0.653 +- 0.004 points per game against pubeval over
+    100,000 games (+0.658 +- 0.004 on other dice), +0.021 +- 0.004 against gnubg 0-ply
+    over 100,000 and +0.004 +- 0.009 against Open Sage 1-ply over 20,000.  Checker play,
+    judged by gnubg at 2 plies (``tools/checker_play_error.py``, 3,000 decisions): 2.7
+    millipoints lost a decision in contact, 0.15 in races (ply 1: 2.7 and 0.5; gnubg 0-ply:
+    2.8 and 0.24).  In 7-point matches with the cube against gnubg 0-ply and its own cube
+    decisions (``tournaments/neural_match7.toml``, seeds 2 to 10): 9,246 of 18,000 matches
+    (51.4%, +9 Elo [+4, +15]).  See ``bgfast/data/weights/neural.md`` for the learning curve, the speed,
     rollouts and match play.
 
     >>> bot = NeuralBot(cube="never")
