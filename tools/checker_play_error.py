@@ -141,19 +141,54 @@ def judge(rows: Sequence[dict[str, str]], names: Sequence[str], say: Any = None)
     return out
 
 
+def _mean_se(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` and its standard error (``s / sqrt(n)``)."""
+    n = len(values)
+    mean = sum(values) / n if n else math.nan
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else math.nan
+    return mean, math.sqrt(var / n) if n else math.nan
+
+
+def _errors(judged: Sequence[Judged], name: str, kind: str) -> list[float]:
+    """``name``'s error (millipoints) on each decision of ``kind`` (contact, race or all)."""
+    return [1000 * (j.best - j.chosen[name]) for j in judged if kind in ("all", j.row["kind"])]
+
+
 def summary(judged: Sequence[Judged], names: Sequence[str]) -> list[dict[str, Any]]:
     """Per bot and kind (contact, race, all): decisions, mean error (millipoints) with its
     standard error, and the share of best plays."""
     out = []
     for name in names:
         for kind in ("contact", "race", "all"):
-            errors = [1000 * (j.best - j.chosen[name]) for j in judged if kind in ("all", j.row["kind"])]
-            n = len(errors)
-            mean = sum(errors) / n if n else math.nan
-            var = sum((e - mean) ** 2 for e in errors) / (n - 1) if n > 1 else math.nan
-            out.append({"bot": name, "kind": kind, "decisions": n, "error": mean, "se": math.sqrt(var / n),
-                        "best_share": sum(e < 1e-9 for e in errors) / n if n else math.nan})
+            errors = _errors(judged, name, kind)
+            mean, se = _mean_se(errors)
+            out.append({"bot": name, "kind": kind, "decisions": len(errors), "error": mean, "se": se,
+                        "best_share": sum(e < 1e-9 for e in errors) / len(errors) if errors else math.nan})
     return out
+
+
+def paired(judged: Sequence[Judged], names: Sequence[str], against: str) -> list[dict[str, Any]]:
+    """Per bot but ``against`` and kind: the mean of the bot's error minus ``against``'s on
+    the same decisions (millipoints; below 0: the bot loses less), with the standard error
+    of that paired difference (smaller than the two errors' own, as the decisions are shared)."""
+    out = []
+    for name in names:
+        if name == against:
+            continue
+        for kind in ("contact", "race", "all"):
+            diffs = [a - b for a, b in zip(_errors(judged, name, kind), _errors(judged, against, kind))]
+            mean, se = _mean_se(diffs)
+            out.append({"bot": name, "against": against, "kind": kind, "decisions": len(diffs),
+                        "difference": mean, "se": se})
+    return out
+
+
+def format_paired(table: Sequence[dict[str, Any]]) -> str:
+    width = max([13, *(len(str(r["bot"])) for r in table)]) + 1
+    lines = [f"{'bot':<{width}}{'kind':<9}{'decisions':>10}   error minus {table[0]['against']}'s (mp)"]
+    for r in table:
+        lines.append(f"{r['bot']:<{width}}{r['kind']:<9}{r['decisions']:>10,}{r['difference']:>+9.2f} ± {r['se']:.2f}")
+    return "\n".join(lines)
 
 
 def format_summary(table: Sequence[dict[str, Any]]) -> str:
@@ -187,6 +222,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     j.add_argument("--bots", nargs="+", default=list(JUDGED))
     j.add_argument("--limit", type=int, default=None, help="the first N decisions only")
     j.add_argument("--errors", type=Path, default=None, help="write each decision's errors as CSV")
+    j.add_argument("--against", default="gnubg",
+                   help="with this bot judged too, each other bot's error minus its own, decision by "
+                        "decision, with the paired standard error (default gnubg)")
     args = ap.parse_args(argv)
     if args.command == "build":
         rows = build(args.count, args.seed, args.stride)
@@ -200,6 +238,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(format_summary(summary(judged, args.bots)))
     print(f"({len(judged):,} decisions judged by gnubg_nn at {JUDGE_PLIES} plies in "
           f"{time.process_time() - start:,.0f} CPU s)")
+    if args.against in args.bots and len(args.bots) > 1:
+        print()
+        print(format_paired(paired(judged, args.bots, args.against)))
     if args.errors:
         write_errors(args.errors, judged, args.bots)
     return 0
