@@ -91,15 +91,15 @@ def _back_checkers_run(move: object) -> int:
 
 
 def test_a_gammon_save_is_given_up_at_double_match_point_for_a_chance_to_win() -> None:
-    # X has a closed board against three checkers back; for money 66 runs them all to save
-    # the gammon (21/9 21/15 19/13), at DMP it keeps two back for a shot (21/3 7/1 or
-    # 19/1 7/1): a 0.007% winner becomes 7.7%
+    # X has a closed board against three checkers back; for money 66 runs two of them to
+    # save the gammon (21/9 19/7, gnubg_nn's best at 2 plies too), at DMP it keeps two back
+    # for a shot (such as 19/1 9/3): a gammon costs nothing more there, a win is all
     pos, dice = Position("7zsIAADdLQmQAQ"), Dice(6, 6)
     money = NeuralBot(cube="never").choose_move(pos, dice, MatchState(length=7, score=(6, 6)))
     dmp = NeuralBot().choose_move(pos, dice, MatchState(length=7, score=(6, 6)))
-    assert str(money) == "21/9 21/15 19/13" and _back_checkers_run(money) == 3
+    assert str(money) == "21/9 19/7" and _back_checkers_run(money) == 2
     assert _back_checkers_run(dmp) == 1
-    assert str(NeuralBot().choose_move(pos, dice, MatchState())) == "21/9 21/15 19/13"   # money: unchanged
+    assert str(NeuralBot().choose_move(pos, dice, MatchState())) == "21/9 19/7"   # money: unchanged
 
 
 def test_in_money_play_the_met_policy_plays_the_money_play(positions) -> None:  # type: ignore[no-untyped-def]
