@@ -150,6 +150,14 @@ def test_a_spec_that_is_not_utf8_is_one_error_line_naming_the_file(
                    "(byte 0xff at position 0); TOML is UTF-8\n")
 
 
+def test_a_spec_saved_with_a_utf8_byte_order_mark_is_read(spec_file: Path) -> None:
+    from bgfast.tournament import TournamentSpec
+
+    plain = TournamentSpec.from_toml(spec_file)
+    spec_file.write_bytes(b"\xef\xbb\xbf" + spec_file.read_bytes())
+    assert TournamentSpec.from_toml(spec_file) == plain
+
+
 def test_a_report_before_any_chunk_finished_says_no_match_has_finished(
         capsys: pytest.CaptureFixture[str], spec_file: Path) -> None:
     from bgfast.tournament import TournamentSpec

@@ -241,7 +241,7 @@ class TournamentSpec:
             message names the file), or any value is wrong.
         """
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = Path(path).read_text(encoding="utf-8-sig")   # a byte-order mark (Notepad) is not a character
         except OSError as exc:
             raise InvalidSpecError(f"cannot read tournament spec {str(path)!r}: {exc.strerror or exc}") from None
         except UnicodeDecodeError as exc:

@@ -470,8 +470,9 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
 
         def after(epoch: int, net: str = net, fit: NetFit = fit, val: NDArray[np.intp] = val) -> None:
             if not all(np.isfinite(array).all() for array in fit.params().values()):
+                weight = "--race-rank-weight" if net == "race" else "--rank-weight"
                 raise InvalidSpecError(f"the {net} net diverged in epoch {epoch + 1} (weights not finite); "
-                                       f"start a new run folder with a lower --lr or --rank-weight (copy the "
+                                       f"start a new run folder with a lower --lr or {weight} (copy the "
                                        f"block files into it to keep the labels)")
             state[net] = fit
             state[f"{net}.epochs"] = epoch + 1
