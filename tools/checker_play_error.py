@@ -37,11 +37,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from bgfast.bots import get_bot
 from bgfast.dice import Dice
 from bgfast.game import MatchPlayer
 from bgfast.match import MatchState, Rules
 from bgfast.position import Position
+from bgfast.rollout.stats import estimate
 
 PAIRINGS = (("neural", "neural"), ("neural", "pubeval"), ("heuristic", "heuristic"),
             ("heuristic", "pubeval"), ("pubeval", "pubeval"))
@@ -141,14 +144,6 @@ def judge(rows: Sequence[dict[str, str]], names: Sequence[str], say: Any = None)
     return out
 
 
-def _mean_se(values: Sequence[float]) -> tuple[float, float]:
-    """The mean of ``values`` and its standard error (``s / sqrt(n)``)."""
-    n = len(values)
-    mean = sum(values) / n if n else math.nan
-    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else math.nan
-    return mean, math.sqrt(var / n) if n else math.nan
-
-
 def _errors(judged: Sequence[Judged], name: str, kind: str) -> list[float]:
     """``name``'s error (millipoints) on each decision of ``kind`` (contact, race or all)."""
     return [1000 * (j.best - j.chosen[name]) for j in judged if kind in ("all", j.row["kind"])]
@@ -161,7 +156,7 @@ def summary(judged: Sequence[Judged], names: Sequence[str]) -> list[dict[str, An
     for name in names:
         for kind in ("contact", "race", "all"):
             errors = _errors(judged, name, kind)
-            mean, se = _mean_se(errors)
+            mean, se = estimate(np.array(errors), 1) if errors else (math.nan, math.nan)
             out.append({"bot": name, "kind": kind, "decisions": len(errors), "error": mean, "se": se,
                         "best_share": sum(e < 1e-9 for e in errors) / len(errors) if errors else math.nan})
     return out
@@ -177,7 +172,7 @@ def paired(judged: Sequence[Judged], names: Sequence[str], against: str) -> list
             continue
         for kind in ("contact", "race", "all"):
             diffs = [a - b for a, b in zip(_errors(judged, name, kind), _errors(judged, against, kind))]
-            mean, se = _mean_se(diffs)
+            mean, se = estimate(np.array(diffs), 1) if diffs else (math.nan, math.nan)
             out.append({"bot": name, "against": against, "kind": kind, "decisions": len(diffs),
                         "difference": mean, "se": se})
     return out

@@ -82,10 +82,13 @@ def write_text(text: str, path_or_file: PathOrFile, writer: str) -> None:
 def decode_text(data: bytes) -> str:
     """The text of a match file's bytes: UTF-16 when they start with its byte-order mark
     (as some Windows programs save text), UTF-8 otherwise (its byte-order mark dropped),
-    bad bytes replaced."""
+    bad bytes replaced; line ends ``\r\n`` and ``\r`` read as ``\n`` (as a file opened
+    as text reads them)."""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return data.decode("utf-16", errors="replace")
-    return data.decode("utf-8-sig", errors="replace")
+        text = data.decode("utf-16", errors="replace")
+    else:
+        text = data.decode("utf-8-sig", errors="replace")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def read_text(path_or_file: PathOrFile, unnamed: str) -> tuple[str, str]:
@@ -98,7 +101,7 @@ def read_text(path_or_file: PathOrFile, unnamed: str) -> tuple[str, str]:
         source = os.fspath(path_or_file)
         try:
             with open(path_or_file, "rb") as f:
-                return decode_text(f.read()).replace("\r\n", "\n").replace("\r", "\n"), source
+                return decode_text(f.read()), source
         except OSError as exc:
             raise InvalidMatchFileError(f"{source}: cannot read it: {exc.strerror or exc}") from None
     text = path_or_file.read()
