@@ -7,7 +7,7 @@ Python script with its ``gnubg`` module (``gnubg.command``, ``gnubg.hint``,
 an item.  ``requires_gnubg`` skips a test, with the reason shown in ``pytest -rs``, where
 the program is not installed.
 
-The rest is shared by the tests and ``tools/gnubg_vectors.py`` (which makes the vectors
+The rest is shared by the tests and ``tests/gnubg_vectors.py`` (which makes the vectors
 in tests/data/ from the program): :func:`notation_digest` (the fingerprint of every
 play of a position in notation), :func:`random_xgid` and :func:`random_match_state`
 (the cases the XGID vectors and live tests are made of), :func:`renumbered`.

@@ -2,7 +2,7 @@
 
 The file pins what the net computes, so that a change meant only to make it faster
 (tests/test_neural_inputs.py) can show that every value and every game stayed the same.
-``python tools/neural_vectors.py`` writes it with :func:`make`.
+``python tests/neural_games.py`` writes it with :func:`make`.
 
 The net is made from a seed (``initial_weights``, 128 contact and 64 race hidden units),
 so the file does not change when the shipped weights do.  Recorded are:
@@ -110,3 +110,13 @@ def make() -> dict[str, Any]:
         "children": children_digests(weights, boards),
         "evaluate_batch": batch_digest(weights, boards),
     }
+
+
+def main() -> None:
+    """Write :data:`DATA` with the code of the day: ``python tests/neural_games.py``."""
+    DATA.write_text(json.dumps(make(), indent=1) + "\n")
+    print(f"wrote {DATA}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,6 +1,6 @@
 """bgfast's match-play cube math checked against GNU Backgammon 1.07's 0-ply cube decisions.
 
-tests/data/cube_gnubg.jsonl (``python tools/gnubg_vectors.py cube``) holds 1,500 decisions
+tests/data/cube_gnubg.jsonl (``python tests/gnubg_vectors.py cube``) holds 1,500 decisions
 of the side on roll, in matches to 3, 5, 7 and 11 points at drawn scores and cube states:
 gnubg's cubeless probabilities of the position and its cubeful match winning chances of
 no double, double/take and double/pass (``cfevaluate`` at 0 ply; the table is

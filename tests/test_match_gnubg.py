@@ -2,7 +2,7 @@
 
 gnubg 1.07 refuses a double when the cube is dead for the doubler ("The cube is dead; you
 can't double any more"), and in the Crawford game, and when the opponent owns the cube.
-tests/data/dead_cube.jsonl (tools/gnubg_vectors.py dead-cube) holds, for every score of
+tests/data/dead_cube.jsonl (tests/gnubg_vectors.py dead-cube) holds, for every score of
 matches to 1, 2, 3, 5 and 7 points, cubes 1 to 8 and their owner, either player on roll,
 Crawford or not, and some money states, whether gnubg offered the double.
 """

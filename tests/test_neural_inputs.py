@@ -5,7 +5,7 @@ computes just those (``heuristic_dense``), and for the plays of one roll it comp
 side on roll's own features once (``heuristic_dense_roll``/``_child``).  Both must give
 the very values of ``heuristic_features``, bit for bit, so that the net and its games do
 not change; tests/data/neural_games.json holds games and values recorded before that
-routine existed (tests/neural_games.py; ``python tools/neural_vectors.py`` writes it).
+routine existed (tests/neural_games.py; ``python tests/neural_games.py`` writes it).
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Move notation exactly as GNU Backgammon writes it, and every spelling read back.
 
-The vectors are gnubg 1.07's own notation (tools/gnubg_vectors.py, tests/data/README.md):
+The vectors are gnubg 1.07's own notation (tests/gnubg_vectors.py, tests/data/README.md):
 ``notation.jsonl`` holds readable cases (every play of a roll: gnubg's text and the
 resulting Position ID), chosen to show each rule of the notation; ``notation_digests.jsonl``
 a digest of every play of every roll of 6,084 positions (the wildbg sets, the positions of

@@ -2,9 +2,9 @@
 
 Two steps:
 
-    python tools/checker_play_error.py build tools/data/checker_play_decisions.csv
-    python tools/checker_play_error.py judge tools/data/checker_play_decisions.csv \
-        --errors tools/data/checker_play_errors.csv
+    python tools/checker_play_error.py build experiments/checker_play/decisions.csv
+    python tools/checker_play_error.py judge experiments/checker_play/decisions.csv \
+        --errors experiments/checker_play/errors.csv
 
 ``build`` plays cubeless money games (no Jacoby rule) between bgfast's own bots, five
 pairings (neural-neural, neural-pubeval, heuristic-heuristic, heuristic-pubeval,

@@ -1,11 +1,11 @@
-"""The training command line: ``bgfast train ...`` / ``python tools/train_neural.py ...``.
+"""The training command line: ``bgfast train ...``.
 
-    python tools/train_neural.py td /work/train/run1 --games 2000000 --seed 1
-    python tools/train_neural.py td /work/train/run1            # resume with the saved config
-    python tools/train_neural.py curve /work/train/run1
-    python tools/train_neural.py snapshot /work/train/run1 bgfast/data/weights/neural.bgw
-    python tools/train_neural.py refine /work/train/refine1 --start /work/train/run1/best.bgw --plies 2
-    python tools/train_neural.py bench [--json] [--weights FILE]
+    bgfast train td /work/train/run1 --games 2000000 --seed 1
+    bgfast train td /work/train/run1            # resume with the saved config
+    bgfast train curve /work/train/run1
+    bgfast train snapshot /work/train/run1 bgfast/data/weights/neural.bgw
+    bgfast train refine /work/train/refine1 --start /work/train/run1/best.bgw --plies 2
+    bgfast train bench [--json] [--weights FILE]
 """
 from __future__ import annotations
 

@@ -4,10 +4,10 @@ Needs the GNU Backgammon program (Debian package ``gnubg``, 1.07, run as ``gnubg
 through tests/gnubg_oracle.py) and, for ``notation``, the PyPI packages ``gnubg``
 (``pip install 'bgfast[gnubg-full]'``) and ``gnubg-nn`` (``bgfast[gnubg]``)::
 
-    python tools/gnubg_vectors.py notation    # tests/data/notation.jsonl, notation_digests.jsonl
-    python tools/gnubg_vectors.py xgid        # tests/data/xgid.jsonl
-    python tools/gnubg_vectors.py dead-cube   # tests/data/dead_cube.jsonl
-    python tools/gnubg_vectors.py cube        # tests/data/cube_gnubg.jsonl
+    python tests/gnubg_vectors.py notation    # tests/data/notation.jsonl, notation_digests.jsonl
+    python tests/gnubg_vectors.py xgid        # tests/data/xgid.jsonl
+    python tests/gnubg_vectors.py dead-cube   # tests/data/dead_cube.jsonl
+    python tests/gnubg_vectors.py cube        # tests/data/cube_gnubg.jsonl
 
 ``notation``: every legal play of each position (the wildbg sets, the positions of
 tests/data/movegen.jsonl, 1000 boards of tests/strategies.py) for all 21 rolls.  The
@@ -38,27 +38,25 @@ import itertools
 import json
 import random
 import re
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-TESTS = Path(__file__).resolve().parent.parent / "tests"
-sys.path.insert(0, str(TESTS))
-
-from gnubg_oracle import (  # noqa: E402
+from gnubg_oracle import (
     ROLLS,
     notation_digest,
     random_match_state,
     random_xgid,
     run_gnubg,
 )
-from vectors import read_ids, read_jsonl  # noqa: E402
+from vectors import read_ids, read_jsonl
 
-from bgfast.match import MatchState  # noqa: E402
-from bgfast.position import Position  # noqa: E402
+from bgfast.match import MatchState
+from bgfast.position import Position
 
+# run as `python tests/gnubg_vectors.py`: this folder is on sys.path, so the helpers above import as modules
+TESTS = Path(__file__).resolve().parent
 DATA = TESTS / "data"
 STRATEGY_BOARDS = 1000
 READABLE_PER_TAG = 40
