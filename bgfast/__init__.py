@@ -3,8 +3,8 @@
 The core value types are re-exported here: positions and moves
 (:mod:`bgfast.position`), dice (:mod:`bgfast.dice`), the match state and its rules
 (:mod:`bgfast.match`), match equity tables (:mod:`bgfast.met`) and the errors.
-The text formats are in :mod:`bgfast.formats`; bots, rollouts and tournaments are
-imported explicitly (``import bgfast.tournament``).
+The ID codecs are in :mod:`bgfast.codecs`, the text formats in :mod:`bgfast.formats`;
+bots, rollouts and tournaments are imported explicitly (``import bgfast.tournament``).
 
 >>> from bgfast import MatchState, Position
 >>> len(Position().legal_moves(6, 5))

@@ -3,9 +3,9 @@
 * :class:`MatchState` -- a frozen value: score, match length, cube, who is on
   roll, dice.  It reads and writes GNU Backgammon's Match ID
   (:meth:`MatchState.from_match_id` / :meth:`MatchState.match_id`, the codec is
-  :mod:`bgfast.formats.match_id`) and the match fields of eXtreme Gammon's XGID
+  :mod:`bgfast.codecs.match_id`) and the match fields of eXtreme Gammon's XGID
   (:meth:`MatchState.from_xgid` / :meth:`MatchState.xgid`, the codec is
-  :mod:`bgfast.formats.xgid`), and knows the cube rules:
+  :mod:`bgfast.codecs.xgid`), and knows the cube rules:
   :meth:`~MatchState.can_double`, :meth:`~MatchState.double`,
   :meth:`~MatchState.take`, :meth:`~MatchState.drop`, :meth:`~MatchState.beaver`,
   :meth:`~MatchState.is_cube_dead`, and which roll may be played (:meth:`~MatchState.check_roll`).
@@ -20,7 +20,7 @@ Players are numbered 0 and 1 as in gnubg's Match ID; the board of the player
 on roll (``player_on_roll``) is side 1 of a bgfast board.  Read from an XGID,
 the player on roll is player 1 and the other player 0, whoever sits at the
 bottom (GNU Backgammon's reading of XGIDs); written to one, player 1 sits at
-the bottom.  See :mod:`bgfast.formats.xgid`.
+the bottom.  See :mod:`bgfast.codecs.xgid`.
 
 Every match winning chance (MWC) here is a probability from 0 to 1, from the
 point of view of the player named first in the call.
@@ -34,16 +34,16 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bgfast.dice import Dice
-from bgfast.errors import IllegalCubeActionError, InvalidDiceError, InvalidMatchIdError, InvalidSpecError
-from bgfast.formats.match_id import CENTRED, LAYOUT, decode_match_id, encode_match_id
-from bgfast.formats.xgid import (
+from bgfast.codecs.match_id import CENTRED, LAYOUT, decode_match_id, encode_match_id
+from bgfast.codecs.xgid import (
     DEFAULT_MAX_CUBE_LOG2,
     format_xgid,
     match_fields_to_xgid,
     parse_xgid,
     xgid_to_match_fields,
 )
+from bgfast.dice import Dice
+from bgfast.errors import IllegalCubeActionError, InvalidDiceError, InvalidMatchIdError, InvalidSpecError
 from bgfast.met import DEFAULT_MET, MONEY_TAKE_POINT, MatchEquityTable, risk_gain_take_point
 from bgfast.position import VARIANTS as _POSITION_VARIANTS
 from bgfast.validation import flag, one_of, power_of_two, whole_number
@@ -299,7 +299,7 @@ class MatchState:
 
     @classmethod
     def from_match_id(cls, match_id: str) -> MatchState:
-        """Decode a 12-character gnubg Match ID (the bit layout: :mod:`bgfast.formats.match_id`).
+        """Decode a 12-character gnubg Match ID (the bit layout: :mod:`bgfast.codecs.match_id`).
 
         Dice stored smaller first are accepted and normalised, larger first.
 
@@ -336,7 +336,7 @@ class MatchState:
         game is taken to be in progress.  What a MatchState does not hold is
         dropped: the beaver bit and the maximum cube (they belong to
         :class:`Rules`; :func:`bgfast.formats.text.read_position` returns
-        them).  See :func:`bgfast.formats.xgid.xgid_to_match_fields`.
+        them).  See :func:`bgfast.codecs.xgid.xgid_to_match_fields`.
 
         >>> state = MatchState.from_xgid('XGID=-b----E-C---eE---c-e----B-:1:-1:1:D:4:2:0:7:10')
         >>> state.score, state.cube_value, state.cube_owner, state.player_on_roll, state.turn
@@ -362,7 +362,7 @@ class MatchState:
         (:meth:`from_xgid`, or gnubg's ``set xgid``) it gives this state when
         player 1 is on roll, and this state with the players renumbered when
         player 0 is (the player on roll is read as player 1).  See
-        :func:`bgfast.formats.xgid.match_fields_to_xgid`.
+        :func:`bgfast.codecs.xgid.match_fields_to_xgid`.
 
         >>> start = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
         >>> MatchState(length=7, score=(2, 4), player_on_roll=1, turn=1, dice=(3, 1)).xgid([start, start])
@@ -380,7 +380,7 @@ class MatchState:
 
     @classmethod
     def _from_match_fields(cls, fields: Mapping[str, int]) -> MatchState:
-        """The state of a Match ID's fields (:mod:`bgfast.formats.match_id`)."""
+        """The state of a Match ID's fields (:mod:`bgfast.codecs.match_id`)."""
         return cls(
             length=fields["length"],
             score=(fields["score0"], fields["score1"]),

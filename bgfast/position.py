@@ -31,10 +31,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence, TypeAlias
 
 from bgfast._core import movegen as _movegen
-from bgfast.dice import ALL_21, Dice
-from bgfast.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
-from bgfast.formats import xgid as _xgid
-from bgfast.formats.position_id import (
+from bgfast.codecs import xgid as _xgid
+from bgfast.codecs.position_id import (
     BOARD_BYTES,
     STARTING_POSITION_ID,
     board_bytes,
@@ -42,6 +40,8 @@ from bgfast.formats.position_id import (
     decode_position_id,
     encode_position_id,
 )
+from bgfast.dice import ALL_21, Dice
+from bgfast.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from bgfast.validation import whole_number
 
 if TYPE_CHECKING:

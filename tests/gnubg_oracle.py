@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from bgfast.formats.xgid import board_to_xgid_field
+from bgfast.codecs.xgid import board_to_xgid_field
 from bgfast.match import MatchState
 from bgfast.position import Position
 

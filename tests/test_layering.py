@@ -4,12 +4,12 @@
 
 * ``_core``: the compiled kernels; they import nothing of bgfast outside ``_core``.
 * base: the errors and the argument checks (``bgfast.errors``, ``bgfast.validation``).
-* codecs: the text codecs that work on plain fields and records (the Position ID's
-  Python face, the Match ID, the XGID); they know nothing of the value types.
+* codecs: the text codecs that work on plain fields and records (``bgfast.codecs``: the
+  Position ID's Python face, the Match ID, the XGID); they know nothing of the value types.
 * model: the value types and the rules (``bgfast`` itself, ``position``, ``dice``,
   ``match``, ``met``, ``cube``, ``evaluator``, ``game``, ``batch``).
-* formats: the readers and writers built on the model (``bgfast.formats.*`` other
-  than the codecs, such as ``parse_position``, the ``.mat`` writer, the match log).
+* formats: the readers and writers built on the model (``bgfast.formats.*``, such as
+  ``parse_position``, the ``.mat`` writer, the match log).
 * bots, then the engines that drive them (rollouts, tournaments, benchmarks, the
   worker pool, outside engines, training), then the command line.
 
@@ -36,7 +36,7 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1] / "bgfast"
 LAYERS: dict[str, tuple[str, ...]] = {
     "core": ("bgfast._core",),
     "base": ("bgfast.errors", "bgfast.validation"),
-    "codecs": ("bgfast.formats.position_id", "bgfast.formats.match_id", "bgfast.formats.xgid"),
+    "codecs": ("bgfast.codecs",),
     "model": ("bgfast", "bgfast.position", "bgfast.dice", "bgfast.match", "bgfast.met", "bgfast.cube",
               "bgfast.evaluator", "bgfast.game", "bgfast.batch", "bgfast.xgid"),
     "formats": ("bgfast.formats",),
@@ -126,7 +126,8 @@ def test_the_package_scan_finds_the_core_and_the_api_modules() -> None:
     assert layer_of("bgfast._core.movegen") == "core"
     assert layer_of("bgfast.position") == "model"
     assert layer_of("bgfast.validation") == "base"
-    assert layer_of("bgfast.formats.match_id") == "codecs"
+    assert layer_of("bgfast.codecs.match_id") == "codecs"
+    assert layer_of("bgfast.codecs") == "codecs"
     assert layer_of("bgfast.formats.text") == "formats"
     assert layer_of("bgfast.formats") == "formats"
     assert layer_of("bgfast.bots.pubeval") == "bots"
@@ -158,10 +159,11 @@ def test_the_core_imports_no_bgfast_python_module() -> None:
         ("bgfast.bots.random", "random.py", "from ..rollout import engine\n", ["bgfast.rollout.engine"]),
         ("bgfast.rollout.engine", "engine.py", "from bgfast import cli\n", ["bgfast.cli"]),
         ("bgfast.match", "match.py", "from . import bench\n", ["bgfast.bench"]),
-        ("bgfast.formats.xgid", "xgid.py", "from bgfast.position import Position\n", ["bgfast.position"]),
+        ("bgfast.codecs.xgid", "xgid.py", "from bgfast.position import Position\n", ["bgfast.position"]),
         ("bgfast.position", "position.py", "from bgfast.formats.text import parse_position\n",
          ["bgfast.formats.text"]),
-        ("bgfast.position", "position.py", "from bgfast.formats import xgid\n", []),
+        ("bgfast.position", "position.py", "from bgfast.codecs import xgid\n", []),
+        ("bgfast.position", "position.py", "from bgfast.formats import text\n", ["bgfast.formats.text"]),
         ("bgfast._core.movegen", "movegen.pyx", "from bgfast.position cimport Foo\nimport bgfast.errors\n",
          ["bgfast.errors", "bgfast.position"]),
         ("bgfast.bots.random", "random.py", "from bgfast import Position\nfrom bgfast.position import Move\n", []),
@@ -177,6 +179,6 @@ def test_the_checker_flags_imports_of_a_higher_layer(
     # a fixed module list, so that the cases do not depend on which modules exist today
     known = {"bgfast", "bgfast.position", "bgfast.bots", "bgfast.rollout", "bgfast.rollout.engine",
              "bgfast.tournament", "bgfast.bench", "bgfast.cli", "bgfast._core", "bgfast._core.board",
-             "bgfast.formats", "bgfast.formats.xgid", "bgfast.formats.text"}
+             "bgfast.codecs", "bgfast.codecs.xgid", "bgfast.formats", "bgfast.formats.text"}
     found = violations(module, path, known)
     assert [v.split(" imports ")[1].split(" (")[0] for v in found] == expected

@@ -12,6 +12,7 @@ from gnubg_oracle import renumbered
 from reference import decode_position_id, encode_position_id
 
 from bgfast import met
+from bgfast.codecs.xgid import parse_xgid, xgid_field_to_board
 from bgfast.dice import Dice
 from bgfast.errors import (
     IllegalCubeActionError,
@@ -20,7 +21,6 @@ from bgfast.errors import (
     InvalidPositionError,
     InvalidSpecError,
 )
-from bgfast.formats.xgid import parse_xgid, xgid_field_to_board
 from bgfast.match import GameState, MatchState, Rules
 
 DATA = Path(__file__).parent / "data"

@@ -1,4 +1,4 @@
-"""Tests of bgfast.formats.match_id: the Match ID bit codec on plain fields.
+"""Tests of bgfast.codecs.match_id: the Match ID bit codec on plain fields.
 
 The oracle is the 100 gnubg Match ID vectors of ``tests/data/ids.jsonl`` (written by
 GNU Backgammon) and an independent bit packer written here from the documented
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bgfast.codecs.match_id import LAYOUT, decode_match_id, encode_match_id
 from bgfast.errors import InvalidMatchIdError
-from bgfast.formats.match_id import LAYOUT, decode_match_id, encode_match_id
 
 DATA = Path(__file__).parent / "data"
 

@@ -29,7 +29,7 @@ from bgfast import (
     Move,
     Position,
 )
-from bgfast.formats.position_id import decode_position_id, encode_position_id
+from bgfast.codecs.position_id import decode_position_id, encode_position_id
 from bgfast.position import VARIANTS, starting_position
 
 START_SIDE = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
@@ -215,10 +215,10 @@ def test_the_private_key_names_stay_aliases_of_the_bytes_form() -> None:
 
 
 def test_every_spelling_of_the_standard_start_is_the_same_position() -> None:
-    import bgfast.formats.position_id
+    import bgfast.codecs.position_id
 
     assert Position() == starting_position() == starting_position("standard") == STARTING
-    assert Position().id() == STARTING_POSITION_ID == bgfast.formats.position_id.STARTING_POSITION_ID
+    assert Position().id() == STARTING_POSITION_ID == bgfast.codecs.position_id.STARTING_POSITION_ID
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))

@@ -1,4 +1,4 @@
-"""Tests of bgfast.formats.xgid: the XGID position field and the whole XGID."""
+"""Tests of bgfast.codecs.xgid: the XGID position field and the whole XGID."""
 
 from __future__ import annotations
 
@@ -7,12 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bgfast.errors import InvalidMatchIdError, InvalidPositionError
-from bgfast.formats.match_id import encode_match_id
-from bgfast.match import MatchState
-from bgfast.position import Position
-from bgfast.formats.text import read_position
-from bgfast.formats.xgid import (
+from bgfast.codecs.match_id import encode_match_id
+from bgfast.codecs.xgid import (
     STARTING_XGID,
     XgidRecord,
     board_to_xgid_field,
@@ -22,6 +18,10 @@ from bgfast.formats.xgid import (
     xgid_field_to_board,
     xgid_to_match_fields,
 )
+from bgfast.errors import InvalidMatchIdError, InvalidPositionError
+from bgfast.formats.text import read_position
+from bgfast.match import MatchState
+from bgfast.position import Position
 
 DATA = Path(__file__).parent / "data"
 START = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
@@ -320,8 +320,8 @@ def test_a_pending_beaver_or_raccoon_has_no_match_fields(dice: str) -> None:
 
 
 def test_the_old_module_path_is_an_alias_of_the_codec() -> None:
-    import bgfast.formats.xgid
+    import bgfast.codecs.xgid
     import bgfast.xgid
 
     for name in bgfast.xgid.__all__:
-        assert getattr(bgfast.xgid, name) is getattr(bgfast.formats.xgid, name)
+        assert getattr(bgfast.xgid, name) is getattr(bgfast.codecs.xgid, name)

@@ -1,7 +1,7 @@
 """XGIDs read as GNU Backgammon reads them, and written so that gnubg reads them back.
 
 gnubg 1.07's ``set xgid`` makes the player on roll its player 1, whoever sits at the
-bottom (bgfast.formats.xgid).  The vectors (tests/data/xgid.jsonl, tests/gnubg_vectors.py)
+bottom (bgfast.codecs.xgid).  The vectors (tests/data/xgid.jsonl, tests/gnubg_vectors.py)
 are 400 XGIDs drawn with every field and 200 that bgfast wrote for drawn match states,
 each with the Position ID and Match ID gnubg holds after reading it.  The live tests ask
 the gnubg program about fresh ones (skipped where it is not installed).  gnubg drops a

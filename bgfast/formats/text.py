@@ -5,17 +5,17 @@ command line, a tournament's opening suite, a rollout request): a gnubg Position
 ID, gnubg's ``PositionID:MatchID`` pair, or an XGID, and returns a
 :class:`PositionText`: the position, the match state and the rules the text
 states.  :func:`parse_position` is its short form, ``(position, match state)``.
-The codecs themselves are :mod:`bgfast.formats.position_id`,
-:mod:`bgfast.formats.match_id` and :mod:`bgfast.formats.xgid`.
+The codecs themselves are :mod:`bgfast.codecs.position_id`,
+:mod:`bgfast.codecs.match_id` and :mod:`bgfast.codecs.xgid`.
 """
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
 
+from bgfast.codecs.xgid import has_xgid_prefix, parse_xgid
 from bgfast.dice import Dice
 from bgfast.errors import InvalidPositionError
-from bgfast.formats.xgid import has_xgid_prefix, parse_xgid
 from bgfast.match import MatchState, Rules
 from bgfast.position import Position
 
@@ -89,7 +89,7 @@ def read_position(position: Position | str) -> PositionText:
     else), a gnubg Position ID, ``PositionID:MatchID`` (gnubg's combined form), or
     an XGID (with or without its ``XGID=`` prefix).  The position is from the view
     of the side on roll; for an XGID that is the player its turn field names, who
-    is player 1 of the match state (as gnubg reads XGIDs, :mod:`bgfast.formats.xgid`).
+    is player 1 of the match state (as gnubg reads XGIDs, :mod:`bgfast.codecs.xgid`).
 
     >>> text = read_position("XGID=-b----E-C---eE---c-e----B-:1:1:1:00:2:4:0:7:3")
     >>> text.match.score, text.match.cube_value, text.max_cube, text.jacoby

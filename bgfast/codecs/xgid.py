@@ -69,9 +69,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bgfast.codecs.match_id import CENTRED, LAYOUT
+from bgfast.codecs.position_id import board_bytes
 from bgfast.errors import InvalidMatchIdError, InvalidPositionError
-from bgfast.formats.match_id import CENTRED, LAYOUT
-from bgfast.formats.position_id import board_bytes
 from bgfast.validation import one_of, whole_number
 
 __all__ = [
@@ -369,7 +369,7 @@ def format_xgid(record: XgidRecord) -> str:
 
 
 def xgid_to_match_fields(record: XgidRecord) -> dict[str, int]:
-    """The match fields of an XGID as a Match ID holds them (:mod:`bgfast.formats.match_id`).
+    """The match fields of an XGID as a Match ID holds them (:mod:`bgfast.codecs.match_id`).
 
     As GNU Backgammon reads XGIDs (module docstring): the player on roll (the turn
     field's) is player 1, the other player 0, so the scores and the cube owner are
@@ -430,7 +430,7 @@ def match_fields_to_xgid(fields: Mapping[str, int], board: Sequence[Sequence[int
     it), the player on roll is player 1: the same fields when ``player_on_roll`` is
     1, the players renumbered when it is 0.
 
-    >>> from bgfast.formats.match_id import decode_match_id
+    >>> from bgfast.codecs.match_id import decode_match_id
     >>> start = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
     >>> str(match_fields_to_xgid(decode_match_id("8IhuACAACAAE"), [start, start]))
     'XGID=-b----E-C---eE---c-e----B-:0:0:1:53:1:2:1:3:10'
