@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from bgfast.bots import get_bot
 from bgfast.bots.base import CubeResponse
+from bgfast.engines import ubgi
 from bgfast.engines.resilient import play_resilient
 from bgfast.engines.ubgi_client import UbgiBot
 from bgfast.engines.ubgi_server import UbgiServer, main, serve
@@ -32,7 +33,6 @@ from bgfast.errors import (
     EngineTimeoutError,
     UnknownBotError,
 )
-from bgfast.formats import ubgi
 from bgfast.game import MatchPlayer
 from bgfast.match import MatchState, Rules
 from bgfast.position import Position

@@ -1,4 +1,4 @@
-"""bgfast.formats.ubgi: every UBGI v0.2 line parses and formats, moves round-trip."""
+"""bgfast.engines.ubgi: every UBGI v0.2 line parses and formats, moves round-trip."""
 from __future__ import annotations
 
 import random
@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgfast.dice import ALL_21, Dice
+from bgfast.engines import ubgi
 from bgfast.errors import IllegalMoveError, InvalidMoveError, UbgiError
-from bgfast.formats import ubgi
 from bgfast.match import MatchState
 from bgfast.position import Position
 

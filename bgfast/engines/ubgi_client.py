@@ -1,7 +1,7 @@
 """Any engine that speaks UBGI v0.2 on stdin/stdout, as a bgfast player.
 
 The protocol is bgci's UBGI v0.2 (``docs/ubgi-v0.2-spec.md`` in ``bungogood/bgci``;
-lines in :mod:`bgfast.formats.ubgi`).  :class:`UbgiBot` starts the engine on its first
+lines in :mod:`bgfast.engines.ubgi`).  :class:`UbgiBot` starts the engine on its first
 decision and keeps it for every later match:
 
 1. handshake: ``ubgi``, then every line up to ``ubgiok`` (``id``, ``proto``, ``key``);
@@ -13,7 +13,7 @@ decision and keeps it for every later match:
    <XGID>`` (which carries the cube, score, length and Crawford flag), or as ``position
    gnubgid <ID>`` plus ``set game.* ...`` for the ``game.*`` keys the engine lists (only
    those whose value changed).  With ``context="auto"`` (the default) an engine that
-   lists every key of :data:`~bgfast.formats.ubgi.GAME_KEYS` (``bgfast engine`` does) gets
+   lists every key of :data:`~bgfast.engines.ubgi.GAME_KEYS` (``bgfast engine`` does) gets
    the keys, which cost far less per decision than an XGID; one that reads XGIDs gets
    XGIDs; any other gets the keys it lists;
 3. answers: ``bestmove`` (checked against the legal plays), ``bestcube
@@ -44,6 +44,7 @@ from typing import ClassVar
 
 from bgfast.bots.base import CubeResponse
 from bgfast.dice import Dice
+from bgfast.engines import ubgi
 from bgfast.engines.base import DEFAULT_TIMEOUT_S, OutsideBot
 from bgfast.engines.process import EngineProcess, check_command, log
 from bgfast.errors import (
@@ -56,7 +57,6 @@ from bgfast.errors import (
     InvalidMoveError,
     UbgiError,
 )
-from bgfast.formats import ubgi
 from bgfast.match import MatchState
 from bgfast.position import STARTING_POSITION_ID, Move, Position
 

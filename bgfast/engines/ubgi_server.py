@@ -1,7 +1,7 @@
 """``bgfast engine``: any bgfast bot as a UBGI v0.2 engine on stdin/stdout.
 
 The protocol is bgci's UBGI v0.2 (``docs/ubgi-v0.2-spec.md`` in ``bungogood/bgci``;
-every line is parsed and formatted by :mod:`bgfast.formats.ubgi`).  The session is
+every line is parsed and formatted by :mod:`bgfast.engines.ubgi`).  The session is
 :class:`UbgiServer`: one line in, zero or more lines out, and it never stops on a bad
 line: an unknown command or malformed syntax is ``error bad_command``, a value out of
 range ``error bad_value``, a command that cannot be applied now (``go`` with no
@@ -14,7 +14,7 @@ Keys (``keys`` lists them, ``set``/``get`` use them):
 * ``engine.cube`` -- the bot's cube policy (for bots that have several).
 * ``engine.seed`` -- the seed of the bot's own random choices (``random``), minor.
 * ``game.*`` -- the match context for a controller that sends ``position gnubgid``
-  (:data:`bgfast.formats.ubgi.GAME_KEYS`); ``position xgid`` carries it instead and
+  (:data:`bgfast.engines.ubgi.GAME_KEYS`); ``position xgid`` carries it instead and
   takes precedence until the next ``position gnubgid``.
 
 Answers: ``go``/``go chequer`` -> ``bestmove``; ``go cube`` -> ``bestcube
@@ -44,8 +44,8 @@ from typing import IO, Any
 from bgfast.bots import get_bot
 from bgfast.bots.base import Bot, CubeResponse
 from bgfast.dice import Dice
+from bgfast.engines import ubgi
 from bgfast.errors import BgfastError, IllegalMoveError, InvalidMoveError, UbgiError
-from bgfast.formats import ubgi
 from bgfast.formats.text import parse_position
 from bgfast.match import MatchState, Rules
 from bgfast.position import Move, Position

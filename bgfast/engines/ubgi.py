@@ -600,40 +600,33 @@ def parse_steps(payload: str) -> tuple[tuple[int, int], ...]:
 def parse_move(position: Position, dice: Dice | str | tuple[int, int], payload: str) -> Move:
     """The legal play of ``dice`` in ``position`` that the UBGI payload describes.
 
-    Each token moves one checker from ``from`` to ``to``, hitting a blot on ``to``; the
-    checkers that result must be one of the roll's legal plays.
+    Each token moves one checker from ``from`` to ``to``, hitting a blot on ``to`` (a
+    ``*`` mark is not needed, and not checked); no token may land on a point the opponent
+    holds.  The steps are read by :func:`parse_steps` and played by
+    :meth:`Position.parse_move <bgfast.position.Position.parse_move>`, so the checkers
+    that result must be one of the roll's legal plays.
+
+    >>> str(parse_move(Position(), "64", "24/18 18/14*"))
+    '24/14'
 
     :raises InvalidMoveError: the payload does not parse (:func:`parse_steps`).
-    :raises IllegalMoveError: it parses, but moves a checker that is not there or is not a
-        legal play of these dice.
+    :raises IllegalMoveError: it parses, but moves a checker that is not there, lands on a
+        point the opponent holds, or is not a legal play of these dice.
     :raises InvalidDiceError: bad dice.
     """
     dice = Dice.of(dice)
     steps = parse_steps(payload)
-    legal = position.legal_moves(dice.high, dice.low)
-    if not steps:
-        if len(legal) == 1 and not legal[0].checker_moves:
-            return legal[0]
-        raise IllegalMoveError(f"'pass' is not legal for dice {dice} in {position.id()}: a checker can move")
-    board = position.to_bytes()
-    opp, me = list(board[:25]), list(board[25:])
-    for src, dst in steps:
-        if me[src - 1] == 0:
-            raise IllegalMoveError(f"UBGI move {payload!r} moves a checker from "
-                                   f"{'bar' if src == BAR else src}, where there is none, in {position.id()}")
-        me[src - 1] -= 1
-        if dst != OFF:
-            me[dst - 1] += 1
-            if opp[24 - dst] == 1:
-                opp[24 - dst] = 0
-                opp[24] += 1
-            elif opp[24 - dst] > 1:
-                raise IllegalMoveError(f"UBGI move {payload!r} lands on {dst}, which the opponent holds, "
-                                       f"in {position.id()}")
+    opponent = position.board[0]
+    for _src, dst in steps:
+        if dst != OFF and opponent[24 - dst] > 1:  # hits only empty a blot, so a point held stays held
+            raise IllegalMoveError(f"UBGI move {payload!r} lands on {dst}, which the opponent holds, "
+                                   f"in {position.id()}")
+    # the steps as gnubg notation, one checker move a token ("-": no play); the hits follow
+    notation = " ".join(f"{'bar' if src == BAR else src}/{'off' if dst == OFF else dst}" for src, dst in steps)
     try:
-        return legal[legal.positions().index(Position.from_bytes(bytes(opp + me)))]
-    except ValueError:
-        raise IllegalMoveError(f"UBGI move {payload!r} is not a legal play of {dice} in {position.id()}") from None
+        return position.parse_move(notation or "-", dice)
+    except IllegalMoveError as exc:
+        raise IllegalMoveError(f"UBGI move {payload!r}: {exc}") from None
 
 
 # ---------------------------------------------------------------- match context without xgid
