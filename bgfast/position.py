@@ -208,6 +208,50 @@ class Position:
         return cls._from_valid_bytes(board_bytes(board))
 
     @classmethod
+    def from_signed_board(cls, board: Sequence[int]) -> Position:
+        """Read a :meth:`signed_board` back: 26 signed counts, from the view of the side on roll.
+
+        >>> board = [0, -2, 0, 0, 0, 0, 5] + [0] * 17 + [2, 1]  # the side on roll has a checker on the bar
+        >>> Position.from_signed_board(board).pip_count()
+        (48, 103)
+        >>> Position.from_signed_board(Position().signed_board()) == Position()
+        True
+
+        :raises InvalidPositionError: not 26 integers, a bar that holds the other side's
+            checkers (index 0 above zero, index 25 below), more than 15 checkers a side.
+        """
+        try:
+            if len(board) != 26:
+                raise ValueError
+            on_roll = [max(count, 0) for count in board[1:25]]
+            opponent = [max(-count, 0) for count in reversed(board[1:25])]
+            bars_swapped = board[0] > 0 or board[25] < 0
+        except (TypeError, ValueError):
+            raise InvalidPositionError(f"a signed board is 26 integers, got {board!r}") from None
+        if bars_swapped:
+            raise InvalidPositionError(f"signed board {list(board)!r}: index 0 is the opponent's bar (<= 0), "
+                                       "index 25 the bar of the side on roll (>= 0)")
+        return cls.from_board([[*opponent, -board[0]], [*on_roll, board[25]]])
+
+    def signed_board(self) -> list[int]:
+        """The board as 26 signed counts, from the view of the side on roll (Open Sage's
+        boards and FIBS's ``board:`` lines, where the player moves from 24 to 1, use it).
+
+        * index ``p`` (1..24): the side on roll's point ``p`` (its own numbering; the
+          opponent's point ``25 - p``), its checkers there positive, the opponent's negative;
+        * index 25: the side on roll's bar, its checkers there (>= 0);
+        * index 0: the opponent's bar, minus the opponent's checkers there (<= 0).
+
+        Checkers borne off are not written.  :meth:`from_signed_board` reads it back.
+
+        >>> board = Position().signed_board()
+        >>> board[:8], board[12:14], board[24:]
+        ([0, -2, 0, 0, 0, 0, 5, 0], [-5, 5], [2, 0])
+        """
+        opponent, on_roll = self._key[:25], self._key[25:]
+        return [-opponent[24], *(on_roll[p - 1] - opponent[24 - p] for p in range(1, 25)), on_roll[24]]
+
+    @classmethod
     def from_xgid(cls, xgid: str) -> Position:
         """Parse the position of an XGID (the whole ``XGID=...`` or just its 26-character board).
 

@@ -206,6 +206,40 @@ def test_from_bytes_refuses_what_is_not_a_possible_board(data: object, message: 
         Position.from_bytes(data)  # type: ignore[arg-type]
 
 
+def test_the_signed_board_puts_the_side_on_roll_positive_its_bar_at_25_and_the_opponents_at_0() -> None:
+    # Given the side on roll with 3 on its 6-point and 1 on the bar, the opponent with 2 on
+    # its own 24-point (the mover's 1-point), 1 on its 3-point (the mover's 22) and 2 on the bar
+    pos = Position.from_board([side(p24=2, p3=1, bar=2), side(p6=3, bar=1)])
+    board = pos.signed_board()
+    assert len(board) == 26
+    assert board[0] == -2 and board[25] == 1
+    assert board[1] == -2 and board[22] == -1 and board[6] == 3
+    assert sum(abs(v) for v in board) == sum(pos.checkers())
+    assert Position.from_signed_board(board) == pos
+
+
+@given(legal_boards())
+def test_any_legal_board_round_trips_through_the_signed_board(board: list[list[int]]) -> None:
+    pos = Position.from_board(board)
+    signed = pos.signed_board()
+    assert Position.from_signed_board(signed) == pos
+    assert Position.from_signed_board(tuple(signed)) == Position.from_signed_board(np.array(signed)) == pos
+    assert pos.swap_sides().signed_board() == [-v for v in reversed(signed)]
+
+
+@pytest.mark.parametrize("board, message", [
+    ([0] * 25, "26 integers"),
+    (["1"] * 26, "26 integers"),
+    ([1] + [0] * 25, "index 0 is the opponent's bar"),
+    ([0] * 25 + [-1], "index 25 the bar of the side on roll"),
+    ([0, 16] + [0] * 24, "more than 15 checkers"),
+    ([0, 1.5] + [0] * 24, "checker counts"),
+])
+def test_from_signed_board_refuses_what_is_not_a_possible_board(board: list, message: str) -> None:
+    with pytest.raises(InvalidPositionError, match=message):
+        Position.from_signed_board(board)
+
+
 def test_the_private_key_names_stay_aliases_of_the_bytes_form() -> None:
     pos = Position("4HPkQSDgc/ABMA")
     assert pos._key == pos.to_bytes() and Position._from_key(pos.to_bytes()) == pos

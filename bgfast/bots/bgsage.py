@@ -7,7 +7,8 @@ Calling convention of ``bgsage`` (checked in ``tests/test_bgsage_bot.py``):
 
 * a board is a list of 26 ints from the view of the side on roll: index 1..24 are that
   side's points 1..24, its checkers positive and the opponent's negative; index 25 is the
-  count on its own bar and index 0 the count on the opponent's bar (both >= 0);
+  count on its own bar and index 0 the count on the opponent's bar (both >= 0): bgfast's
+  :meth:`~bgfast.position.Position.signed_board` but for the sign of index 0;
 * ``BgBotAnalyzer(eval_level=..., cubeful=False, parallel_threads=1)`` ranks the plays
   of ``checker_play(board, d1, d2, ...)`` by cubeless equity at that level (``"1ply"`` is
   the bare net, Open Sage counts plies root-inclusive as UBGI does); its ``moves[0].board``
@@ -38,17 +39,15 @@ _EXTRA_HINT = "pip install 'bgfast[bgsage]'"
 
 
 def to_sage_board(position: Position) -> list[int]:
-    """``position`` (side on roll to move) as Open Sage's 26-list.
+    """``position`` (side on roll to move) as Open Sage's 26-list: its
+    :meth:`~bgfast.position.Position.signed_board`, the opponent's bar (index 0) counted
+    as a positive number.
 
     >>> to_sage_board(Position())[:8]
     [0, -2, 0, 0, 0, 0, 5, 0]
     """
-    opp, me = position.board
-    board = [0] * 26
-    for p in range(1, 25):
-        board[p] = me[p - 1] - opp[24 - p]
-    board[25] = me[24]
-    board[0] = opp[24]
+    board = position.signed_board()
+    board[0] = -board[0]
     return board
 
 
@@ -62,17 +61,7 @@ def from_sage_board(board: list[int]) -> Position:
     """
     if len(board) != 26:
         raise InvalidPositionError(f"an Open Sage board is 26 integers, got {board!r}")
-    me = [0] * 25
-    opp = [0] * 25
-    for p in range(1, 25):
-        value = int(board[p])
-        if value > 0:
-            me[p - 1] = value
-        elif value < 0:
-            opp[24 - p] = -value
-    me[24] = int(board[25])
-    opp[24] = int(board[0])
-    return Position.from_board([opp, me])
+    return Position.from_signed_board([-board[0], *board[1:]])
 
 
 def _load() -> tuple[Any, Any]:

@@ -12,7 +12,8 @@ Client Protocol Detailed Specification*, rev. 1.3, 2008)::
     opponent's on bar : can move : forced move : did crawford : redoubles
 
 * the 26 board numbers are the points 0..25; positions 0 and 25 are the bars; positive
-  numbers are O's checkers, negative numbers X's;
+  numbers are O's checkers, negative numbers X's (for O moving from 24 to 1, this is
+  :meth:`~bgfast.position.Position.signed_board` of O's view);
 * turn: -1 X to play, 1 O, 0 the game is over; colour: -1 the player is X, 1 O;
 * direction: -1 the player moves from 24 to 1 (home 0, bar 25), 1 from 1 to 24 (home 25,
   bar 0);
@@ -96,14 +97,10 @@ class FibsBoard:
         :raises TypeError: a field name the record does not have.
         """
         opp, me = position.board
-        points = [0] * _POINTS
-        for p in range(1, 25):
-            points[p] = me[p - 1] - opp[24 - p]
-        points[25] = me[24]
-        points[0] = -opp[24]
         values: dict[str, object] = {
-            "points": tuple(points), "player_dice": tuple(dice), "turn": 1, "colour": 1, "direction": -1,
-            "home": 0, "bar": 25, "player_home": NUM_CHECKERS - sum(me), "opponent_home": NUM_CHECKERS - sum(opp),
+            "points": tuple(position.signed_board()), "player_dice": tuple(dice),
+            "turn": 1, "colour": 1, "direction": -1, "home": 0, "bar": 25,
+            "player_home": NUM_CHECKERS - sum(me), "opponent_home": NUM_CHECKERS - sum(opp),
             "player_bar": me[24], "opponent_bar": opp[24],
         }
         if dice != (0, 0) and "can_move" not in fields:
@@ -117,20 +114,17 @@ class FibsBoard:
 
         :raises InvalidFibsBoardError: an impossible board (more than 15 checkers a side).
         """
-        me = [0] * 25
-        opp = [0] * 25
+        # the points as Position.signed_board writes them: the player's own numbering
+        # (moving from 24 to 1), the player's checkers positive
+        signed = [0] * _POINTS
         for index in range(1, 25):
             point = index if self.direction == -1 else 25 - index
-            value = self.points[index] * self.colour   # > 0: the player's checkers
-            if value > 0:
-                me[point - 1] = value
-            elif value < 0:
-                opp[24 - point] = -value
+            signed[point] = self.points[index] * self.colour
         my_bar, their_bar = (25, 0) if self.direction == -1 else (0, 25)
-        me[24] = abs(self.points[my_bar])
-        opp[24] = abs(self.points[their_bar])
+        signed[25] = abs(self.points[my_bar])
+        signed[0] = -abs(self.points[their_bar])
         try:
-            return Position.from_board([opp, me])
+            return Position.from_signed_board(signed)
         except InvalidPositionError as exc:
             raise InvalidFibsBoardError(f"impossible FIBS board: {exc}") from None
 
