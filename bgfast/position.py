@@ -12,7 +12,9 @@ its own side's point of view:
 
 The same board as bytes (:meth:`Position.to_bytes` / :meth:`Position.from_bytes`,
 the form the compiled core and numpy arrays use) is these 50 counts in that order:
-``side0``'s 25, then ``side1``'s.
+``side0``'s 25, then ``side1``'s.  The one-list form other programs use (FIBS board
+lines, Open Sage), 26 signed counts from the view of the side on roll, is
+:meth:`Position.signed_board` / :meth:`Position.from_signed_board`.
 
 Move notation uses the mover's point numbers, with ``bar`` = 25 and ``off`` = 0
 (``CheckerMove(src=25, dst=22, hit=True)`` is ``bar/22*``); the core's index is
