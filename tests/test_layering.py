@@ -1,6 +1,7 @@
 """The package's layer rule, read from the source with ``ast``:
 
-    _core  <-  base  <-  codecs  <-  model  <-  formats  <-  bots  <-  engines  <-  cli
+    _core  <-  base  <-  codecs  <-  model  <-  formats  <-  bots  <-  engines  <-  pool
+           <-  analysis  <-  runs  <-  cli
 
 * ``_core``: the compiled kernels; they import nothing of bgfast outside ``_core``.
 * base: the errors and the argument checks (``bgfast.errors``, ``bgfast.validation``).
@@ -10,8 +11,13 @@
   ``match``, ``met``, ``cube``, ``evaluator``, ``game``, ``batch``).
 * formats: the readers and writers built on the model (``bgfast.formats.*``, such as
   ``parse_position``, the ``.mat`` writer, the match log).
-* bots, then the engines that drive them (rollouts, tournaments, benchmarks, the
-  worker pool, outside engines, training), then the command line.
+* bots: the Bot interface, the registry and the built-in bots and adapters.
+* engines: outside engines as players (``bgfast.engines``: UBGI, the gnubg program); bots
+  may not lean on them, and they may not lean on what runs them.
+* pool: the one worker-pool driver (``bgfast.procs``) that rollouts and tournaments share.
+* analysis: judging positions, plays and matches (``bgfast.analysis``, when it exists).
+* runs: what plays many games -- rollouts, tournaments, training, benchmarks -- then the
+  command line.
 
 A module may import its own layer and the layers below it, never one above.  Every
 module under bgfast/ is found and checked, so a new one is covered without editing
@@ -41,8 +47,10 @@ LAYERS: dict[str, tuple[str, ...]] = {
               "bgfast.evaluator", "bgfast.game", "bgfast.batch", "bgfast.xgid"),
     "formats": ("bgfast.formats",),
     "bots": ("bgfast.bots",),
-    "engines": ("bgfast.rollout", "bgfast.tournament", "bgfast.bench", "bgfast.procs", "bgfast.engines",
-                "bgfast.train"),
+    "engines": ("bgfast.engines",),
+    "pool": ("bgfast.procs",),
+    "analysis": ("bgfast.analysis",),
+    "runs": ("bgfast.rollout", "bgfast.tournament", "bgfast.train", "bgfast.bench"),
     "cli": ("bgfast.cli", "bgfast.__main__"),
 }
 DEFAULT_LAYER = "model"
@@ -131,7 +139,10 @@ def test_the_package_scan_finds_the_core_and_the_api_modules() -> None:
     assert layer_of("bgfast.formats.text") == "formats"
     assert layer_of("bgfast.formats") == "formats"
     assert layer_of("bgfast.bots.pubeval") == "bots"
-    assert layer_of("bgfast.tournament.runner") == "engines"
+    assert layer_of("bgfast.engines.ubgi_client") == "engines"
+    assert layer_of("bgfast.procs") == "pool"
+    assert layer_of("bgfast.tournament.runner") == "runs"
+    assert layer_of("bgfast.rollout.engine") == "runs"
     assert layer_of("bgfast.cli") == "cli"
     assert layer_of("bgfast.something_new") == DEFAULT_LAYER
 
@@ -169,6 +180,11 @@ def test_the_core_imports_no_bgfast_python_module() -> None:
         ("bgfast.bots.random", "random.py", "from bgfast import Position\nfrom bgfast.position import Move\n", []),
         ("bgfast.cli", "cli.py", "import bgfast.tournament\nfrom bgfast.bots import get_bot\n", []),
         ("bgfast._core.movegen", "movegen.pyx", "from bgfast._core.board cimport Board\n", []),
+        ("bgfast.engines.ubgi_client", "ubgi_client.py", "from bgfast.tournament import spec\n", ["bgfast.tournament"]),
+        ("bgfast.engines.ubgi_client", "ubgi_client.py", "from bgfast import procs\n", ["bgfast.procs"]),
+        ("bgfast.bots.spec", "spec.py", "from bgfast.engines import ubgi_client\n", ["bgfast.engines.ubgi_client"]),
+        ("bgfast.tournament.worker", "worker.py", "from bgfast.engines import ubgi_client\nfrom bgfast import procs\n",
+         []),
     ],
 )
 def test_the_checker_flags_imports_of_a_higher_layer(
@@ -179,6 +195,7 @@ def test_the_checker_flags_imports_of_a_higher_layer(
     # a fixed module list, so that the cases do not depend on which modules exist today
     known = {"bgfast", "bgfast.position", "bgfast.bots", "bgfast.rollout", "bgfast.rollout.engine",
              "bgfast.tournament", "bgfast.bench", "bgfast.cli", "bgfast._core", "bgfast._core.board",
-             "bgfast.codecs", "bgfast.codecs.xgid", "bgfast.formats", "bgfast.formats.text"}
+             "bgfast.codecs", "bgfast.codecs.xgid", "bgfast.formats", "bgfast.formats.text", "bgfast.engines",
+             "bgfast.engines.ubgi_client", "bgfast.procs", "bgfast.tournament.worker"}
     found = violations(module, path, known)
     assert [v.split(" imports ")[1].split(" (")[0] for v in found] == expected
