@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from bgfast.errors import InvalidSpecError
 from bgfast.tournament import run_tournament
-from bgfast.tournament.report import load_standings
 from bgfast.tournament.spec import TournamentSpec
+from bgfast.tournament.standings import load_standings
 from bgfast.tournament.store import Store
 from bgfast.tournament.totals import TOTALS_COLUMNS, TOTALS_DTYPE, chunk_totals
 
