@@ -100,7 +100,7 @@ class ResultsReader(ResultsFile):
         row = self._conn.execute(
             "SELECT d.idx, d.seat0, d.seat1, d.forfeit FROM match_records d JOIN runs r ON r.run = d.run "
             "WHERE r.name = ? AND d.idx = ?", (run, idx)).fetchone()
-        return MatchDecisions(row[0], row[1], row[2], row[3]) if row is not None else None
+        return MatchDecisions._make(row) if row is not None else None
 
     @_reads
     def forfeits(self) -> list[tuple[str, int, str, str]]:
