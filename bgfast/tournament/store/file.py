@@ -76,7 +76,7 @@ class ResultsFile:
             if not readonly:  # before any check: a run writing meanwhile is named as what it is
                 self._take_writer_lock()
             with self._sqlite_errors():
-                # a file of an earlier version lacks them until a run writes to it
+                # the engine tables: a file of an earlier version lacks them until a run writes to it
                 self._engine_tables = schema.ENGINE_TABLES <= schema.table_names(self._conn)
             self._check_rows()
             if not schema.TOTALS_TABLES <= schema.table_names(self._conn):

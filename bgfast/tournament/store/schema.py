@@ -33,6 +33,7 @@ import dataclasses
 import sqlite3
 
 import numpy as np
+from numpy.typing import NDArray
 
 from bgfast.engines.counters import EngineCounters
 from bgfast.errors import ResultsFileError
@@ -247,7 +248,7 @@ def find_damage(conn: sqlite3.Connection) -> str | None:
     return None
 
 
-def insert_chunk_sums(conn: sqlite3.Connection, run: int, chunk: int, rows: np.ndarray) -> list[SeatTotals]:
+def insert_chunk_sums(conn: sqlite3.Connection, run: int, chunk: int, rows: NDArray[np.void]) -> list[SeatTotals]:
     """Write the sums of one chunk's matches (``rows``: a structured array with the fields
     :data:`~bgfast.tournament.totals.TOTALS_COLUMNS`) into ``chunk_seats`` and
     ``chunk_units``; its seatings' sums.  The one place chunk sums are written: for a chunk
