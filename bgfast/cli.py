@@ -499,8 +499,8 @@ def _add_report(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from bgfast.tournament import load_standings, plot_ratings, write_matches_csv
-    from bgfast.tournament.report import require_plotting, write_pairings_csv
+    from bgfast.tournament import load_standings, plot_ratings, write_matches_csv, write_pairings_csv
+    from bgfast.tournament.plots import require_plotting
 
     matches = args.matches if args.matches in (None, "-") else _output_file(args.matches, "--matches",
                                                                               results=args.db)

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from bgfast.tournament import TournamentSpec, run_tournament, write_matches_csv
+from bgfast.tournament.csv_export import PAIRING_CSV_COLUMNS, write_pairings_csv
 from bgfast.tournament.pairs import Pentanomial
 from bgfast.tournament.ratings import points_score
-from bgfast.tournament.report import PAIRING_CSV_COLUMNS, load_standings, write_pairings_csv
+from bgfast.tournament.standings import load_standings
 from bgfast.tournament.stats import Stats, UnitSums
 
 from tournament_helpers import small_spec_text

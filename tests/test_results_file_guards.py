@@ -10,8 +10,8 @@ import pytest
 
 from bgfast.errors import InvalidSpecError, ResultsFileError
 from bgfast.tournament import run_tournament
-from bgfast.tournament.report import load_standings
 from bgfast.tournament.spec import TournamentSpec
+from bgfast.tournament.standings import load_standings
 from bgfast.tournament.store import Store
 from cli_helpers import run
 

@@ -14,9 +14,9 @@ import pytest
 from tournament_helpers import small_spec
 
 from bgfast.errors import InvalidSpecError
-from bgfast.tournament.report import standings_from_store
 from bgfast.tournament.results import ChunkResult
 from bgfast.tournament.spec import TournamentSpec
+from bgfast.tournament.standings import standings_from_store
 from bgfast.tournament.store import RunInfo, Store
 from bgfast.tournament.worker import play_chunk
 

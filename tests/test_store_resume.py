@@ -95,7 +95,7 @@ def test_a_chunk_of_many_rows_is_saved_row_for_row_and_whole_or_not_at_all(tmp_p
 
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="Connection.setlimit is Python 3.11+")
 def test_a_sqlite_that_binds_fewer_values_gets_fewer_rows_a_statement(tmp_path: Path) -> None:
-    from bgfast.tournament.store import _rows_per_insert
+    from bgfast.tournament.store.writer import _rows_per_insert
 
     conn = sqlite3.connect(tmp_path / "x.sqlite")
     assert _rows_per_insert(conn) == min(100, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // 17)

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from bgfast.errors import InvalidSpecError
 from bgfast.tournament import run_tournament
-from bgfast.tournament.report import load_standings
 from bgfast.tournament.spec import TournamentSpec
+from bgfast.tournament.standings import load_standings
 from bgfast.tournament.store import Store
-from bgfast.tournament.totals import TOTALS_COLUMNS, chunk_totals
+from bgfast.tournament.totals import TOTALS_COLUMNS, TOTALS_DTYPE, chunk_totals
 
 SEATS_SQL = (
     "SELECT player0, player1, COUNT(*), SUM(winner = 0), SUM(games), SUM(score0 - score1), "
@@ -59,7 +59,7 @@ def chunks(draw: st.DrawFn) -> np.ndarray:
             games = draw(st.integers(1, 5))
             rows.append([seat0, seat1, unit, length, *score, winner, games,
                          *draw(st.lists(st.integers(0, 3), min_size=5, max_size=5))])
-    return np.array(rows, dtype=np.int64)
+    return np.array([tuple(row) for row in rows], dtype=TOTALS_DTYPE)
 
 
 @settings(max_examples=150, deadline=None)
@@ -68,6 +68,7 @@ def test_a_chunks_sums_are_those_of_sql_over_its_rows(rows: np.ndarray) -> None:
     conn = sqlite3.connect(":memory:")
     conn.execute(f"CREATE TABLE matches (run, {', '.join(TOTALS_COLUMNS)})")
     conn.executemany(f"INSERT INTO matches VALUES (1{', ?' * len(TOTALS_COLUMNS)})", rows.tolist())
+    assert rows.dtype.names == TOTALS_COLUMNS
     seats, units = chunk_totals(rows)
     want_seats, want_units = oracle(conn)
     assert [tuple(s) for s in seats] == want_seats

@@ -65,7 +65,7 @@ def run(tmp_path: Path, text: str, *, workers: int = 1) -> Path:
 
 def rows_of(db: Path) -> list[str]:
     """The per-match CSV without its run column (the run's name)."""
-    from bgfast.tournament.report import CSV_COLUMNS
+    from bgfast.tournament.csv_export import CSV_COLUMNS
 
     run = CSV_COLUMNS.index("run")
     return [",".join(f for i, f in enumerate(line.split(",")) if i != run) for line in csv_of(db).splitlines()]

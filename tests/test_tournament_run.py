@@ -20,7 +20,7 @@ from bgfast.tournament import (
     run_tournament,
     write_matches_csv,
 )
-from bgfast.tournament.report import CSV_COLUMNS
+from bgfast.tournament.csv_export import CSV_COLUMNS
 
 JSON_PLAYER_KEYS = {"name", "matches", "match_wins", "ppg", "ppg_se", "ppg_se_paired", "elo", "elo_ci95",
                     # what an outside engine did (zeros for built-in bots): bgfast.engines.counters.REPORT_FIELDS

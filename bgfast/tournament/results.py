@@ -10,6 +10,10 @@ sits in the tournament.
 - :class:`MatchRow`: one match as a worker returns it (seats index ``spec.players``);
 - :class:`MatchDecisions`: the recorded decisions of a match with a Python bot or an
   outside engine in a seat, and the seat that forfeited it, if one did;
+- :data:`ROW_DTYPE`: the same row as a numpy structured record, a field a column (the
+  names of :data:`ROW_COLUMNS`), which is how a chunk's rows travel from the C loop to the
+  results file: :data:`PLACE_DTYPE` for the schedule's part of it
+  (:meth:`~bgfast.tournament.schedule.Scheduler.seat_array`);
 - :class:`ChunkResult`: a finished chunk of them, with what the outside engines did;
 - :class:`SavedMatch`: one match as the results file gives it back (players by name);
 - :class:`SeatTotals`: sums over the matches of one seating, which standings are built from.
@@ -19,12 +23,15 @@ sits in the tournament.
 ...                result=MatchSummary(3, 1, 0, 3, 0, 0, 0, 0, 2, 120))
 >>> row.seat0, row.result.winner, row.result.plies
 (1, 0, 120)
+>>> rows = row_array([row])
+>>> rows["seat0"].tolist(), rows["winner"].tolist(), rows["plies"].tolist()
+([1], [0], [120])
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple, overload
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -32,7 +39,8 @@ from numpy.typing import NDArray
 from bgfast.engines.counters import EngineCounters
 from bgfast.game import MatchSummary
 
-__all__ = ["ROW_FIELDS", "ChunkResult", "FlatRows", "MatchDecisions", "MatchRow", "MatchSummary", "SavedMatch", "SeatTotals", "row_array"]
+__all__ = ["PLACE_COLUMNS", "PLACE_DTYPE", "ROW_COLUMNS", "ROW_DTYPE", "ChunkResult", "FlatRows", "MatchDecisions",
+           "MatchRow", "MatchSummary", "SavedMatch", "SeatTotals", "named_rows", "row_array"]
 
 
 class MatchRow(NamedTuple):
@@ -78,34 +86,66 @@ class ChunkResult:
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # A worker sends each chunk to the parent: the rows as one int64 array pickle many
-        # times faster than named tuples of named tuples, and the store reads them as columns.
-        return _unpack_chunk, (self.chunk, row_array(self.rows), self.seconds, self.worker, self.records,
-                               self.counters)
+        # times faster than named tuples of named tuples (and faster than the structured
+        # array, whose field names would travel with each chunk); the store reads them as columns.
+        return _unpack_chunk, (self.chunk, row_array(self.rows).view(np.int64), self.seconds, self.worker,
+                               self.records, self.counters)
 
 
-ROW_FIELDS = len(MatchRow._fields) - 1 + len(MatchSummary._fields)
-"""Ints a row is flattened to: its place in the schedule (idx, pairing, length, dice index,
-seat 0, seat 1), then its summary."""
+PLACE_COLUMNS: tuple[str, ...] = MatchRow._fields[:-1]
+"""A match's place in the schedule: ``idx, pairing, length, dice_index, seat0, seat1``, the
+columns of :meth:`~bgfast.tournament.schedule.Scheduler.seat_array` in order."""
+ROW_COLUMNS: tuple[str, ...] = (*PLACE_COLUMNS, *MatchSummary._fields)
+"""A row's columns: its place (:data:`PLACE_COLUMNS`), then how the match went, the fields
+of :class:`~bgfast.game.MatchSummary` in order (as :func:`bgfast.game.play_matches` fills them)."""
+PLACE_DTYPE = np.dtype([(name, np.int64) for name in PLACE_COLUMNS])
+"""A match's place as a numpy structured record: a field of :data:`PLACE_COLUMNS` each, int64."""
+ROW_DTYPE = np.dtype([(name, np.int64) for name in ROW_COLUMNS])
+"""A row as a numpy structured record: a field of :data:`ROW_COLUMNS` each, int64, packed, so
+an int64 array of shape ``(n, len(ROW_COLUMNS))`` is ``n`` rows as they are (:func:`named_rows`)."""
 
 
-def row_array(rows: Sequence[MatchRow]) -> NDArray[np.int64]:
-    """``rows`` as an int64 array of shape ``(len(rows), ROW_FIELDS)``, a row flattened."""
+def named_rows(table: NDArray[np.int64], dtype: np.dtype[np.void] = ROW_DTYPE) -> NDArray[np.void]:
+    """The int64 array ``table``, a column a field of ``dtype`` in order (:data:`ROW_DTYPE`
+    or :data:`PLACE_DTYPE`), as a structured array of shape ``(len(table),)`` that names
+    them: ``rows["seat0"]`` is the column of seat 0's players.  No copy when ``table`` is
+    C-contiguous (what the schedule and the C loop give).
+
+    >>> from bgfast.tournament.spec import TournamentSpec
+    >>> from bgfast.tournament.schedule import scheduler
+    >>> spec = TournamentSpec.from_dict({"name": "x", "match_length": 3, "matches_per_pairing": 2,
+    ...     "players": [{"name": "a", "bot": "random"}, {"name": "b", "bot": "random"}]})
+    >>> named_rows(scheduler(spec).seat_array(0, 2), PLACE_DTYPE)["seat0"].tolist()
+    [0, 1]
+
+    :raises ValueError: ``table`` is not 2-D with a column for each field of ``dtype``.
+    """
+    table = np.ascontiguousarray(table, dtype=np.int64)
+    names = dtype.names or ()
+    if table.ndim != 2 or table.shape[1] != len(names):
+        raise ValueError(f"a table of {len(names)} columns ({', '.join(names)}) expected, got shape {table.shape}")
+    return table.view(dtype).reshape(len(table))
+
+
+def row_array(rows: Sequence[MatchRow]) -> NDArray[np.void]:
+    """``rows`` as a structured array of :data:`ROW_DTYPE`, shape ``(len(rows),)``."""
     if isinstance(rows, FlatRows):
         return rows.array
-    return np.array([(*row[:6], *row[6]) for row in rows], dtype=np.int64).reshape(-1, ROW_FIELDS)
+    return np.array([(*row[:-1], *row.result) for row in rows], dtype=ROW_DTYPE)
 
 
 class FlatRows(Sequence[MatchRow]):
-    """A chunk's rows as the parent receives them: an int64 array, a row of
-    :data:`ROW_FIELDS` a match (:attr:`array`), read as :class:`MatchRow` objects only when
-    asked for (the store and the progress line read the columns)."""
+    """A chunk's rows as the parent receives them: a structured array of :data:`ROW_DTYPE`
+    (:attr:`array`, a column by name: ``rows.array["seat0"]``), read as :class:`MatchRow`
+    objects only when asked for (the store reads the columns).
 
-    def __init__(self, array: NDArray[np.int64]) -> None:
-        self.array = np.asarray(array, dtype=np.int64).reshape(-1, ROW_FIELDS)
+    :raises ValueError: ``array`` is not of :data:`ROW_DTYPE`.
+    """
 
-    def column(self, k: int) -> NDArray[np.int64]:
-        """Field ``k`` of every row (0 idx, 1 pairing, 2 length, 3 dice index, 4 seat 0, 5 seat 1, 6... the summary)."""
-        return self.array[:, k]
+    def __init__(self, array: NDArray[np.void]) -> None:
+        if array.dtype != ROW_DTYPE:
+            raise ValueError(f"rows of {ROW_DTYPE} expected, got {array.dtype}")
+        self.array = array.reshape(-1)
 
     def __len__(self) -> int:
         return len(self.array)
@@ -134,14 +174,20 @@ class FlatRows(Sequence[MatchRow]):
         return f"FlatRows({list(self)!r})"
 
 
-def _row(t: list[int]) -> MatchRow:
-    return MatchRow(t[0], t[1], t[2], t[3], t[4], t[5], MatchSummary._make(t[6:]))
+_PLACES = len(PLACE_COLUMNS)
 
 
-def _unpack_chunk(chunk: int, array: NDArray[np.int64], seconds: float, worker: str, records: list[MatchDecisions],
-                  counters: dict[int, EngineCounters]) -> ChunkResult:
-    """The :class:`ChunkResult` that :meth:`ChunkResult.__reduce__` packed, its rows :class:`FlatRows`."""
-    return ChunkResult(chunk, FlatRows(array), seconds, worker, records, counters)  # type: ignore[arg-type]
+def _row(t: Any) -> MatchRow:
+    """The :class:`MatchRow` of one record of :data:`ROW_DTYPE` (as a tuple of ints)."""
+    return MatchRow._make((*t[:_PLACES], MatchSummary._make(t[_PLACES:])))
+
+
+def _unpack_chunk(chunk: int, values: NDArray[np.int64], seconds: float, worker: str,
+                  records: list[MatchDecisions], counters: dict[int, EngineCounters]) -> ChunkResult:
+    """The :class:`ChunkResult` that :meth:`ChunkResult.__reduce__` packed (its rows' values,
+    row after row), its rows :class:`FlatRows`."""
+    rows = named_rows(values.reshape(-1, len(ROW_COLUMNS)))
+    return ChunkResult(chunk, FlatRows(rows), seconds, worker, records, counters)  # type: ignore[arg-type]
 
 
 class SavedMatch(NamedTuple):

@@ -11,17 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from bgfast.engines.players import preflight
-from bgfast.tournament.report import (
-    QuietReporter,
-    Reporter,
-    Standings,
-    standings_from_store,
-)
 from bgfast.tournament.pairs import unit_wins
+from bgfast.tournament.progress import QuietReporter, Reporter
 from bgfast.tournament.results import ChunkResult, SeatTotals
 from bgfast.tournament.schedule import chunk_range
 from bgfast.tournament.spec import TournamentSpec
 from bgfast.tournament.sprt import Sprt, SprtStatus
+from bgfast.tournament.standings import Standings, standings_from_store
 from bgfast.tournament.store import RunInfo, Store, default_db_path
 from bgfast.tournament.worker import BACKENDS, run_chunks
 from bgfast.validation import whole_number

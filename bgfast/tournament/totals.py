@@ -11,12 +11,13 @@ A unit never straddles two chunks (a chunk is a range of match indices, even-siz
 paired dice, whose pairs are two consecutive matches), so the sums of whole units can be
 made chunk by chunk.  :func:`chunk_totals` is a pure function of a chunk's rows, the one
 place these sums are made (:mod:`~bgfast.tournament.store` calls it on each chunk it saves,
-and on the chunks of a file written before these sums existed).
+and on the chunks of a file written before these sums existed).  It reads the columns by
+name (:data:`TOTALS_COLUMNS`, those of the ``matches`` table).
 
 >>> import numpy as np
 >>> rows = np.array([  # player0, player1, dice_index, length, score0, score1, winner, games, ...
-...     [1, 2, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0],
-...     [2, 1, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0]])
+...     (1, 2, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0),
+...     (2, 1, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0)], dtype=TOTALS_DTYPE)
 >>> seats, units = chunk_totals(rows)
 >>> [(s.player0, s.player1, s.matches, s.wins0) for s in seats]
 [(1, 2, 1, 1), (2, 1, 1, 1)]
@@ -34,13 +35,16 @@ from bgfast.tournament.pairs import UnitGroup
 from bgfast.tournament.ratings import POINTS_CLIP
 from bgfast.tournament.results import SeatTotals
 
-__all__ = ["TOTALS_COLUMNS", "chunk_totals"]
+__all__ = ["TOTALS_COLUMNS", "TOTALS_DTYPE", "chunk_totals"]
 
 TOTALS_COLUMNS = ("player0", "player1", "dice_index", "length", "score0", "score1", "winner", "games",
                   "gammons0", "gammons1", "backgammons0", "backgammons1", "doubles")
 """The columns :func:`chunk_totals` reads, in this order (names as in the ``matches`` table)."""
 
-(_P0, _P1, _DICE, _LENGTH, _S0, _S1, _WINNER, _GAMES, _G0, _G1, _B0, _B1, _DOUBLES) = range(len(TOTALS_COLUMNS))
+TOTALS_DTYPE = np.dtype([(name, np.int64) for name in TOTALS_COLUMNS])
+"""The columns :func:`chunk_totals` reads as a numpy structured record, int64 each."""
+_SUMMED_AS_STORED = ("gammons0", "gammons1", "backgammons0", "backgammons1", "doubles")
+"""The columns a seating's sums add up as they are (the last fields of :class:`SeatTotals`)."""
 
 
 def _groups(*columns: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.intp], NDArray[np.intp]]:
@@ -57,11 +61,11 @@ def _sums(values: NDArray[Any], order: NDArray[np.intp], starts: NDArray[np.intp
     return np.add.reduceat(values[order], starts, axis=0)
 
 
-def chunk_totals(rows: NDArray[np.int64]) -> tuple[list[SeatTotals], list[UnitGroup]]:
+def chunk_totals(rows: NDArray[np.void]) -> tuple[list[SeatTotals], list[UnitGroup]]:
     """The sums of one chunk's matches (all of one run), by seating and by kind of unit.
 
-    :param rows: shape ``(matches, 13)``, the columns :data:`TOTALS_COLUMNS` of each match,
-        players by their ids in the results file.
+    :param rows: shape ``(matches,)``, a structured array with (at least) the fields
+        :data:`TOTALS_COLUMNS`, a record a match, players by their ids in the results file.
     :returns: ``(seatings, units)``: one :class:`SeatTotals` per (player0, player1), from
         seat 0's side, and one :class:`UnitGroup` per (player_a, player_b, matches in the
         unit, player_a's wins in it), ``player_a`` the lower id, sums from its side (net
@@ -69,24 +73,24 @@ def chunk_totals(rows: NDArray[np.int64]) -> tuple[list[SeatTotals], list[UnitGr
         games, ``(clip(net, -3, 3) + 3) / 6`` as bgci maps it, 0 in match play); both
         sorted by their keys.  Units are the matches sharing a dice index.
     """
-    rows = np.asarray(rows, dtype=np.int64).reshape(-1, len(TOTALS_COLUMNS))
     if not len(rows):
         return [], []
-    p0, p1 = rows[:, _P0], rows[:, _P1]
-    net = rows[:, _S0] - rows[:, _S1]
-    games = rows[:, _GAMES]
+    p0, p1 = rows["player0"], rows["player1"]
+    net = rows["score0"] - rows["score1"]
+    games = rows["games"]
+    seat0_won = rows["winner"] == 0
     seats, order, starts = _groups(p0, p1)
-    per_match = np.column_stack([np.ones_like(net), rows[:, _WINNER] == 0, games, net, net * net, games * games,
-                                 net * games, rows[:, [_G0, _G1, _B0, _B1, _DOUBLES]]]).astype(np.int64)
+    per_match = np.column_stack([np.ones_like(net), seat0_won, games, net, net * net, games * games, net * games,
+                                 *(rows[name] for name in _SUMMED_AS_STORED)]).astype(np.int64)
     seatings = [SeatTotals(*key, *sums) for key, sums in zip(seats.tolist(), _sums(per_match, order, starts).tolist())]
 
     a_side = p0 < p1
     net_a = np.where(a_side, net, -net)
-    score = np.where(rows[:, _LENGTH] == 0,
+    score = np.where(rows["length"] == 0,
                      (np.clip(net_a, -POINTS_CLIP, POINTS_CLIP) + POINTS_CLIP) / (2.0 * POINTS_CLIP), 0.0)
-    units, order, starts = _groups(rows[:, _DICE])
+    units, order, starts = _groups(rows["dice_index"])
     first = order[starts]                                       # a row of each unit, for its players
-    m, y, x, g = _sums(np.column_stack([np.ones_like(net), (rows[:, _WINNER] == 0) == a_side, net_a, games])
+    m, y, x, g = _sums(np.column_stack([np.ones_like(net), seat0_won == a_side, net_a, games])
                        .astype(np.int64), order, starts).T
     q = _sums(score, order, starts)
     kinds, order, starts = _groups(np.minimum(p0, p1)[first], np.maximum(p0, p1)[first], m, y)

@@ -31,7 +31,7 @@ from bgfast.errors import WorkerFailedError
 from bgfast.game import play_matches
 from bgfast.position import Position
 from bgfast.procs import JobWindow, WorkerPool
-from bgfast.tournament.results import ChunkResult, FlatRows, MatchDecisions, MatchRow
+from bgfast.tournament.results import PLACE_DTYPE, ChunkResult, FlatRows, MatchDecisions, MatchRow, named_rows
 from bgfast.tournament.schedule import chunk_range, scheduler
 from bgfast.tournament.spec import MAX_MATCH_LENGTH, TournamentSpec
 
@@ -145,18 +145,20 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
         rows: list[MatchRow] = []
         openings, schedule = players.openings, players.schedule
         bounds = _bounds(chunk_range(spec, chunk))
-        seats = schedule.seat_array(*bounds)
+        places = schedule.seat_array(*bounds)
+        seats = named_rows(places, PLACE_DTYPE)
         if not any(players.recorded):  # every bot plays in the core: the whole chunk in one call of the C loop
             n, lengths = len(spec.players), MAX_MATCH_LENGTH + 1  # (seat 0, seat 1, length) as one number:
-            codes, which = np.unique((seats[:, 4] * n + seats[:, 5]) * lengths + seats[:, 2], return_inverse=True)
+            codes, which = np.unique((seats["seat0"] * n + seats["seat1"]) * lengths + seats["length"],
+                                     return_inverse=True)
             seated = []
             for code in codes.tolist():
                 seating, length = divmod(code, lengths)
                 seat0, seat1 = divmod(seating, n)
                 seated.append(players.get(seat0, seat1, length))
-            summaries = play_matches(seated, seed, which, seats[:, 3], starts=openings,
+            summaries = play_matches(seated, seed, which, seats["dice_index"], starts=openings,
                                      start_of=schedule.opening_array(*bounds) if openings else None)
-            rows = FlatRows(np.column_stack([seats, summaries]))  # type: ignore[assignment]
+            rows = FlatRows(named_rows(np.column_stack([places, summaries])))  # type: ignore[assignment]
         else:
             for index, pairing, length, dice, a, b in seats.tolist():
                 player = players.get(a, b, length)

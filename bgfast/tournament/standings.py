@@ -1,26 +1,25 @@
-"""Standings from a results file, their text and JSON forms, the per-match CSV, the plot,
-and the :class:`Reporter` interface through which a run shows its progress.
+"""Standings from a results file: each player's matches, points and Elo, each pairing's
+figures from its dice pairs, the SPRT outcome, and their text and JSON forms
+(``bgfast report`` and ``bgfast report --json``).
 
-Standings are computed from SQL aggregates (sums grouped by seat pairing), so a
-report on a million matches reads the file once and keeps a few numbers per
+Standings are computed from SQL aggregates (sums grouped by seat pairing, and by kind of
+unit), so a report on a million matches reads the file once and keeps a few numbers per
 pairing in memory.
 """
 from __future__ import annotations
 
-import csv
 import dataclasses
 import math
 import sys
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import Any
 
 from bgfast.bots.cube_policy import DEFAULT_CUBE_POLICY
 from bgfast.engines.counters import EngineCounters
 from bgfast.tournament.pairs import PairingStats, pairing_stats
 from bgfast.tournament.ratings import RATINGS, EloInterval, Ratings, fit_ratings
-from bgfast.tournament.results import SavedMatch, SeatTotals
+from bgfast.tournament.results import SeatTotals
 from bgfast.tournament.sprt import Sprt, SprtVerdict, verdict_of_chunks
 from bgfast.tournament.stats import Stats, UnitSums, stratified_ratio_se
 from bgfast.tournament.store import Store, open_results
@@ -31,37 +30,14 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 __all__ = [
-    "CSV_COLUMNS",
-    "PAIRING_CSV_COLUMNS",
     "PairingStanding",
     "PlayerStanding",
-    "ProgressReporter",
-    "QuietReporter",
-    "Reporter",
     "SprtOutcome",
     "Standings",
-    "get_reporter",
+    "format_elo",
     "load_standings",
-    "plot_ratings",
-    "require_plotting",
-    "write_matches_csv",
-    "write_pairings_csv",
+    "standings_from_store",
 ]
-
-CSV_COLUMNS = ("index", "player_a", "player_b", "length", "seed", "score_a", "score_b", "winner", "games",
-               "dice_index", "gammons_a", "gammons_b", "backgammons_a", "backgammons_b", "cube_actions",
-               "plies", "run", "opening", "forfeit")
-"""Columns of ``--matches``: player_a sat in seat 0; the dice were stream (seed, dice_index);
-``opening`` is the Position ID the match's first game started from, player_b on roll
-(empty: the opening roll); ``forfeit`` names the player whose engine failed and forfeited
-the match (its score is then the match length, no game of it was played out), else empty."""
-
-PAIRING_CSV_COLUMNS = ("player_a", "player_b", "matches", "units", "paired", "a_wins", "b_wins", "a_ppg",
-                       "ppg_se_paired", "ppg_se_independent", "elo_diff", "elo_diff_lo", "elo_diff_hi", "los",
-                       "pairs_0", "pairs_1", "pairs_2")
-"""Columns of ``--pairings``: one row per pairing from player_a's side; the Elo difference is
-player_a's minus player_b's (match wins, or points with ``rating = "points"``); ``units`` are
-dice pairs when ``paired``, else matches; ``pairs_k``: dice pairs in which player_a won k matches."""
 
 
 @dataclass(frozen=True)
@@ -275,7 +251,7 @@ class Standings:
         for name, q in zip(names, self.pairings):
             r, e = q.result, q.elo
             paired_se = f"{r.ppg_se_paired:>6.3f}" if r is not None and r.paired else f"{'-':>6}"
-            elo = (f"{_fmt_elo(e.elo):>7}  [{_fmt_elo(e.lo):>7}, {_fmt_elo(e.hi):>7}]  {100 * e.los:>5.1f}%"
+            elo = (f"{format_elo(e.elo):>7}  [{format_elo(e.lo):>7}, {format_elo(e.hi):>7}]  {100 * e.los:>5.1f}%"
                    if e is not None else "")
             lines.append(f"{name:<{pw}}  {q.stats.matches:>8}  {q.stats.wins:>8}  {q.stats.losses:>8}  "
                          f"{q.stats.ppg:>+7.3f}  {paired_se}  {q.stats.ppg_se:>6.3f}  {elo}".rstrip())
@@ -390,7 +366,13 @@ def _unit_results(store: Store, pos: dict[int, int], pairs: dict[tuple[int, int]
     return results, ratings, [stratified_ratio_se(h) if h else math.nan for h in strata]
 
 
-def _fmt_elo(x: float) -> str:
+def format_elo(x: float) -> str:
+    """An Elo figure as the tables show it: signed, one decimal, ``+inf``/``-inf`` for an
+    infinite one (a pairing one side never won).
+
+    >>> format_elo(12.34), format_elo(float("-inf"))
+    ('+12.3', '-inf')
+    """
     return f"{x:+.1f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
 
 
@@ -432,241 +414,3 @@ def load_standings(path: str | Path, *, rating: str = "wins", anchor: str | None
     """
     with open_results(path) as store:
         return standings_from_store(store, rating=rating, anchor=anchor)
-
-
-def write_pairings_csv(standings: Standings, out: str | Path | IO[str]) -> int:
-    """Write one CSV row per pairing of ``standings`` (columns :data:`PAIRING_CSV_COLUMNS`) to
-    ``out`` (a file name, ``-`` for stdout, or an open text file); returns the number of rows."""
-    if isinstance(out, (str, Path)) and str(out) != "-":
-        with open(out, "w", newline="", encoding="utf-8") as handle:
-            return _write_pairings(standings, handle)
-    return _write_pairings(standings, sys.stdout if isinstance(out, (str, Path)) else out)
-
-
-def _write_pairings(standings: Standings, handle: IO[str]) -> int:
-    writer = csv.writer(handle, lineterminator="\n")
-    writer.writerow(PAIRING_CSV_COLUMNS)
-    for q in standings.pairings:
-        r, e = q.result, q.elo
-        c: tuple[object, ...] = r.wins.counts if r is not None and r.paired else ("",) * 5
-        writer.writerow((q.a, q.b, q.stats.matches, r.wins.units if r else "", int(r.paired) if r else "",
-                         q.stats.wins, q.stats.losses, f"{q.stats.ppg:.6f}",
-                         f"{r.ppg_se_paired:.6f}" if r else "", f"{q.stats.ppg_se:.6f}",
-                         f"{e.elo:.2f}" if e else "", f"{e.lo:.2f}" if e else "", f"{e.hi:.2f}" if e else "",
-                         f"{e.los:.6f}" if e else "", c[0], c[2], c[4]))
-    return len(standings.pairings)
-
-
-def write_matches_csv(path: str | Path, out: str | Path | IO[str]) -> int:
-    """Write one CSV row per match of results file ``path`` (columns :data:`CSV_COLUMNS`)
-    to ``out`` (a file name or an open text file, ``-`` for stdout); returns the number of rows.
-
-    Rows stream from the file, so memory does not grow with the number of matches.
-
-    :raises InvalidSpecError: no such file, or not a bgfast results file.
-    """
-    with open_results(path) as store:
-        openings = _openings_by_run(store)
-        forfeits = {(run, idx): loser for run, idx, loser, _winner in store.forfeits()}
-        if isinstance(out, (str, Path)) and str(out) != "-":
-            with open(out, "w", newline="", encoding="utf-8") as handle:
-                return _write_csv(store.iter_matches(), handle, openings, forfeits)
-        return _write_csv(store.iter_matches(), sys.stdout if isinstance(out, (str, Path)) else out, openings,
-                          forfeits)
-
-
-def _openings_by_run(store: Store) -> dict[str, Any]:
-    """For each run with openings, its schedule (which tells a match's opening) and its
-    Position IDs."""
-    import tomllib
-
-    from bgfast.tournament.schedule import scheduler
-    from bgfast.tournament.spec import TournamentSpec
-
-    out = {}
-    for run in store.runs():
-        raw = tomllib.loads(run["spec"])
-        if raw.get("openings"):
-            spec = TournamentSpec.from_dict(raw)
-            out[run["name"]] = (scheduler(spec), spec.openings)
-    return out
-
-
-def _write_csv(matches: Iterable[SavedMatch], handle: IO[str], openings: dict[str, Any],
-               forfeits: dict[tuple[str, int], str]) -> int:
-    writer = csv.writer(handle, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    n = 0
-    for m in matches:
-        r = m.result
-        found = openings.get(m.run)
-        opening = found[1][found[0].opening(m.idx)] if found else ""
-        writer.writerow((m.idx, m.player0, m.player1, m.length, m.seed, r.score0, r.score1,
-                         m.player0 if r.winner == 0 else m.player1, r.games, m.dice_index, r.gammons0,
-                         r.gammons1, r.backgammons0, r.backgammons1, r.doubles, r.plies, m.run, opening,
-                         forfeits.get((m.run, m.idx), "")))
-        n += 1
-    return n
-
-
-def require_plotting() -> Any:
-    """matplotlib's ``pyplot`` (on the Agg backend, which draws to files), what
-    :func:`plot_ratings` draws with; call it first to find a missing matplotlib before
-    any other work.
-
-    :raises MissingExtraError: matplotlib is not installed (``pip install 'bgfast[plot]'``).
-    """
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        from bgfast.errors import MissingExtraError
-
-        raise MissingExtraError("--plot needs matplotlib: pip install 'bgfast[plot]'") from None
-    return plt
-
-
-def plot_ratings(standings: Standings, out: str | Path) -> None:
-    """Draw each player's Elo with its 95% interval, and beside it the pairwise matrix
-    (row player's Elo advantage over the column player, from their dice pairs, with the
-    95% interval), to an image file (PNG, SVG, PDF...).
-
-    :raises MissingExtraError: matplotlib is not installed (``pip install 'bgfast[plot]'``).
-    """
-    plt = require_plotting()
-    players = list(reversed(standings.players))
-    n = len(players)
-    fig, (ax, grid) = plt.subplots(1, 2, figsize=(6.0 + 1.1 * n, 1.8 + 0.9 * n),
-                                   gridspec_kw={"width_ratios": [1.0, max(1.0, 0.35 * n)]})
-    try:
-        y = range(n)
-        elo = [p.elo for p in players]
-        lo = [p.elo - p.elo_ci95[0] for p in players]
-        hi = [p.elo_ci95[1] - p.elo for p in players]
-        ax.errorbar(elo, list(y), xerr=[lo, hi], fmt="o", capsize=4)
-        ax.set_yticks(list(y), [p.name for p in players])
-        ax.axvline(0.0, color="grey", linewidth=0.8, linestyle=":")
-        zero = f"{standings.anchor} = 0" if standings.anchor is not None else "mean 0"
-        ax.set_xlabel(f"Elo ({zero}), 95% interval")
-        ax.set_title(f"{standings.tournament}: {standings.matches_played:,} matches")
-        _plot_matrix(grid, standings, [p.name for p in standings.players])
-        fig.tight_layout()
-        fig.savefig(out, dpi=120)
-    finally:
-        plt.close(fig)
-
-
-def _plot_matrix(ax: Any, standings: Standings, names: list[str]) -> None:
-    """The pairwise Elo matrix: cell (row, column) is row's advantage over column, with its interval."""
-    import numpy as np
-
-    n = len(names)
-    index = {name: i for i, name in enumerate(names)}
-    diff = np.full((n, n), np.nan)
-    label = [["" for _ in names] for _ in names]
-    for q in standings.pairings:
-        if q.elo is None or q.a not in index or q.b not in index:
-            continue
-        i, j = index[q.a], index[q.b]
-        e = q.elo
-        for r, c, sign in ((i, j, 1.0), (j, i, -1.0)):
-            lo, hi = (e.lo, e.hi) if sign > 0 else (-e.hi, -e.lo)
-            diff[r, c] = sign * e.elo
-            label[r][c] = f"{_fmt_elo(sign * e.elo)}\n[{_fmt_elo(lo)},\n{_fmt_elo(hi)}]"
-    finite = diff[np.isfinite(diff)]
-    scale = float(np.abs(finite).max()) if finite.size else 1.0
-    shade = np.clip(np.nan_to_num(diff, nan=0.0, posinf=scale, neginf=-scale), -scale, scale)
-    ax.imshow(shade, cmap="RdBu", vmin=-scale, vmax=scale)
-    for r in range(n):
-        for c in range(n):
-            if label[r][c]:
-                dark = abs(shade[r, c]) > 0.6 * scale
-                ax.text(c, r, label[r][c], ha="center", va="center", fontsize=6.5,
-                        color="white" if dark else "black")
-    ax.set_xticks(range(n), names, rotation=30, ha="right")
-    ax.set_yticks(range(n), names)
-    ax.set_title("Elo row - column, 95% interval" + (" (dice pairs)" if standings.paired else ""))
-
-
-# ---------------------------------------------------------------- reporters
-
-
-class Reporter(Protocol):
-    """What a run tells as it goes; the runner itself never prints."""
-
-    def on_start(self, spec: Any, total: int, done: int) -> None:
-        """The run starts: ``total`` matches in the spec, ``done`` already in the file."""
-
-    def on_chunk_end(self, matches: int, done: int) -> None:
-        """A chunk of ``matches`` matches was saved; ``done`` are saved in all."""
-
-    def on_status(self, text: str) -> None:
-        """The run's standing after that chunk, one line: the LLR and its bounds in an SPRT
-        run, else the leader and its margin (optional: the runner skips reporters without it)."""
-
-    def on_finish(self, standings: Standings) -> None:
-        """The run ended (finished, stopped by SPRT, or interrupted: ``standings`` is what is saved)."""
-
-
-class QuietReporter:
-    """Shows nothing."""
-
-    def on_start(self, spec: Any, total: int, done: int) -> None:
-        pass
-
-    def on_chunk_end(self, matches: int, done: int) -> None:
-        pass
-
-    def on_status(self, text: str) -> None:
-        pass
-
-    def on_finish(self, standings: Standings) -> None:
-        pass
-
-
-class ProgressReporter:
-    """A tqdm progress bar on stderr: matches done, matches/s, ETA, and the standing
-    (the LLR and its bounds in an SPRT run, else the leader and its margin)."""
-
-    def __init__(self, file: IO[str] | None = None) -> None:
-        self._file = file
-        self._bar: Any = None
-
-    def on_start(self, spec: Any, total: int, done: int) -> None:
-        from tqdm import tqdm
-
-        class _Bar(tqdm):  # type: ignore[misc]
-            monitor_interval = 0  # no monitor thread: worker processes are forked after this
-
-        self._bar = _Bar(total=total, initial=done, unit=" matches", unit_scale=total >= 100_000, smoothing=0.05,
-                         desc=getattr(spec, "name", "tournament"), file=self._file or sys.stderr,
-                         dynamic_ncols=True)
-
-    def on_chunk_end(self, matches: int, done: int) -> None:
-        if self._bar is not None:
-            self._bar.update(matches)
-
-    def on_status(self, text: str) -> None:
-        if self._bar is not None:
-            self._bar.set_postfix_str(text, refresh=False)
-
-    def on_finish(self, standings: Standings) -> None:
-        if self._bar is not None:
-            self._bar.close()
-            self._bar = None
-
-
-def get_reporter(name: str) -> Reporter:
-    """A reporter by name: ``"progress"`` or ``"quiet"``.
-
-    :raises ValueError: an unknown name.
-    """
-    reporters: dict[str, type[ProgressReporter | QuietReporter]] = {
-        "progress": ProgressReporter, "quiet": QuietReporter}
-    try:
-        return reporters[name]()
-    except KeyError:
-        raise ValueError(f"unknown reporter {name!r}; choose from {', '.join(reporters)}") from None
-

@@ -1,0 +1,106 @@
+"""The CSV files of ``bgfast report``: one row per match of a results file (``--matches``),
+and one row per pairing of its standings (``--pairings``).
+"""
+from __future__ import annotations
+
+import csv
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO, Any
+
+from bgfast.tournament.results import SavedMatch
+from bgfast.tournament.standings import Standings
+from bgfast.tournament.store import Store, open_results
+
+__all__ = ["CSV_COLUMNS", "PAIRING_CSV_COLUMNS", "write_matches_csv", "write_pairings_csv"]
+
+CSV_COLUMNS = ("index", "player_a", "player_b", "length", "seed", "score_a", "score_b", "winner", "games",
+               "dice_index", "gammons_a", "gammons_b", "backgammons_a", "backgammons_b", "cube_actions",
+               "plies", "run", "opening", "forfeit")
+"""Columns of ``--matches``: player_a sat in seat 0; the dice were stream (seed, dice_index);
+``opening`` is the Position ID the match's first game started from, player_b on roll
+(empty: the opening roll); ``forfeit`` names the player whose engine failed and forfeited
+the match (its score is then the match length, no game of it was played out), else empty."""
+
+PAIRING_CSV_COLUMNS = ("player_a", "player_b", "matches", "units", "paired", "a_wins", "b_wins", "a_ppg",
+                       "ppg_se_paired", "ppg_se_independent", "elo_diff", "elo_diff_lo", "elo_diff_hi", "los",
+                       "pairs_0", "pairs_1", "pairs_2")
+"""Columns of ``--pairings``: one row per pairing from player_a's side; the Elo difference is
+player_a's minus player_b's (match wins, or points with ``rating = "points"``); ``units`` are
+dice pairs when ``paired``, else matches; ``pairs_k``: dice pairs in which player_a won k matches."""
+
+
+def write_pairings_csv(standings: Standings, out: str | Path | IO[str]) -> int:
+    """Write one CSV row per pairing of ``standings`` (columns :data:`PAIRING_CSV_COLUMNS`) to
+    ``out`` (a file name, ``-`` for stdout, or an open text file); returns the number of rows."""
+    if isinstance(out, (str, Path)) and str(out) != "-":
+        with open(out, "w", newline="", encoding="utf-8") as handle:
+            return _write_pairings(standings, handle)
+    return _write_pairings(standings, sys.stdout if isinstance(out, (str, Path)) else out)
+
+
+def _write_pairings(standings: Standings, handle: IO[str]) -> int:
+    writer = csv.writer(handle, lineterminator="\n")
+    writer.writerow(PAIRING_CSV_COLUMNS)
+    for q in standings.pairings:
+        r, e = q.result, q.elo
+        c: tuple[object, ...] = r.wins.counts if r is not None and r.paired else ("",) * 5
+        writer.writerow((q.a, q.b, q.stats.matches, r.wins.units if r else "", int(r.paired) if r else "",
+                         q.stats.wins, q.stats.losses, f"{q.stats.ppg:.6f}",
+                         f"{r.ppg_se_paired:.6f}" if r else "", f"{q.stats.ppg_se:.6f}",
+                         f"{e.elo:.2f}" if e else "", f"{e.lo:.2f}" if e else "", f"{e.hi:.2f}" if e else "",
+                         f"{e.los:.6f}" if e else "", c[0], c[2], c[4]))
+    return len(standings.pairings)
+
+
+def write_matches_csv(path: str | Path, out: str | Path | IO[str]) -> int:
+    """Write one CSV row per match of results file ``path`` (columns :data:`CSV_COLUMNS`)
+    to ``out`` (a file name or an open text file, ``-`` for stdout); returns the number of rows.
+
+    Rows stream from the file, so memory does not grow with the number of matches.
+
+    :raises InvalidSpecError: no such file, or not a bgfast results file.
+    """
+    with open_results(path) as store:
+        openings = _openings_by_run(store)
+        forfeits = {(run, idx): loser for run, idx, loser, _winner in store.forfeits()}
+        if isinstance(out, (str, Path)) and str(out) != "-":
+            with open(out, "w", newline="", encoding="utf-8") as handle:
+                return _write_csv(store.iter_matches(), handle, openings, forfeits)
+        return _write_csv(store.iter_matches(), sys.stdout if isinstance(out, (str, Path)) else out, openings,
+                          forfeits)
+
+
+def _openings_by_run(store: Store) -> dict[str, Any]:
+    """For each run with openings, its schedule (which tells a match's opening) and its
+    Position IDs."""
+    import tomllib
+
+    from bgfast.tournament.schedule import scheduler
+    from bgfast.tournament.spec import TournamentSpec
+
+    out = {}
+    for run in store.runs():
+        raw = tomllib.loads(run["spec"])
+        if raw.get("openings"):
+            spec = TournamentSpec.from_dict(raw)
+            out[run["name"]] = (scheduler(spec), spec.openings)
+    return out
+
+
+def _write_csv(matches: Iterable[SavedMatch], handle: IO[str], openings: dict[str, Any],
+               forfeits: dict[tuple[str, int], str]) -> int:
+    writer = csv.writer(handle, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    n = 0
+    for m in matches:
+        r = m.result
+        found = openings.get(m.run)
+        opening = found[1][found[0].opening(m.idx)] if found else ""
+        writer.writerow((m.idx, m.player0, m.player1, m.length, m.seed, r.score0, r.score1,
+                         m.player0 if r.winner == 0 else m.player1, r.games, m.dice_index, r.gammons0,
+                         r.gammons1, r.backgammons0, r.backgammons1, r.doubles, r.plies, m.run, opening,
+                         forfeits.get((m.run, m.idx), "")))
+        n += 1
+    return n

@@ -1,0 +1,92 @@
+"""The ratings plot of ``bgfast report --plot``: each player's Elo with its interval, and the
+pairwise matrix.  matplotlib is imported only here, when a plot is drawn (``bgfast[plot]``).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bgfast.tournament.standings import Standings, format_elo
+
+__all__ = ["plot_ratings", "require_plotting"]
+
+
+def require_plotting() -> Any:
+    """matplotlib's ``pyplot`` (on the Agg backend, which draws to files), what
+    :func:`plot_ratings` draws with; call it first to find a missing matplotlib before
+    any other work.
+
+    :raises MissingExtraError: matplotlib is not installed (``pip install 'bgfast[plot]'``).
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        from bgfast.errors import MissingExtraError
+
+        raise MissingExtraError("--plot needs matplotlib: pip install 'bgfast[plot]'") from None
+    return plt
+
+
+def plot_ratings(standings: Standings, out: str | Path) -> None:
+    """Draw each player's Elo with its 95% interval, and beside it the pairwise matrix
+    (row player's Elo advantage over the column player, from their dice pairs, with the
+    95% interval), to an image file (PNG, SVG, PDF...).
+
+    :raises MissingExtraError: matplotlib is not installed (``pip install 'bgfast[plot]'``).
+    """
+    plt = require_plotting()
+    players = list(reversed(standings.players))
+    n = len(players)
+    fig, (ax, grid) = plt.subplots(1, 2, figsize=(6.0 + 1.1 * n, 1.8 + 0.9 * n),
+                                   gridspec_kw={"width_ratios": [1.0, max(1.0, 0.35 * n)]})
+    try:
+        y = range(n)
+        elo = [p.elo for p in players]
+        lo = [p.elo - p.elo_ci95[0] for p in players]
+        hi = [p.elo_ci95[1] - p.elo for p in players]
+        ax.errorbar(elo, list(y), xerr=[lo, hi], fmt="o", capsize=4)
+        ax.set_yticks(list(y), [p.name for p in players])
+        ax.axvline(0.0, color="grey", linewidth=0.8, linestyle=":")
+        zero = f"{standings.anchor} = 0" if standings.anchor is not None else "mean 0"
+        ax.set_xlabel(f"Elo ({zero}), 95% interval")
+        ax.set_title(f"{standings.tournament}: {standings.matches_played:,} matches")
+        _plot_matrix(grid, standings, [p.name for p in standings.players])
+        fig.tight_layout()
+        fig.savefig(out, dpi=120)
+    finally:
+        plt.close(fig)
+
+
+def _plot_matrix(ax: Any, standings: Standings, names: list[str]) -> None:
+    """The pairwise Elo matrix: cell (row, column) is row's advantage over column, with its interval."""
+    import numpy as np
+
+    n = len(names)
+    index = {name: i for i, name in enumerate(names)}
+    diff = np.full((n, n), np.nan)
+    label = [["" for _ in names] for _ in names]
+    for q in standings.pairings:
+        if q.elo is None or q.a not in index or q.b not in index:
+            continue
+        i, j = index[q.a], index[q.b]
+        e = q.elo
+        for r, c, sign in ((i, j, 1.0), (j, i, -1.0)):
+            lo, hi = (e.lo, e.hi) if sign > 0 else (-e.hi, -e.lo)
+            diff[r, c] = sign * e.elo
+            label[r][c] = f"{format_elo(sign * e.elo)}\n[{format_elo(lo)},\n{format_elo(hi)}]"
+    finite = diff[np.isfinite(diff)]
+    scale = float(np.abs(finite).max()) if finite.size else 1.0
+    shade = np.clip(np.nan_to_num(diff, nan=0.0, posinf=scale, neginf=-scale), -scale, scale)
+    ax.imshow(shade, cmap="RdBu", vmin=-scale, vmax=scale)
+    for r in range(n):
+        for c in range(n):
+            if label[r][c]:
+                dark = abs(shade[r, c]) > 0.6 * scale
+                ax.text(c, r, label[r][c], ha="center", va="center", fontsize=6.5,
+                        color="white" if dark else "black")
+    ax.set_xticks(range(n), names, rotation=30, ha="right")
+    ax.set_yticks(range(n), names)
+    ax.set_title("Elo row - column, 95% interval" + (" (dice pairs)" if standings.paired else ""))

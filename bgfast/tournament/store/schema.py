@@ -1,0 +1,281 @@
+"""The results file's tables, the checks that a file is one, and the migrations of older files.
+
+Layout (``PRAGMA user_version = 1``):
+
+- ``runs``: one row per spec played into the file (its TOML, its hash, sizes, SPRT outcome);
+- ``players``: every player name with its bot and options (a name means one bot in a file);
+- ``matches``: one row per match, keyed by (run, idx): the seats (``player0`` sits in
+  seat 0), length, seed and dice index, final score, winner seat, games, gammons,
+  backgammons, doubles (cube actions) and plies (:data:`MATCH_COLUMNS`);
+- ``chunks``: one row per finished chunk;
+- ``engine_counters``: per (run, player) what an outside engine did (decisions, their
+  total and longest time, restarts, crashes, timeouts, illegal answers, forfeits, cube
+  decisions left to bgfast's policy), summed chunk by chunk
+  (:class:`~bgfast.engines.counters.EngineCounters`);
+- ``match_records``: per (run, idx) of a match with a Python bot or an outside engine in
+  a seat, each recorded seat's decisions (:mod:`bgfast.engines.record`) and the seat
+  that forfeited, if one did;
+- ``chunk_seats`` and ``chunk_units``: per (run, chunk) the chunk's sums by seating and by
+  kind of unit (:mod:`~bgfast.tournament.totals`), which standings add up.
+
+A file written before the engine tables existed is read as it is (no engine counts,
+no records) and gets them when a run writes to it again (:func:`add_engine_tables`).  One
+written before the chunk sums existed gets them, made from its match rows, when it is
+opened (:func:`add_chunk_sums`; read-only: in temporary tables of the connection, nothing
+written).
+
+Everything here works on an open :class:`sqlite3.Connection`; the
+:class:`~bgfast.tournament.store.Store` opens it and calls these inside its transactions.
+"""
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bgfast.engines.counters import EngineCounters
+from bgfast.errors import ResultsFileError
+from bgfast.tournament.pairs import UnitGroup
+from bgfast.tournament.results import MatchSummary, SeatTotals
+from bgfast.tournament.totals import TOTALS_COLUMNS, TOTALS_DTYPE, chunk_totals
+
+__all__ = [
+    "BASE_TABLES",
+    "COUNTER_COLUMNS",
+    "ENGINE_TABLES",
+    "MATCH_COLUMNS",
+    "SCHEMA_VERSION",
+    "SEAT_SUMS",
+    "TOTALS_TABLES",
+    "UNIT_SUMS",
+    "add_chunk_sums",
+    "add_engine_tables",
+    "check_version",
+    "create_tables",
+    "find_damage",
+    "insert_chunk_sums",
+    "table_names",
+]
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    run INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    spec_hash TEXT NOT NULL UNIQUE,
+    spec TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    total_matches INTEGER NOT NULL,
+    chunk_size INTEGER NOT NULL,
+    chunks INTEGER NOT NULL,
+    created TEXT NOT NULL,
+    sprt_status TEXT,
+    sprt_matches INTEGER,
+    sprt_llr REAL
+);
+CREATE TABLE IF NOT EXISTS players (
+    player INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    bot TEXT NOT NULL,
+    options TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    run INTEGER NOT NULL,
+    chunk INTEGER NOT NULL,
+    matches INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    worker TEXT NOT NULL,
+    finished TEXT NOT NULL,
+    PRIMARY KEY (run, chunk)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS matches (
+    run INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    chunk INTEGER NOT NULL,
+    pairing INTEGER NOT NULL,
+    length INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    dice_index INTEGER NOT NULL,
+    player0 INTEGER NOT NULL,
+    player1 INTEGER NOT NULL,
+    score0 INTEGER NOT NULL,
+    score1 INTEGER NOT NULL,
+    winner INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    gammons0 INTEGER NOT NULL,
+    gammons1 INTEGER NOT NULL,
+    backgammons0 INTEGER NOT NULL,
+    backgammons1 INTEGER NOT NULL,
+    doubles INTEGER NOT NULL,
+    plies INTEGER NOT NULL,
+    PRIMARY KEY (run, idx)
+) WITHOUT ROWID;
+"""
+
+BASE_TABLES = frozenset({"runs", "players", "chunks", "matches"})
+"""The tables every results file has (the engine tables came later: see :data:`ENGINE_TABLES`)."""
+
+MATCH_COLUMNS = ("run", "idx", "chunk", "pairing", "length", "seed", "dice_index", "player0", "player1",
+                 *MatchSummary._fields)
+"""The columns of ``matches``: the match's place, then how it went (named as in MatchSummary)."""
+
+COUNTER_COLUMNS = tuple(f.name for f in dataclasses.fields(EngineCounters))
+"""The counts of ``engine_counters``, named as in EngineCounters."""
+
+_ENGINE_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS engine_counters (
+    run INTEGER NOT NULL,
+    player INTEGER NOT NULL,
+    {", ".join(f"{name} {'REAL' if name.startswith('decision_ms') else 'INTEGER'} NOT NULL"
+               for name in COUNTER_COLUMNS)},
+    PRIMARY KEY (run, player)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS match_records (
+    run INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    seat0 BLOB,
+    seat1 BLOB,
+    forfeit INTEGER,
+    PRIMARY KEY (run, idx)
+) WITHOUT ROWID;
+"""
+"""The tables of outside engines and recorded matches (files of earlier versions lack them)."""
+ENGINE_TABLES = frozenset({"engine_counters", "match_records"})
+
+SEAT_SUMS = SeatTotals._fields[2:]
+"""The sums of ``chunk_seats`` (after its seating), named as in SeatTotals."""
+UNIT_SUMS = UnitGroup._fields[4:]
+"""The sums of ``chunk_units`` (after its kind of unit), named as in UnitGroup."""
+_TOTALS_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS chunk_seats (
+    run INTEGER NOT NULL,
+    chunk INTEGER NOT NULL,
+    player0 INTEGER NOT NULL,
+    player1 INTEGER NOT NULL,
+    {", ".join(f"{name} INTEGER NOT NULL" for name in SEAT_SUMS)},
+    PRIMARY KEY (run, chunk, player0, player1)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chunk_units (
+    run INTEGER NOT NULL,
+    chunk INTEGER NOT NULL,
+    player_a INTEGER NOT NULL,
+    player_b INTEGER NOT NULL,
+    matches_per_unit INTEGER NOT NULL,
+    a_wins INTEGER NOT NULL,
+    {", ".join(f"{name} {'REAL' if name.startswith('score') else 'INTEGER'} NOT NULL" for name in UNIT_SUMS)},
+    PRIMARY KEY (run, chunk, player_a, player_b, matches_per_unit, a_wins)
+) WITHOUT ROWID;
+"""
+"""Each chunk's sums (:mod:`~bgfast.tournament.totals`), which standings add up (files of
+earlier versions lack them: they are made from the match rows when the file is opened)."""
+TOTALS_TABLES = frozenset({"chunk_seats", "chunk_units"})
+
+_INSERT_SEATS = f"INSERT INTO chunk_seats VALUES ({', '.join('?' * (len(SeatTotals._fields) + 2))})"
+_INSERT_UNITS = f"INSERT INTO chunk_units VALUES ({', '.join('?' * (len(UnitGroup._fields) + 2))})"
+
+
+def table_names(conn: sqlite3.Connection) -> set[str]:
+    """The names of the tables in the file ``conn`` has open."""
+    return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def check_version(conn: sqlite3.Connection, name: str) -> bool:
+    """True when ``conn`` holds a bgfast results file, False when it is an empty database
+    (a new file); ``name`` is the file's name as errors quote it.
+
+    :raises ResultsFileError: another database, another schema version, or a table missing
+        (``conn`` is closed first).
+    """
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    tables = table_names(conn)
+    if version == 0 and not tables:
+        return False
+    if version != SCHEMA_VERSION or not tables & BASE_TABLES:
+        conn.close()
+        raise ResultsFileError(f"{name} is not a bgfast results file"
+                               + (f" (schema {version})" if version else f" (tables {', '.join(sorted(tables))})"))
+    missing = BASE_TABLES - tables
+    if missing:
+        conn.close()
+        raise ResultsFileError(f"{name} is a damaged results file: its table(s) "
+                               f"{', '.join(sorted(missing))} are missing")
+    return True
+
+
+def create_tables(conn: sqlite3.Connection) -> None:
+    """Make every table of a new file, and set its version, in one transaction."""
+    conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA}{_ENGINE_SCHEMA}{_TOTALS_SCHEMA}"
+                       f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+
+
+def find_damage(conn: sqlite3.Connection) -> str | None:
+    """What in the file's rows disagrees, or None: matches of players or runs that are not
+    in it, a run whose match rows are not the matches its finished chunks hold, or chunk
+    sums that are not its chunks' (rows of one table deleted).  Call it inside one read
+    transaction: counts read in two snapshots, around a chunk a run writing to the file
+    commits, would disagree."""
+    chunks: dict[tuple[int, int], int] = {}
+    sums: list[tuple[str, dict[tuple[int, int], int]]] = []
+    orphans = conn.execute("SELECT COUNT(*) FROM matches WHERE player0 NOT IN (SELECT player FROM players) "
+                           "OR player1 NOT IN (SELECT player FROM players)").fetchone()[0]
+    played = dict(conn.execute("SELECT run, COUNT(*) FROM matches GROUP BY run"))
+    saved = dict(conn.execute("SELECT run, SUM(matches) FROM chunks GROUP BY run"))
+    names = dict(conn.execute("SELECT run, name FROM runs"))
+    if TOTALS_TABLES <= table_names(conn):  # else made from the match rows (see add_chunk_sums)
+        chunks = {(r, c): n for r, c, n in conn.execute("SELECT run, chunk, matches FROM chunks") if n}
+        sums = [(table, {(r, c): n for r, c, n in conn.execute(query)}) for table, query in (
+            ("chunk_seats", "SELECT run, chunk, SUM(matches) FROM chunk_seats GROUP BY run, chunk"),
+            ("chunk_units", "SELECT run, chunk, SUM(units * matches_per_unit) FROM chunk_units "
+                            "GROUP BY run, chunk"))]
+    if orphans:
+        return f"{orphans} matches are of players missing from its players table (rows deleted?)"
+    if (played.keys() | saved.keys()) - names.keys():
+        return "it holds matches of runs missing from its runs table (rows deleted?)"
+    for run, name in names.items():
+        if played.get(run, 0) != saved.get(run, 0):
+            return (f"run {name!r} has {played.get(run, 0)} match rows where its finished chunks hold "
+                    f"{saved.get(run, 0)} (rows of matches or chunks deleted?)")
+    for table, by_chunk in sums:
+        wrong = sorted(k for k in chunks.keys() | by_chunk.keys() if chunks.get(k) != by_chunk.get(k))
+        if wrong:
+            run, chunk = wrong[0]
+            more = f" (and {len(wrong) - 1} more chunks)" if len(wrong) > 1 else ""
+            return (f"the sums in {table} of chunk {chunk} of run {names.get(run, run)!r}{more} "
+                    "disagree with its chunks table (rows deleted?)")
+    return None
+
+
+def insert_chunk_sums(conn: sqlite3.Connection, run: int, chunk: int, rows: NDArray[np.void]) -> list[SeatTotals]:
+    """Write the sums of one chunk's matches (``rows``: a structured array with the fields
+    :data:`~bgfast.tournament.totals.TOTALS_COLUMNS`) into ``chunk_seats`` and
+    ``chunk_units``; its seatings' sums.  The one place chunk sums are written: for a chunk
+    saved, and for each chunk of a file migrated by :func:`add_chunk_sums`."""
+    seats, units = chunk_totals(rows)
+    conn.executemany(_INSERT_SEATS, [(run, chunk, *t) for t in seats])
+    conn.executemany(_INSERT_UNITS, [(run, chunk, *u) for u in units])
+    return seats
+
+
+def add_engine_tables(conn: sqlite3.Connection) -> None:
+    """Migration: add the engine tables (:data:`ENGINE_TABLES`) that files of earlier
+    versions lack, before a run writes to such a file."""
+    conn.executescript(_ENGINE_SCHEMA)
+
+
+def add_chunk_sums(conn: sqlite3.Connection, *, temporary: bool) -> None:
+    """Migration: make the chunks' sums of a file written before they were kept, from its
+    match rows: in the file, or (``temporary``, a file opened read-only) in temporary tables
+    of this connection.  Call it inside a write transaction when not ``temporary``."""
+    script = _TOTALS_SCHEMA.replace("CREATE TABLE", "CREATE TEMP TABLE") if temporary else _TOTALS_SCHEMA
+    columns = ", ".join(TOTALS_COLUMNS)
+    for statement in script.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+    for run, size in conn.execute("SELECT run, chunk_size FROM runs ORDER BY run").fetchall():
+        for (chunk,) in conn.execute("SELECT chunk FROM chunks WHERE run = ? ORDER BY chunk", (run,)).fetchall():
+            rows = conn.execute(f"SELECT {columns} FROM matches WHERE run = ? AND idx >= ? AND idx < ?",
+                                (run, chunk * size, (chunk + 1) * size)).fetchall()
+            insert_chunk_sums(conn, run, chunk, np.array(rows, dtype=TOTALS_DTYPE))
