@@ -9,12 +9,12 @@ from vectors import read_ids
 from bgfast import evaluator as _evaluator
 from bgfast._core import heuristic as _heuristic
 from bgfast.bots import get_bot
-from bgfast.bots.base import Probabilities
 from bgfast.bots.heuristic import HeuristicBot
 from bgfast.errors import InvalidPositionError, InvalidWeightsError, UnknownBotError
 from bgfast.game import MatchPlayer
 from bgfast.match import Rules
 from bgfast.position import VARIANTS, Position
+from bgfast.probabilities import Probabilities
 
 
 def _board(mover: dict[int, int], opponent: dict[int, int]) -> Position:

@@ -12,11 +12,12 @@ from typing import ClassVar
 from bgfast._core.evaluator import CoreEvaluator
 from bgfast._core.game import PlayKind
 from bgfast._core.heuristic import DEFAULT_BLEND, DEFAULT_FILTER, FILTER_MAX, HeuristicWeights
-from bgfast.bots.base import CoreBot, Probabilities
+from bgfast.bots.base import CoreBot
 from bgfast.errors import InvalidBotOptionsError, InvalidPositionError, UnknownBotError
 from bgfast.evaluator import heuristic_evaluator, heuristic_weights
 from bgfast.formats.text import parse_position
 from bgfast.position import Position
+from bgfast.probabilities import Probabilities
 from bgfast.validation import real_number, whole_number
 
 __all__ = ["HeuristicBot"]
