@@ -39,8 +39,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 import numpy as np
 
 from bgfast._core.game import CubeKind, GameResult, PlayKind
-from bgfast.bots import available_bots, get_bot
-from bgfast.bots.base import Bot, CoreBot, CubeResponse
+from bgfast.bots.base import CoreBot, CubeResponse
+from bgfast.bots.spec import BotRecipe, portable_bot, rebuild_bot
 from bgfast.cube import cubeless_equities, dead_cube_mwc, money_equity, mwc
 from bgfast.dice import ALL_36, Dice
 from bgfast.errors import BotFailedError, InvalidRolloutError, RolloutWorkerError, one_line
@@ -50,7 +50,7 @@ from bgfast.met import MatchEquityTable
 from bgfast.position import Move, Position
 from bgfast.probabilities import OUTCOME_KINDS, Probabilities, flip_changes
 from bgfast.procs import WorkerPool
-from bgfast.rollout.request import RolloutRequest, bot_spec
+from bgfast.rollout.request import RolloutRequest
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
 from bgfast.rollout.stats import estimate_columns, variance_strata
 
@@ -116,22 +116,6 @@ class _Cubeless:
 
     def accept_double(self, position: Position, match: MatchState) -> CubeResponse:
         return CubeResponse.TAKE
-
-
-def _bot_ref(bot: Any) -> Any:
-    """What a worker rebuilds a bot from: its spec, (name, options), for a bot of bgfast's own
-    registered by that name (the built-ins, and the adapters such as ``gnubg``, whose loaded
-    module cannot be pickled), as a tournament's workers build theirs; else the bot itself."""
-    own = isinstance(bot, CoreBot) or (isinstance(bot, Bot) and type(bot).__module__.startswith("bgfast.bots."))
-    if own and callable(getattr(bot, "options", None)) and bot.name in available_bots():
-        return ("registered", bot.name, dict(bot.options()))
-    return bot
-
-
-def _from_ref(ref: Any) -> Any:
-    if isinstance(ref, tuple) and ref and ref[0] == "registered":
-        return get_bot(ref[1], **ref[2])
-    return ref
 
 
 @dataclass(frozen=True)
@@ -217,7 +201,7 @@ class _Worker:
     def __init__(self, task: _Task) -> None:
         self.task = task
         m = task.match
-        bot = _from_ref(task.bot)
+        bot = rebuild_bot(task.bot)
         rules = dataclasses.replace(task.rules, jacoby=m.jacoby)
         shim = _Cubeless(bot)
         self.cubeless = make_runner(shim, shim, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
@@ -229,7 +213,7 @@ class _Worker:
             self.cubeful = make_runner(bot, bot, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
             self.cubeful.measure_luck(task.luck, task.luck_filter)
         self.luck_scale = _luck_scale(task) if task.cubeful and task.luck else None
-        self.evaluator = _from_ref(task.evaluator)
+        self.evaluator = rebuild_bot(task.evaluator)
         self.gnubg = None
         if task.exact_bearoff:
             import gnubg_nn
@@ -312,7 +296,7 @@ class _Worker:
             if culprit is None:
                 raise
             bot = culprit.bot if isinstance(culprit, _Cubeless) else culprit
-            raise BotFailedError(f"bot {bot_spec(bot)!r} failed: {type(exc).__name__}: {one_line(exc)}") from exc
+            raise BotFailedError(f"bot {BotRecipe.of(bot).text()!r} failed: {type(exc).__name__}: {one_line(exc)}") from exc
 
     def _run(self, start: int, stop: int) -> np.ndarray:
         t = self.task
@@ -509,8 +493,8 @@ def run_rollout(request: RolloutRequest) -> RolloutResult:
     match, table, root = request.match, request.met, request.match.player_on_roll
     lines, moves, shown_play = _lines(request)
     strata, scripted = _sampling(request)
-    task = _Task(lines=lines, root=root, seed=request.seed, scripted_rolls=scripted, bot=_bot_ref(request.bot),
-                 evaluator=_bot_ref(request.evaluator) if request.truncate is not None else None,
+    task = _Task(lines=lines, root=root, seed=request.seed, scripted_rolls=scripted, bot=portable_bot(request.bot),
+                 evaluator=portable_bot(request.evaluator) if request.truncate is not None else None,
                  cubeful=request.cubeful, truncate=request.truncate or 0, exact_bearoff=request.exact_bearoff,
                  match=match, rules=request.rules, met=table,
                  cube_efficiency=float(getattr(request.bot, "cube_efficiency", 0.68)), luck=request.luck,
