@@ -1,8 +1,6 @@
 """The heuristic evaluator and bot: probabilities, exact ends, strength against pubeval."""
 from __future__ import annotations
 
-import math
-
 import pytest
 from vectors import read_ids
 
@@ -15,6 +13,7 @@ from bgfast.game import MatchPlayer
 from bgfast.match import Rules
 from bgfast.position import VARIANTS, Position
 from bgfast.probabilities import Probabilities
+from bgfast.rollout.stats import estimate_paired
 
 
 def _board(mover: dict[int, int], opponent: dict[int, int]) -> Position:
@@ -227,14 +226,12 @@ def _paired_ppg(games: int, seed: int) -> tuple[float, float]:
     h, p = get_bot("heuristic", cube="never"), get_bot("pubeval", cube="never")
     rules = Rules(jacoby=False)       # cubeless money play: gammons count
     a, b = MatchPlayer(h, p, rules=rules), MatchPlayer(p, h, rules=rules)
-    diffs = []
+    first, second = [], []
     for i in range(games // 2):
         s, t = a.play(seed, i), b.play(seed, i)
-        diffs.append(((s.score0 - s.score1) + (t.score1 - t.score0)) / 2)
-    n = len(diffs)
-    mean = sum(diffs) / n
-    se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
-    return mean, se
+        first.append(s.score0 - s.score1)
+        second.append(t.score1 - t.score0)
+    return estimate_paired(first, second)
 
 
 def test_heuristic_beats_pubeval_in_cubeless_money_games() -> None:

@@ -384,3 +384,34 @@ def test_long_run_difference_constant_is_what_the_bots_play() -> None:
     p = Pentanomial.from_wins(wins)
     assert (p.counts[0], p.counts[2], p.counts[4]) == TRUE_PAIR_COUNTS
     assert p.elo().elo == pytest.approx(TRUE_ELO, abs=1e-9)
+
+
+def test_a_money_tournaments_paired_ppg_is_estimate_paired_of_the_same_games(tmp_path: object) -> None:
+    # the tournament's ratio estimate over dice pairs, with one game a match, is the plain
+    # mean over pairs that the training curve uses (bgfast.rollout.stats.estimate_paired)
+    from pathlib import Path
+
+    from bgfast.match import Rules
+    from bgfast.rollout.stats import estimate_paired
+    from bgfast.tournament import TournamentSpec, run_tournament
+
+    pairs, seed = 150, 7
+    spec = TournamentSpec.from_dict({
+        "name": "vs-pubeval", "seed": seed, "match_length": 0, "matches_per_pairing": 2 * pairs,
+        "rules": {"jacoby": False},
+        "players": [{"name": "heuristic", "bot": "heuristic", "cube": "never"},
+                    {"name": "pubeval", "bot": "pubeval", "cube": "never"}]})
+    standings = run_tournament(spec, Path(str(tmp_path)) / "r.sqlite", workers=1)
+    (pairing,) = standings.pairings
+    assert (pairing.a, pairing.b) == ("heuristic", "pubeval") and pairing.result is not None
+
+    h, p = get_bot("heuristic", cube="never"), get_bot("pubeval", cube="never")
+    rules = Rules(jacoby=False)
+    first, second = [], []
+    for i in range(pairs):
+        s, t = MatchPlayer(h, p, rules=rules).play(seed, i), MatchPlayer(p, h, rules=rules).play(seed, i)
+        first.append(s.score0 - s.score1)
+        second.append(t.score1 - t.score0)
+    ppg, se = estimate_paired(first, second)
+    assert pairing.result.ppg == pytest.approx(ppg, abs=1e-12)
+    assert pairing.result.ppg_se_paired == pytest.approx(se, rel=1e-9)
