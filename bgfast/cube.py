@@ -10,7 +10,7 @@ Conventions, the same everywhere in bgfast:
 * probabilities are the five cubeless chances of one side, ``(win, win_gammon,
   win_backgammon, lose_gammon, lose_backgammon)``, cumulative as in GNU Backgammon
   (a gammon includes the backgammons), as a 5-sequence or any object with those
-  attributes (:class:`bgfast.bots.base.Probabilities`);
+  attributes (:class:`bgfast.probabilities.Probabilities`, the one type of them);
 * cube ownership is :class:`~bgfast.match.MatchState`'s: ``owner`` -1 for a centred
   cube, else the player (0 or 1) who owns it; each function takes the player whose
   view it computes (``player``, or the ``doubler`` of a decision);

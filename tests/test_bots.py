@@ -1,6 +1,7 @@
 """The built-in bots random and pubeval, the registry, and bot specs (``NAME:KEY=VALUE``)."""
 from __future__ import annotations
 
+import pickle
 import random as stdlib_random
 
 import pytest
@@ -8,8 +9,8 @@ from bgfast._core.evaluators import pubeval_score
 from conftest import read_ids
 from scripted_bots import scripted_pair
 
-from bgfast.bots import CubeResponse, get_bot
-from bgfast.bots.spec import parse_bot_spec
+from bgfast.bots import Bot, CubeResponse, get_bot
+from bgfast.bots.spec import BotRecipe, parse_bot_spec, portable_bot, rebuild_bot
 from bgfast.dice import ALL_21, Dice
 from bgfast.errors import InvalidBotOptionsError, InvalidDiceError, InvalidPositionError, UnknownBotError
 from bgfast.game import MatchPlayer
@@ -124,6 +125,58 @@ def test_a_bot_spec_is_a_name_with_optional_key_value_options() -> None:
 def test_a_malformed_bot_spec_raises_unknown_bot_error_quoting_it(spec: str) -> None:
     with pytest.raises(UnknownBotError, match=f"bad bot spec {spec!r}"):
         parse_bot_spec(spec)
+
+
+# ---------------------------------------------------------------- bots sent to worker processes
+
+
+@pytest.mark.parametrize("spec", ["random", "pubeval:cube=never", "heuristic:cube=janowski,cube_efficiency=0.5",
+                                  "neural:ply=1"])
+def test_a_bot_of_bgfasts_own_travels_as_its_recipe_and_is_rebuilt_the_same(spec: str) -> None:
+    bot = get_bot(spec)
+    sent = portable_bot(bot)
+    assert isinstance(sent, BotRecipe) and sent == BotRecipe.of(bot)
+    again = rebuild_bot(pickle.loads(pickle.dumps(sent)))
+    assert type(again) is type(bot) and again.options() == bot.options()   # type: ignore[attr-defined]
+    assert get_bot(sent.text()).options() == bot.options()                  # type: ignore[attr-defined]
+
+
+def test_a_bot_of_your_own_travels_as_itself() -> None:
+    class Mine(Bot):
+        name = "pubeval"        # even under a registered name: it is not the registered bot
+
+        def options(self) -> dict[str, object]:
+            return {}
+
+    mine = Mine()
+    assert portable_bot(mine) is mine and rebuild_bot(mine) is mine
+    assert BotRecipe.of(mine) == BotRecipe("pubeval", {})
+
+
+def test_a_recipe_names_a_bot_without_options_by_its_name_alone() -> None:
+    class Bare:
+        def options(self) -> list[int]:      # not a mapping: no options to read
+            return [1, 2]
+
+    assert BotRecipe.of(Bare()).text() == "Bare"
+    assert BotRecipe.of(get_bot("pubeval", cube="never")).text() == "pubeval:cube=never,cube_efficiency=0.68"
+
+
+def test_a_recipe_that_no_longer_builds_raises_unknown_bot_error() -> None:
+    with pytest.raises(UnknownBotError):
+        rebuild_bot(BotRecipe("no-such-bot"))
+    with pytest.raises(InvalidBotOptionsError):
+        BotRecipe("pubeval", {"depth": 3}).build()
+
+
+def test_a_tournament_player_builds_the_bot_its_recipe_rebuilds() -> None:
+    from bgfast.tournament.spec import PlayerSpec
+
+    built = PlayerSpec("h", "heuristic", cube="janowski", options={"cube_efficiency": 0.5}).build()
+    recipe = portable_bot(built)
+    assert isinstance(recipe, BotRecipe) and recipe.name == "heuristic"
+    assert (recipe.options["cube"], recipe.options["cube_efficiency"]) == ("janowski", 0.5)
+    assert rebuild_bot(recipe).options() == built.options()   # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------- random

@@ -12,12 +12,13 @@ from hypothesis import strategies as st
 from bgfast import cube
 from bgfast._core import cube as _cube
 from bgfast.bots import get_bot
-from bgfast.bots.base import CUBE_KINDS, CubeResponse, Probabilities
+from bgfast.bots.base import CUBE_KINDS, CubeResponse
 from bgfast.errors import InvalidMetError, UnknownBotError
 from bgfast.game import MatchPlayer
 from bgfast.match import MatchState, Rules
 from bgfast.met import MatchEquityTable
 from bgfast.position import Position
+from bgfast.probabilities import Probabilities
 
 NO_GAMMONS = (0.0, 0.0, 0.0, 0.0)
 

@@ -8,7 +8,7 @@
 * codecs: the text codecs that work on plain fields and records (``bgfast.codecs``: the
   Position ID's Python face, the Match ID, the XGID); they know nothing of the value types.
 * model: the value types and the rules (``bgfast`` itself, ``position``, ``dice``,
-  ``match``, ``met``, ``cube``, ``evaluator``, ``game``, ``batch``).
+  ``match``, ``met``, ``cube``, ``probabilities``, ``evaluator``, ``game``, ``batch``).
 * formats: the readers and writers built on the model (``bgfast.formats.*``, such as
   ``parse_position``, the ``.mat`` writer, the match log).
 * bots: the Bot interface, the registry and the built-in bots and adapters.
@@ -44,7 +44,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "base": ("bgfast.errors", "bgfast.validation"),
     "codecs": ("bgfast.codecs",),
     "model": ("bgfast", "bgfast.position", "bgfast.dice", "bgfast.match", "bgfast.met", "bgfast.cube",
-              "bgfast.evaluator", "bgfast.game", "bgfast.batch", "bgfast.xgid"),
+              "bgfast.probabilities", "bgfast.evaluator", "bgfast.game", "bgfast.batch", "bgfast.xgid"),
     "formats": ("bgfast.formats",),
     "bots": ("bgfast.bots",),
     "engines": ("bgfast.engines",),

@@ -22,6 +22,7 @@ from bgfast.evaluator import default_evaluator
 from bgfast.game import MatchPlayer
 from bgfast.match import MatchState, Rules
 from bgfast.position import Position
+from bgfast.probabilities import Probabilities
 from bgfast.train import TrainConfig, initial_weights
 
 ROLLS_21 = [(a, b) for a in range(1, 7) for b in range(a, 7)]
@@ -39,13 +40,11 @@ def model(net: Weights) -> nn.Model:
 
 
 def _equity(p: object) -> float:
-    w, wg, wbg, lg, lbg = (float(x) for x in p)  # type: ignore[attr-defined]
-    return 2 * w - 1 + wg - lg + wbg - lbg
+    return Probabilities.of(p).equity()
 
 
-def _flip(p: object) -> tuple[float, ...]:
-    w, wg, wbg, lg, lbg = (float(x) for x in p)  # type: ignore[attr-defined]
-    return (1 - w, lg, lbg, wg, wbg)
+def _flip(p: object) -> Probabilities:
+    return Probabilities.of(p).flipped()
 
 
 def _swap(board: bytes) -> bytes:
@@ -108,7 +107,7 @@ def test_the_dispatch_gives_the_nets_values_from_the_movers_view(model: nn.Model
             after = ev.after(child.to_bytes())
             assert after == model.evaluate_after(child.to_bytes())
             # after the play the opponent is on roll: its 0-ply value, flipped
-            assert after == pytest.approx(_flip(model.evaluate(_swap(child.to_bytes()))), abs=1e-7)
+            assert after == pytest.approx(tuple(_flip(model.evaluate(_swap(child.to_bytes())))), abs=1e-7)
 
 
 def test_a_side_that_bears_off_its_last_checker_next_roll_has_won_either_way() -> None:

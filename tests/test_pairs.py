@@ -10,7 +10,7 @@ import pytest
 
 from bgfast.bots import get_bot
 from bgfast.game import MatchPlayer
-from bgfast.tournament.pairs import PairingStats, Pentanomial, UnitGroup, pairing_stats, unit_wins
+from bgfast.tournament.pairs import PairingStats, Pentanomial, UnitGroup, pairing_stats, ppg_against, unit_wins
 from bgfast.tournament.ratings import (
     Z95,
     elo_from_results,
@@ -384,3 +384,24 @@ def test_long_run_difference_constant_is_what_the_bots_play() -> None:
     p = Pentanomial.from_wins(wins)
     assert (p.counts[0], p.counts[2], p.counts[4]) == TRUE_PAIR_COUNTS
     assert p.elo().elo == pytest.approx(TRUE_ELO, abs=1e-9)
+
+
+def test_a_money_tournaments_paired_ppg_is_ppg_against_of_the_same_games(tmp_path: object) -> None:
+    # tournaments/vs_pubeval.toml (fewer matches, another seed): the tournament's ratio estimate
+    # over dice pairs, with one game a match, is the plain mean over pairs that the training
+    # curve uses (bgfast.rollout.stats.estimate_paired), of the games ppg_against plays
+    from pathlib import Path
+
+    from bgfast.tournament import TournamentSpec, run_tournament
+
+    pairs, seed = 150, 7
+    shipped = TournamentSpec.from_toml(Path(__file__).resolve().parents[1] / "tournaments" / "vs_pubeval.toml")
+    spec = TournamentSpec.from_dict({**shipped.to_dict(), "seed": seed, "matches_per_pairing": 2 * pairs})
+    standings = run_tournament(spec, Path(str(tmp_path)) / "r.sqlite", workers=1)
+    (pairing,) = standings.pairings
+    assert (pairing.a, pairing.b) == ("heuristic", "pubeval") and pairing.result is not None
+
+    ppg, se = ppg_against(get_bot("heuristic", cube="never"), get_bot("pubeval", cube="never"), pairs=pairs,
+                          seed=seed)
+    assert pairing.result.ppg == pytest.approx(ppg, abs=1e-12)
+    assert pairing.result.ppg_se_paired == pytest.approx(se, rel=1e-9)

@@ -33,7 +33,7 @@ from bgfast.match import GameState, MatchState
 from bgfast.met import MatchEquityTable
 from bgfast.rollout import Estimate
 from bgfast.rollout import rollout as _rollout
-from bgfast.rollout.stats import estimate, variance_strata
+from bgfast.rollout.stats import estimate, estimate_paired, variance_strata
 
 
 def rollout(*args, **kwargs):  # type: ignore[no-untyped-def]
@@ -430,6 +430,22 @@ def test_errors_with_1296_strata_fall_back_to_36_until_each_has_two_trials() -> 
     assert variance_strata(1296, 1296) == 36
     assert variance_strata(2592, 1296) == 1296
     assert variance_strata(71, 36) == 1
+
+
+def test_a_paired_ppg_takes_each_pairs_mean_as_one_sample() -> None:
+    # pairs (+2, 0), (+1, -1), (+3, -3): pair means 1, 0, 0
+    ppg, se = estimate_paired([2, 1, 3], [0, -1, -3])
+    assert ppg == pytest.approx(1 / 3)
+    assert se == pytest.approx(np.std([1.0, 0.0, 0.0], ddof=1) / math.sqrt(3))
+    assert estimate_paired([2, 1, 3], [-2, -1, -3]) == (0.0, 0.0)      # the dice's luck cancels in each pair
+    one, none = estimate_paired([3], [1]), estimate_paired([], [])
+    assert one[0] == 2.0 and math.isnan(one[1]) and none[0] == 0.0 and math.isnan(none[1])
+
+
+@pytest.mark.parametrize(("first", "second"), [([1, 2], [1]), ([[1]], [[1]])])
+def test_a_paired_ppg_needs_one_game_in_each_seat_a_pair(first: list[object], second: list[object]) -> None:
+    with pytest.raises(ValueError, match="one game in each seat"):
+        estimate_paired(first, second)
 
 
 # ---------------------------------------------------------------- results

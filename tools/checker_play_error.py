@@ -44,6 +44,7 @@ from bgfast.dice import Dice
 from bgfast.game import MatchPlayer
 from bgfast.match import MatchState, Rules
 from bgfast.position import Position
+from bgfast.probabilities import Probabilities
 from bgfast.rollout.stats import estimate
 
 PAIRINGS = (("neural", "neural"), ("neural", "pubeval"), ("heuristic", "heuristic"),
@@ -98,10 +99,6 @@ def read_decisions(path: Path) -> list[dict[str, str]]:
 
 # ---------------------------------------------------------------- the judge
 
-def _equity(p: Sequence[float]) -> float:
-    return 2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4]
-
-
 @dataclass
 class Judged:
     """One decision: the judge's 2-ply equity of the best play and of each bot's play."""
@@ -115,7 +112,7 @@ class Judged:
 def _after_equity(nn: Any, after: Position, plies: int) -> float:
     """The mover's cubeless equity after its play ``after`` (mover's frame), by gnubg at ``plies``."""
     board = after.swap_sides().to_bytes()                 # the opponent on roll, gnubg's order
-    return -_equity(nn.probabilities([list(board[:25]), list(board[25:])], plies))
+    return -Probabilities.of(nn.probabilities([list(board[:25]), list(board[25:])], plies)).equity()
 
 
 def judge_one(nn: Any, bots: dict[str, Any], row: dict[str, str]) -> Judged:

@@ -136,10 +136,10 @@ def fit(X: np.ndarray, C: np.ndarray, Y: np.ndarray, old: np.ndarray) -> np.ndar
 def check(games: int, weights: H.HeuristicWeights, seed: int = 99) -> tuple[float, float]:
     """Points per game of the heuristic with ``weights`` against pubeval over ``games`` pairs
     of cubeless money games."""
-    from ppg_vs_pubeval import paired_ppg
+    from bgfast.tournament.pairs import ppg_against
 
-    ppg, se, _ = paired_ppg(HeuristicBot(cube="never", weights=weights), 2 * games, seed)
-    return ppg, se
+    return ppg_against(HeuristicBot(cube="never", weights=weights), get_bot("pubeval", cube="never"),
+                       pairs=games, seed=seed)
 
 
 def save(W: np.ndarray, path: str) -> None:

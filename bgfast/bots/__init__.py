@@ -1,5 +1,8 @@
 """Bots: the :class:`Bot` interface and the registry of built-in bots.
 
+Evaluating bots (``heuristic``, ``neural``) give :class:`Probabilities`, re-exported here
+from :mod:`bgfast.probabilities`.
+
 >>> from bgfast.bots import get_bot
 >>> get_bot("pubeval", cube="never")
 <PubevalBot 'pubeval'>
@@ -16,8 +19,9 @@ from bgfast.bots.base import Bot, CoreBot, CubeResponse
 from bgfast.bots.builtin import PubevalBot, RandomBot
 from bgfast.bots.spec import parse_bot_spec
 from bgfast.errors import InvalidBotOptionsError, UnknownBotError
+from bgfast.probabilities import Probabilities
 
-__all__ = ["Bot", "CoreBot", "CubeResponse", "get_bot", "register_bot", "available_bots"]
+__all__ = ["Bot", "CoreBot", "CubeResponse", "Probabilities", "get_bot", "register_bot", "available_bots"]
 
 _REGISTRY: dict[str, Callable[..., Bot]] = {}
 

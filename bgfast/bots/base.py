@@ -9,10 +9,8 @@ game loop uses without calling back into Python.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, TypedDict
 
-from bgfast import cube as _cube_math
 from bgfast._core.cube import CubeAnswer
 from bgfast._core.evaluator import CoreEvaluator
 from bgfast._core.game import CubeKind, PlayKind
@@ -30,7 +28,7 @@ if TYPE_CHECKING:
 
     from bgfast._core.game import Decisions
 
-__all__ = ["CUBE_KINDS", "Bot", "CoreBot", "CoreConfig", "CubeResponse", "Probabilities"]
+__all__ = ["CUBE_KINDS", "Bot", "CoreBot", "CoreConfig", "CubeResponse"]
 
 CUBE_KINDS: dict[str, CubeKind] = {
     "never": CubeKind.CUBE_NEVER, "keith": CubeKind.CUBE_KEITH, "janowski": CubeKind.CUBE_JANOWSKI,
@@ -38,38 +36,6 @@ CUBE_KINDS: dict[str, CubeKind] = {
 }
 """The cube policies by the names bots take (``cube=...``).  ``auto`` is ``met``, which plays
 Janowski in money games."""
-
-
-@dataclass(frozen=True)
-class Probabilities:
-    """Cubeless outcome probabilities of one side; gammons include backgammons.
-
-    >>> p = Probabilities(0.6, 0.2, 0.01, 0.1, 0.005)
-    >>> round(p.equity(), 3)
-    0.305
-    >>> p.flipped()
-    Probabilities(win=0.4, win_gammon=0.1, win_backgammon=0.005, lose_gammon=0.2, lose_backgammon=0.01)
-    """
-
-    win: float
-    """Chance of winning the game (any way)."""
-    win_gammon: float
-    """Chance of winning a gammon or a backgammon."""
-    win_backgammon: float
-    """Chance of winning a backgammon."""
-    lose_gammon: float
-    """Chance of losing a gammon or a backgammon."""
-    lose_backgammon: float
-    """Chance of losing a backgammon."""
-
-    def equity(self) -> float:
-        """Cubeless money equity in points per game: ``2 win - 1 + wg - lg + wbg - lbg``
-        (:func:`bgfast.cube.cubeless_equity`)."""
-        return _cube_math.cubeless_equity(self)
-
-    def flipped(self) -> Probabilities:
-        """The same outcomes from the other side's view."""
-        return Probabilities(*_cube_math.flip(self))
 
 
 class CubeResponse(enum.IntEnum):

@@ -12,11 +12,12 @@ from typing import ClassVar
 from bgfast._core.evaluator import CoreEvaluator
 from bgfast._core.game import PlayKind
 from bgfast._core.heuristic import DEFAULT_BLEND, DEFAULT_FILTER, FILTER_MAX, HeuristicWeights
-from bgfast.bots.base import CoreBot, Probabilities
+from bgfast.bots.base import CoreBot
 from bgfast.errors import InvalidBotOptionsError, InvalidPositionError, UnknownBotError
 from bgfast.evaluator import heuristic_evaluator, heuristic_weights
 from bgfast.formats.text import parse_position
 from bgfast.position import Position
+from bgfast.probabilities import Probabilities
 from bgfast.validation import real_number, whole_number
 
 __all__ = ["HeuristicBot"]
@@ -58,8 +59,8 @@ class HeuristicBot(CoreBot):
     Strength: +0.311 +- 0.004 points per game against pubeval in cubeless
     money play (gammons count, no Jacoby rule), 100,000 games (50,000 pairs with
     the same dice and the seats swapped, seed 1; seed 2 gives +0.317 +- 0.004),
-    measured with ``python tools/ppg_vs_pubeval.py --bot heuristic --games 100000
-    --seed 1``.  Cost: about 2.6 times pubeval's per game of self-play (see
+    measured with ``bgfast tournament tournaments/vs_pubeval.toml`` (or
+    :func:`bgfast.tournament.pairs.ppg_against`).  Cost: about 2.6 times pubeval's per game of self-play (see
     ``benchmarks/bench_heuristic.py``).
 
     >>> bot = HeuristicBot()

@@ -16,11 +16,12 @@ from typing import ClassVar
 
 from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
 from bgfast._core.game import PlayKind
-from bgfast.bots.base import CoreBot, Probabilities
+from bgfast.bots.base import CoreBot
 from bgfast.bots.neural_weights import Weights, default_weights_path, read_weights
 from bgfast.errors import InvalidBotOptionsError, InvalidPositionError, UnknownBotError
 from bgfast.formats.text import parse_position
 from bgfast.position import Position
+from bgfast.probabilities import Probabilities
 from bgfast.validation import whole_number
 
 __all__ = ["PLIES", "NeuralBot", "shipped_weights"]

@@ -39,17 +39,18 @@ from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 import numpy as np
 
 from bgfast._core.game import CubeKind, GameResult, PlayKind
-from bgfast.bots import available_bots, get_bot
-from bgfast.bots.base import Bot, CoreBot, CubeResponse
-from bgfast.cube import Probs, as_probs, cubeless_equities, dead_cube_mwc, flip, money_equity, mwc
+from bgfast.bots.base import CoreBot, CubeResponse
+from bgfast.bots.spec import BotRecipe, portable_bot, rebuild_bot
+from bgfast.cube import cubeless_equities, dead_cube_mwc, money_equity, mwc
 from bgfast.dice import ALL_36, Dice
 from bgfast.errors import BotFailedError, InvalidRolloutError, RolloutWorkerError, one_line
 from bgfast.game import CoreConfig, failed_bot, make_runner, position_played
 from bgfast.match import MatchState, Rules
 from bgfast.met import MatchEquityTable
 from bgfast.position import Move, Position
+from bgfast.probabilities import OUTCOME_KINDS, Probabilities, flip_changes
 from bgfast.procs import WorkerPool
-from bgfast.rollout.request import RolloutRequest, bot_spec
+from bgfast.rollout.request import RolloutRequest
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
 from bgfast.rollout.stats import estimate_columns, variance_strata
 
@@ -73,7 +74,6 @@ MIN_STRATIFIED_TRIALS = 72
 """Fewer trials than this (two per first roll) are sampled plainly."""
 
 _GNUBG_BEAROFF2 = 1          # gnubg_nn.classify: the two-sided (exact) bear-off database
-_KINDS = {"single": 0, "gammon": 1, "backgammon": 2}
 _SCRIPT1 = tuple([a, b] for a, b in ALL_36)
 _SCRIPT2 = tuple([*ALL_36[i % 36], *ALL_36[i // 36]] for i in range(1296))
 
@@ -118,22 +118,6 @@ class _Cubeless:
         return CubeResponse.TAKE
 
 
-def _bot_ref(bot: Any) -> Any:
-    """What a worker rebuilds a bot from: its spec, (name, options), for a bot of bgfast's own
-    registered by that name (the built-ins, and the adapters such as ``gnubg``, whose loaded
-    module cannot be pickled), as a tournament's workers build theirs; else the bot itself."""
-    own = isinstance(bot, CoreBot) or (isinstance(bot, Bot) and type(bot).__module__.startswith("bgfast.bots."))
-    if own and callable(getattr(bot, "options", None)) and bot.name in available_bots():
-        return ("registered", bot.name, dict(bot.options()))
-    return bot
-
-
-def _from_ref(ref: Any) -> Any:
-    if isinstance(ref, tuple) and ref and ref[0] == "registered":
-        return get_bot(ref[1], **ref[2])
-    return ref
-
-
 @dataclass(frozen=True)
 class _Line:
     """One thing rolled out: a board with ``turn`` on roll, maybe dice to play first."""
@@ -166,11 +150,10 @@ class _Task:
     luck_filter: int = 0
 
 
-def _root_luck(luck: tuple[Probs, Probs], root: int) -> np.ndarray:
-    """The summed luck of both players as one vector in ``root``'s view (see game.pyx add_luck)."""
-    own, other = np.asarray(luck[root]), np.asarray(luck[1 - root])
-    # the opponent's win/gammon/backgammon luck is root's loss luck, and the other way round
-    total: np.ndarray = own + np.array([-other[0], other[3], other[4], other[1], other[2]])
+def _root_luck(luck: tuple[Sequence[float], Sequence[float]], root: int) -> np.ndarray:
+    """The summed luck of both players as one vector in ``root``'s view (see game.pyx add_luck):
+    the opponent's luck, a change in its probabilities, flipped (:func:`flip_changes`)."""
+    total: np.ndarray = np.asarray(luck[root]) + flip_changes(luck[1 - root])
     return total
 
 
@@ -186,21 +169,22 @@ def _luck_scale(task: _Task) -> np.ndarray:
         return np.array([2.0, 1.0, 1.0, -1.0, -1.0]) / m.cube_value
     away = (m.length - m.score[task.root], m.length - m.score[1 - task.root])
 
-    def at(p: tuple[float, ...]) -> float:
+    def at(won: bool, kind: str) -> float:
+        p = Probabilities.from_outcome(won, kind)
         return dead_cube_mwc(p, task.met, away[0], away[1], m.cube_value)  # type: ignore[arg-type]
 
-    corners = [(0.0,) * 5, (1.0, 0.0, 0.0, 0.0, 0.0), (1.0, 1.0, 0.0, 0.0, 0.0), (1.0, 1.0, 1.0, 0.0, 0.0),
-               (0.0, 0.0, 0.0, 1.0, 0.0), (0.0, 0.0, 0.0, 1.0, 1.0)]
-    v = [at(c) for c in corners]
+    # a single loss (all zeros), then each win, then the gammon and backgammon losses
+    v = [at(False, "single"), *(at(True, kind) for kind in OUTCOME_KINDS), at(False, "gammon"),
+         at(False, "backgammon")]
     return np.array([v[1] - v[0], v[2] - v[1], v[3] - v[2], v[4] - v[0], v[5] - v[4]]) / m.cube_value
 
 
-def _as_probabilities(p: Any, source: Any) -> tuple[float, float, float, float, float]:
+def _as_probabilities(p: Any, source: Any) -> Probabilities:
     try:
-        values: tuple[float, ...] = as_probs(p)
+        values = Probabilities.of(p)
     except ValueError:
-        values = ()
-    if len(values) != 5 or not all(0.0 <= v <= 1.0 for v in values):
+        raise InvalidRolloutError(f"evaluator {source!r} returned {p!r}, not five probabilities from 0 to 1") from None
+    if not all(0.0 <= v <= 1.0 for v in values):
         raise InvalidRolloutError(f"evaluator {source!r} returned {p!r}, not five probabilities from 0 to 1")
     w, wg, wbg, lg, lbg = values
     eps = 1e-6
@@ -217,7 +201,7 @@ class _Worker:
     def __init__(self, task: _Task) -> None:
         self.task = task
         m = task.match
-        bot = _from_ref(task.bot)
+        bot = rebuild_bot(task.bot)
         rules = dataclasses.replace(task.rules, jacoby=m.jacoby)
         shim = _Cubeless(bot)
         self.cubeless = make_runner(shim, shim, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
@@ -229,7 +213,7 @@ class _Worker:
             self.cubeful = make_runner(bot, bot, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
             self.cubeful.measure_luck(task.luck, task.luck_filter)
         self.luck_scale = _luck_scale(task) if task.cubeful and task.luck else None
-        self.evaluator = _from_ref(task.evaluator)
+        self.evaluator = rebuild_bot(task.evaluator)
         self.gnubg = None
         if task.exact_bearoff:
             import gnubg_nn
@@ -249,28 +233,26 @@ class _Worker:
         return runner.play_from(line.board, line.turn, m.cube_value, m.cube_owner, line.d1, line.d2,
                                 t.truncate, m.score[0], m.score[1], m.crawford)
 
-    def evaluate(self, board: bytes) -> tuple[float, float, float, float, float]:
+    def evaluate(self, board: bytes) -> Probabilities:
         """Probabilities of the side on roll in ``board`` (database when exact, else the evaluator)."""
         if self.gnubg is not None:
             gboard = [list(board[:25]), list(board[25:])]
             if self.gnubg.classify(gboard) == _GNUBG_BEAROFF2:
-                return tuple(float(x) for x in self.gnubg.probabilities(gboard, 0))  # type: ignore[return-value]
+                return Probabilities.of(self.gnubg.probabilities(gboard, 0))
         return _as_probabilities(self.evaluator.evaluate(Position._from_valid_bytes(board)), self.evaluator)
 
-    def _cubeless_row(self, res: GameResult) -> tuple[float, float, float, float, float]:
+    def _cubeless_row(self, res: GameResult) -> Probabilities:
+        """The probabilities of the game just played, in the root's view."""
         winner, kind, _points, _cube, _plies, truncated, final, final_turn = res
         if truncated:
             p = self.evaluate(cast(bytes, final))  # play_from gives the final board when truncated
-            return p if final_turn == self.task.root else flip(p)
-        k = _KINDS[kind]
-        if winner == self.task.root:
-            return (1.0, float(k >= 1), float(k >= 2), 0.0, 0.0)
-        return (0.0, 0.0, 0.0, float(k >= 1), float(k >= 2))
+            return p if final_turn == self.task.root else p.flipped()
+        return Probabilities.from_outcome(winner == self.task.root, kind)
 
     def _mwc_after(self, won: bool, points: int) -> float:
         return _mwc_after(self.task.met, self.away[0], self.away[1], won, points)  # type: ignore[arg-type]
 
-    def _cubeful_value(self, res: GameResult, runner: MatchRunner, row: tuple[float, ...] | None) -> float:
+    def _cubeful_value(self, res: GameResult, runner: MatchRunner, row: Probabilities | None) -> float:
         t, m = self.task, self.task.match
         winner, _kind, points, cube, _plies, truncated, final, final_turn = res
         if not truncated:
@@ -285,9 +267,9 @@ class _Worker:
             p_root = row
         else:
             p = self.evaluate(cast(bytes, final))  # truncated: play_from gives the final board
-            p_root = p if final_turn == t.root else flip(p)
+            p_root = p if final_turn == t.root else p.flipped()
         if m.length == 0:
-            p_on_roll = p_root if final_turn == t.root else flip(p_root)
+            p_on_roll = p_root if final_turn == t.root else p_root.flipped()
             value = money_equity(p_on_roll, owner=owner, player=final_turn, x=t.cube_efficiency,
                                  jacoby=m.jacoby) * cube / m.cube_value
             return value if final_turn == t.root else -value
@@ -314,7 +296,7 @@ class _Worker:
             if culprit is None:
                 raise
             bot = culprit.bot if isinstance(culprit, _Cubeless) else culprit
-            raise BotFailedError(f"bot {bot_spec(bot)!r} failed: {type(exc).__name__}: {one_line(exc)}") from exc
+            raise BotFailedError(f"bot {BotRecipe.of(bot).text()!r} failed: {type(exc).__name__}: {one_line(exc)}") from exc
 
     def _run(self, start: int, stop: int) -> np.ndarray:
         t = self.task
@@ -326,7 +308,7 @@ class _Worker:
             for k, i in enumerate(range(start, stop)):
                 res = self._play(self.cubeless, line, i)
                 row = self._cubeless_row(res)
-                out[j, k, :5] = row
+                out[j, k, :5] = tuple(row)
                 if t.luck:
                     out[j, k, :5] -= _root_luck(self.cubeless.luck(), t.root)
                 if t.cubeful:
@@ -373,9 +355,8 @@ def _outcome_row(pos: Position, root_wins: bool, match: MatchState, met: MatchEq
     """The six numbers of a game already over (the given play bore off the last checker)."""
     outcome = pos.outcome(checkers)
     assert outcome is not None
-    k = _KINDS[outcome.kind]
-    row = [1.0, float(k >= 1), float(k >= 2), 0.0, 0.0] if root_wins else [0.0, 0.0, 0.0, float(k >= 1), float(k >= 2)]
-    points = match.game_value(k + 1)
+    row = Probabilities.from_outcome(root_wins, outcome.kind)
+    points = match.game_value(outcome.points)
     value = 0.0
     if cubeful:
         if match.length == 0:
@@ -512,8 +493,8 @@ def run_rollout(request: RolloutRequest) -> RolloutResult:
     match, table, root = request.match, request.met, request.match.player_on_roll
     lines, moves, shown_play = _lines(request)
     strata, scripted = _sampling(request)
-    task = _Task(lines=lines, root=root, seed=request.seed, scripted_rolls=scripted, bot=_bot_ref(request.bot),
-                 evaluator=_bot_ref(request.evaluator) if request.truncate is not None else None,
+    task = _Task(lines=lines, root=root, seed=request.seed, scripted_rolls=scripted, bot=portable_bot(request.bot),
+                 evaluator=portable_bot(request.evaluator) if request.truncate is not None else None,
                  cubeful=request.cubeful, truncate=request.truncate or 0, exact_bearoff=request.exact_bearoff,
                  match=match, rules=request.rules, met=table,
                  cube_efficiency=float(getattr(request.bot, "cube_efficiency", 0.68)), luck=request.luck,

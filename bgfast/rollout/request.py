@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bgfast.bots import get_bot
-from bgfast.bots.spec import format_bot_spec
+from bgfast.bots.spec import BotRecipe
 from bgfast.dice import Dice
 from bgfast.errors import InvalidRolloutError
 from bgfast.game import MAX_MATCH_LENGTH
@@ -49,19 +49,6 @@ def _count(value: object, name: str, *, low: int = 1, high: int | None = None) -
     if high is not None:
         bounds += f"{' ' if bounds else ''}up to {high:,}"
     return whole_number(value, name, low=low, high=high, what=what, bounds=bounds, error=InvalidRolloutError)
-
-
-def bot_spec(bot: Any) -> str:
-    """The spec of ``bot``: its name and, when it has them, every option (see :func:`format_bot_spec`)."""
-    name = str(getattr(bot, "name", type(bot).__name__))
-    options = getattr(bot, "options", None)
-    if not callable(options):
-        return name
-    try:
-        values = dict(options())
-    except (TypeError, ValueError):      # a Python bot's own options() of another shape
-        return name
-    return format_bot_spec(name, values)
 
 
 @dataclass(frozen=True)
@@ -226,7 +213,7 @@ class RolloutRequest:
                                           "(give luck=False)")
             use_luck = False
         return cls(position=pos, match=dataclasses.replace(match, dice=(0, 0)), rules=rules, met=table,
-                   bot=bot_obj, bot_name=bot_spec(bot_obj),
+                   bot=bot_obj, bot_name=BotRecipe.of(bot_obj).text(),
                    evaluator=eval_obj, dice=roll, play=move, plays=bool(plays), cubeful=bool(cubeful),
                    trials=trials, seed=seed, workers=workers, truncate=truncate,
                    exact_bearoff=bool(exact_bearoff), target_se=target_se,

@@ -14,14 +14,23 @@ stratum h.  Without stratification it is the plain mean and ``s / sqrt(n)``.
 (0.0, 0.4472135954999579)
 >>> estimate(values, 2)            # strata {1, 1, 1} and {-1, -1, -1}: no variance left
 (0.0, 0.0)
+
+The same estimator gives a player's points per game over *dice pairs*
+(:func:`estimate_paired`), the figure of a bot or a net against a fixed opponent: the
+training's learning curve (:func:`bgfast.train.curve.paired_ppg`) and the check of a
+tournament's paired standard error (see :class:`bgfast.tournament.pairs.PairingStats`).
 """
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-__all__ = ["Z95", "estimate", "estimate_columns", "variance_strata"]
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+__all__ = ["Z95", "estimate", "estimate_columns", "estimate_paired", "variance_strata"]
 
 Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95% interval."""
@@ -55,6 +64,30 @@ def estimate(values: np.ndarray, strata: int) -> tuple[float, float]:
     """
     mean, se = estimate_columns(np.asarray(values, dtype=np.float64)[:, None], strata)
     return float(mean[0]), float(se[0])
+
+
+def estimate_paired(first: ArrayLike, second: ArrayLike) -> tuple[float, float]:
+    """A player's points per game over dice pairs, and its standard error.
+
+    Pair ``i`` is two games on the same dice with the seats swapped: ``first[i]`` is the
+    player's net points (won minus lost) in the game where it sits in seat 0, ``second[i]``
+    in the game where it sits in seat 1, both from the player's view.  Each pair's mean
+    is one sample (the dice's luck cancels within a pair), estimated plainly by
+    :func:`estimate`: the mean over pairs and ``s / sqrt(pairs)``.
+
+    >>> estimate_paired([2, 1, -1, 1], [0, 1, 1, -1])
+    (0.5, 0.28867513459481287)
+
+    :returns: ``(ppg, standard error)``; with one pair the error is NaN, with none
+        ``(0.0, nan)``.
+    :raises ValueError: ``first`` and ``second`` of different lengths or not 1-D.
+    """
+    a, b = np.asarray(first, dtype=np.float64), np.asarray(second, dtype=np.float64)
+    if a.ndim != 1 or a.shape != b.shape:
+        raise ValueError(f"a pair is one game in each seat: got shapes {a.shape} and {b.shape}")
+    if not a.size:
+        return 0.0, math.nan
+    return estimate((a + b) / 2.0, 1)
 
 
 def estimate_columns(values: np.ndarray, strata: int) -> tuple[np.ndarray, np.ndarray]:

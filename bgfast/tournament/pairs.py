@@ -17,6 +17,11 @@ when the dice are not paired.  This module counts results unit by unit:
   and ppg with the paired and the independent standard errors.
 - :func:`unit_wins`: a player's wins unit by unit from match rows in match-index order
   (what the pair-by-pair SPRT reads, see :meth:`~bgfast.tournament.sprt.Sprt.sequential`).
+- :func:`ppg_against`: one bot's points per game against another over dice pairs of money
+  games, played here without a results file: the figure a tournament of the two reports
+  (its ratio estimate over pairs is, with one game a match, the mean over pairs of
+  :func:`bgfast.rollout.stats.estimate_paired`, the estimator the training's learning
+  curve uses too).
 
 >>> p = Pentanomial.from_wins([2, 1, 1, 0, 2, 1])   # six dice pairs: won both, split, ...
 >>> p.counts, p.units, p.matches, p.score
@@ -32,6 +37,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from bgfast.game import MatchPlayer
+from bgfast.match import Rules
+from bgfast.rollout.stats import estimate_paired
 from bgfast.tournament.ratings import RATINGS, EloInterval, elo_from_score, elo_interval
 from bgfast.tournament.stats import Stats, UnitSums
 
@@ -41,6 +49,7 @@ __all__ = [
     "Pentanomial",
     "UnitGroup",
     "pairing_stats",
+    "ppg_against",
     "unit_wins",
 ]
 
@@ -361,3 +370,33 @@ def unit_wins(rows: Iterable[Sequence[int]], player: int, *, paired: bool) -> It
             pending = None
         else:
             raise ValueError(f"dice pair {pending[0]} is incomplete: the next match has dice index {dice}")
+
+
+def ppg_against(player: object, opponent: object, *, pairs: int, seed: int, rules: Rules | None = None,
+                first: int = 0) -> tuple[float, float]:
+    """``player``'s points per game against ``opponent`` (two bots) in money games over dice
+    pairs, and its standard error (:func:`bgfast.rollout.stats.estimate_paired`).
+
+    Pair ``i`` plays the dice of game ``first + i`` of run ``seed`` twice
+    (:meth:`bgfast.game.MatchPlayer.play`), ``player`` in seat 0 and then in seat 1, as a
+    money tournament of the two with paired dice does; ``rules`` default to no Jacoby rule
+    (gammons count from the first game).  Build the bots with ``cube="never"`` for cubeless
+    play.  From the command line: ``bgfast tournament tournaments/vs_pubeval.toml``.
+
+    >>> from bgfast.bots import get_bot
+    >>> ppg, se = ppg_against(get_bot("pubeval", cube="never"), get_bot("random"), pairs=50, seed=1)
+    >>> ppg > 4 * se > 0
+    True
+
+    :returns: ``(ppg, standard error)``; the error is NaN with one pair, and ``(0.0, nan)`` with none.
+    :raises InvalidSpecError: a seed that is not a non-negative integer, or game indices
+        beyond the dice stream's 64-bit counter (:meth:`~bgfast.game.MatchPlayer.play`).
+    """
+    rules = Rules(jacoby=False) if rules is None else rules
+    seat0, seat1 = MatchPlayer(player, opponent, rules=rules), MatchPlayer(opponent, player, rules=rules)
+    as_first, as_second = [], []
+    for i in range(first, first + pairs):
+        a, b = seat0.play(seed, i), seat1.play(seed, i)
+        as_first.append(a.score0 - a.score1)
+        as_second.append(b.score1 - b.score0)
+    return estimate_paired(as_first, as_second)

@@ -162,10 +162,10 @@ class PlayerSpec:
             return outside_bot(command=self.command, engine=self.engine, options=self.options,
                                timeout_s=DEFAULT_TIMEOUT_S if self.timeout_s is None else self.timeout_s,
                                cube=self.cube, label=self.name)
-        from bgfast.bots import get_bot
+        from bgfast.bots.spec import BotRecipe
 
         assert self.bot is not None
-        return get_bot(self.bot, **self.bot_options())
+        return BotRecipe(self.bot, self.bot_options()).build()
 
     def to_dict(self) -> dict[str, Any]:
         """The TOML table of this player."""

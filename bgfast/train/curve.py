@@ -3,7 +3,8 @@
 Game ``i`` of the evaluation run is played twice on the same dice, the net in
 seat 0 and then in seat 1 (cubeless money, no Jacoby rule, gammons and
 backgammons count); a pair's result is the mean of the two, and the standard
-error is that of the mean over pairs.  The games are played in the core
+error is that of the mean over pairs (:func:`bgfast.rollout.stats.estimate_paired`, the
+estimator a tournament's paired figures agree with).  The games are played in the core
 (:meth:`bgfast._core.neural.Model.versus`) on the dice that
 :class:`bgfast.game.MatchPlayer` would roll for the same seed and index, so the
 figure is the one the tournament tools measure (``tests/test_neural.py`` checks
@@ -11,13 +12,11 @@ that they agree game by game).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import numpy as np
-
 from bgfast._core import neural as _neural
+from bgfast.rollout.stats import estimate_paired
 
 __all__ = ["CurvePoint", "paired_ppg"]
 
@@ -26,13 +25,11 @@ def paired_ppg(model: _neural.Model, opponent: str = "pubeval", *, seed: int = 9
                first: int = 0) -> tuple[float, float]:
     """``(ppg, standard error)`` of ``model`` at 0 ply against ``opponent`` (a name of
     :data:`bgfast._core.neural.PLAYERS`) over ``pairs`` paired games from game ``first``
-    (the bot at 1 ply plays through the game loop: ``get_bot("neural", ply=1)``)."""
-    a, _ = model.versus("neural", opponent, seed, first, pairs)
-    b, _ = model.versus(opponent, "neural", seed, first, pairs)
-    d = (a.astype(np.float64) - b.astype(np.float64)) / 2.0
-    if pairs < 2:
-        return float(d.mean()) if pairs else 0.0, float("nan")
-    return float(d.mean()), float(d.std(ddof=1) / math.sqrt(pairs))
+    (the bot at 1 ply plays through the game loop: ``get_bot("neural", ply=1)``); with
+    fewer than two pairs the error is NaN."""
+    as_first, _ = model.versus("neural", opponent, seed, first, pairs)    # seat 0's points
+    as_second, _ = model.versus(opponent, "neural", seed, first, pairs)   # the opponent's, in seat 0
+    return estimate_paired(as_first, -as_second)
 
 
 @dataclass(frozen=True)
