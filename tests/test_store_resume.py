@@ -465,5 +465,5 @@ def test_a_run_whose_weights_file_changed_is_not_resumed_nor_appended_as_the_sam
 def test_a_missing_weights_file_is_a_spec_error_naming_the_option(tmp_path: Path) -> None:
     spec_path = tmp_path / "net.toml"
     spec_path.write_text(WEIGHTS_SPEC.format(weights="missing.bgw"))
-    with pytest.raises(InvalidSpecError, match=r"^players\[0\]\.options\.weights: .*missing.bgw: cannot read"):
+    with pytest.raises(InvalidSpecError, match=r"^players\[0\]\.options\.weights: cannot read neural weights '.*missing.bgw'"):
         TournamentSpec.from_toml(spec_path)
