@@ -126,7 +126,7 @@ def one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-def shortened(text: str, limit: int = 60) -> str:
+def shortened(text: str, limit: int = 100) -> str:
     """``text`` if it has at most ``limit`` characters, else its start and its end with
     ``...`` between, ``limit`` characters in all: how a message quotes a long input (a
     3,000-character path) so that it stays one readable line.

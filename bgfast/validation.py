@@ -35,6 +35,8 @@ from collections.abc import Collection
 
 import numpy as np
 
+from bgfast.errors import shortened
+
 __all__ = ["check_input_file", "flag", "one_of", "power_of_two", "read_input_file", "real_number",
            "whole_number"]
 
@@ -168,7 +170,7 @@ def _file_kind(mode: int) -> str:
 
 
 def _unreadable(what: str, path: str | os.PathLike[str], reason: str, error: type[ValueError]) -> ValueError:
-    return error(f"cannot read {what} {os.fspath(path)!r}: {reason}")
+    return error(f"cannot read {what} {shortened(os.fspath(path))!r}: {reason}")
 
 
 def check_input_file(path: str | os.PathLike[str], what: str, *, limit: int,
