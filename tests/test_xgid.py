@@ -327,7 +327,7 @@ def test_the_old_module_path_is_an_alias_of_the_codec() -> None:
         assert getattr(bgfast.xgid, name) is getattr(bgfast.formats.xgid, name)
 
 
-def test_an_xgid_whose_cube_is_above_its_own_maximum_cube_is_refused_as_gnubg_does(
+def test_an_xgid_whose_cube_is_above_its_own_maximum_cube_is_refused(
         capsys: pytest.CaptureFixture[str]) -> None:
     # a cube of 2^8 = 256 with a maximum of 2^3 = 8 was rolled out as cube 256
     from bgfast.cli import main

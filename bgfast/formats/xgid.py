@@ -287,7 +287,7 @@ def _check_fields(
     E = InvalidMatchIdError
     whole_number(cube_log2, "XGID cube (log2)", low=0, high=_MAX_LOG2, error=E, what="an integer")
     whole_number(max_cube_log2, "XGID max cube (log2)", low=0, high=_MAX_LOG2, error=E, what="an integer")
-    if cube_log2 > max_cube_log2:  # as gnubg's set xgid refuses it
+    if cube_log2 > max_cube_log2:  # no game played under this maximum reaches such a cube
         raise E(f"XGID cube 2^{cube_log2} = {1 << cube_log2} is above its maximum cube "
                 f"2^{max_cube_log2} = {1 << max_cube_log2}")
     one_of(cube_position, "XGID cube position", (-1, 0, 1), error=E)
