@@ -1,8 +1,10 @@
-"""Bad input on the command line, as a new user types it: each is refused in one line with
-exit status 2, before any work (issue 29)."""
+"""What a new user meets on the command line (issue 29): bad input refused in one line with
+exit status 2 before any work, options that do what they say, errors in the user's terms."""
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from pathlib import Path
 from typing import Iterator
 
@@ -129,3 +131,99 @@ def test_a_path_too_long_for_the_system_is_named_shortened(capsys: pytest.Captur
     assert err.count("\n") == 1 and len(err) < 300
     assert "x" * 40 + "..." + "x" * 40 in err
     assert f"a path of {len(long):,} characters, too long for the system (at most " in err
+
+
+# ---------------------------------------------------------------- options and messages
+
+
+def test_a_random_bots_seed_moves_its_choices_in_a_rollout_and_shows_in_the_header(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # seeds 5 and 6 gave identical results, and the header left the seed out
+    def rollout(bot: str, *more: str) -> str:
+        code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--bot", bot, "--trials", "72",
+                             "--no-variance-reduction", *more)
+        assert (code, err) == (0, "")
+        lines = out.splitlines()
+        return lines[1].split(", 0.")[0] + "\n" + "\n".join(lines[3:])
+
+    five, six, plain = rollout("random:seed=5"), rollout("random:seed=6"), rollout("random")
+    assert five.startswith("random:cube=never,cube_efficiency=0.68,seed=5 on both sides, 72 trials")
+    assert plain.startswith("random:cube=never,cube_efficiency=0.68 on both sides")
+    assert len({five.split("\n", 1)[1], six.split("\n", 1)[1], plain.split("\n", 1)[1]}) == 3
+    assert rollout("random:seed=5", "--workers", "2") == five
+
+
+def test_a_train_usage_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # printed the whole usage text
+    for argv in (["train"], ["train", "td"], ["train", "curve", "x", "--jsn"]):
+        code, out, err = run(capsys, *argv)
+        assert (code, out) == (2, "") and err.startswith("bgfast: error: ") and err.count("\n") == 1
+        assert err.endswith("(see 'bgfast train --help')\n") or err.endswith("--help')\n")
+
+
+def test_a_rollout_refusal_names_the_match_in_user_terms(capsys: pytest.CaptureFixture[str]) -> None:
+    # quoted MatchState.from_match_id('...')
+    code, out, err = run(capsys, "rollout", "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10", "--bot", "random")
+    assert (code, out) == (2, "")
+    assert err == ("bgfast: error: a double is pending (money game, cube 1 centred (player 1 on roll), a double "
+                   "offered to its opponent, Match ID cBEAAAAAAAAE): roll out the position before or after it\n")
+    from bgfast.match import MatchState
+    from bgfast.rollout import rollout
+
+    with pytest.raises(ValueError, match=r"^the match is already over \(3-point match, .*Match ID") as info:
+        rollout("4HPwATDgc/ABMA", match=MatchState(length=3, score=(3, 0), game_state=2), bot="random", trials=36)
+    assert "MatchState" not in str(info.value)
+
+
+PLUGIN = """
+from bgfast.bots import get_bot
+
+
+class Failing:
+    name = "failing"
+
+    def __init__(self):
+        self.inner = get_bot("pubeval")
+
+    def choose_move(self, position, dice, match):
+        raise RuntimeError("the plugin fails on purpose")
+
+    def should_double(self, position, match):
+        return False
+
+    def accept_double(self, position, match):
+        return self.inner.accept_double(position, match)
+
+
+def make():
+    return Failing()
+"""
+
+
+def test_a_plugin_bot_that_raises_in_a_tournament_is_named_in_the_error(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the error gave the exception but not the player
+    (tmp_path / "failing_plugin.py").write_text(PLUGIN)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    monkeypatch.chdir(tmp_path)
+    Path("p.toml").write_text(SPEC.format(name="p").replace('name = "a"\nbot = "random"',
+                                                            'name = "mine"\nbot = "failing_plugin:make"'))
+    code, out, err = run(capsys, "tournament", "p.toml", "--workers", "1", "--quiet")
+    assert (code, out) == (1, "")
+    assert err == ("bgfast: error: a worker failed on chunk 0: player 'mine' (bot 'failing_plugin:make') failed: "
+                   "RuntimeError: the plugin fails on purpose; finished chunks are saved, fix the cause and re-run "
+                   "to resume\n")
+
+
+def test_plot_without_matplotlib_is_one_line_naming_the_extra_as_the_readme_does(
+        capsys: pytest.CaptureFixture[str], results: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the README's --plot example failed after its own `pip install .`
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    code, out, err = run(capsys, "report", str(results), "--plot", "r.png")
+    assert (code, out) == (2, "")
+    assert err == "bgfast: error: --plot needs matplotlib: pip install 'bgfast[plot]'\n"
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    example = readme.index("--plot quick.png")
+    assert "pip install '.[plot]'" in readme[example:example + 600]
+    assert "pip install 'bgfast[plot]'" in readme[example:example + 600]

@@ -322,7 +322,8 @@ def test_a_worker_that_raises_is_reported_with_its_chunk_and_the_run_resumes(tmp
     with pytest.raises(WorkerFailedError) as info:
         run_tournament(spec, db, workers=1)
     error = info.value
-    assert error.chunk == 0 and str(error).startswith("a worker failed on chunk 0: RuntimeError: flaky bot")
+    assert error.chunk == 0 and str(error).startswith("a worker failed on chunk 0: player 'flaky' (bot "
+                                                      "'flaky-test') failed: RuntimeError: flaky bot")
     assert "re-run to resume" in str(error) and "Traceback" in error.trace
     assert "flaky bot fails on purpose" in (tmp_path / "flaky.log").read_text()
     matches, _ = check_db_consistent(db)

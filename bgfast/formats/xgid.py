@@ -227,7 +227,7 @@ class XgidRecord:
         try:
             _check_fields(**fields)
         except InvalidMatchIdError as exc:
-            raise InvalidMatchIdError(f"{exc} in {self!r}") from None
+            raise InvalidMatchIdError(f"{exc} in {format_xgid(self)!r}") from None
 
     def __str__(self) -> str:
         return format_xgid(self)
