@@ -337,7 +337,8 @@ def make_runner(bot0: object, bot1: object, *, length: int = 0, rules: Rules | N
     for its cube decisions and for measuring luck.
     """
     rules = rules or Rules()
-    players: list[tuple[int, int, float, CoreEvaluator, _PythonAdapter | None]] = []
+    players: list[tuple[int, int, float, CoreEvaluator, _PythonAdapter | None]
+                  | tuple[int, int, float, CoreEvaluator, None, int]] = []
     uses_met = False
     for bot in (bot0, bot1):
         config = _config(bot)
