@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import json
 import os
 import signal
 import sys
 from pathlib import Path
-from typing import Callable, Iterator, NoReturn, Sequence
+from typing import Callable, Iterator, Sequence
 
 from bgfast import __version__
+from bgfast.command_line import EXIT_USAGE, Parser
 from bgfast.dice import Dice
 from bgfast.errors import (
     BgfastError,
@@ -31,6 +33,7 @@ from bgfast.errors import (
     Terminated,
     one_line,
     WorkerFailedError,
+    shortened,
 )
 from bgfast.position import Move, Position
 from bgfast.validation import whole_number
@@ -38,17 +41,13 @@ from bgfast.validation import whole_number
 __all__ = ["main", "build_parser", "COMMANDS"]
 
 PROG = "bgfast"
-EXIT_USAGE = 2
 EXIT_FAILURE = 1  # the input was fine but the run failed: a file the system refused, a worker that died
 PLOT_FORMATS = (".png", ".svg", ".pdf", ".jpg", ".jpeg", ".webp", ".tif", ".tiff", ".eps", ".ps")
 """File types ``report --plot`` writes (matplotlib's Agg backend, chosen by the suffix)."""
 
 
-class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line, like every other bgfast error."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{PROG}: error: {message} (see '{self.prog} --help')\n")
+_Parser = Parser
+"""Every parser of the command (sub-commands too): one-line errors, no abbreviated options."""
 
 
 # ---------------------------------------------------------------- moves
@@ -199,13 +198,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
     rules = Rules(crawford=args.crawford, jacoby=args.jacoby, beaver=args.beaver,
                   max_cube=args.max_cube, variant=args.variant, dead_cube=args.dead_cube)
     bots = [get_bot(spec) for spec in args.player]
-    if args.mat and rules.variant != "standard":
+    if args.mat is not None and rules.variant != "standard":
         raise InvalidSpecError(f"--mat writes standard backgammon only (Jellyfish .mat has no variants), "
                                f"not {rules.variant!r}")
-    mat_file = _output_file(args.mat, "--mat") if args.mat else None
-    sgf_file = _output_file(args.sgf, "--sgf") if args.sgf else None
+    mat_file = _output_file(args.mat, "--mat") if args.mat is not None else None
+    sgf_file = _output_file(args.sgf, "--sgf") if args.sgf is not None else None
+    _one_file_each(("--mat", mat_file), ("--sgf", sgf_file))
     with _bots_named(bots, args.player):
-        if args.mat or args.sgf:
+        if mat_file is not None or sgf_file is not None:
             from bgfast.formats.mat import write_mat
             from bgfast.formats.sgf import write_sgf
             from bgfast.game import play_match_with_history
@@ -502,11 +502,14 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from bgfast.tournament import load_standings, plot_ratings, write_matches_csv, write_pairings_csv
     from bgfast.tournament.plots import require_plotting
 
+    _path_fits(args.db, "results file")
     matches = args.matches if args.matches in (None, "-") else _output_file(args.matches, "--matches",
                                                                               results=args.db)
     pairings = args.pairings if args.pairings in (None, "-") else _output_file(args.pairings, "--pairings",
                                                                                 results=args.db)
     plot = _output_file(args.plot, "--plot", suffix=".png", results=args.db) if args.plot is not None else None
+    _one_file_each(*((option, Path(name)) for option, name in (("--matches", matches), ("--pairings", pairings))
+                     if name not in (None, "-")), ("--plot", plot))
     if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
         raise ValueError(f"--plot {args.plot!r}: the file type comes from its suffix, one of {', '.join(PLOT_FORMATS)}")
     if plot is not None:
@@ -552,6 +555,7 @@ def _add_export(sub: argparse._SubParsersAction[_Parser]) -> None:
 def _cmd_export(args: argparse.Namespace) -> int:
     from bgfast.tournament.export import export_all, export_match
 
+    _path_fits(args.db, "results file")
     fmt = "sgf" if args.sgf is not None or args.sgf_dir is not None else "mat"
     file, folder_name = (args.sgf, args.sgf_dir) if fmt == "sgf" else (args.mat, args.mat_dir)
     if [args.mat, args.mat_dir, args.sgf, args.sgf_dir].count(None) != 3:
@@ -559,9 +563,12 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if args.all:
         if folder_name is None:
             raise ValueError(f"--all writes into a folder: give --{fmt}-dir DIR (not --{fmt})")
+        if not folder_name:
+            raise ValueError(f"--{fmt}-dir '': give a folder's name")
+        _path_fits(folder_name, f"--{fmt}-dir")
         folder = Path(folder_name)
         if folder.exists() and not folder.is_dir():
-            raise ValueError(f"--{fmt}-dir {folder_name!r} is a file, not a folder")
+            raise ValueError(f"--{fmt}-dir {shortened(folder_name)!r} is a file, not a folder")
         folder.mkdir(parents=True, exist_ok=True)
         done = export_all(args.db, folder, run=args.run, format=fmt)
         print(f"wrote {len(done.written)} matches to {folder}", file=sys.stderr)
@@ -580,8 +587,11 @@ def _cmd_export(args: argparse.Namespace) -> int:
 def _output_file(name: str, option: str, *, suffix: str = "", results: str | None = None) -> Path:
     """The file an output option names, checked before any work: its folder must exist
     and it must not be a folder, nor the ``results`` file being read (or its journal,
-    lock or log, through any link); ``suffix`` is added when the name has none (as
-    matplotlib does)."""
+    lock or log, through any link), nor empty or too long for the system (:func:`_path_fits`);
+    ``suffix`` is added when the name has none (as matplotlib does)."""
+    if not name:
+        raise ValueError(f"{option} '': give a file's name")
+    _path_fits(name, option)
     path = Path(name)
     if results is not None:
         kept = [Path(results), Path(f"{results}-wal"), Path(f"{results}-shm"), Path(f"{results}.lock"),
@@ -589,17 +599,56 @@ def _output_file(name: str, option: str, *, suffix: str = "", results: str | Non
         target = os.path.realpath(path)
         if any(target == os.path.realpath(k) or (k.exists() and path.exists() and os.path.samefile(k, path))
                for k in kept):
-            raise ValueError(f"{option} {name!r} is the results file {results!r} (or its journal, lock or log): "
-                             "writing there would destroy it; name another file")
+            raise ValueError(f"{option} {shortened(name)!r} is the results file {shortened(results)!r} (or its "
+                             "journal, lock or log): writing there would destroy it; name another file")
     if _is_dir(path):
-        raise ValueError(f"{option} {name!r} is a folder, not a file")
+        raise ValueError(f"{option} {shortened(name)!r} is a folder, not a file")
     if suffix and not path.suffix:
         path = path.with_suffix(suffix)
         if _is_dir(path):
-            raise ValueError(f"{option} {str(path)!r} is a folder, not a file")
+            raise ValueError(f"{option} {shortened(str(path))!r} is a folder, not a file")
     if not _is_dir(path.parent, unknown=True):
-        raise ValueError(f"{option} {name!r}: no folder {str(path.parent)!r}")
+        raise ValueError(f"{option} {shortened(name)!r}: no folder {shortened(str(path.parent))!r}")
     return path
+
+
+def _path_fits(name: str, label: str) -> None:
+    """Refuse a path the system cannot look up because it is too long (a file or folder name
+    longer than the file system allows, or the whole path longer than the system's limit),
+    naming it shortened, before SQLite or a writer gives a vaguer error about it.
+
+    :raises ValueError: ``LABEL 'NAME': ...`` for such a path.
+    """
+    try:
+        os.stat(name)
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            raise ValueError(
+                f"{label} {shortened(name)!r}: a path of {len(name):,} characters, too long for the system "
+                f"(at most {_system_limit('PC_NAME_MAX', 255):,} characters a file or folder name, "
+                f"{_system_limit('PC_PATH_MAX', 4096):,} in all)") from None
+
+
+def _system_limit(name: str, default: int) -> int:
+    """A limit of the file system of the working directory (:func:`os.pathconf`), or ``default``."""
+    try:
+        return int(os.pathconf(".", name))
+    except (OSError, ValueError):
+        return default
+
+
+def _one_file_each(*outputs: tuple[str, Path | None]) -> None:
+    """Refuse two output options (``--mat``, ``--sgf``...) that name the same file, through
+    any link: one would overwrite the other.  ``None``: the option was not given.
+
+    :raises ValueError: ``A and B name the same file 'NAME'...``.
+    """
+    given = [(option, path) for option, path in outputs if path is not None]
+    for i, (first, a) in enumerate(given):
+        for second, b in given[i + 1:]:
+            if os.path.realpath(a) == os.path.realpath(b) or (a.exists() and b.exists() and os.path.samefile(a, b)):
+                raise ValueError(f"{first} and {second} name the same file {shortened(str(b))!r}: one would "
+                                 "overwrite the other; name two files")
 
 
 def _is_dir(path: Path, *, unknown: bool = False) -> bool:

@@ -126,6 +126,20 @@ def one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
+def shortened(text: str, limit: int = 100) -> str:
+    """``text`` if it has at most ``limit`` characters, else its start and its end with
+    ``...`` between, ``limit`` characters in all: how a message quotes a long input (a
+    3,000-character path) so that it stays one readable line.
+
+    >>> shortened("results/" + "x" * 300 + ".sqlite", 30)
+    'results/xxxxxx...xxxxxx.sqlite'
+    """
+    if len(text) <= limit:
+        return text
+    head = (limit - 3 + 1) // 2
+    return text[:head] + "..." + text[len(text) - (limit - 3 - head):]
+
+
 class RolloutWorkerError(BgfastError, RuntimeError):
     """A rollout worker process that died (killed, out of memory...) before its trials were played.
 

@@ -24,11 +24,16 @@ from bgfast._core import heuristic as _heuristic
 from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
 from bgfast._core.heuristic import DEFAULT_BLEND, DEFAULT_FILTER, HeuristicWeights
 from bgfast.errors import InvalidWeightsError
+from bgfast.validation import check_input_file
 
 __all__ = [
     "DEFAULT_BLEND", "DEFAULT_FILTER", "CoreEvaluator", "EvaluatorKind", "HeuristicWeights",
-    "default_evaluator", "heuristic_evaluator", "heuristic_weights",
+    "MAX_HEURISTIC_WEIGHTS_BYTES", "default_evaluator", "heuristic_evaluator", "heuristic_weights",
 ]
+
+MAX_HEURISTIC_WEIGHTS_BYTES = 1 << 24
+"""The largest heuristic weights file :func:`heuristic_weights` reads (16 MiB): its rows of
+numbers are some 30 kB, the rest is room for comments."""
 
 
 def heuristic_weights(path: str | os.PathLike[str] | None = None) -> HeuristicWeights:
@@ -38,11 +43,13 @@ def heuristic_weights(path: str | os.PathLike[str] | None = None) -> HeuristicWe
     The file has ``NCLASS * NOUT`` rows of ``NFEAT`` numbers (see
     :mod:`bgfast._core.heuristic`); ``#`` starts a comment.
 
-    :raises InvalidWeightsError: a file that cannot be read, that is not rows of
-        numbers, or whose rows or columns do not fit the evaluator.
+    :raises InvalidWeightsError: a file that cannot be read, that is not a regular file
+        (``/dev/zero``, a folder) or is larger than :data:`MAX_HEURISTIC_WEIGHTS_BYTES`, that is
+        not rows of numbers, or whose rows or columns do not fit the evaluator.
     """
     if path is None:
         return _shipped_weights()
+    check_input_file(path, "heuristic weights", limit=MAX_HEURISTIC_WEIGHTS_BYTES, error=InvalidWeightsError)
     try:
         return _heuristic.read_weights(path)
     except ValueError as exc:

@@ -78,6 +78,10 @@ class CoreConfig(NamedTuple):
     """Janowski's cube efficiency ``x`` of the Janowski and MET policies."""
     evaluator: CoreEvaluator | None = None
     """The evaluator it plays, doubles and measures luck by; None: the default (the heuristic)."""
+    seed: int = 0
+    """The bot's own seed (its ``seed`` option, 0 or more): its random choices in a match come
+    from the match's stream for its seat moved by this seed (taken modulo 2**62), so that
+    random bots of two seeds play differently on the same dice; 0 leaves the seat's stream."""
 
 
 @dataclass(frozen=True)
@@ -315,8 +319,9 @@ def _core_rules(length: int, rules: Rules, jacoby: bool | None) -> tuple[int, in
             int(rules.dead_cube == "allow"))
 
 
-def _core_player(config: CoreConfig) -> tuple[int, int, float, CoreEvaluator, None]:
-    return (config.play, config.cube, config.cube_efficiency, config.evaluator or default_evaluator(), None)
+def _core_player(config: CoreConfig) -> tuple[int, int, float, CoreEvaluator, None, int]:
+    return (config.play, config.cube, config.cube_efficiency, config.evaluator or default_evaluator(), None,
+            config.seed % 2**62)
 
 
 def _core_met(uses_met: bool, length: int, met: MatchEquityTable | None) -> Met | None:
@@ -332,7 +337,8 @@ def make_runner(bot0: object, bot1: object, *, length: int = 0, rules: Rules | N
     for its cube decisions and for measuring luck.
     """
     rules = rules or Rules()
-    players: list[tuple[int, int, float, CoreEvaluator, _PythonAdapter | None]] = []
+    players: list[tuple[int, int, float, CoreEvaluator, _PythonAdapter | None]
+                  | tuple[int, int, float, CoreEvaluator, None, int]] = []
     uses_met = False
     for bot in (bot0, bot1):
         config = _config(bot)

@@ -28,12 +28,16 @@ from pathlib import Path
 
 from bgfast._core import cube as _cube
 from bgfast.errors import InvalidMetError
-from bgfast.validation import whole_number
+from bgfast.validation import read_input_file, whole_number
 
-__all__ = ["DEFAULT_MET", "MAX_MET_LENGTH", "MONEY_TAKE_POINT", "MatchEquityTable", "risk_gain_take_point"]
+__all__ = ["DEFAULT_MET", "MAX_MET_BYTES", "MAX_MET_LENGTH", "MONEY_TAKE_POINT", "MatchEquityTable", "risk_gain_take_point"]
 
 DEFAULT_MET = "Kazaross-XG2"
 """The match equity table used when none is named."""
+
+MAX_MET_BYTES = 1 << 24
+"""The largest match equity table file :meth:`MatchEquityTable.load` reads (16 MiB; a
+64-point table is some 200 kB)."""
 
 _MET_DIR = Path(__file__).resolve().parent / "data" / "met"
 
@@ -306,10 +310,9 @@ def _load_cached(path: str, name: str) -> MatchEquityTable:
 
 def _parse_met_file(path: str, name: str) -> MatchEquityTable:
     """Read a gnubg MET XML file with explicit pre- and post-Crawford tables."""
+    data = read_input_file(path, "match equity table", limit=MAX_MET_BYTES, error=InvalidMetError)
     try:
-        root = ET.parse(path).getroot()
-    except OSError as exc:
-        raise InvalidMetError(f"cannot read match equity table {path!r}: {exc.strerror or exc}") from None
+        root = ET.fromstring(data)
     except ET.ParseError as exc:
         raise InvalidMetError(f"match equity table {path!r} is not valid XML: {exc}") from None
     if root.tag != "met":
@@ -336,7 +339,7 @@ def _parse_met_file(path: str, name: str) -> MatchEquityTable:
     if len(post_rows) != 1:
         raise InvalidMetError(f"match equity table {path!r}: the post-Crawford table must have one row")
     # The copyright notice is the XML comment before <met>, which ElementTree drops.
-    raw = Path(path).read_text(encoding="utf-8", errors="replace")
+    raw = data.decode("utf-8", errors="replace")
     start, end = raw.find("<!--"), raw.find("-->")
     notice = raw[start + 4 : end] if 0 <= start < end < raw.find("<met") else ""
     table = MatchEquityTable(

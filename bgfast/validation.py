@@ -1,4 +1,5 @@
-"""Checks of argument values, one home for the "an integer, not a bool, in range" rule.
+"""Checks of argument values, one home for the "an integer, not a bool, in range" rule,
+and for the "a regular file, no larger than its format can be" rule of every file bgfast reads.
 
 Every public entry point of bgfast validates what it is given and raises a specific
 :class:`~bgfast.errors.BgfastError` (a :class:`ValueError` subclass) that names the
@@ -28,11 +29,16 @@ ValueError: cube_efficiency must be a number from 0.0 to 1.0, got 1.5
 from __future__ import annotations
 
 import math
+import os
+import stat
 from collections.abc import Collection
 
 import numpy as np
 
-__all__ = ["flag", "one_of", "power_of_two", "real_number", "whole_number"]
+from bgfast.errors import shortened
+
+__all__ = ["check_input_file", "flag", "one_of", "power_of_two", "read_input_file", "real_number",
+           "whole_number"]
 
 
 def _range_words(low: float | None, high: float | None, strict: bool = False) -> str:
@@ -153,3 +159,65 @@ def one_of(value: object, name: str, choices: Collection[object], *,
         return value
     listed = ", ".join(str(c) for c in choices)
     raise error(f"{name} must be one of {listed}, got {value!r}")
+
+
+def _file_kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "not a plain file"
+
+
+def _unreadable(what: str, path: str | os.PathLike[str], reason: str, error: type[ValueError]) -> ValueError:
+    return error(f"cannot read {what} {shortened(os.fspath(path))!r}: {reason}")
+
+
+def check_input_file(path: str | os.PathLike[str], what: str, *, limit: int,
+                     error: type[ValueError] = ValueError) -> int:
+    """The size in bytes of ``path`` if it is a regular file (a link to one counts) of at most
+    ``limit`` bytes: what every reader of a user's file checks before it reads, so that a
+    device (``/dev/zero``), a pipe or a folder is refused in one line instead of read
+    without end.  Use :func:`read_input_file` to read the file too.
+
+    >>> check_input_file("/dev/zero", "tournament spec", limit=1 << 24)
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot read tournament spec '/dev/zero': it is a character device, not a regular file
+
+    :param what: what the file is, as the message names it (``"tournament spec"``).
+    :param limit: the most bytes a file of its format can hold.
+    :raises error: ``cannot read WHAT 'PATH': REASON``: a path that does not exist or cannot
+        be looked up (the system's reason), not a regular file, or larger than ``limit``.
+    """
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise _unreadable(what, path, reason, error) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise _unreadable(what, path, f"it is {_file_kind(info.st_mode)}, not a regular file", error)
+    if info.st_size > limit:
+        raise _unreadable(what, path, f"it is {info.st_size:,} bytes, more than such a file can be "
+                          f"({limit:,} at most)", error)
+    return info.st_size
+
+
+def read_input_file(path: str | os.PathLike[str], what: str, *, limit: int,
+                    error: type[ValueError] = ValueError) -> bytes:
+    """The bytes of the file ``path``, checked by :func:`check_input_file` first; a file that
+    grows past ``limit`` while it is read is refused as well (at most ``limit + 1`` bytes are
+    read).
+
+    :raises error: as :func:`check_input_file`, or a file that cannot be opened or read (the
+        system's reason).
+    """
+    check_input_file(path, what, limit=limit, error=error)
+    try:
+        with open(path, "rb") as file:
+            data = file.read(limit + 1)
+    except OSError as exc:
+        raise _unreadable(what, path, exc.strerror or str(exc), error) from None
+    if len(data) > limit:
+        raise _unreadable(what, path, f"it is more than such a file can be ({limit:,} bytes at most)", error)
+    return data

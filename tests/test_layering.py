@@ -4,7 +4,8 @@
            <-  analysis  <-  runs  <-  cli
 
 * ``_core``: the compiled kernels; they import nothing of bgfast outside ``_core``.
-* base: the errors and the argument checks (``bgfast.errors``, ``bgfast.validation``).
+* base: the errors and the argument checks (``bgfast.errors``, ``bgfast.validation``,
+  ``bgfast.command_line``).
 * codecs: the text codecs that work on plain fields and records (``bgfast.codecs``: the
   Position ID's Python face, the Match ID, the XGID); they know nothing of the value types.
 * model: the value types and the rules (``bgfast`` itself, ``position``, ``dice``,
@@ -41,8 +42,8 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1] / "bgfast"
 # (``bgfast.bots`` covers ``bgfast.bots.pubeval``); anything unlisted is DEFAULT_LAYER.
 LAYERS: dict[str, tuple[str, ...]] = {
     "core": ("bgfast._core",),
-    "base": ("bgfast.errors", "bgfast.validation"),
-    "codecs": ("bgfast.codecs",),
+    "base": ("bgfast.errors", "bgfast.validation", "bgfast.command_line"),
+    "codecs": ("bgfast.formats.position_id", "bgfast.formats.match_id", "bgfast.formats.xgid"),
     "model": ("bgfast", "bgfast.position", "bgfast.dice", "bgfast.match", "bgfast.met", "bgfast.cube",
               "bgfast.probabilities", "bgfast.evaluator", "bgfast.game", "bgfast.batch", "bgfast.xgid"),
     "formats": ("bgfast.formats",),

@@ -246,7 +246,8 @@ def test_a_plugin_bot_that_returns_none_says_so_in_a_tournament_as_in_play(
         {"name": "forgetful", "bot": "bgfast_test_plugin:make_none"}, {"name": "pubeval", "bot": "pubeval"}]})
     with pytest.raises(WorkerFailedError) as failed:
         run_tournament(spec, tmp_path / "r.sqlite", workers=1)
-    assert f"a worker failed on chunk 0: {NONE_MESSAGE}" in str(failed.value)
+    assert (f"a worker failed on chunk 0: player 'forgetful' (bot 'bgfast_test_plugin:make_none') failed: "
+            f"{NONE_MESSAGE}") in str(failed.value)
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])

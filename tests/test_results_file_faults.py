@@ -250,13 +250,15 @@ def test_a_folder_that_cannot_be_written_is_named_as_the_fault(tmp_path: Path, m
 
 def test_a_name_too_long_is_named_as_the_fault(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     name = str(tmp_path / ("x" * 300 + ".sqlite"))
+    with pytest.raises(ResultsWriteError, match=r"^cannot create the results file '.*x\.sqlite': File name too long$"):
+        run_tournament(small_spec(), name, workers=1)
+    with pytest.raises(ResultsWriteError, match=r"^cannot read the results file '.*x\.sqlite': File name too long$"):
+        load_standings(name)
+    # on the command line it is bad input, refused before the run (tests/test_cli_bad_input.py)
     (tmp_path / "spec.toml").write_text(small_spec_text(), encoding="utf-8")
-    code, _, err = run(capsys, "tournament", str(tmp_path / "spec.toml"), "--db", name, "--quiet")
-    assert code == 1
-    assert _one_line(err) == f"bgfast: error: cannot create the results file {name!r}: File name too long"
-    code, _, err = run(capsys, "report", name)
-    assert code == 1
-    assert _one_line(err) == f"bgfast: error: cannot read the results file {name!r}: File name too long"
+    for argv in (["tournament", str(tmp_path / "spec.toml"), "--db", name, "--quiet"], ["report", name]):
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and "a path of 3" in err and "too long for the system" in err
 
 
 def test_a_missing_file_is_still_named_as_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

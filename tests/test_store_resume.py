@@ -322,7 +322,8 @@ def test_a_worker_that_raises_is_reported_with_its_chunk_and_the_run_resumes(tmp
     with pytest.raises(WorkerFailedError) as info:
         run_tournament(spec, db, workers=1)
     error = info.value
-    assert error.chunk == 0 and str(error).startswith("a worker failed on chunk 0: RuntimeError: flaky bot")
+    assert error.chunk == 0 and str(error).startswith("a worker failed on chunk 0: player 'flaky' (bot "
+                                                      "'flaky-test') failed: RuntimeError: flaky bot")
     assert "re-run to resume" in str(error) and "Traceback" in error.trace
     assert "flaky bot fails on purpose" in (tmp_path / "flaky.log").read_text()
     matches, _ = check_db_consistent(db)
@@ -465,5 +466,5 @@ def test_a_run_whose_weights_file_changed_is_not_resumed_nor_appended_as_the_sam
 def test_a_missing_weights_file_is_a_spec_error_naming_the_option(tmp_path: Path) -> None:
     spec_path = tmp_path / "net.toml"
     spec_path.write_text(WEIGHTS_SPEC.format(weights="missing.bgw"))
-    with pytest.raises(InvalidSpecError, match=r"^players\[0\]\.options\.weights: .*missing.bgw: cannot read"):
+    with pytest.raises(InvalidSpecError, match=r"^players\[0\]\.options\.weights: cannot read neural weights '.*missing.bgw'"):
         TournamentSpec.from_toml(spec_path)

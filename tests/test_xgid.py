@@ -325,3 +325,21 @@ def test_the_old_module_path_is_an_alias_of_the_codec() -> None:
 
     for name in bgfast.xgid.__all__:
         assert getattr(bgfast.xgid, name) is getattr(bgfast.codecs.xgid, name)
+
+
+def test_an_xgid_whose_cube_is_above_its_own_maximum_cube_is_refused(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # a cube of 2^8 = 256 with a maximum of 2^3 = 8 was rolled out as cube 256
+    from bgfast.cli import main
+
+    text = f"XGID={OPENING_FIELD}:8:0:1:00:0:0:0:0:3"
+    assert main(["rollout", text, "--bot", "random", "--trials", "36"]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"bgfast: error: XGID cube 2^8 = 256 is above its maximum cube 2^3 = 8 in {text!r}\n")
+    with pytest.raises(InvalidMatchIdError, match="above its maximum cube"):
+        XgidRecord(OPENING_FIELD, cube_log2=4, max_cube_log2=3)
+    assert parse_xgid(f"XGID={OPENING_FIELD}:3:0:1:00:0:0:0:0:3").cube_value == 8
+    # a state whose cube is above the maximum it is written with gets the cube as its maximum
+    state = MatchState(length=0, cube_value=2048, cube_owner=1)
+    text = state.xgid([START, START])
+    assert text.endswith(":11") and MatchState.from_xgid(text).cube_value == 2048

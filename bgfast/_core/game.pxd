@@ -1,7 +1,7 @@
 # cython: language_level=3
 """C declarations of the game and match loop (see game.pyx)."""
 from cpython.ref cimport PyObject
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from bgfast._core.board cimport Board
 from bgfast._core.movegen cimport MoveGen
 from bgfast._core.rng cimport Rng
@@ -50,6 +50,7 @@ ctypedef struct Player:
     double cube_efficiency    # Janowski's x (0 = dead cube, 1 = fully live)
     Evaluator evaluator       # what its cube decisions and its luck are measured with
     Rng rng                   # the player's own stream for random choices
+    uint64_t stream           # moves that stream to another lane: its bot's seed (0: the seat's lane)
     PyObject* py              # Python adapter for PLAY_PYTHON / CUBE_PYTHON, else NULL
 
 ctypedef struct Rules:

@@ -65,7 +65,8 @@ class _Adapter(Protocol):
     def should_double(self, board: bytes, state: _State, /) -> object: ...
     def accept_double(self, board: bytes, state: _State, /) -> int: ...
 
-_Player: TypeAlias = tuple[int, int, float, CoreEvaluator | None, _Adapter | None]
+_Player: TypeAlias = (tuple[int, int, float, CoreEvaluator | None, _Adapter | None]
+                      | tuple[int, int, float, CoreEvaluator | None, _Adapter | None, int])
 
 KIND_NAMES: Final[tuple[str, str, str, str]]
 TURN_DTYPE: Final[np.dtype[np.void]]

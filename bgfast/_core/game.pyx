@@ -478,13 +478,18 @@ cdef int _set_rules(Rules* r, rules, start) except -1:
 
 
 cdef int _set_player(Player* p, spec, list keep) except -1:
-    """Fill ``p`` from ``(play_kind, cube_kind, cube_efficiency, evaluator, adapter)``.
+    """Fill ``p`` from ``(play_kind, cube_kind, cube_efficiency, evaluator, adapter[, stream])``.
 
     ``evaluator`` is a :class:`~bgfast._core.evaluator.CoreEvaluator` or None (a player
     that neither plays nor doubles by one); ``adapter`` the Python side of a
-    ``PLAY_PYTHON`` / ``CUBE_PYTHON`` player, else None.  Objects the player points
-    into are appended to ``keep``."""
-    play, cube, eff, evaluator, adapter = spec
+    ``PLAY_PYTHON`` / ``CUBE_PYTHON`` player, else None; ``stream`` (0 when left out, below
+    2**62) moves the player's stream of random choices to another lane (see
+    ``_seed_match``).  Objects the player points into are appended to ``keep``."""
+    play, cube, eff, evaluator, adapter = spec[:5]
+    stream = spec[5] if len(spec) > 5 else 0
+    if not 0 <= stream < 2**62:
+        raise ValueError("a player's stream is from 0 to 2**62 - 1, got %r" % (stream,))
+    p.stream = stream
     p.play = play
     p.cube = cube
     p.cube_efficiency = eff
@@ -544,10 +549,11 @@ cdef class MatchRunner:
 
     :param rules: ``(length, crawford, jacoby, beaver, max_cube, dead_cube_allowed)`` as ints.
     :param start: the starting position of one side, 25 counts (own view).
-    :param players: two ``(play_kind, cube_kind, cube_efficiency, evaluator, adapter)``: a
+    :param players: two ``(play_kind, cube_kind, cube_efficiency, evaluator, adapter[, stream])``: a
         :class:`PlayKind`, a :class:`CubeKind`, Janowski's x, a
         :class:`~bgfast._core.evaluator.CoreEvaluator` or None, the Python adapter of a
-        Python player or None.
+        Python player or None, and the stream of its random choices (its bot's seed, below
+        2**62; 0 when left out: the seat's own stream of each match).
     :param met: the :class:`~bgfast._core.cube.Met` of ``CUBE_MET`` players in match play, or None.
     """
     cdef MatchCtx* m
@@ -713,10 +719,12 @@ cdef class MatchRunner:
 
 
 cdef inline void _seed_match(MatchCtx* m, const uint64_t* key, uint64_t index) noexcept nogil:
-    """Seed the dice and both players' streams for match ``index`` of the run whose key is ``key``."""
+    """Seed the dice and both players' streams for match ``index`` of the run whose key is ``key``:
+    lane 0 the dice, lane ``1 + seat + 4 * stream`` each player's random choices (lanes 1 and 2
+    for players whose bot has no seed of its own)."""
     rng_seed(&m.dice, key, index, 0)
-    rng_seed(&m.players[0].rng, key, index, 1)
-    rng_seed(&m.players[1].rng, key, index, 2)
+    rng_seed(&m.players[0].rng, key, index, 1 + (m.players[0].stream << 2))
+    rng_seed(&m.players[1].rng, key, index, 2 + (m.players[1].stream << 2))
 
 
 cdef void _summarize(const MatchLog* log, int64_t* out) noexcept nogil:

@@ -117,7 +117,9 @@ class CoreBot(Bot):
 
     :param cube: the cube policy name (one of :attr:`cube_policies`).
     :param cube_efficiency: Janowski's ``x`` for the Janowski and MET policies, 0 to 1.
-    :param seed: seeds the random choices of standalone :meth:`choose_move` calls.
+    :param seed: seeds the random choices of standalone :meth:`choose_move` calls, and moves
+        those it makes in a match or rollout to a stream of its own
+        (:attr:`~bgfast.game.CoreConfig.seed`).
     :raises UnknownBotError: an unknown cube policy, an efficiency or seed out of range.
     """
 
@@ -140,8 +142,10 @@ class CoreBot(Bot):
         self._decisions: dict[tuple[object, ...], Decisions] = {}
 
     def options(self) -> Mapping[str, object]:
-        """The options that rebuild this bot with :func:`bgfast.bots.get_bot`."""
-        return {"cube": self.cube, "cube_efficiency": self.cube_efficiency}
+        """The options that rebuild this bot with :func:`bgfast.bots.get_bot` (``seed`` when
+        it is not 0)."""
+        seed = {"seed": self._seed} if self._seed else {}
+        return {"cube": self.cube, "cube_efficiency": self.cube_efficiency, **seed}
 
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)
@@ -155,7 +159,7 @@ class CoreBot(Bot):
         return default_evaluator()
 
     def core_config(self) -> CoreConfig:
-        return CoreConfig(self.play_kind, CUBE_KINDS[self.cube], self.cube_efficiency, self.evaluator)
+        return CoreConfig(self.play_kind, CUBE_KINDS[self.cube], self.cube_efficiency, self.evaluator, self._seed)
 
     def _kernel(self, match: MatchState, rules: Rules | None) -> Decisions:
         key = (match.length, match.jacoby, rules)

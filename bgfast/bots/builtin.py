@@ -18,9 +18,10 @@ class RandomBot(CoreBot):
 
     Never doubles, always takes.  Its random choices come from the player's own
     seeded stream, separate from the dice, so paired matches keep the same dice.
-    In a match that stream is the match's (run seed, match index, seat), so every
-    match replays exactly; the ``seed`` option only seeds standalone
-    :meth:`choose_move` calls.
+    In a match (and a rollout's trial) that stream is the match's (run seed, match
+    index, seat), moved to another by the ``seed`` option when it is not 0, so every
+    match replays exactly and ``random:seed=5`` plays other moves than ``random`` on
+    the same dice; standalone :meth:`choose_move` calls are seeded by ``seed`` alone.
 
     Strength: -2.52 +/- 0.01 points per game against cubeless ``pubeval`` (5000 paired
     cubeless money games without the Jacoby rule, seed 1; gammons are most of the loss).

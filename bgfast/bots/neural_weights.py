@@ -13,7 +13,8 @@ Layout (all integers and floats little-endian)::
     16 + n  4 k   the arrays, float32, C order, one after the other (k floats in all)
     end-32  32    SHA-256 of every byte before it
 
-A file that is missing, does not parse, is truncated, fails its checksum, holds values
+A file that is missing, is not a regular file, is larger than the largest net's file
+(:data:`MAX_FILE_BYTES`), does not parse, is truncated, fails its checksum, holds values
 that are not finite (NaN, infinity) or describes an
 architecture this version of bgfast does not evaluate raises
 :class:`~bgfast.errors.InvalidWeightsError` (a ``ValueError``).  Files are written
@@ -35,8 +36,9 @@ from numpy.typing import NDArray
 
 from bgfast._core import neural as _neural
 from bgfast.errors import InvalidWeightsError
+from bgfast.validation import read_input_file
 
-__all__ = ["MAGIC", "VERSION", "Weights", "default_weights_path", "read_weights", "write_weights",
+__all__ = ["MAGIC", "MAX_FILE_BYTES", "MAX_HEADER_BYTES", "VERSION", "Weights", "default_weights_path", "read_weights", "write_weights",
            "decode_weights", "encode_weights", "write_bytes_atomic"]
 
 MAGIC = b"BGFNEURL"
@@ -86,8 +88,25 @@ class Weights:
         return model
 
 
+_MAX_DIM = 1 << 16
+"""The largest dimension of an array a weights file may declare."""
+
+MAX_HEADER_BYTES = 1 << 20
+"""The longest JSON header :func:`read_weights` reads (the shipped file's is some 10 kB)."""
+
+MAX_FILE_BYTES = (_PREFIX.size + MAX_HEADER_BYTES + _DIGEST
+                  + 4 * sum(int(np.prod(shape)) for shape in
+                            _neural.Model(_neural.MAX_HIDDEN, _neural.MAX_HIDDEN).shapes().values()))
+"""The largest weights file :func:`read_weights` reads: the header at its longest and the
+arrays of the largest net this version evaluates (both nets of ``MAX_HIDDEN`` units)."""
+
+
 def encode_weights(weights: Weights) -> bytes:
-    """The file's bytes for ``weights``."""
+    """The file's bytes for ``weights``.
+
+    :raises InvalidWeightsError: a header (the ``meta`` facts) longer than
+        :data:`MAX_HEADER_BYTES`: such a file could not be read back.
+    """
     contact, race = weights.hidden
     header = {
         "inputs": _neural.INPUTS,
@@ -98,13 +117,12 @@ def encode_weights(weights: Weights) -> bytes:
         "meta": weights.meta,
     }
     text = json.dumps(header, sort_keys=True).encode("utf-8")
+    if len(text) > MAX_HEADER_BYTES:
+        raise InvalidWeightsError(f"the weights' header is {len(text):,} bytes, more than a weights file "
+                                  f"holds ({MAX_HEADER_BYTES:,} at most): shorten the meta facts")
     body = _PREFIX.pack(MAGIC, VERSION, len(text)) + text
     body += b"".join(a.astype("<f4").tobytes() for a in weights.arrays.values())
     return body + hashlib.sha256(body).digest()
-
-
-_MAX_DIM = 1 << 16
-"""The largest dimension of an array a weights file may declare."""
 
 
 def decode_weights(data: bytes, source: str = "weights") -> Weights:
@@ -165,13 +183,11 @@ def read_weights(path: str | os.PathLike[str] | None = None) -> Weights:
     """Read a weights file (the shipped one by default).
 
     :raises InvalidWeightsError: see the module docstring; also a file that is missing or
-        cannot be read (the system's reason in the message).
+        cannot be read (the system's reason in the message), that is not a regular file
+        (``/dev/zero``, a folder), or that is larger than :data:`MAX_FILE_BYTES`.
     """
     p = Path(path) if path is not None else default_weights_path()
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise InvalidWeightsError(f"{p}: cannot read the weights file: {exc.strerror or exc}") from None
+    data = read_input_file(p, "neural weights", limit=MAX_FILE_BYTES, error=InvalidWeightsError)
     return decode_weights(data, str(p))
 
 
@@ -197,7 +213,8 @@ def write_weights(path: str | os.PathLike[str], weights: Weights) -> None:
     """Write ``weights`` to ``path`` atomically (see :func:`write_bytes_atomic`).
 
     :raises InvalidWeightsError: an array holds a value that is not finite (a diverged
-        training run): such a file could not be read back.
+        training run), or a header too long (see :func:`encode_weights`): such a file could
+        not be read back.
     """
     for name, array in weights.arrays.items():
         if not np.isfinite(array).all():

@@ -227,7 +227,7 @@ class XgidRecord:
         try:
             _check_fields(**fields)
         except InvalidMatchIdError as exc:
-            raise InvalidMatchIdError(f"{exc} in {self!r}") from None
+            raise InvalidMatchIdError(f"{exc} in {format_xgid(self)!r}") from None
 
     def __str__(self) -> str:
         return format_xgid(self)
@@ -287,6 +287,9 @@ def _check_fields(
     E = InvalidMatchIdError
     whole_number(cube_log2, "XGID cube (log2)", low=0, high=_MAX_LOG2, error=E, what="an integer")
     whole_number(max_cube_log2, "XGID max cube (log2)", low=0, high=_MAX_LOG2, error=E, what="an integer")
+    if cube_log2 > max_cube_log2:  # no game played under this maximum reaches such a cube
+        raise E(f"XGID cube 2^{cube_log2} = {1 << cube_log2} is above its maximum cube "
+                f"2^{max_cube_log2} = {1 << max_cube_log2}")
     one_of(cube_position, "XGID cube position", (-1, 0, 1), error=E)
     one_of(turn, "XGID turn", (1, -1), error=E)
     if not isinstance(dice, str) or not _DICE.fullmatch(dice):
@@ -312,8 +315,8 @@ def parse_xgid(text: str) -> XgidRecord:
     (1, '00', 0, 1024)
 
     :raises InvalidPositionError: the position field is malformed.
-    :raises InvalidMatchIdError: a field count other than ten, or a field
-        that is not a valid number or dice code.
+    :raises InvalidMatchIdError: a field count other than ten, a field that is
+        not a valid number or dice code, or a cube above the maximum cube.
     """
     if not isinstance(text, str):
         raise InvalidMatchIdError(f"an XGID is a string, got {text!r}")
@@ -426,7 +429,9 @@ def match_fields_to_xgid(fields: Mapping[str, int], board: Sequence[Sequence[int
     Player 1 is drawn at the bottom and player 0 at the top.  In money play the
     rules field holds the Jacoby rule (bit 0) and ``beaver`` (bit 1); in match play
     the Crawford flag.  The game state and a resignation offer are not part of an
-    XGID and are left out.  Read back (:func:`xgid_to_match_fields`, as gnubg reads
+    XGID and are left out.  The maximum cube is ``max_cube_log2``, or the cube when
+    it is higher (an XGID's cube is never above its maximum).  Read back
+    (:func:`xgid_to_match_fields`, as gnubg reads
     it), the player on roll is player 1: the same fields when ``player_on_roll`` is
     1, the players renumbered when it is 0.
 
@@ -453,5 +458,5 @@ def match_fields_to_xgid(fields: Mapping[str, int], board: Sequence[Sequence[int
         score_top=fields["score0"],
         rules=flags,
         match_length=fields["length"],
-        max_cube_log2=max_cube_log2,
+        max_cube_log2=max(max_cube_log2, fields["cube_log2"]),
     )

@@ -43,6 +43,7 @@ from typing import IO, Any
 
 from bgfast.bots import get_bot
 from bgfast.bots.base import Bot, CubeResponse
+from bgfast.command_line import Parser
 from bgfast.dice import Dice
 from bgfast.engines import ubgi
 from bgfast.errors import BgfastError, IllegalMoveError, InvalidMoveError, UbgiError
@@ -341,7 +342,7 @@ def serve(spec: str = DEFAULT_BOT, stdin: IO[bytes] | None = None, stdout: IO[by
 
 def build_parser(prog: str = "bgfast engine") -> argparse.ArgumentParser:
     """The arguments of ``bgfast engine``."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=prog,
         description="Serve a bgfast bot as a UBGI v0.2 engine on stdin/stdout (one command a line; "
         "'quit' or end of input stops it).  engine.ply counts root-inclusive plies: 1-ply is gnubg's 0-ply.")

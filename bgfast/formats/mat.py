@@ -296,10 +296,10 @@ class _MatReader:
 
 def parse_mat(text: str | bytes, *, rules: Rules | None = None, source: str = "<mat>") -> MatchFile:
     """Read ``.mat`` text (see :func:`read_mat`; bytes are read by
-    :func:`~bgfast.formats.match_file.decode_text`, UTF-8 or UTF-16 with its byte-order
-    mark); ``source`` names it in error messages."""
+    :func:`~bgfast.formats.match_file.decode_text`: UTF-8, UTF-16 or
+    Windows-1252); ``source`` names it in error messages."""
     if isinstance(text, (bytes, bytearray)):
-        text = decode_text(bytes(text))
+        text = decode_text(bytes(text), source)
     lines = text.splitlines()
     tags: dict[str, str] = {}
     comments: list[str] = []

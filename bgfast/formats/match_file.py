@@ -54,6 +54,7 @@ from bgfast.errors import (
 from bgfast.game import CubeAction, GameRecord, MatchHistory, MatchRecord, Turn
 from bgfast.match import MatchState, Rules
 from bgfast.position import VARIANTS, Position, starting_position
+from bgfast.validation import read_input_file
 
 __all__ = ["MatchFile", "MatchReplay", "PathOrFile", "decode_text", "read_text", "write_text"]
 
@@ -79,15 +80,63 @@ def write_text(text: str, path_or_file: PathOrFile, writer: str) -> None:
         raise TypeError(f"{writer} needs a path or a text file, got {path_or_file!r}")
 
 
-def decode_text(data: bytes) -> str:
-    """The text of a match file's bytes: UTF-16 when they start with its byte-order mark
-    (as some Windows programs save text), UTF-8 otherwise (its byte-order mark dropped),
-    bad bytes replaced; line ends ``\r\n`` and ``\r`` read as ``\n`` (as a file opened
-    as text reads them)."""
+MAX_FILE_BYTES = 1 << 26
+"""The largest match file the readers read (64 MiB): a 25-point match is some 50 kB, and
+the longest sessions a few MB."""
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """``"utf-16-le"`` or ``"utf-16-be"`` when ``data`` looks like UTF-16 text with no
+    byte-order mark: mostly ASCII (as a match file is), so that most bytes at odd offsets
+    (little-endian) or at even offsets (big-endian) are NUL, and next to none of the others;
+    None otherwise."""
+    if len(data) < 2 or b"\0" not in data:
+        return None
+    even, odd = data[0::2], data[1::2]
+    for high, low, name in ((odd, even, "utf-16-le"), (even, odd, "utf-16-be")):
+        if high.count(0) * 2 > len(high) and low.count(0) * 10 < len(low):
+            return name
+    return None
+
+
+def decode_text(data: bytes, source: str = "<text>") -> str:
+    """The text of a match file's bytes, in the encoding the program that saved it used:
+
+    * UTF-16 when the bytes start with its byte-order mark (as some Windows programs save
+      text), or when they have none but are laid out as UTF-16 of mostly ASCII text is
+      (every other byte NUL), little- or big-endian;
+    * UTF-8 when they decode as UTF-8 (its byte-order mark dropped);
+    * otherwise Windows-1252, the "ANSI" text of older Windows tools (Latin-1 with some
+      punctuation in 0x80-0x9F; a byte it leaves undefined reads as in Latin-1), so that
+      ``Müller`` saved by such a tool reads as ``Müller``, not with replacement characters.
+
+    Line ends ``\r\n`` and ``\r`` read as ``\n`` (as a file opened as text reads them).
+
+    >>> decode_text("Müller".encode("cp1252")), decode_text("Müller".encode("utf-16-le"))
+    ('Müller', 'Müller')
+
+    :param source: names the file in the error.
+    :raises InvalidMatchFileError: bytes laid out as UTF-16 without a byte-order mark that
+        do not decode as it (an odd length, a broken surrogate pair); the message names the
+        encoding.
+    """
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         text = data.decode("utf-16", errors="replace")
+    elif (utf16 := _utf16_without_bom(data)) is not None:
+        try:
+            text = data.decode(utf16)
+        except UnicodeDecodeError as exc:
+            raise InvalidMatchFileError(
+                f"{source}: text in {utf16.upper()} without a byte-order mark, it seems, but it does not "
+                f"decode as such ({exc.reason} at byte {exc.start}); save it as UTF-8") from None
     else:
-        text = data.decode("utf-8-sig", errors="replace")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            try:
+                text = data.decode("cp1252")
+            except UnicodeDecodeError:
+                text = data.decode("latin-1")
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -95,19 +144,18 @@ def read_text(path_or_file: PathOrFile, unnamed: str) -> tuple[str, str]:
     """``(text, name)`` of a path or an open file, text or binary (named ``unnamed`` when it
     has no name); bytes are read by :func:`decode_text`.
 
-    :raises InvalidMatchFileError: a path that cannot be read.
+    :raises InvalidMatchFileError: a path that cannot be read, that is not a regular file
+        (``/dev/zero``, a folder) or that is larger than :data:`MAX_FILE_BYTES`; bytes that
+        :func:`decode_text` refuses.
     """
     if isinstance(path_or_file, (str, os.PathLike)):
         source = os.fspath(path_or_file)
-        try:
-            with open(path_or_file, "rb") as f:
-                return decode_text(f.read()), source
-        except OSError as exc:
-            raise InvalidMatchFileError(f"{source}: cannot read it: {exc.strerror or exc}") from None
+        data = read_input_file(path_or_file, "match file", limit=MAX_FILE_BYTES, error=InvalidMatchFileError)
+        return decode_text(data, source), source
     text = path_or_file.read()
     name = str(getattr(path_or_file, "name", unnamed))
     if isinstance(text, bytes):
-        text = decode_text(text)
+        text = decode_text(text, name)
     if not isinstance(text, str):
         raise InvalidMatchFileError(f"{name}: read() gave {type(text).__name__}, not text")
     return text, name

@@ -398,10 +398,10 @@ def _check_between_trees(data: bytes, source: str) -> None:
 
 def parse_sgf(text: str | bytes, *, rules: Rules | None = None, source: str = "<sgf>") -> MatchFile:
     """Read SGF text (see :func:`read_sgf`; bytes are read by
-    :func:`~bgfast.formats.match_file.decode_text`, UTF-8 or UTF-16 with its byte-order
-    mark); ``source`` names it in error messages."""
+    :func:`~bgfast.formats.match_file.decode_text`: UTF-8, UTF-16 or
+    Windows-1252); ``source`` names it in error messages."""
     if isinstance(text, (bytes, bytearray)):
-        text = decode_text(bytes(text))
+        text = decode_text(bytes(text), source)
     data = text.lstrip("\ufeff").encode("utf-8")
     try:
         trees = sgf_grammar.parse_sgf_collection(data)

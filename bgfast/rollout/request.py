@@ -242,9 +242,11 @@ class RolloutRequest:
         if not isinstance(match, MatchState):
             raise InvalidRolloutError(f"match must be a MatchState, got {match!r}")
         if match.double_offered:
-            raise InvalidRolloutError(f"a double is pending in {match!r}: roll out the position before or after it")
+            raise InvalidRolloutError(f"a double is pending ({match.describe()}, Match ID {match.match_id()}): "
+                                      "roll out the position before or after it")
         if match.length and min(match.away(0), match.away(1)) == 0:
-            raise InvalidRolloutError(f"the match {match!r} is already over: nothing to roll out")
+            raise InvalidRolloutError(f"the match is already over ({match.describe(dice=False)}, Match ID "
+                                      f"{match.match_id()}): nothing to roll out")
         if match.length > MAX_MATCH_LENGTH:
             raise InvalidRolloutError(
                 f"match length {match.length} is beyond the longest the game loop plays ({MAX_MATCH_LENGTH})")

@@ -42,7 +42,7 @@ from bgfast.formats.sgf import write_sgf
 from bgfast.game import MatchHistory, MatchPlayer, play_match_with_history
 from bgfast.match import Rules
 from bgfast.position import Position
-from bgfast.validation import one_of
+from bgfast.validation import one_of, whole_number
 from bgfast.tournament.results import SavedMatch
 from bgfast.tournament.spec import PlayerSpec
 from bgfast.tournament.store import Store, open_results
@@ -167,14 +167,19 @@ def _history(store: Store, run: _Run, match: SavedMatch) -> MatchHistory:
     return history
 
 
+_MAX_INDEX = 2**63 - 1
+"""The largest integer a SQLite column holds: no match has a larger index."""
+
+
 def _find(store: Store, index: int, run: str | None, fmt: str = "mat") -> tuple[_Run, SavedMatch]:
+    index = whole_number(index, "match index", low=0, error=ExportError)
     runs = _runs(store, run)
     if not runs:
         raise ExportError(f"{str(store.path)!r} holds no run")
     if len(runs) > 1:
         raise ExportError(f"{str(store.path)!r} holds several runs ({', '.join(r.name for r in runs)}): "
                           "name one with --run")
-    found = next(store.iter_matches(runs[0].name, index), None)
+    found = next(store.iter_matches(runs[0].name, index), None) if index <= _MAX_INDEX else None
     if found is None:
         raise ExportError(f"run {runs[0].name!r} has no match {index} in {str(store.path)!r} "
                           "(the index is the one 'bgfast report --matches' prints)")
@@ -186,8 +191,8 @@ def match_history(path: str | Path, index: int, *, run: str | None = None) -> tu
     """Match ``index`` of a results file rebuilt turn by turn, and the names of its seats.
 
     :param run: the run (spec name) the match belongs to; needed when the file holds several.
-    :raises ExportError: no such run or match, several runs and no ``run``, a forfeit, a
-        seat with no record, a replay that differs.
+    :raises ExportError: an ``index`` that is not a whole number of at least 0, no such run or
+        match, several runs and no ``run``, a forfeit, a seat with no record, a replay that differs.
     :raises InvalidSpecError: no such file, or not a bgfast results file.
     """
     with open_results(path) as store:

@@ -37,9 +37,10 @@ import numpy as np
 
 from bgfast.errors import InvalidMatchIdError, InvalidPositionError, InvalidSpecError
 from bgfast.position import Position
-from bgfast.validation import one_of, whole_number
+from bgfast.validation import one_of, read_input_file, whole_number
 
 __all__ = [
+    "MAX_OPENINGS_BYTES",
     "OPENINGS_ORDERS",
     "Opening",
     "load_openings",
@@ -50,6 +51,9 @@ __all__ = [
 
 OPENINGS_ORDERS = ("sequential", "random")
 """``openings_order``: the file's order, or the file shuffled once with the spec's seed."""
+
+MAX_OPENINGS_BYTES = 1 << 26
+"""The largest openings file :func:`load_openings` reads (64 MiB: a million XGIDs)."""
 
 
 @dataclass(frozen=True)
@@ -143,13 +147,14 @@ def parse_openings(text: str, *, source: str = "<openings>", match_length: int |
 def load_openings(path: str | Path, *, match_length: int | None, checkers: int = 15) -> tuple[Opening, ...]:
     """Read an openings file (see :func:`parse_openings`).
 
-    :raises InvalidSpecError: the file cannot be read (as UTF-8 text), or see :func:`parse_openings`.
+    :raises InvalidSpecError: the file cannot be read (as UTF-8 text), is not a regular file or
+        is larger than :data:`MAX_OPENINGS_BYTES`, or see :func:`parse_openings`.
     """
+    data = read_input_file(path, "openings file", limit=MAX_OPENINGS_BYTES, error=InvalidSpecError)
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")  # a byte-order mark (Notepad) is not a character
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise InvalidSpecError(f"cannot read openings file {str(path)!r}: {reason}") from None
+        text = data.decode("utf-8-sig")  # a byte-order mark (Notepad) is not a character
+    except UnicodeDecodeError as exc:
+        raise InvalidSpecError(f"cannot read openings file {str(path)!r}: {exc}") from None
     return parse_openings(text, source=str(path), match_length=match_length, checkers=checkers)
 
 

@@ -31,16 +31,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bgfast.errors import InvalidSpecError
+from bgfast.errors import InvalidSpecError, shortened
 from bgfast.match import Rules
-from bgfast.validation import flag, one_of, real_number, whole_number
+from bgfast.validation import flag, one_of, read_input_file, real_number, whole_number
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["FORMATS", "MAX_MATCH_LENGTH", "MAX_MATCHES", "PlayerSpec", "SprtOptions", "TournamentSpec"]
+__all__ = ["FORMATS", "MAX_MATCH_LENGTH", "MAX_MATCHES", "MAX_NAME_LENGTH", "MAX_SPEC_BYTES", "PlayerSpec", "SprtOptions", "TournamentSpec"]
 
 FORMATS = ("round-robin", "gauntlet")
 """The tournament formats: every pair of players, or one challenger against each of the others."""
@@ -53,7 +53,15 @@ MAX_MATCHES = 10**12
 (``chunk_size``) and in all: more than a machine plays in years, and well within the
 results file's 64-bit integers."""
 
+MAX_SPEC_BYTES = 1 << 24
+"""The largest spec file :meth:`TournamentSpec.from_toml` reads (16 MiB): a spec is a page
+of text; the bound refuses ``/dev/zero`` and other endless or huge files in one line."""
+
 _NAME = re.compile(r"[A-Za-z0-9_.+-]+")
+
+MAX_NAME_LENGTH = 200
+"""The longest spec ``name``: it names files (``results/NAME.sqlite`` and its ``-journal``,
+``NAME-INDEX.mat`` from ``bgfast export --all``), and a file name has at most 255 bytes."""
 
 
 WEIGHTS_OPTION = "weights"
@@ -237,13 +245,13 @@ class TournamentSpec:
     def from_toml(cls, path: str | Path) -> TournamentSpec:
         """Read and check a spec file (an ``openings`` file is read relative to it).
 
-        :raises InvalidSpecError: the file cannot be read, is not UTF-8 text or not TOML (the
-            message names the file), or any value is wrong.
+        :raises InvalidSpecError: the file cannot be read, is not a regular file or is larger
+            than :data:`MAX_SPEC_BYTES`, is not UTF-8 text or not TOML (the message names the
+            file), or any value is wrong.
         """
+        data = read_input_file(path, "tournament spec", limit=MAX_SPEC_BYTES, error=InvalidSpecError)
         try:
-            text = Path(path).read_text(encoding="utf-8-sig")   # a byte-order mark (Notepad) is not a character
-        except OSError as exc:
-            raise InvalidSpecError(f"cannot read tournament spec {str(path)!r}: {exc.strerror or exc}") from None
+            text = data.decode("utf-8-sig")   # a byte-order mark (Notepad) is not a character
         except UnicodeDecodeError as exc:
             raise InvalidSpecError(f"cannot read tournament spec {str(path)!r}: not UTF-8 text (byte "
                                    f"0x{exc.object[exc.start]:02x} at position {exc.start}); TOML is UTF-8") from None
@@ -279,6 +287,9 @@ class TournamentSpec:
         name = _str(data["name"], "name")
         if not _NAME.fullmatch(name):
             raise _fail("name", f"must use only letters, digits and . _ + - (it names the results file), got {name!r}")
+        if len(name) > MAX_NAME_LENGTH:
+            raise _fail("name", f"must be at most {MAX_NAME_LENGTH} characters (it names the results file), "
+                        f"got {len(name)}: {shortened(name)!r}")
         seed = _int(data.get("seed", 1), "seed", 0, 2**63 - 1)
         fmt = str(one_of(data.get("format", "round-robin"), "format:", FORMATS, error=InvalidSpecError))
         lengths_raw = data["match_length"]

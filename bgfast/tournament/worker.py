@@ -27,8 +27,8 @@ import numpy as np
 
 from bgfast.engines.players import play_match, take_counters
 from bgfast.engines.record import RecordingBot, plays_in_core
-from bgfast.errors import WorkerFailedError
-from bgfast.game import play_matches
+from bgfast.errors import WorkerFailedError, one_line
+from bgfast.game import failed_bot, play_matches
 from bgfast.position import Position
 from bgfast.procs import JobWindow, WorkerPool
 from bgfast.tournament.results import PLACE_DTYPE, ChunkResult, FlatRows, MatchDecisions, MatchRow, named_rows
@@ -80,6 +80,20 @@ class ChunkError(Exception):
 
     def __str__(self) -> str:
         return f"chunk {self.chunk}: {self.message}"
+
+
+def _failure(exc: Exception, players: _Players | None) -> str:
+    """``exc`` in one line as the run's error quotes it; an error a player's own code raised
+    (a plugin's ``choose_move``...: :func:`bgfast.game.failed_bot`) names the player and its bot,
+    ``player 'NAME' (bot 'BOT') failed: ExcType: message``."""
+    message = f"{type(exc).__name__}: {one_line(exc)}"
+    culprit = failed_bot(exc)
+    if players is None or culprit is None:
+        return message
+    for player, bot, seated in zip(players.spec.players, players.bots, players.seated):
+        if culprit is bot or culprit is seated:
+            return f"player {player.name!r} (bot {player.bot or player.engine or 'command'!r}) failed: {message}"
+    return message
 
 
 class _Players:
@@ -139,6 +153,7 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
     """
     start = time.perf_counter()
     records: list[MatchDecisions] = []
+    players: _Players | None = None
     try:
         players = _players_for(spec)
         seed = spec.seed
@@ -177,8 +192,7 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
         counters = take_counters(players.bots)
     except Exception as exc:
         log.exception("chunk %d failed (pid %d)", chunk, os.getpid())
-        raise ChunkError(chunk, f"{type(exc).__name__}: {' '.join(str(exc).split())}",
-                         traceback.format_exc()) from None
+        raise ChunkError(chunk, _failure(exc, players), traceback.format_exc()) from None
     seconds = time.perf_counter() - start
     log.info("chunk %d: %d matches in %.3f s (pid %d)", chunk, len(rows), seconds, os.getpid())
     return ChunkResult(chunk, rows, seconds, f"pid {os.getpid()}", records, counters)

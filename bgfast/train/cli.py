@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from bgfast.command_line import Parser
 from bgfast.errors import BgfastError, InvalidSpecError
 from bgfast.train.checkpoint import AVERAGE, BEST, CHECKPOINT, load_checkpoint, read_curve
 from bgfast.train.config import RESUMABLE, TrainConfig, changed_settings, flag
@@ -47,8 +48,8 @@ def _field_help(cls: type) -> dict[str, str]:
             for name, body in zip(parts[1::2], parts[2::2])}
 
 
-def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="bgfast train", description="Train bgfast's neural net by self-play.")
+def _parser() -> Parser:
+    ap = Parser(prog="bgfast train", description="Train bgfast's neural net by self-play.")
     sub = ap.add_subparsers(dest="command", required=True)
     td = sub.add_parser("td", help="TD(lambda) self-play into a run folder (resumes its checkpoint)")
     td.add_argument("run_dir", type=Path)

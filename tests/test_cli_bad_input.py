@@ -1,0 +1,229 @@
+"""What a new user meets on the command line (issue 29): bad input refused in one line with
+exit status 2 before any work, options that do what they say, errors in the user's terms."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from bgfast.cli import build_parser
+from cli_helpers import fixed_terminal, run  # noqa: F401
+
+SPEC = """
+name = "{name}"
+match_length = 1
+matches_per_pairing = 2
+[[players]]
+name = "a"
+bot = "random"
+[[players]]
+name = "b"
+bot = "pubeval"
+"""
+
+
+@pytest.fixture
+def results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A results file of two one-point matches, in the working directory ``tmp_path``."""
+    from bgfast.tournament import TournamentSpec, run_tournament
+
+    monkeypatch.chdir(tmp_path)
+    db = tmp_path / "t.sqlite"
+    run_tournament(TournamentSpec.from_toml_string(SPEC.format(name="t")), db, workers=1)
+    return db
+
+
+def test_export_of_a_match_index_beyond_any_integer_the_file_holds_says_there_is_no_such_match(
+        capsys: pytest.CaptureFixture[str], results: Path) -> None:
+    # was an OverflowError traceback from SQLite
+    code, out, err = run(capsys, "export", str(results), "--match", "9" * 23, "--mat", "x.mat")
+    assert (code, out) == (2, "")
+    assert err == (f"bgfast: error: run 't' has no match {'9' * 23} in {str(results)!r} (the index is the one "
+                   "'bgfast report --matches' prints)\n")
+    assert not Path("x.mat").exists()
+
+
+def _parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                yield from _parsers(child)
+
+
+@pytest.mark.parametrize(("argv", "abbreviated"), [
+    (["rollout", "4HPwATDgc/ABMA", "--cube", "--trials", "36"], "--cube"),   # ran as --cubeful
+    (["rollout", "4HPwATDgc/ABMA", "--trial", "36"], "--trial 36"),          # ran as --trials 36
+    (["bench", "games", "--gam", "3"], "--gam 3"),
+    (["train", "bench", "--posi", "5"], "--posi 5"),
+    (["train", "td", "run", "--gam", "5"], "--gam 5"),
+])
+def test_an_abbreviated_option_is_an_error_in_every_command(capsys: pytest.CaptureFixture[str],
+                                                            argv: list[str], abbreviated: str) -> None:
+    from bgfast.train.cli import _parser as train_parser
+
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"bgfast: error: unrecognized arguments: {abbreviated} (see '") and err.count("\n") == 1
+    parsers = [*_parsers(build_parser()), *_parsers(train_parser())]
+    assert len(parsers) > 15 and not [p.prog for p in parsers if p.allow_abbrev]
+
+
+def test_a_spec_name_too_long_for_a_file_name_is_refused_at_validation(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # was exit 1 "File name too long" when the default results file was made
+    monkeypatch.chdir(tmp_path)
+    Path("long.toml").write_text(SPEC.format(name="n" * 300))
+    code, out, err = run(capsys, "tournament", "long.toml")
+    assert (code, out) == (2, "")
+    assert err.startswith("bgfast: error: name: must be at most 200 characters (it names the results file), "
+                          "got 300: 'nnnn") and err.count("\n") == 1 and len(err) < 250
+    assert not Path("results").exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "--player", "random", "--player", "random", "--mat", ""],
+    ["play", "--player", "random", "--player", "random", "--sgf", ""],
+    ["tournament", "t.toml", "--db", ""],
+    ["export", "t.sqlite", "--all", "--mat-dir", ""],
+])
+def test_an_empty_output_file_name_is_refused(capsys: pytest.CaptureFixture[str], results: Path,
+                                              argv: list[str]) -> None:
+    # play --mat '' was silently ignored (exit 0, no file)
+    Path("t.toml").write_text(SPEC.format(name="t"))
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    option = argv[-2]
+    assert err == f"bgfast: error: {option} '': give a {'folder' if option.endswith('dir') else 'file'}'s name\n"
+
+
+@pytest.mark.parametrize(("argv", "first", "second"), [
+    (["play", "--player", "random", "--player", "random", "--sgf", "x", "--mat", "./x"], "--mat", "--sgf"),
+    (["report", "t.sqlite", "--matches", "F", "--pairings", "F"], "--matches", "--pairings"),
+    (["report", "t.sqlite", "--pairings", "F.png", "--plot", "F"], "--pairings", "--plot"),
+])
+def test_two_output_options_naming_one_file_are_refused(capsys: pytest.CaptureFixture[str], results: Path,
+                                                         argv: list[str], first: str, second: str) -> None:
+    # one file was silently written over the other
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"bgfast: error: {first} and {second} name the same file ")
+    assert err.endswith(": one would overwrite the other; name two files\n")
+    assert not [p.name for p in Path().iterdir() if p.name in ("x", "F", "F.png")]
+
+
+@pytest.mark.parametrize("argv", [
+    ["tournament", "t.toml", "--db", "x" * 3000 + ".sqlite"],
+    ["report", "x" * 3000 + ".sqlite"],
+    ["export", "t.sqlite", "--match", "0", "--mat", "x" * 3000],
+])
+def test_a_path_too_long_for_the_system_is_named_shortened(capsys: pytest.CaptureFixture[str], results: Path,
+                                                           argv: list[str]) -> None:
+    # was SQLite's "unable to open database file"
+    Path("t.toml").write_text(SPEC.format(name="t"))
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    long = next(a for a in argv if len(a) >= 3000)
+    assert err.count("\n") == 1 and len(err) < 300
+    assert "x" * 40 + "..." + "x" * 40 in err
+    assert f"a path of {len(long):,} characters, too long for the system (at most " in err
+
+
+# ---------------------------------------------------------------- options and messages
+
+
+def test_a_random_bots_seed_moves_its_choices_in_a_rollout_and_shows_in_the_header(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # seeds 5 and 6 gave identical results, and the header left the seed out
+    def rollout(bot: str, *more: str) -> str:
+        code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--bot", bot, "--trials", "72",
+                             "--no-variance-reduction", *more)
+        assert (code, err) == (0, "")
+        lines = out.splitlines()
+        return lines[1].split(", 0.")[0] + "\n" + "\n".join(lines[3:])
+
+    five, six, plain = rollout("random:seed=5"), rollout("random:seed=6"), rollout("random")
+    assert five.startswith("random:cube=never,cube_efficiency=0.68,seed=5 on both sides, 72 trials")
+    assert plain.startswith("random:cube=never,cube_efficiency=0.68 on both sides")
+    assert len({five.split("\n", 1)[1], six.split("\n", 1)[1], plain.split("\n", 1)[1]}) == 3
+    assert rollout("random:seed=5", "--workers", "2") == five
+
+
+def test_a_train_usage_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # printed the whole usage text
+    for argv in (["train"], ["train", "td"], ["train", "curve", "x", "--jsn"]):
+        code, out, err = run(capsys, *argv)
+        assert (code, out) == (2, "") and err.startswith("bgfast: error: ") and err.count("\n") == 1
+        assert err.endswith("(see 'bgfast train --help')\n") or err.endswith("--help')\n")
+
+
+def test_a_rollout_refusal_names_the_match_in_user_terms(capsys: pytest.CaptureFixture[str]) -> None:
+    # quoted MatchState.from_match_id('...')
+    code, out, err = run(capsys, "rollout", "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10", "--bot", "random")
+    assert (code, out) == (2, "")
+    assert err == ("bgfast: error: a double is pending (money game, cube 1 centred (player 1 on roll), a double "
+                   "offered to its opponent, Match ID cBEAAAAAAAAE): roll out the position before or after it\n")
+    from bgfast.match import MatchState
+    from bgfast.rollout import rollout
+
+    with pytest.raises(ValueError, match=r"^the match is already over \(3-point match, .*Match ID") as info:
+        rollout("4HPwATDgc/ABMA", match=MatchState(length=3, score=(3, 0), game_state=2), bot="random", trials=36)
+    assert "MatchState" not in str(info.value)
+
+
+PLUGIN = """
+from bgfast.bots import get_bot
+
+
+class Failing:
+    name = "failing"
+
+    def __init__(self):
+        self.inner = get_bot("pubeval")
+
+    def choose_move(self, position, dice, match):
+        raise RuntimeError("the plugin fails on purpose")
+
+    def should_double(self, position, match):
+        return False
+
+    def accept_double(self, position, match):
+        return self.inner.accept_double(position, match)
+
+
+def make():
+    return Failing()
+"""
+
+
+def test_a_plugin_bot_that_raises_in_a_tournament_is_named_in_the_error(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the error gave the exception but not the player
+    (tmp_path / "failing_plugin.py").write_text(PLUGIN)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    monkeypatch.chdir(tmp_path)
+    Path("p.toml").write_text(SPEC.format(name="p").replace('name = "a"\nbot = "random"',
+                                                            'name = "mine"\nbot = "failing_plugin:make"'))
+    code, out, err = run(capsys, "tournament", "p.toml", "--workers", "1", "--quiet")
+    assert (code, out) == (1, "")
+    assert err == ("bgfast: error: a worker failed on chunk 0: player 'mine' (bot 'failing_plugin:make') failed: "
+                   "RuntimeError: the plugin fails on purpose; finished chunks are saved, fix the cause and re-run "
+                   "to resume\n")
+
+
+def test_plot_without_matplotlib_is_one_line_naming_the_extra_as_the_readme_does(
+        capsys: pytest.CaptureFixture[str], results: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the README's --plot example failed after its own `pip install .`
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    code, out, err = run(capsys, "report", str(results), "--plot", "r.png")
+    assert (code, out) == (2, "")
+    assert err == "bgfast: error: --plot needs matplotlib: pip install 'bgfast[plot]'\n"
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    example = readme.index("--plot quick.png")
+    assert "pip install '.[plot]'" in readme[example:example + 600]
+    assert "pip install 'bgfast[plot]'" in readme[example:example + 600]
