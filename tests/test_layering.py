@@ -43,7 +43,7 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1] / "bgfast"
 LAYERS: dict[str, tuple[str, ...]] = {
     "core": ("bgfast._core",),
     "base": ("bgfast.errors", "bgfast.validation", "bgfast.command_line"),
-    "codecs": ("bgfast.formats.position_id", "bgfast.formats.match_id", "bgfast.formats.xgid"),
+    "codecs": ("bgfast.codecs",),
     "model": ("bgfast", "bgfast.position", "bgfast.dice", "bgfast.match", "bgfast.met", "bgfast.cube",
               "bgfast.probabilities", "bgfast.evaluator", "bgfast.game", "bgfast.batch", "bgfast.xgid"),
     "formats": ("bgfast.formats",),
