@@ -4,7 +4,7 @@ Game ``i`` of the evaluation run is played twice on the same dice, the net in
 seat 0 and then in seat 1 (cubeless money, no Jacoby rule, gammons and
 backgammons count); a pair's result is the mean of the two, and the standard
 error is that of the mean over pairs.  The games are played in the core
-(:meth:`bgfast._core.neural.Model.versus`) on the dice that
+(:meth:`bgfast._core.training.SelfPlay.versus`, on the C game loop) on the dice that
 :class:`bgfast.game.MatchPlayer` would roll for the same seed and index, so the
 figure is the one the tournament tools measure (``tests/test_neural.py`` checks
 that they agree game by game).
@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from bgfast._core import neural as _neural
+from bgfast.train.config import self_play
 
 __all__ = ["CurvePoint", "paired_ppg"]
 
@@ -25,10 +26,11 @@ __all__ = ["CurvePoint", "paired_ppg"]
 def paired_ppg(model: _neural.Model, opponent: str = "pubeval", *, seed: int = 99, pairs: int = 5000,
                first: int = 0) -> tuple[float, float]:
     """``(ppg, standard error)`` of ``model`` at 0 ply against ``opponent`` (a name of
-    :data:`bgfast._core.neural.PLAYERS`) over ``pairs`` paired games from game ``first``
+    :data:`bgfast._core.training.PLAYERS`) over ``pairs`` paired games from game ``first``
     (the bot at 1 ply plays through the game loop: ``get_bot("neural", ply=1)``)."""
-    a, _ = model.versus("neural", opponent, seed, first, pairs)
-    b, _ = model.versus(opponent, "neural", seed, first, pairs)
+    games = self_play(model)
+    a, _ = games.versus("neural", opponent, seed, first, pairs)
+    b, _ = games.versus(opponent, "neural", seed, first, pairs)
     d = (a.astype(np.float64) - b.astype(np.float64)) / 2.0
     if pairs < 2:
         return float(d.mean()) if pairs else 0.0, float("nan")
