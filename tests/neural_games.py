@@ -7,8 +7,8 @@ The file pins what the net computes, so that a change meant only to make it fast
 The net is made from a seed (``initial_weights``, 128 contact and 64 race hidden units),
 so the file does not change when the shipped weights do.  Recorded are:
 
-* the results of cubeless 0-ply self-play games through the training loop
-  (``SelfPlay.versus``) and of games with the cube through the C game loop
+* the results of cubeless 0-ply self-play games as training plays them
+  (``SelfPlay.versus``, on the C game loop) and of games with the cube through the C game loop
   (``MatchPlayer.record``, their move lists digested);
 * a digest of the float32 bytes of the mover's probabilities after every play of all 21
   rolls (``Model.children``) and of ``Model.evaluate_batch``, for positions of those games.
@@ -80,7 +80,7 @@ def batch_digest(weights: Weights, boards: np.ndarray) -> str:
 
 
 def versus(weights: Weights) -> dict[str, list[int]]:
-    """Cubeless 0-ply self-play in the training loop: each game's points and plies."""
+    """Cubeless 0-ply self-play as training plays it: each game's points and plies."""
     points, plies = self_play(weights.model()).versus("neural", "neural", SEED, 0, VERSUS_GAMES)
     return {"points": [int(p) for p in points], "plies": [int(p) for p in plies]}
 
