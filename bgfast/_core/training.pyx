@@ -25,7 +25,7 @@ training outside the core (``bgfast.train``); :func:`train_positions` trains on 
 """
 import numpy as np
 
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport realloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
