@@ -12,7 +12,8 @@ DIRECTIVES = {
     "embedsignature": True,
 }
 
-MODULES = ["board", "movegen", "rng", "evaluators", "heuristic", "evaluator", "cube", "game", "bearoff", "neural"]
+MODULES = ["board", "movegen", "rng", "evaluators", "heuristic", "evaluator", "cube", "game", "bearoff", "neural",
+           "training"]
 
 extensions = [
     Extension(

@@ -271,9 +271,10 @@ def cube_states(rng: random.Random) -> MatchState:
 
 def make_cube() -> None:
     from bgfast.bots.neural import shipped_weights
+    from bgfast.train.config import self_play
 
     rng = random.Random(12)
-    boards = shipped_weights().model().self_play_positions(12, 1000, 400, 7)
+    boards = self_play(shipped_weights().model()).positions(12, 1000, 400, 7)
     positions = [p for p in (Position._from_valid_bytes(b.tobytes()) for b in boards) if not p.is_over()]
     cases = [(rng.choice(positions), cube_states(rng)) for _ in range(CUBE_CASES)]
     items = [[pos.id(), s.score[0], s.score[1], s.length, s.cube_value, s.cube_owner, 0] for pos, s in cases]

@@ -7,8 +7,8 @@ The file pins what the net computes, so that a change meant only to make it fast
 The net is made from a seed (``initial_weights``, 128 contact and 64 race hidden units),
 so the file does not change when the shipped weights do.  Recorded are:
 
-* the results of cubeless 0-ply self-play games through the training loop
-  (``Model.versus``) and of games with the cube through the C game loop
+* the results of cubeless 0-ply self-play games as training plays them
+  (``SelfPlay.versus``, on the C game loop) and of games with the cube through the C game loop
   (``MatchPlayer.record``, their move lists digested);
 * a digest of the float32 bytes of the mover's probabilities after every play of all 21
   rolls (``Model.children``) and of ``Model.evaluate_batch``, for positions of those games.
@@ -31,6 +31,7 @@ from bgfast.bots.neural_weights import Weights
 from bgfast.game import MatchPlayer
 from bgfast.match import Rules
 from bgfast.train import TrainConfig, initial_weights
+from bgfast.train.config import self_play
 
 DATA = Path(__file__).resolve().parent / "data" / "neural_games.json"
 NET: dict[str, Any] = {"contact_hidden": 128, "race_hidden": 64, "init_seed": 5, "init_scale": 0.3}
@@ -55,7 +56,7 @@ def kernel() -> str:
 
 def positions(weights: Weights) -> np.ndarray:
     """Positions (side 1 on roll) from the net's own self-play, every 7th of 40 games."""
-    return weights.model().self_play_positions(SEED, 1000, 40, 7)[:POSITIONS]
+    return self_play(weights.model()).positions(SEED, 1000, 40, 7)[:POSITIONS]
 
 
 def children_digests(weights: Weights, boards: np.ndarray) -> list[str]:
@@ -79,8 +80,8 @@ def batch_digest(weights: Weights, boards: np.ndarray) -> str:
 
 
 def versus(weights: Weights) -> dict[str, list[int]]:
-    """Cubeless 0-ply self-play in the training loop: each game's points and plies."""
-    points, plies = weights.model().versus("neural", "neural", SEED, 0, VERSUS_GAMES)
+    """Cubeless 0-ply self-play as training plays it: each game's points and plies."""
+    points, plies = self_play(weights.model()).versus("neural", "neural", SEED, 0, VERSUS_GAMES)
     return {"points": [int(p) for p in points], "plies": [int(p) for p in plies]}
 
 

@@ -80,9 +80,10 @@ def test_live_gnubg_agrees_on_other_positions_and_scores() -> None:
     from gnubg_oracle import run_gnubg
 
     from bgfast.bots.neural import shipped_weights
+    from bgfast.train.config import self_play
 
     rng = random.Random(77)
-    boards = shipped_weights().model().self_play_positions(77, 1000, 20, 5)
+    boards = self_play(shipped_weights().model()).positions(77, 1000, 20, 5)
     positions = [p for p in (Position._from_valid_bytes(b.tobytes()) for b in boards) if not p.is_over()]
     items = []
     for _ in range(60):

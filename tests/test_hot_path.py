@@ -2,10 +2,10 @@
 
 Cython's annotation (``cython -a``) scores every source line by the Python C-API
 calls it compiles to.  Every top-level ``cdef`` function of ``bgfast/_core``
-declared ``nogil`` (move generation, the game loop, evaluators, dice, cube) must
-score zero on every line, except its signature line (exception set-up of an
-``except`` function) and the lines of its ``with gil:`` blocks (the slow path
-for bots written in Python).
+declared ``nogil`` (move generation, the game loop, evaluators, dice, cube, the
+training loops' players) must score zero on every line, except its signature
+line (exception set-up of an ``except`` function) and the lines of its ``with
+gil:`` blocks (the slow path for bots written in Python).
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def annotated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     core = root / "bgfast" / "_core"
     core.mkdir(parents=True)
     for path in CORE.iterdir():
-        if path.suffix in (".pyx", ".pxd"):
+        if path.suffix in (".pyx", ".pxd", ".h"):
             shutil.copy(path, core / path.name)
     (root / "bgfast" / "__init__.py").write_text("")
     (core / "__init__.py").write_text("")
@@ -92,6 +92,8 @@ def test_the_check_finds_the_hot_functions_and_a_python_call(annotated: Path, tm
     assert {"_search_pair", "_search_doubles", "_record_leaf", "generate_prepared"} <= set(nogil_functions(lines))
     evaluators = (CORE / "evaluators.pyx").read_text().splitlines()
     assert {"pubeval_choose", "is_race"} <= set(nogil_functions(evaluators))
+    training = (CORE / "training.pyx").read_text().splitlines()   # the hooks the game loop calls a ply
+    assert {"_td_play", "_sample_play", "_candidate_play", "_td_game"} <= set(nogil_functions(training))
     # a nogil function holding a Python object call in a with-gil block is allowed; one outside is not
     core = tmp_path / "bgfast" / "_core"
     core.mkdir(parents=True)

@@ -16,6 +16,7 @@ from bgfast.dice import Dice
 from bgfast.match import MatchState
 from bgfast.met import MatchEquityTable
 from bgfast.position import Position
+from bgfast.train.config import self_play
 
 ROLLS = ((6, 6), (6, 4), (5, 3), (3, 1), (4, 2), (2, 1), (5, 5))
 
@@ -28,7 +29,7 @@ def model():  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="module")
 def positions(model) -> list[Position]:  # type: ignore[no-untyped-def]
     """Positions before a roll from the net's self-play: every 5th of 40 games."""
-    boards = model.self_play_positions(3, 1000, 40, 5)
+    boards = self_play(model).positions(3, 1000, 40, 5)
     out = [Position._from_valid_bytes(row.tobytes()) for row in boards]
     return [p for p in out if not p.is_over()][:150]
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from bgfast._core import bearoff as bo
 from bgfast._core import neural as nn
 from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
+from bgfast._core.training import train_positions
 from bgfast.bots import get_bot
 from bgfast.bots.neural import NeuralBot
 from bgfast.bots.neural_weights import (
@@ -30,6 +31,7 @@ from bgfast.match import Rules
 from bgfast.position import Position
 from bgfast.train import TrainConfig, initial_weights, paired_ppg, run_td
 from bgfast.train.checkpoint import read_curve
+from bgfast.train.config import self_play
 from strategies import dice, legal_boards
 
 
@@ -55,7 +57,7 @@ def tiny() -> Weights:
     """A small net trained for 400 self-play games (a few seconds)."""
     config = TrainConfig(contact_hidden=16, race_hidden=8, games=400, lr=0.05, init_seed=2)
     model = initial_weights(config).model()
-    model.td_train(config.seed, 0, config.games, config.lam, config.lr, config.lr)
+    self_play(model).td_train(config.seed, 0, config.games, config.lam, config.lr, config.lr)
     return Weights.of(model, {"games": config.games})
 
 
@@ -184,8 +186,8 @@ def test_a_saved_and_reloaded_net_plays_identical_games(tiny: Weights, tmp_path)
     assert again.meta == tiny.meta
     for name in tiny.arrays:
         assert np.array_equal(again.arrays[name], tiny.arrays[name])
-    a = tiny.model().versus("neural", "pubeval", 5, 0, 50)
-    b = again.model().versus("neural", "pubeval", 5, 0, 50)
+    a = self_play(tiny.model()).versus("neural", "pubeval", 5, 0, 50)
+    b = self_play(again.model()).versus("neural", "pubeval", 5, 0, 50)
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
     one, two = NeuralBot(weights=tiny, cube="never"), NeuralBot(weights=path, cube="never")
     pub = get_bot("pubeval", cube="never")
@@ -283,11 +285,11 @@ def test_the_same_seeds_give_the_same_net() -> None:
     nets = []
     for _ in range(2):
         model = initial_weights(config).model()
-        model.td_train(config.seed, 0, 60, config.lam, config.lr, config.lr)
+        self_play(model).td_train(config.seed, 0, 60, config.lam, config.lr, config.lr)
         nets.append(model.get_weights())
     assert all(np.array_equal(nets[0][k], nets[1][k]) for k in nets[0])
     other = initial_weights(config).model()
-    other.td_train(config.seed + 1, 0, 60, config.lam, config.lr, config.lr)
+    self_play(other).td_train(config.seed + 1, 0, 60, config.lam, config.lr, config.lr)
     assert not np.array_equal(other.get_weights()["contact.w1"], nets[0]["contact.w1"])
 
 
@@ -295,12 +297,12 @@ def test_training_data_and_supervised_steps_make_the_td_net() -> None:
     # td_train is td_targets (play, lambda-returns) followed by train_positions on them
     config = TrainConfig(contact_hidden=8, race_hidden=8)
     direct = initial_weights(config).model()
-    direct.td_train(config.seed, 0, 12, config.lam, 0.03, 0.03)
+    self_play(direct).td_train(config.seed, 0, 12, config.lam, 0.03, 0.03)
     split = initial_weights(config).model()
     for i in range(12):
-        boards, targets, plies = split.td_targets(config.seed, i, 1, config.lam)
+        boards, targets, plies = self_play(split).td_targets(config.seed, i, 1, config.lam)
         assert plies > len(boards) > 0 and np.all((targets >= 0) & (targets <= 1))
-        split.train_positions(boards, targets, 0.03, 0.03, np.arange(len(boards), dtype=np.int64))
+        train_positions(split, boards, targets, 0.03, 0.03, np.arange(len(boards), dtype=np.int64))
     a, b = direct.get_weights(), split.get_weights()
     assert all(np.array_equal(a[k], b[k]) for k in a)
 
@@ -369,7 +371,7 @@ def test_supervised_steps_move_the_value_towards_the_target() -> None:
     board = np.frombuffer(Position().to_bytes(), dtype=np.uint8).reshape(1, 50).copy()
     target = np.array([[0.9, 0.3, 0.01, 0.05, 0.001]], dtype=np.float32)
     before = model.evaluate(board[0].tobytes())
-    model.train_positions(board, target, 0.05, 0.05, np.zeros(200, dtype=np.int64))
+    train_positions(model, board, target, 0.05, 0.05, np.zeros(200, dtype=np.int64))
     after = model.evaluate(board[0].tobytes())
     assert abs(after[0] - 0.9) < abs(before[0] - 0.9) and after[0] == pytest.approx(0.9, abs=0.02)
     assert after[1] == pytest.approx(0.3, abs=0.02)
@@ -379,14 +381,14 @@ def test_supervised_steps_move_the_value_towards_the_target() -> None:
 
 def test_the_core_games_are_the_games_matchplayer_plays(tiny: Weights) -> None:
     bot, pub = NeuralBot(weights=tiny, cube="never"), get_bot("pubeval", cube="never")
-    model = tiny.model()
+    games = self_play(tiny.model())
     rules = Rules(jacoby=False)
     for i in range(6):
         theirs = MatchPlayer(bot, pub, rules=rules).play(9, i)
-        mine, _ = model.versus("neural", "pubeval", 9, i, 1)
+        mine, _ = games.versus("neural", "pubeval", 9, i, 1)
         assert theirs.score0 - theirs.score1 == mine[0]
         theirs = MatchPlayer(pub, bot, rules=rules).play(9, i)
-        mine, _ = model.versus("pubeval", "neural", 9, i, 1)
+        mine, _ = games.versus("pubeval", "neural", 9, i, 1)
         assert theirs.score0 - theirs.score1 == mine[0]
 
 

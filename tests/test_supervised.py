@@ -10,6 +10,7 @@ from bgfast._core import neural as _neural
 from bgfast.bots.neural_weights import Weights, read_weights
 from bgfast.errors import InvalidSpecError
 from bgfast.train import TrainConfig, initial_weights
+from bgfast.train.config import self_play
 from bgfast.train.supervised import (
     NetFit, RefineConfig, _conditional, _equity, _forward, _joint, _relative_error, _step, fit_net, label_positions,
     refine_positions, run_refine,
@@ -31,7 +32,7 @@ def _loss(fit: NetFit, x: np.ndarray, t: np.ndarray, mask: np.ndarray) -> float:
 
 def test_the_adam_step_follows_the_gradient_of_the_conditional_cross_entropy() -> None:
     model = read_weights().model()
-    boards = model.self_play_positions(4, 0, 3, 1)
+    boards = self_play(model).positions(4, 0, 3, 1)
     x, cls, mask = _neural.inputs_batch(boards)
     x, mask = x[cls == 0][:64], mask[cls == 0][:64]
     t = model.evaluate_batch(np.ascontiguousarray(boards[cls == 0][:64]))
@@ -67,7 +68,7 @@ def test_a_fit_resumed_after_an_epoch_is_the_fit_never_stopped() -> None:
     import copy
 
     model = read_weights().model()
-    boards = model.self_play_positions(5, 0, 20, 2)
+    boards = self_play(model).positions(5, 0, 20, 2)
     _, cls, _ = _neural.inputs_batch(boards)
     boards = np.ascontiguousarray(boards[cls == 0])
     targets = label_positions(model, boards, 1)
@@ -87,8 +88,8 @@ def test_refine_positions_are_candidates_then_positions_before_the_rolls() -> No
     model = read_weights().model()
     config = RefineConfig(games=10, block_games=5, stride=2, most=4)
     boards, decisions = refine_positions(model, config, 1)
-    candidates, ids = model.candidate_positions(config.seed, 5, 5, 2, 4, 0.16, 0.0)
-    before = model.self_play_positions(config.seed, 5, 5, 2)
+    candidates, ids = self_play(model).candidates(config.seed, 5, 5, 2, 4, 0.16, 0.0)
+    before = self_play(model).positions(config.seed, 5, 5, 2)
     assert np.array_equal(boards, np.concatenate([candidates, before]))
     assert np.array_equal(decisions, np.concatenate([ids, np.full(len(before), -1)]))
     assert np.all(np.diff(ids) >= 0) and np.bincount(ids).max() <= 4
@@ -98,7 +99,7 @@ def test_refine_positions_are_candidates_then_positions_before_the_rolls() -> No
 
 def test_candidates_are_the_best_plays_of_a_roll_from_the_opponent_s_side() -> None:
     model = read_weights().model()
-    boards, ids = model.candidate_positions(9, 0, 1, 1, 3, 1.0, 0.0)
+    boards, ids = self_play(model).candidates(9, 0, 1, 1, 3, 1.0, 0.0)
     # the first decision of game 0 is its opening roll: its candidates, valued by the net
     first = boards[ids == 0]
     assert 1 <= len(first) <= 3
@@ -118,7 +119,7 @@ def test_candidate_positions_refuses_bad_arguments() -> None:
     model = read_weights().model()
     for args in ((1, 0, 1, 0), (1, 0, 1, 1, 0), (1, 0, 1, 1, 65), (1, 0, 1, 1, 4, 0.16, 2.0)):
         with pytest.raises(ValueError):
-            model.candidate_positions(*args)
+            self_play(model).candidates(*args)
 
 
 def test_each_refinement_round_keeps_the_rounds_before_it_in_the_meta() -> None:
@@ -162,7 +163,7 @@ def test_the_relative_equity_error_compares_a_candidate_with_the_others_of_its_r
 
 def test_the_step_with_a_rank_weight_follows_the_gradient_of_the_whole_loss() -> None:
     model = read_weights().model()
-    boards, ids = model.candidate_positions(4, 0, 4, 1, 5, 1.0, 0.0)
+    boards, ids = self_play(model).candidates(4, 0, 4, 1, 5, 1.0, 0.0)
     x, cls, mask = _neural.inputs_batch(boards)
     keep = np.nonzero(cls == 0)[0][:80]
     x, mask, groups = x[keep], mask[keep], ids[keep]

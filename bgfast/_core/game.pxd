@@ -20,6 +20,7 @@ cpdef enum PlayKind:
     PLAY_PUBEVAL = 1
     PLAY_EVALUATOR = 2        # the best play of the player's own evaluator (the heuristic bot)
     PLAY_PYTHON = 3
+    PLAY_HOOK = 4             # a C function's play (Player.hook; the training loops' self-play)
 
 # How a player handles the cube.
 cpdef enum CubeKind:
@@ -44,6 +45,11 @@ cpdef enum TurnAction:
     ACTION_PASS = 3
     ACTION_BEAVER = 4
 
+# A player plugged in from C (PLAY_HOOK): asked on every roll, a forced one included,
+# with the roll's plays in ``g`` generated from ``b`` (the player on roll as side 1);
+# returns the index in ``g.items`` of its play.  ``ctx`` is the player's ``hook_ctx``.
+ctypedef int (*PlayHook)(void* ctx, const MoveGen* g, const Board* b) except -1 nogil
+
 ctypedef struct Player:
     int play
     int cube
@@ -52,6 +58,8 @@ ctypedef struct Player:
     Rng rng                   # the player's own stream for random choices
     uint64_t stream           # moves that stream to another lane: its bot's seed (0: the seat's lane)
     PyObject* py              # Python adapter for PLAY_PYTHON / CUBE_PYTHON, else NULL
+    PlayHook hook             # PLAY_HOOK: the function that plays, and its context
+    void* hook_ctx
 
 ctypedef struct Rules:
     int length                # 0 = money game
@@ -142,5 +150,19 @@ ctypedef struct MatchCtx:
     int script_pos
 
 cdef int next_die(MatchCtx* m) noexcept nogil
+# Seed the dice (lane 0) and both players' streams (lane 1 + seat + 4 * the player's stream:
+# lanes 1, 2 for bots without a seed) for match ``index`` of the run whose key
+# (``rng.run_key``) is ``key``.
+cdef void seed_match(MatchCtx* m, const uint64_t* key, uint64_t index) noexcept nogil
 cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* log) except -1 nogil
 cdef int play_match(MatchCtx* m, MatchLog* out, const GameStart* first) except -1 nogil
+
+# The Python face: two players under fixed rules; C code (the training loops) plugs a
+# PLAY_HOOK player into a seat with ``plug`` and plays games with ``play_game``.
+cdef class MatchRunner:
+    cdef MatchCtx* m
+    cdef MatchLog* log
+    cdef list _keep           # the objects the players and the table point into
+    cdef public int checkers
+    cdef void _seed(self, seed, unsigned long long index)
+    cdef void plug(self, int player, PlayHook hook, void* ctx) noexcept

@@ -26,6 +26,7 @@ class PlayKind(enum.IntEnum):
     PLAY_PUBEVAL = 1
     PLAY_EVALUATOR = 2
     PLAY_PYTHON = 3
+    PLAY_HOOK = 4
 
 class CubeKind(enum.IntEnum):
     CUBE_NEVER = 0

@@ -4,7 +4,9 @@
 One loop serves every bot: built-in bots (random, pubeval, heuristic) choose
 plays and cube actions in C without touching Python; Python bots are called
 back, with the GIL, through an adapter object (``bgfast.game._PythonAdapter``)
-at the same decision points, so every bot plays by the same rules.
+at the same decision points, so every bot plays by the same rules.  C code plugs
+its own players in (``PLAY_HOOK``, :meth:`MatchRunner.plug`): the training loops'
+self-play (``training.pyx``), asked on every roll to see each position and value.
 
 A game: opening roll (one die each, ties re-rolled, the higher die plays both);
 then, turn by turn, a cube action before the roll when the cube is available
@@ -42,7 +44,7 @@ from bgfast._core.cube cimport (
 from bgfast._core.game cimport (
     Player, Rules, Scene, TurnRecord, TurnLog, GameLog, MatchLog, MatchCtx, GameStart,
     MAX_GAMES, MAX_DOUBLES, MAX_SCRIPT, SUMMARY_FIELDS,
-    PLAY_RANDOM, PLAY_PUBEVAL, PLAY_EVALUATOR, PLAY_PYTHON,
+    PLAY_RANDOM, PLAY_PUBEVAL, PLAY_EVALUATOR, PLAY_PYTHON, PLAY_HOOK, PlayHook,
     CUBE_NEVER, CUBE_KEITH, CUBE_JANOWSKI, CUBE_MET, CUBE_PYTHON,
     KIND_SINGLE, KIND_GAMMON, KIND_BACKGAMMON, KIND_PASS,
     ACTION_MOVE, ACTION_DOUBLE, ACTION_TAKE, ACTION_PASS, ACTION_BEAVER,
@@ -82,7 +84,7 @@ cdef int choose_play(const Rules* r, const MetTable* met, Player* p, MoveGen* g,
     ``b``).  A player of the MET cube policy plays match play by the table
     (:func:`~bgfast._core.cube.cube_choose`: the play of the best cubeful match winning chance)."""
     cdef CubeArgs a
-    if g.n == 1:
+    if g.n == 1 and p.play != PLAY_HOOK:
         return 0
     if p.play == PLAY_RANDOM:
         return rng_below(&p.rng, g.n)
@@ -96,6 +98,8 @@ cdef int choose_play(const Rules* r, const MetTable* met, Player* p, MoveGen* g,
     if p.play == PLAY_PYTHON:
         with gil:
             return _python_play(r, p, g, s, b, d1, d2)
+    if p.play == PLAY_HOOK:
+        return p.hook(p.hook_ctx, g, b)
     with gil:
         raise ValueError("unknown checker-play kind %d" % p.play)
 
@@ -484,7 +488,7 @@ cdef int _set_player(Player* p, spec, list keep) except -1:
     that neither plays nor doubles by one); ``adapter`` the Python side of a
     ``PLAY_PYTHON`` / ``CUBE_PYTHON`` player, else None; ``stream`` (0 when left out, below
     2**62) moves the player's stream of random choices to another lane (see
-    ``_seed_match``).  Objects the player points into are appended to ``keep``."""
+    ``seed_match``).  Objects the player points into are appended to ``keep``."""
     play, cube, eff, evaluator, adapter = spec[:5]
     stream = spec[5] if len(spec) > 5 else 0
     if not 0 <= stream < 2**62:
@@ -494,6 +498,8 @@ cdef int _set_player(Player* p, spec, list keep) except -1:
     p.cube = cube
     p.cube_efficiency = eff
     p.py = NULL
+    p.hook = NULL
+    p.hook_ctx = NULL
     memset(&p.evaluator, 0, sizeof(Evaluator))
     p.evaluator.kind = -1
     if not (PLAY_RANDOM <= play <= PLAY_PYTHON):
@@ -556,11 +562,6 @@ cdef class MatchRunner:
         2**62; 0 when left out: the seat's own stream of each match).
     :param met: the :class:`~bgfast._core.cube.Met` of ``CUBE_MET`` players in match play, or None.
     """
-    cdef MatchCtx* m
-    cdef MatchLog* log
-    cdef list _keep           # the objects the players and the table point into
-    cdef public int checkers
-
     def __cinit__(self, rules, start, players, met=None):
         self.m = NULL
         self.log = NULL
@@ -589,7 +590,13 @@ cdef class MatchRunner:
 
     cdef void _seed(self, seed, unsigned long long index):
         cdef bytes key = run_key(seed)
-        _seed_match(self.m, <const uint64_t*> (<const char*> key), index)
+        seed_match(self.m, <const uint64_t*> (<const char*> key), index)
+
+    cdef void plug(self, int player, PlayHook hook, void* ctx) noexcept:
+        """Seat ``player`` plays by ``hook(ctx, ...)`` (``PLAY_HOOK``); its cube policy stays."""
+        self.m.players[player].play = PLAY_HOOK
+        self.m.players[player].hook = hook
+        self.m.players[player].hook_ctx = ctx
 
     def reseed(self, seed, unsigned long long index):
         """Seed the dice and both players' streams for item ``index`` of run ``seed``."""
@@ -718,7 +725,7 @@ cdef class MatchRunner:
         return out
 
 
-cdef inline void _seed_match(MatchCtx* m, const uint64_t* key, uint64_t index) noexcept nogil:
+cdef void seed_match(MatchCtx* m, const uint64_t* key, uint64_t index) noexcept nogil:
     """Seed the dice and both players' streams for match ``index`` of the run whose key is ``key``:
     lane 0 the dice, lane ``1 + seat + 4 * stream`` each player's random choices (lanes 1 and 2
     for players whose bot has no seed of its own)."""
@@ -756,7 +763,7 @@ cdef int _play_rows(MatchCtx** ctx, MatchLog** logs, const uint64_t* key, const 
     cdef const GameStart* first = NULL
     for i in range(indices.shape[0]):
         r = which[i]
-        _seed_match(ctx[r], key, indices[i])
+        seed_match(ctx[r], key, indices[i])
         if start_of != NULL:
             first = &starts[start_of[i]] if start_of[i] >= 0 else NULL
         play_match(ctx[r], logs[r], first)

@@ -65,6 +65,11 @@ cdef void neural_children_of(const Neural* nn, NeuralParent* ps, const MoveGen* 
                              float* out) noexcept nogil
 # The child of ``g`` the net plays at 0 ply (the first of the best equity).
 cdef int neural_choose(const Neural* nn, const MoveGen* g, const Board* parent) noexcept nogil
+# One gradient step of ``nn.part[net]`` (NET_CONTACT or NET_RACE) moving its value of ``a``
+# (after side 1's play) towards ``target``, side 0's probabilities; ``tmp`` is NN_MAX_HIDDEN
+# floats of scratch.  Returns the squared error of the win output before the step.
+cdef float neural_train_step(Neural* nn, int net, const Board* a, const float* target, float lr,
+                             float* tmp) noexcept nogil
 
 # The Python face: a model owns its weights (``nn``) and a move generator of scratch
 # space for its own calls, so the game loop's evaluator dispatch can point a player at

@@ -1,4 +1,4 @@
-# Type stub for bgfast._core.neural (neural.pyx): the neural-net evaluator and its self-play training.
+# Type stub for bgfast._core.neural (neural.pyx): the neural-net evaluator.
 from collections.abc import Mapping
 from typing import Final, TypeAlias
 
@@ -15,7 +15,6 @@ HAND_INPUTS: Final[int]
 NETS: Final[tuple[str, str]]
 OUTPUTS: Final[tuple[str, str, str, str, str]]
 MAX_HIDDEN: Final[int]
-PLAYERS: Final[dict[str, int]]
 
 @disjoint_base
 class Model:
@@ -35,28 +34,6 @@ class Model:
     def children(self, board: ReadableBuffer, d1: int, d2: int) -> tuple[list[bytes], NDArray[np.float32]]: ...
     def choose(self, board: ReadableBuffer, d1: int, d2: int) -> bytes: ...
     def choose_batch(self, boards: NDArray[np.uint8], dice: NDArray[np.int64]) -> NDArray[np.uint8]: ...
-    def td_train(
-        self, seed: int, first: int, games: int, lam: float, lr_contact: float, lr_race: float
-    ) -> tuple[tuple[int, int], int, tuple[float, float]]: ...
-    def td_targets(
-        self, seed: int, first: int, games: int, lam: float
-    ) -> tuple[NDArray[np.uint8], NDArray[np.float32], int]: ...
-    def train_positions(
-        self,
-        boards: NDArray[np.uint8],
-        targets: NDArray[np.float32],
-        lr_contact: float,
-        lr_race: float,
-        order: NDArray[np.int64],
-    ) -> tuple[int, int]: ...
-    def versus(
-        self, player0: str, player1: str, seed: int, first: int, games: int
-    ) -> tuple[NDArray[np.int8], NDArray[np.int32]]: ...
-    def self_play_positions(self, seed: int, first: int, games: int, stride: int = 1) -> NDArray[np.uint8]: ...
-    def candidate_positions(
-        self, seed: int, first: int, games: int, stride: int = 1, most: int = 6, window: float = 0.16,
-        explore: float = 0.0, opponent: str = "neural",
-    ) -> tuple[NDArray[np.uint8], NDArray[np.int64]]: ...
 
 def board_class(board: ReadableBuffer) -> int: ...
 def inputs(board: ReadableBuffer) -> NDArray[np.float32]: ...

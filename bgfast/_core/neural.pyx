@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, embedsignature=True, initializedcheck=False
-"""The neural-net evaluator, its self-play training, in C.
+"""The neural-net evaluator, in C.
 
 Perspective.  The net values a position for the side *on roll, before it
 rolls*.  Internally a position is held as it is after a play (the mover is
@@ -42,36 +42,34 @@ with AVX-512 and AVX2 clones chosen at run time on x86-64 Linux).  Every clone
 does the same arithmetic, without fused multiply-adds, so the values do not
 depend on the CPU.
 
-Training (``Model.td_train``): TD(lambda) self-play (Sutton 1988; Tesauro 1992)
-in its offline lambda-return form (Sutton and Barto 2018, section 12.1): each
-game is played greedily at 0 ply with the weights fixed, then every position of
-it is moved towards its lambda-return, computed backwards from the result with
-the values the players saw.  The loss is the cross-entropy of each conditional
-output, weighted by the target probability of its condition, so the gradient on
-the logits is ``o0 - t_win``, ``t_win o1 - t_wg``, ``t_wg o2 - t_wbg``, ``(1 -
-t_win) o3 - t_lg``, ``t_lg o4 - t_lbg``.  Plain stochastic gradient descent; the
-same seed, first game and weights give the same net.
+Training.  :c:func:`neural_train_step` moves the net's value of one position towards
+a target: the loss is the cross-entropy of each conditional output, weighted by the
+target probability of its condition, so the gradient on the logits is ``o0 - t_win``,
+``t_win o1 - t_wg``, ``t_wg o2 - t_wbg``, ``(1 - t_win) o3 - t_lg``, ``t_lg o4 - t_lbg``;
+plain stochastic gradient descent.  The self-play that makes the targets (TD(lambda),
+the positions and candidate plays for supervised training) is ``training.pyx``'s, on the
+game loop of ``game.pyx``.
+
+The dense kernels (the first layer's sums, the hidden and output layers, the gradient
+step) are C in ``neural.h`` beside this file.
 """
 import numpy as np
 
-from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 from bgfast._core.board cimport Board, BAR, board_swap, side_has_back_checker, board_checkers, board_from_bytes, check_board, load8, nonzero_bytes
-from bgfast._core.movegen cimport MoveGen, Child, movegen_new, movegen_free, generate, MAX_CHILDREN
-from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
-from bgfast._core.evaluators cimport is_race, pubeval_choose
+from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate
+from bgfast._core.evaluators cimport is_race
 from bgfast._core.heuristic cimport heuristic_dense, heuristic_dense_roll, heuristic_dense_child, DenseRoll, H_NDENSE
 from bgfast._core.probs cimport probs_flip, probs_equity, PlayValue
 from bgfast._core.topk cimport topk_insert
-from bgfast._core.bearoff cimport bearoff_build, bearoff_ready, bearoff_probs, is_pure_bearoff
+from bgfast._core.bearoff cimport bearoff_build, bearoff_ready, bearoff_probs
 from bgfast._core.neural cimport (
     NetPart, Neural, NeuralParent, NN_OUT, NN_RAW_SIDE, NN_RAW, NN_HAND, NN_IN, NN_MAX_HIDDEN, NN_NETS,
     NET_CONTACT, NET_RACE, CLASS_CONTACT, CLASS_RACE, CLASS_BEAROFF, CLASS_DECIDED,
 )
-from bgfast._core.rng import run_key
 
 INPUTS = NN_IN
 RAW_INPUTS = NN_RAW
@@ -79,177 +77,11 @@ HAND_INPUTS = NN_HAND
 NETS = ("contact", "race")
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 MAX_HIDDEN = NN_MAX_HIDDEN
-PLAYERS = {"neural": 0, "pubeval": 1, "random": 2}
+cdef enum:
+    MAX_SPARSE = 320          # non-zero inputs of one position: at most 2 x 100 codes + 58
+    SMALL_ROLL = 256          # children of a roll valued in a stack buffer (more: malloc)
 
-DEF MAX_PLIES = 1024          # positions kept of one training game (longer games stop there)
-DEF MAX_SPARSE = 320          # non-zero inputs of one position: at most 2 x 100 codes + 58
-DEF SMALL_ROLL = 256          # children of a roll valued in a stack buffer (more: malloc)
-
-cdef extern from *:
-    """
-    #include <stdint.h>
-    #include <stddef.h>
-    #if defined(__SSE2__)
-    #include <emmintrin.h>
-    #endif
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-    /* fp-contract=off: no clone fuses a multiply and an add, so all give the same bits */
-    #define NN_CLONES __attribute__((target_clones("avx512f", "avx2", "default"), \
-                                     optimize("no-loop-unroll-and-jam", "fp-contract=off")))
-    #elif defined(__GNUC__) && !defined(__clang__)
-    #define NN_CLONES __attribute__((optimize("no-loop-unroll-and-jam", "fp-contract=off")))
-    #else
-    #define NN_CLONES
-    #endif
-
-    /* 1 / (1 + exp(-x)) lane by lane (GCC vector extensions), x clamped to [-30, 30]: exp
-       through 2^t = 2^i 2^f with i = round(t), |f| <= 1/2, 2^f by its degree-6 Taylor
-       polynomial (relative error below 2e-7), and 2^i built in the exponent bits.  One
-       formula for vectors of 8 and of 16 lanes. */
-    #define NN_DEFINE_SIGMOID(NAME, VF, VI)                                                   \
-        static inline __attribute__((always_inline)) VF NAME(VF x) {                          \
-            VI over, under, i;                                                                \
-            VF t, f, p, hi = {0};                                                             \
-            hi += 30.0f;                                                                      \
-            over = x > hi;                                                                    \
-            x = (VF)(((VI)x & ~over) | ((VI)hi & over));                                      \
-            under = x < -hi;                                                                  \
-            x = (VF)(((VI)x & ~under) | ((VI)(-hi) & under));                                 \
-            t = x * -1.44269504f;                                                             \
-            i = __builtin_convertvector(t + 64.5f, VI) - 64;                                  \
-            f = t - __builtin_convertvector(i, VF);                                           \
-            p = 1.0f + f * (0.693147181f + f * (0.240226507f + f * (0.0555041087f             \
-                     + f * (0.00961812911f + f * (0.00133335581f + f * 0.000154035304f)))));  \
-            return 1.0f / (1.0f + p * (VF)((i + 127) << 23));                                 \
-        }
-    typedef float nn_v8f __attribute__((vector_size(32)));
-    typedef int32_t nn_v8i __attribute__((vector_size(32)));
-    typedef float nn_v16f __attribute__((vector_size(64)));
-    typedef int32_t nn_v16i __attribute__((vector_size(64)));
-    NN_DEFINE_SIGMOID(nn_sigmoid8, nn_v8f, nn_v8i)
-    NN_DEFINE_SIGMOID(nn_sigmoid16, nn_v16f, nn_v16i)
-
-    /* z[j0:j0+B] = src[j0:j0+B] + sum_k val[k] w[idx[k] H + j0 ...] + sum_k dval[k] dw[k H + j0 ...]:
-       the block of B hidden units stays in registers while every column is added, so each
-       column is read once; each z[j] gets its additions in the order of the columns. */
-    static inline __attribute__((always_inline)) void nn_block(
-            float* z, const float* src, const float* restrict w, const int* idx, const float* val, int m,
-            const float* restrict dw, const float* dval, int nd, int H, int j0, int B) {
-        float acc[64];
-        int k, j;
-        __builtin_memcpy(acc, src + j0, B * sizeof(float));
-        for (k = 0; k < m; k++) {
-            const float* restrict row = w + (size_t)idx[k] * (size_t)H + j0;
-            float a = val[k];
-            for (j = 0; j < B; j++) acc[j] += a * row[j];
-        }
-        for (k = 0; k < nd; k++) {
-            const float* restrict row = dw + (size_t)k * (size_t)H + j0;
-            float a = dval[k];
-            for (j = 0; j < B; j++) acc[j] += a * row[j];
-        }
-        __builtin_memcpy(z + j0, acc, B * sizeof(float));
-    }
-
-    /* Append (first + j, a[j] - b[j]) to idx/val for each j < n (n <= 64) where that
-       difference is not 0, in the order of j; returns the new count m. */
-    static inline int nn_changed(const float* a, const float* b, int n, int first, int* idx,
-                                 float* val, int m) {
-        uint64_t mask = 0;
-        int j = 0;
-    #if defined(__SSE2__)
-        for (; j + 4 <= n; j += 4) {
-            __m128 d = _mm_sub_ps(_mm_loadu_ps(a + j), _mm_loadu_ps(b + j));
-            mask |= (uint64_t)_mm_movemask_ps(_mm_cmpneq_ps(d, _mm_setzero_ps())) << j;
-        }
-    #endif
-        for (; j < n; j++) mask |= (uint64_t)(a[j] - b[j] != 0.0f) << j;
-        while (mask) {
-            j = __builtin_ctzll(mask);
-            mask &= mask - 1;
-            idx[m] = first + j;
-            val[m] = a[j] - b[j];
-            m++;
-        }
-        return m;
-    }
-
-    /* z[0:H] = src[0:H] (z itself or another array) + the m sparse columns idx/val of w, then
-       the nd dense rows of dw (contiguous, all of them: a zero weight adds nothing) with
-       weights dval; H a multiple of 8.  Blocks of 64 units where they fit (8 AVX registers). */
-    NN_CLONES static void nn_accumulate(float* z, const float* src, const float* restrict w, const int* idx,
-                                        const float* val, int m, const float* restrict dw,
-                                        const float* dval, int nd, int H) {
-        int j0 = 0;
-        for (; j0 + 64 <= H; j0 += 64) nn_block(z, src, w, idx, val, m, dw, dval, nd, H, j0, 64);
-        for (; j0 + 32 <= H; j0 += 32) nn_block(z, src, w, idx, val, m, dw, dval, nd, H, j0, 32);
-        for (; j0 < H; j0 += 8) nn_block(z, src, w, idx, val, m, dw, dval, nd, H, j0, 8);
-    }
-
-    /* h = sigmoid(z) in place, then out[o] = sigmoid(b2[o] + w2[o] . h) for the 5 outputs */
-    NN_CLONES static void nn_hidden_output(float* restrict z, const float* restrict w2,
-                                           const float* b2, int H, float* out) {
-        int j, o, k;
-        nn_v8f logits = {0, 0, 0, 0, 0, 0, 0, 0}, s[5], a, h;
-        for (j = 0; j + 16 <= H; j += 16) {
-            nn_v16f v;
-            __builtin_memcpy(&v, z + j, sizeof(v));
-            v = nn_sigmoid16(v);
-            __builtin_memcpy(z + j, &v, sizeof(v));
-        }
-        if (j < H) {
-            nn_v8f v;
-            __builtin_memcpy(&v, z + j, sizeof(v));
-            v = nn_sigmoid8(v);
-            __builtin_memcpy(z + j, &v, sizeof(v));
-        }
-        for (o = 0; o < 5; o++) s[o] = logits;
-        for (j = 0; j < H; j += 8) {       /* the 5 sums side by side: independent chains */
-            __builtin_memcpy(&h, z + j, sizeof(h));
-            for (o = 0; o < 5; o++) {
-                __builtin_memcpy(&a, w2 + (size_t)o * (size_t)H + j, sizeof(a));
-                s[o] += a * h;             /* lane k sums the products j + k, j += 8 */
-            }
-        }
-        for (o = 0; o < 5; o++) {
-            float t = 0;
-            for (k = 0; k < 8; k++) t += s[o][k];
-            logits[o] = t + b2[o];
-        }
-        logits = nn_sigmoid8(logits);
-        for (o = 0; o < 5; o++) out[o] = logits[o];
-    }
-
-    /* One gradient step on one position: h its hidden activations, dz2 the gradient on the
-       5 logits; the hidden gradient uses w2 before its update.  tmp: H floats of scratch. */
-    NN_CLONES static void nn_backprop(float* restrict w1, float* restrict b1, float* restrict w2,
-                                      float* b2, int H, const int* idx, const float* val, int m,
-                                      const float* restrict h, const float* dz2, float lr,
-                                      float* restrict tmp) {
-        int j, o, k;
-        for (j = 0; j < H; j++) tmp[j] = 0.0f;
-        for (o = 0; o < 5; o++) {
-            const float* restrict w = w2 + (size_t)o * (size_t)H;
-            float d = dz2[o];
-            if (d == 0.0f) continue;
-            for (j = 0; j < H; j++) tmp[j] += d * w[j];
-        }
-        for (j = 0; j < H; j++) tmp[j] *= h[j] * (1.0f - h[j]);
-        for (o = 0; o < 5; o++) {
-            float* restrict w = w2 + (size_t)o * (size_t)H;
-            float a = -lr * dz2[o];
-            if (a == 0.0f) continue;
-            for (j = 0; j < H; j++) w[j] += a * h[j];
-            b2[o] += a;
-        }
-        for (j = 0; j < H; j++) b1[j] -= lr * tmp[j];
-        for (k = 0; k < m; k++) {
-            float* restrict row = w1 + (size_t)idx[k] * (size_t)H;
-            float a = -lr * val[k];
-            for (j = 0; j < H; j++) row[j] += a * tmp[j];
-        }
-    }
-    """
+cdef extern from "neural.h":
     void nn_accumulate(float* z, const float* src, const float* w, const int* idx, const float* val, int m,
                        const float* dw, const float* dval, int nd, int H) nogil
     int nn_changed(const float* a, const float* b, int n, int first, int* idx, float* val, int m) nogil
@@ -258,6 +90,7 @@ cdef extern from *:
                      const float* val, int m, const float* h, const float* dz2, float lr,
                      float* tmp) nogil
     int posix_memalign(void** p, size_t alignment, size_t size) nogil
+
 
 
 cdef extern from *:
@@ -661,99 +494,15 @@ cdef int neural_choose(const Neural* nn, const MoveGen* g, const Board* parent) 
     return best
 
 
-# ---------------------------------------------------------------- games in C
+# ---------------------------------------------------------------- training
 
-cdef int _opening(Board* b, Rng* dice, int* d1, int* d2) noexcept nogil:
-    """The starting position and the opening roll as the game loop draws it (one die each,
-    ties re-rolled, the higher die's player moves first with both); returns that player."""
-    cdef int i
-    memset(b, 0, sizeof(Board))
-    for i in range(2):
-        b.side[i][5] = 5
-        b.side[i][7] = 3
-        b.side[i][12] = 5
-        b.side[i][23] = 2
-    while True:
-        d1[0] = rng_die(dice)
-        d2[0] = rng_die(dice)
-        if d1[0] != d2[0]:
-            return 0 if d1[0] > d2[0] else 1
-
-
-cdef inline int _argmax_equity(const float* vals, int n) noexcept nogil:
-    cdef int i, best = 0
-    cdef float e, best_e = probs_equity(vals)
-    for i in range(1, n):
-        e = probs_equity(vals + NN_OUT * i)
-        if e > best_e:
-            best_e = e
-            best = i
-    return best
-
-
-cdef inline int _result_points(const Board* b) noexcept nogil:
-    """Points the mover (side 1, just bore off its last checker) wins: 1, 2 or 3."""
-    if board_checkers(b, 0) < 15:
-        return 1
-    return 3 if side_has_back_checker(b.side[0]) else 2
-
-
-cdef int _play_versus(const Neural* nn, const int* kinds, Rng* dice, Rng* rngs, MoveGen* g,
-                      int* plies_out) noexcept nogil:
-    """One cubeless game, dice as the game loop draws them (the opening roll re-rolls ties;
-    the higher die moves first); player ``p`` plays by ``kinds[p]``.  Returns player 0's
-    points (+-1, 2, 3)."""
-    cdef Board b
-    cdef int d1, d2, turn, idx, kind, plies = 0
-    turn = _opening(&b, dice, &d1, &d2)
-    while True:
-        generate(g, &b, d1, d2)
-        kind = kinds[turn]
-        if g.n <= 1:
-            idx = 0
-        elif kind == 0:
-            idx = neural_choose(nn, g, &b)
-        elif kind == 1:
-            idx = pubeval_choose(g, &b)
-        else:
-            idx = rng_below(&rngs[turn], g.n)
-        memcpy(&b, &g.items[idx].board, sizeof(Board))
-        plies += 1
-        if board_checkers(&b, 1) == 0:
-            plies_out[0] = plies
-            return _result_points(&b) * (1 if turn == 0 else -1)
-        board_swap(&b, &b)
-        turn = 1 - turn
-        d1 = rng_die(dice)
-        d2 = rng_die(dice)
-
-
-ctypedef struct TDBuffers:
-    Board* boards             # positions after each play (side 0 on roll)
-    int* cls
-    float* values             # the side on roll's probabilities as the players saw them
-    float* returns            # their lambda-returns (the training targets)
-    float* vals               # children's values of one roll
-    float* tmp
-    MoveGen* g
-
-
-cdef inline void _lambda_target(const float* next_value, const float* next_return, float lam,
-                                float* out) noexcept nogil:
-    """``(1 - lam) flip(V_{t+1}) + lam flip(G_{t+1})``: the next position is the other side's."""
-    cdef float a[NN_OUT]
-    cdef float b[NN_OUT]
-    cdef int k
-    probs_flip(next_value, a)
-    probs_flip(next_return, b)
-    for k in range(NN_OUT):
-        out[k] = (1 - lam) * a[k] + lam * b[k]
-
-
-cdef float _train_position(NetPart* net, const Board* a, int cls, const float* t, float lr,
-                           float* tmp) noexcept nogil:
-    """One gradient step moving the net's value of ``a`` towards ``t``; returns the squared
-    error of the win output before the step."""
+cdef float neural_train_step(Neural* nn, int net, const Board* a, const float* target, float lr,
+                             float* tmp) noexcept nogil:
+    """One gradient step of net ``net`` moving its value of ``a`` (after side 1's play) towards
+    ``target``, side 0's five probabilities; returns the squared error of the win output
+    before the step."""
+    cdef NetPart* part = &nn.part[net]
+    cdef const float* t = target
     cdef int idx[MAX_SPARSE]
     cdef float val[MAX_SPARSE]
     cdef float z[NN_MAX_HIDDEN]
@@ -762,76 +511,15 @@ cdef float _train_position(NetPart* net, const Board* a, int cls, const float* t
     cdef int m, bits
     m = _encode_raw(a, idx, val)
     m += _encode_hand(a, idx + m, val + m)
-    _forward(net, idx, val, m, z, o)
+    _forward(part, idx, val, m, z, o)
     _classify(a, &bits)
     dz[0] = o[0] - t[0]
     dz[1] = t[0] * o[1] - t[1] if bits & 2 else 0.0
     dz[2] = t[1] * o[2] - t[2] if bits & 4 else 0.0
     dz[3] = (1 - t[0]) * o[3] - t[3] if bits & 8 else 0.0
     dz[4] = t[3] * o[4] - t[4] if bits & 16 else 0.0
-    nn_backprop(net.w1, net.b1, net.w2, net.b2, net.hidden, idx, val, m, z, dz, lr, tmp)
+    nn_backprop(part.w1, part.b1, part.w2, part.b2, part.hidden, idx, val, m, z, dz, lr, tmp)
     return dz[0] * dz[0]
-
-
-cdef int _td_play(const Neural* nn, TDBuffers* buf, Rng* dice, float lam) noexcept nogil:
-    """Play one self-play game at 0 ply into ``buf`` with its lambda-returns; returns its plies."""
-    cdef Board b
-    cdef int d1, d2, best, t, T = 0
-    cdef MoveGen* g = buf.g
-    _opening(&b, dice, &d1, &d2)
-    while T < MAX_PLIES:
-        generate(g, &b, d1, d2)
-        neural_children(nn, g, &b, buf.vals)
-        best = _argmax_equity(buf.vals, g.n)
-        memcpy(&buf.boards[T], &g.items[best].board, sizeof(Board))
-        buf.cls[T] = neural_class(&buf.boards[T])
-        probs_flip(buf.vals + NN_OUT * best, buf.values + NN_OUT * T)
-        T += 1
-        if board_checkers(&buf.boards[T - 1], 1) == 0:
-            break
-        board_swap(&b, &buf.boards[T - 1])
-        d1 = rng_die(dice)
-        d2 = rng_die(dice)
-    # the lambda-returns, backwards from the last position (exact when the game is over)
-    memcpy(buf.returns + NN_OUT * (T - 1), buf.values + NN_OUT * (T - 1), NN_OUT * sizeof(float))
-    for t in range(T - 2, -1, -1):
-        _lambda_target(buf.values + NN_OUT * (t + 1), buf.returns + NN_OUT * (t + 1), lam,
-                       buf.returns + NN_OUT * t)
-    return T
-
-
-cdef int _td_game(Neural* nn, TDBuffers* buf, Rng* dice, float lam, const float* lr,
-                  double* stats) noexcept nogil:
-    """Play one self-play game at 0 ply and train on it, last position first; returns its plies."""
-    cdef int t, k, T = _td_play(nn, buf, dice, lam)
-    for t in range(T - 2, -1, -1):
-        k = buf.cls[t]
-        if k == CLASS_CONTACT or k == CLASS_RACE:
-            stats[2 + k] += _train_position(&nn.part[k], &buf.boards[t], k, buf.returns + NN_OUT * t,
-                                            lr[k], buf.tmp)
-            stats[k] += 1
-    return T
-
-
-cdef bint _td_buffers(TDBuffers* buf, MoveGen* g) noexcept nogil:
-    buf.boards = <Board*> malloc(MAX_PLIES * sizeof(Board))
-    buf.cls = <int*> malloc(MAX_PLIES * sizeof(int))
-    buf.values = <float*> malloc(MAX_PLIES * NN_OUT * sizeof(float))
-    buf.returns = <float*> malloc(MAX_PLIES * NN_OUT * sizeof(float))
-    buf.vals = <float*> malloc(MAX_CHILDREN * NN_OUT * sizeof(float))
-    buf.tmp = <float*> malloc(NN_MAX_HIDDEN * sizeof(float))
-    buf.g = g
-    return (buf.boards != NULL and buf.cls != NULL and buf.values != NULL and buf.returns != NULL
-            and buf.vals != NULL and buf.tmp != NULL)
-
-
-cdef void _td_free(TDBuffers* buf) noexcept nogil:
-    free(buf.boards)
-    free(buf.cls)
-    free(buf.values)
-    free(buf.returns)
-    free(buf.vals)
-    free(buf.tmp)
 
 
 # ---------------------------------------------------------------- Python entry points
@@ -1067,271 +755,6 @@ cdef class Model:
                 idx = neural_choose(&self.nn, self.g, &b)
                 memcpy(&ov[i, 0], self.g.items[idx].board.side[0], 50)
         return out
-
-    def td_train(self, seed, unsigned long long first, int games, double lam,
-                 double lr_contact, double lr_race):
-        """Play ``games`` self-play games (dice of game ``first + i`` of run ``seed``) and train
-        on each by TD(lambda).  Returns ``(positions, plies, mse)``: positions trained per net
-        (contact, race), plies played, and the mean squared error of the win output per net."""
-        cdef TDBuffers buf
-        cdef Rng dice
-        cdef double stats[4]
-        cdef float lr[2]
-        cdef long long plies = 0
-        cdef int i
-        cdef bytes key = run_key(seed)
-        cdef const uint64_t* kp = <const uint64_t*> (<const char*> key)
-        if games < 0 or not 0.0 <= lam <= 1.0 or lr_contact < 0 or lr_race < 0:
-            raise ValueError("games >= 0, 0 <= lam <= 1 and learning rates >= 0 are required")
-        lr[0] = lr_contact
-        lr[1] = lr_race
-        memset(stats, 0, sizeof(stats))
-        if not _td_buffers(&buf, self.g):
-            _td_free(&buf)
-            raise MemoryError()
-        with nogil:
-            for i in range(games):
-                rng_seed(&dice, kp, first + i, 0)
-                plies += _td_game(&self.nn, &buf, &dice, <float> lam, lr, stats)
-        _td_free(&buf)
-        return ((int(stats[0]), int(stats[1])), plies,
-                (stats[2] / stats[0] if stats[0] else 0.0, stats[3] / stats[1] if stats[1] else 0.0))
-
-    def td_targets(self, seed, unsigned long long first, int games, double lam):
-        """The training data of :meth:`td_train` without the training: ``games`` self-play games
-        (dice of game ``first + i`` of run ``seed``) played with the weights as they are, and
-        each game's contact and race positions, last first, with their lambda-returns.
-
-        Returns ``(boards, targets, plies)``: (n, 50) uint8 boards with side 1 on roll,
-        (n, 5) float32 targets for :meth:`train_positions`, and the plies played.  Thread-safe
-        on distinct models (it releases the GIL)."""
-        cdef TDBuffers buf
-        cdef Rng dice
-        cdef int i, t, T
-        cdef long long plies = 0, n = 0, cap
-        cdef bytes key = run_key(seed)
-        cdef const uint64_t* kp = <const uint64_t*> (<const char*> key)
-        if games < 0 or not 0.0 <= lam <= 1.0:
-            raise ValueError("games >= 0 and 0 <= lam <= 1 are required")
-        if not _td_buffers(&buf, self.g):
-            _td_free(&buf)
-            raise MemoryError()
-        cap = games * 64 + MAX_PLIES
-        boards = np.zeros((cap, 50), dtype=np.uint8)
-        targets = np.zeros((cap, NN_OUT), dtype=np.float32)
-        cdef unsigned char[:, ::1] bv
-        cdef float[:, ::1] tv
-        for i in range(games):
-            if n + MAX_PLIES > cap:
-                cap = 2 * cap
-                boards = np.resize(boards, (cap, 50))
-                targets = np.resize(targets, (cap, NN_OUT))
-            bv = boards
-            tv = targets
-            with nogil:
-                rng_seed(&dice, kp, first + i, 0)
-                T = _td_play(&self.nn, &buf, &dice, <float> lam)
-                plies += T
-                for t in range(T - 2, -1, -1):
-                    if buf.cls[t] == CLASS_CONTACT or buf.cls[t] == CLASS_RACE:
-                        memcpy(&bv[n, 0], buf.boards[t].side[1], 25)    # side 1 on roll
-                        memcpy(&bv[n, 25], buf.boards[t].side[0], 25)
-                        memcpy(&tv[n, 0], buf.returns + NN_OUT * t, NN_OUT * sizeof(float))
-                        n += 1
-        _td_free(&buf)
-        return boards[:n].copy(), targets[:n].copy(), plies
-
-    def train_positions(self, const unsigned char[:, ::1] boards, const float[:, ::1] targets,
-                        double lr_contact, double lr_race, const long long[::1] order):
-        """Supervised steps: for each ``i`` in ``order``, move the value of ``boards[i]`` (side 1 on
-        roll) towards ``targets[i]`` (its 5 probabilities).  Pure bear-offs and decided
-        positions are skipped.  Returns the number of positions trained per net."""
-        cdef Py_ssize_t n = boards.shape[0], j, i
-        cdef Board b, a
-        cdef int cls
-        cdef long long counts[2]
-        cdef float lr[2]
-        cdef float* tmp
-        if boards.shape[1] != 50 or targets.shape[0] != n or targets.shape[1] != NN_OUT:
-            raise ValueError("boards (n, 50) and targets (n, 5) are required")
-        for j in range(order.shape[0]):
-            if order[j] < 0 or order[j] >= n:
-                raise ValueError("order holds an index outside the boards: %d" % order[j])
-        lr[0] = lr_contact
-        lr[1] = lr_race
-        counts[0] = 0
-        counts[1] = 0
-        tmp = <float*> malloc(NN_MAX_HIDDEN * sizeof(float))
-        if tmp == NULL:
-            raise MemoryError()
-        with nogil:
-            for j in range(order.shape[0]):
-                i = order[j]
-                board_from_bytes(&boards[i, 0], &b)
-                board_swap(&a, &b)
-                cls = neural_class(&a)
-                if cls == CLASS_CONTACT or cls == CLASS_RACE:
-                    _train_position(&self.nn.part[cls], &a, cls, &targets[i, 0], lr[cls], tmp)
-                    counts[cls] += 1
-        free(tmp)
-        return (counts[0], counts[1])
-
-    def versus(self, str player0, str player1, seed, unsigned long long first, int games):
-        """Results of ``games`` cubeless games (no Jacoby rule) between two players named in
-        ``PLAYERS`` (``"neural"`` plays this model at 0 ply), on the
-        dice of games ``first ..`` of run ``seed`` as :class:`bgfast.game.MatchPlayer` draws
-        them.  Returns ``(points, plies)``: player 0's points per game (int8: +-1, 2, 3) and
-        each game's plies."""
-        cdef int kinds[2]
-        cdef Rng dice
-        cdef Rng rngs[2]
-        cdef int i, pl
-        cdef bytes key = run_key(seed)
-        cdef const uint64_t* kp = <const uint64_t*> (<const char*> key)
-        if player0 not in PLAYERS or player1 not in PLAYERS:
-            raise ValueError("players are named from %s, got %r, %r" % (sorted(PLAYERS), player0, player1))
-        kinds[0] = PLAYERS[player0]
-        kinds[1] = PLAYERS[player1]
-        points = np.zeros(games, dtype=np.int8)
-        plies = np.zeros(games, dtype=np.int32)
-        cdef signed char[::1] pv = points
-        cdef int[::1] lv = plies
-        with nogil:
-            for i in range(games):
-                rng_seed(&dice, kp, first + i, 0)
-                rng_seed(&rngs[0], kp, first + i, 1)
-                rng_seed(&rngs[1], kp, first + i, 2)
-                pv[i] = <signed char> _play_versus(&self.nn, kinds, &dice, rngs, self.g, &pl)
-                lv[i] = pl
-        return points, plies
-
-    def self_play_positions(self, seed, unsigned long long first, int games, int stride=1):
-        """Positions of ``games`` 0-ply self-play games (dice of games ``first ..`` of run
-        ``seed``), every ``stride``-th, before each roll: an (n, 50) uint8 array, side 1 on roll.
-        Pure bear-offs and decided positions are left out."""
-        cdef Rng dice
-        cdef Board b
-        cdef int d1, d2, best, i, ply
-        cdef long long n = 0
-        cdef bytes key = run_key(seed)
-        cdef const uint64_t* kp = <const uint64_t*> (<const char*> key)
-        cdef float* vals = <float*> malloc(MAX_CHILDREN * NN_OUT * sizeof(float))
-        if vals == NULL:
-            raise MemoryError()
-        if stride < 1:
-            raise ValueError("stride must be at least 1, got %d" % stride)
-        cap = games * 64 // stride + 64
-        out = np.zeros((cap, 50), dtype=np.uint8)
-        cdef unsigned char[:, ::1] ov = out
-        for i in range(games):
-            if n + MAX_PLIES >= cap:
-                cap = 2 * cap + MAX_PLIES
-                out = np.resize(out, (cap, 50))
-                ov = out
-            with nogil:
-                rng_seed(&dice, kp, first + i, 0)
-                _opening(&b, &dice, &d1, &d2)
-                ply = 0
-                while ply < MAX_PLIES:
-                    if ply > 0 and (ply + i) % stride == 0:
-                        board_swap(&b, &b)
-                        if neural_class(&b) <= CLASS_RACE:
-                            memcpy(&ov[n, 0], b.side[1], 25)     # back to side 1 on roll
-                            memcpy(&ov[n, 25], b.side[0], 25)
-                            n += 1
-                        board_swap(&b, &b)
-                    generate(self.g, &b, d1, d2)
-                    neural_children(&self.nn, self.g, &b, vals)
-                    best = _argmax_equity(vals, self.g.n)
-                    memcpy(&b, &self.g.items[best].board, sizeof(Board))
-                    ply += 1
-                    if board_checkers(&b, 1) == 0:
-                        break
-                    board_swap(&b, &b)
-                    d1 = rng_die(&dice)
-                    d2 = rng_die(&dice)
-        free(vals)
-        return out[:n].copy()
-
-    def candidate_positions(self, seed, unsigned long long first, int games, int stride=1, int most=6,
-                            double window=0.16, double explore=0.0, str opponent="neural"):
-        """The net's candidate plays in ``games`` 0-ply self-play games (dice of games ``first ..``
-        of run ``seed``): at every ``stride``-th roll, the positions after the best ``most`` plays
-        at 0 ply within ``window`` (cubeless equity) of the best, the opponent on roll: an (n, 50)
-        uint8 array, side 1 on roll, and an (n,) int64 array numbering the decision each came
-        from.  These are what the net must rank to choose a play, the positions self-play never
-        reaches but after its best play.  With ``explore`` > 0, a decision plays one of its
-        candidates at random with that probability (the choice drawn from the game's own stream,
-        lane 1), else the best.  With ``opponent`` ``"pubeval"`` or ``"random"`` (a name of
-        ``PLAYERS``), that player makes the plays of one side (the side that did not win the
-        opening roll in even games, the other in odd ones), so the positions are also the ones
-        the net meets against another style; the candidates of its rolls are kept all the same.
-        Pure bear-offs and decided positions are left out.
-
-        :raises ValueError: ``stride`` or ``most`` out of range, ``explore`` outside 0..1, an
-            unknown ``opponent``.
-        """
-        cdef Rng dice, pick
-        cdef Board b
-        cdef int d1, d2, best, i, ply, k, kept
-        cdef long long n = 0, decision = 0
-        cdef bytes key = run_key(seed)
-        cdef const uint64_t* kp = <const uint64_t*> (<const char*> key)
-        cdef int top[NN_MAX_CANDIDATES]
-        cdef float win = window
-        cdef uint32_t threshold
-        if stride < 1:
-            raise ValueError("stride must be at least 1, got %d" % stride)
-        if not 1 <= most <= NN_MAX_CANDIDATES:
-            raise ValueError("most must be 1 to %d, got %d" % (NN_MAX_CANDIDATES, most))
-        if not 0.0 <= explore <= 1.0:
-            raise ValueError("explore is a probability, got %r" % explore)
-        if opponent not in PLAYERS:
-            raise ValueError("opponent must be one of %s, got %r" % (", ".join(PLAYERS), opponent))
-        cdef int other = PLAYERS[opponent]
-        threshold = <uint32_t> (explore * 1000000)
-        cap = games * 64 * most // stride + 64 * most
-        out = np.zeros((cap, 50), dtype=np.uint8)
-        ids = np.zeros(cap, dtype=np.int64)
-        cdef unsigned char[:, ::1] ov = out
-        cdef long long[::1] iv = ids
-        for i in range(games):
-            if n + MAX_PLIES * most >= cap:
-                cap = 2 * cap + MAX_PLIES * most
-                out = np.resize(out, (cap, 50))
-                ids = np.resize(ids, cap)
-                ov = out
-                iv = ids
-            with nogil:
-                rng_seed(&dice, kp, first + i, 0)
-                rng_seed(&pick, kp, first + i, 1)
-                _opening(&b, &dice, &d1, &d2)
-                ply = 0
-                while ply < MAX_PLIES:
-                    generate(self.g, &b, d1, d2)
-                    kept = neural_candidates(&self.nn, self.g, &b, top, most, win, NULL, NULL)
-                    best = top[0]
-                    if kept > 1 and (ply + i) % stride == 0:
-                        for k in range(kept):
-                            if neural_class(&self.g.items[top[k]].board) <= CLASS_RACE:
-                                memcpy(&ov[n, 0], self.g.items[top[k]].board.side[1], 25)
-                                memcpy(&ov[n, 25], self.g.items[top[k]].board.side[0], 25)
-                                iv[n] = decision
-                                n += 1
-                        decision += 1
-                    if kept > 1 and threshold and <uint32_t> rng_below(&pick, 1000000) < threshold:
-                        best = top[rng_below(&pick, kept)]
-                    if other != 0 and (ply + i) % 2 == 1:
-                        best = pubeval_choose(self.g, &b) if other == 1 else rng_below(&pick, self.g.n)
-                    memcpy(&b, &self.g.items[best].board, sizeof(Board))
-                    ply += 1
-                    if board_checkers(&b, 1) == 0:
-                        break
-                    board_swap(&b, &b)
-                    d1 = rng_die(&dice)
-                    d2 = rng_die(&dice)
-        return out[:n].copy(), ids[:n].copy()
-
 
 def _model_with(int contact_hidden, int race_hidden, weights):
     """A model of these sizes with these weights (how a pickled model is rebuilt)."""

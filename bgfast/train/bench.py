@@ -11,11 +11,12 @@ shared machine does not skew the ratios:
   ``probabilities(board, 0)`` in a loop (it has no batch call);
 * checker-play decisions per second at 0 ply on the same positions and dice:
   :meth:`~bgfast._core.neural.Model.choose_batch` against ``best_move``;
-* self-play games per second at 0 ply, cubeless, no Jacoby rule: the ``neural`` bot
-  in the C game loop (:class:`bgfast._core.game.MatchRunner`, what tournaments and
-  rollouts play; ``games_per_s``) and in the training loop
-  (:meth:`~bgfast._core.neural.Model.versus`; ``train_games_per_s``), against a Python
-  loop over gnubg_nn's ``best_move`` on the same dice (bgfast's dice streams).
+* self-play games per second at 0 ply, cubeless, no Jacoby rule, in the C game loop:
+  the ``neural`` bot one match a call from Python (:class:`bgfast._core.game.MatchRunner`,
+  what tournaments and rollouts play; ``games_per_s``) and the training's games, all in
+  one call (:meth:`~bgfast._core.training.SelfPlay.versus`; ``train_games_per_s``),
+  against a Python loop over gnubg_nn's ``best_move`` on the same dice (bgfast's dice
+  streams).
 """
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ import numpy as np
 
 from bgfast._core import neural as _neural
 from bgfast._core import rng as _rng
+from bgfast.position import VARIANTS
+from bgfast.train.config import self_play
 
 __all__ = ["bench_neural", "format_bench", "unseen_positions"]
 
@@ -35,8 +38,9 @@ def unseen_positions(model: _neural.Model, n: int, seed: int) -> np.ndarray:
     out: list[np.ndarray] = []
     seen: set[bytes] = set()
     first = 0
+    games = self_play(model)
     while sum(len(b) for b in out) < n:
-        boards = model.self_play_positions(seed, first, 200, 1)
+        boards = games.positions(seed, first, 200, 1)
         first += 200
         keep = []
         for row in boards:
@@ -57,9 +61,7 @@ def _dice(n: int, seed: int) -> np.ndarray:
 def _gnubg_game(nn: Any, seed: int, index: int) -> int:
     """One cubeless gnubg_nn 0-ply self-play game on the dice of game ``index``; its plies."""
     dice = _rng.Stream(seed, index, 0)
-    board = [[0] * 25, [0] * 25]
-    for side in board:
-        side[5], side[7], side[12], side[23] = 5, 3, 5, 2
+    board = [list(VARIANTS["standard"][1]), list(VARIANTS["standard"][1])]
     while True:
         a, c = dice.die(), dice.die()
         if a != c:
@@ -118,6 +120,7 @@ def bench_neural(model: _neural.Model, *, positions: int = 20000, games: int = 2
 
     plies: np.ndarray = np.zeros(0)
     runner = _self_play_runner(model)
+    training = self_play(model)
     if nn is not None:
         nn.set.score(0, 0)
         nn.set.cube(1)
@@ -132,7 +135,7 @@ def bench_neural(model: _neural.Model, *, positions: int = 20000, games: int = 2
         model.choose_batch(moves, dice)
         keep("decisions_per_s", positions, time.process_time() - t)
         t = time.process_time()
-        _, plies = model.versus("neural", "neural", seed, r * games, games)
+        _, plies = training.versus("neural", "neural", seed, r * games, games)
         keep("train_games_per_s", games, time.process_time() - t)
         t = time.process_time()
         for i in range(games):

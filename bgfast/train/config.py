@@ -6,13 +6,28 @@ from dataclasses import dataclass
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from bgfast._core.neural import Model
+from bgfast._core.training import SelfPlay
 from bgfast.errors import InvalidSpecError
+from bgfast.position import VARIANTS
 from bgfast.validation import real_number, whole_number
 
-__all__ = ["RESUMABLE", "TrainConfig", "changed_settings", "flag"]
+__all__ = ["RESUMABLE", "TrainConfig", "changed_settings", "flag", "self_play"]
 
 RESUMABLE = ("games", "average_games")
 """Settings that a resumed run may change: they do not change the net trained so far."""
+
+
+def self_play(model: Model, variant: str = "standard") -> SelfPlay:
+    """``model``'s games on the C game loop from the starting position of ``variant`` (a name
+    of :data:`bgfast.position.VARIANTS`), and the training data they make: TD(lambda), the
+    positions and candidate plays of supervised training, games against pubeval
+    (:class:`bgfast._core.training.SelfPlay`).  The nets are trained and measured on
+    standard backgammon.
+
+    :raises KeyError: an unknown variant.
+    """
+    return SelfPlay(model, VARIANTS[variant][1])
 
 
 def flag(setting: str) -> str:

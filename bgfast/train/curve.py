@@ -5,7 +5,7 @@ seat 0 and then in seat 1 (cubeless money, no Jacoby rule, gammons and
 backgammons count); a pair's result is the mean of the two, and the standard
 error is that of the mean over pairs (:func:`bgfast.rollout.stats.estimate_paired`, the
 estimator a tournament's paired figures agree with).  The games are played in the core
-(:meth:`bgfast._core.neural.Model.versus`) on the dice that
+(:meth:`bgfast._core.training.SelfPlay.versus`, on the C game loop) on the dice that
 :class:`bgfast.game.MatchPlayer` would roll for the same seed and index, so the
 figure is the one the tournament tools measure (``tests/test_neural.py`` checks
 that they agree game by game).
@@ -17,6 +17,7 @@ from typing import Any
 
 from bgfast._core import neural as _neural
 from bgfast.rollout.stats import estimate_paired
+from bgfast.train.config import self_play
 
 __all__ = ["CurvePoint", "paired_ppg"]
 
@@ -24,11 +25,12 @@ __all__ = ["CurvePoint", "paired_ppg"]
 def paired_ppg(model: _neural.Model, opponent: str = "pubeval", *, seed: int = 99, pairs: int = 5000,
                first: int = 0) -> tuple[float, float]:
     """``(ppg, standard error)`` of ``model`` at 0 ply against ``opponent`` (a name of
-    :data:`bgfast._core.neural.PLAYERS`) over ``pairs`` paired games from game ``first``
+    :data:`bgfast._core.training.PLAYERS`) over ``pairs`` paired games from game ``first``
     (the bot at 1 ply plays through the game loop: ``get_bot("neural", ply=1)``); with
     fewer than two pairs the error is NaN."""
-    as_first, _ = model.versus("neural", opponent, seed, first, pairs)    # seat 0's points
-    as_second, _ = model.versus(opponent, "neural", seed, first, pairs)   # the opponent's, in seat 0
+    games = self_play(model)
+    as_first, _ = games.versus("neural", opponent, seed, first, pairs)    # seat 0's points
+    as_second, _ = games.versus(opponent, "neural", seed, first, pairs)   # the opponent's, in seat 0
     return estimate_paired(as_first, -as_second)
 
 

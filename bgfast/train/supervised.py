@@ -6,8 +6,8 @@ plays; to choose a play it must also value the plays it did not choose.  A refin
 1. plays ``games`` 0-ply self-play games of the starting net (dice of run ``seed``) and
    keeps, at every ``stride``-th roll, the positions after its best ``most`` plays within
    ``window`` (cubeless equity) of the best, the *candidates*
-   (:meth:`bgfast._core.neural.Model.candidate_positions`), and every ``stride``-th
-   position before a roll (:meth:`~bgfast._core.neural.Model.self_play_positions`);
+   (:meth:`bgfast._core.training.SelfPlay.candidates`), and every ``stride``-th
+   position before a roll (:meth:`~bgfast._core.training.SelfPlay.positions`);
 2. labels each with the starting net's ``plies``-ply probabilities
    (:meth:`bgfast._core.evaluator.CoreEvaluator.on_roll_batch`: the average over the 21
    rolls of the value after the 0-ply play, itself valued ``plies - 1`` plies deep);
@@ -48,10 +48,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bgfast._core import neural as _neural
+from bgfast._core.training import PLAYERS
 from bgfast.bots.neural_weights import Weights, write_bytes_atomic
 from bgfast.errors import InvalidSpecError
 from bgfast.train.checkpoint import LOG, load_checkpoint, save_checkpoint
-from bgfast.train.config import changed_settings
+from bgfast.train.config import changed_settings, self_play
 from bgfast.train.curve import paired_ppg
 from bgfast.validation import real_number, whole_number
 
@@ -76,7 +77,7 @@ class RefineConfig:
     :ivar window: candidates have a cubeless equity within this of the best.
     :ivar on_policy: also keep the positions before the rolls.
     :ivar opponents: who plays the other side of the games, comma-separated names of
-        :data:`bgfast._core.neural.PLAYERS` taken in turn block by block (``"neural,pubeval"``:
+        :data:`bgfast._core.training.PLAYERS` taken in turn block by block (``"neural,pubeval"``:
         even blocks are self-play, odd ones against pubeval), so the net also learns the
         positions other styles lead to; the labels are the net's own all the same.
     :ivar explore: the chance that a decision of the net plays one of its candidates at
@@ -135,9 +136,9 @@ class RefineConfig:
         real_number(self.rank_weight, "rank_weight", low=0.0, error=InvalidSpecError)
         real_number(self.race_rank_weight, "race_rank_weight", low=0.0, error=InvalidSpecError)
         real_number(self.explore, "explore", low=0.0, high=1.0, error=InvalidSpecError)
-        unknown = [name for name in self.opponents.split(",") if name not in _neural.PLAYERS]
+        unknown = [name for name in self.opponents.split(",") if name not in PLAYERS]
         if unknown or not self.opponents:
-            raise InvalidSpecError(f"opponents must be names of {', '.join(_neural.PLAYERS)} separated by commas, "
+            raise InvalidSpecError(f"opponents must be names of {', '.join(PLAYERS)} separated by commas, "
                                    f"got {self.opponents!r}")
         real_number(self.lr, "lr", low=0.0, error=InvalidSpecError)
         real_number(self.held_out, "held_out", low=0.001, high=0.5, error=InvalidSpecError)
@@ -196,11 +197,12 @@ def refine_positions(model: _neural.Model, config: RefineConfig,
     first = block * config.block_games
     games = min(config.block_games, config.games - first)
     names = config.opponents.split(",")
-    candidates, decisions = model.candidate_positions(config.seed, first, games, config.stride, config.most,
-                                                      config.window, config.explore, names[block % len(names)])
+    games_of = self_play(model)
+    candidates, decisions = games_of.candidates(config.seed, first, games, config.stride, config.most,
+                                                config.window, config.explore, names[block % len(names)])
     if not config.on_policy:
         return candidates, decisions
-    before = model.self_play_positions(config.seed, first, games, config.stride)
+    before = games_of.positions(config.seed, first, games, config.stride)
     return np.concatenate([candidates, before]), np.concatenate([decisions, np.full(len(before), -1, np.int64)])
 
 

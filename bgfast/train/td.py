@@ -1,7 +1,7 @@
 """TD(lambda) self-play training, checkpointed and resumable.
 
-The games and the weight updates run in the compiled core
-(:meth:`bgfast._core.neural.Model.td_train`, without the GIL); this module
+The games and the weight updates run in the compiled core, on its game loop
+(:meth:`bgfast._core.training.SelfPlay.td_train`, without the GIL); this module
 drives them chunk by chunk, sets the learning rate of each chunk from the
 config's schedule, measures the learning curve and writes checkpoints.  Game
 ``i`` is always played on the dice of game ``i`` of run ``config.seed`` and the
@@ -21,10 +21,11 @@ from typing import Callable
 import numpy as np
 
 from bgfast._core import neural as _neural
+from bgfast._core.training import train_positions
 from bgfast.bots.neural_weights import Weights, encode_weights
 from bgfast.errors import InvalidSpecError
 from bgfast.train.checkpoint import AVERAGE, BEST, LOG, load_checkpoint, read_curve, save_checkpoint, write_curve
-from bgfast.train.config import TrainConfig
+from bgfast.train.config import TrainConfig, self_play
 from bgfast.train.curve import CurvePoint, paired_ppg
 
 __all__ = ["START", "initial_weights", "run_td", "start_weights", "train_games", "widen"]
@@ -112,21 +113,22 @@ def train_games(model: _neural.Model, config: TrainConfig, first: int, games: in
                 for copy in copies:
                     copy.set_weights(weights)
                 starts = [done + w * config.round_games for w in range(config.workers)]
-                results = list(pool.map(lambda a: a[0].td_targets(config.seed, a[1], config.round_games,
-                                                                  config.lam), zip(copies, starts)))
+                results = list(pool.map(lambda a: self_play(a[0]).td_targets(config.seed, a[1], config.round_games,
+                                                                             config.lam), zip(copies, starts)))
                 lr = config.learning_rate(done - done % config.chunk)
                 for boards, targets, pl in results:
-                    pc, pr = model.train_positions(boards, targets, lr, lr * config.race_lr_factor,
-                                                   np.arange(len(boards), dtype=np.int64))
+                    pc, pr = train_positions(model, boards, targets, lr, lr * config.race_lr_factor,
+                                             np.arange(len(boards), dtype=np.int64))
                     positions[0] += pc
                     positions[1] += pr
                     plies += pl
                 done += size
         return {"positions": positions, "plies": plies, "mse": mse}
+    games_of = self_play(model)
     while done < first + games:
         n = min(config.chunk - done % config.chunk, first + games - done)
         lr = config.learning_rate(done - done % config.chunk)
-        (pc, pr), pl, mse = model.td_train(config.seed, done, n, config.lam, lr, lr * config.race_lr_factor)
+        (pc, pr), pl, mse = games_of.td_train(config.seed, done, n, config.lam, lr, lr * config.race_lr_factor)
         positions[0] += pc
         positions[1] += pr
         plies += pl
