@@ -1,7 +1,7 @@
 # cython: language_level=3
 """C declarations of the game and match loop (see game.pyx)."""
 from cpython.ref cimport PyObject
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from bgfast._core.board cimport Board
 from bgfast._core.movegen cimport MoveGen
 from bgfast._core.rng cimport Rng
@@ -143,3 +143,21 @@ ctypedef struct MatchCtx:
 cdef int next_die(MatchCtx* m) noexcept nogil
 cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* log) except -1 nogil
 cdef int play_match(MatchCtx* m, MatchLog* out, const GameStart* first) except -1 nogil
+# Fill ``st`` from a 50-byte board (``turn`` on roll as side 1) and the game's state; ValueError
+# for a board of another length or a turn other than 0 or 1.
+cdef int game_start(GameStart* st, const unsigned char[::1] board, int turn, int cube, int owner,
+                    int d1, int d2, int max_plies) except -1
+# Seed the dice and both players' streams for match (or trial) ``index`` of the run whose
+# key is ``key`` (bgfast._core.rng.run_key).
+cdef void seed_match(MatchCtx* m, const uint64_t* key, uint64_t index) noexcept nogil
+# Play one game from ``start`` at the score (score0, score1) into ``log.games[0]`` (its one game).
+cdef int play_position(MatchCtx* m, MatchLog* log, const GameStart* start, int score0, int score1,
+                       int crawford) except -1 nogil
+
+# Plays matches and games between two configured players (see game.pyx).
+cdef class MatchRunner:
+    cdef MatchCtx* m
+    cdef MatchLog* log
+    cdef list _keep           # the objects the players and the table point into
+    cdef public int checkers
+    cdef void _seed(self, seed, unsigned long long index)
