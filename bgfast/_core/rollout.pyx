@@ -210,7 +210,7 @@ cdef class TrialRunner:
     :param cubeful: the runner of the bot with its cube, or None: the cubeless game is
         valued cubeful (a bot that never doubles).
     :param root: the player (0 or 1) on roll at the root, whose view every number takes.
-    :param score: the match score (player 0's, player 1's) the games are played at.
+    :param score: the match score (player 0's, player 1's) the games are played at (None: 0-0).
     :param crawford: the games are the Crawford game.
     :param cube: the cube's value at the root; ``owner`` -1 centred, else its owner.
     :param length: the match length, 0 for money (``jacoby``: the Jacoby rule).
@@ -219,11 +219,11 @@ cdef class TrialRunner:
     :param max_plies: truncate each game after this many plies (0: play to the end).
     :param stratified: 0, 1 or 2: trial ``i`` first rolls ``rolls[i % 36]`` (1), and then
         ``rolls[(i % 1296) // 36]`` (2), before its stream.
-    :param rolls: the 36 rolls ``(d1, d2)`` the stratified rolls rotate through.
+    :param rolls: the 36 rolls ``(d1, d2)`` the stratified rolls rotate through (None: none).
     :param luck: subtract each trial's luck (the runners must measure it).
     :param cubeful_value: the sixth number is the cubeful value (else 0).
     :param luck_scale: five weights: the cubeful value's luck is the cube-weighted luck
-        vector (root's view) times these.
+        vector (root's view) times these (None: zeros).
     :param evaluator: the :class:`~bgfast._core.evaluator.CoreEvaluator` of truncated
         games' final positions (at ``evaluator_plies``, 0 or 1), or None for ``evaluate``.
     :param evaluate: a Python function of a 50-byte board (side 1 on roll) to the five
@@ -236,15 +236,17 @@ cdef class TrialRunner:
     cdef readonly bint calls_python    # trials call Python (a Python bot or evaluator): they hold the GIL
     cdef object _keep
 
-    def __cinit__(self, MatchRunner cubeless not None, MatchRunner cubeful=None, *, int root=0,
-                  score=(0, 0), bint crawford=False, int cube=1, int owner=-1, int length=0,
-                  bint jacoby=False, Met met=None, double cube_efficiency=0.68, int max_plies=0,
-                  int stratified=0, rolls=(), bint luck=False, bint cubeful_value=False,
-                  luck_scale=(0.0, 0.0, 0.0, 0.0, 0.0), CoreEvaluator evaluator=None,
-                  int evaluator_plies=0, evaluate=None):
+    def __cinit__(self, MatchRunner cubeless not None, MatchRunner cubeful=None, int root=0, score=None,
+                  bint crawford=False, int cube=1, int owner=-1, int length=0, bint jacoby=False,
+                  Met met=None, double cube_efficiency=0.68, int max_plies=0, int stratified=0,
+                  rolls=None, bint luck=False, bint cubeful_value=False, luck_scale=None,
+                  CoreEvaluator evaluator=None, int evaluator_plies=0, evaluate=None):
         cdef int k
         cdef TrialSpec* t = &self.t
         memset(t, 0, sizeof(TrialSpec))
+        score = (0, 0) if score is None else score
+        rolls = () if rolls is None else rolls
+        luck_scale = (0.0,) * NOUT if luck_scale is None else luck_scale
         self._keep = [cubeless, cubeful, met, evaluator, evaluate]
         if root != 0 and root != 1:
             raise ValueError("root is player 0 or 1, got %d" % root)
