@@ -1,14 +1,19 @@
 """The rollout engine: seeded trials, stratified first rolls, blocks over processes.
 
 A trial is one game played from the position to its end (or for N plies) by
-the bot on both sides, in the C game loop (:meth:`MatchRunner.play_from`).
-Trial ``i`` of a run seeded ``seed`` draws its dice and the players' random
-choices from the streams of ``(seed, i)`` only (:mod:`bgfast._core.rng`), so
-a trial is a pure function of the rollout's arguments (a checked
-:class:`~bgfast.rollout.request.RolloutRequest`) and its index.  Trials are
-cut into blocks, the blocks are played in worker processes
+the bot on both sides, in the C game loop (and with ``cubeful``, the same dice
+again with the bot's cube).  Trial ``i`` of a run seeded ``seed`` draws its
+dice and the players' random choices from the streams of ``(seed, i)`` only
+(:mod:`bgfast._core.rng`), so a trial is a pure function of the rollout's
+arguments (a checked :class:`~bgfast.rollout.request.RolloutRequest`) and its
+index.  Trials are cut into blocks, the blocks are played in worker processes
 (:class:`bgfast.procs.WorkerPool`), and the per-trial results are put back in
 trial order: the result is the same, bit for bit, whatever the number of workers.
+One core call plays a block of trials of a line and writes their numbers
+(:class:`bgfast._core.rollout.TrialRunner`: in C, without the GIL, for the
+built-in bots and evaluators; a Python bot or evaluator is called back with
+it), as a tournament's worker plays a chunk of matches; this module sets the
+call up (:class:`_Worker`), cuts the blocks and estimates from the numbers.
 
 Variance reduction is stratified sampling of the first rolls (with at least
 :data:`MIN_STRATIFIED_TRIALS` trials), rotating through
