@@ -92,6 +92,8 @@ def test_the_check_finds_the_hot_functions_and_a_python_call(annotated: Path, tm
     assert {"_search_pair", "_search_doubles", "_record_leaf", "generate_prepared"} <= set(nogil_functions(lines))
     evaluators = (CORE / "evaluators.pyx").read_text().splitlines()
     assert {"pubeval_choose", "is_race"} <= set(nogil_functions(evaluators))
+    rollout = (CORE / "rollout.pyx").read_text().splitlines()   # a rollout's block of trials
+    assert {"play_trials", "_trial", "_outcome", "_cubeful"} <= set(nogil_functions(rollout))
     # a nogil function holding a Python object call in a with-gil block is allowed; one outside is not
     core = tmp_path / "bgfast" / "_core"
     core.mkdir(parents=True)
