@@ -13,7 +13,7 @@ DIRECTIVES = {
 }
 
 MODULES = ["board", "movegen", "rng", "evaluators", "heuristic", "evaluator", "cube", "game", "bearoff", "neural",
-           "training"]
+           "training", "rollout"]
 
 extensions = [
     Extension(

@@ -43,7 +43,7 @@ print(json.dumps({"seconds": time.perf_counter() - start, "result": result}))
 
 
 def _pubeval(workers: int, trials: int = TRIALS) -> Any:
-    return rollout(STARTING, trials=trials, seed=SEED, workers=workers)
+    return rollout(STARTING, bot="pubeval", trials=trials, seed=SEED, workers=workers)
 
 
 def gnubg_nn_rollout(games: int = 1296) -> dict[str, Any]:

@@ -47,6 +47,15 @@ cdef int cube_respond(const CubeArgs* a, const Evaluator* e, MoveGen* g, const B
 # (play_mwc); otherwise, and for the heuristic, the evaluator's money-play choice.
 cdef int cube_choose(const CubeArgs* a, const Evaluator* e, const MoveGen* g, const Board* b) noexcept nogil
 
+# Cubeful money equity per cube of ``player`` from its probabilities ``p`` (Janowski; the
+# cube centred for ``owner`` -1, else owned by ``owner``): what money_equity returns.
+cdef double money_cubeful(const double* p, int owner, int player, double x, bint jacoby) noexcept nogil
+# The MWC of the side ``away`` points from winning against one ``opp_away`` away: what mwc returns.
+cdef double met_mwc(const MetTable* t, int away, int opp_away, bint post_crawford) noexcept nogil
+# The MWC of the side ``away`` points from winning, from its probabilities ``p``, with the cube
+# dead at ``cube`` (both aways 1 or more, within the table): what dead_cube_mwc returns.
+cdef double met_dead_cube(const double* p, const MetTable* t, int away, int opp_away, int cube) noexcept nogil
+
 # What play_mwc needs: the score and cube after a play, from the mover's view.
 ctypedef struct PlayScene:
     const MetTable* met

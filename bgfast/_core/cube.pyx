@@ -137,6 +137,10 @@ cdef void _janowski(const float* p, const CubeArgs* a, double* nd, double* dt, d
     nd[0] = _money(p, a.owner == -1, a.owner == a.doubler, a.x, a.jacoby)
 
 
+cdef double money_cubeful(const double* p, int owner, int player, double x, bint jacoby) noexcept nogil:
+    return _money(p, owner == -1, owner == player, x, jacoby)
+
+
 # ---------------------------------------------------------------- match play: the MET
 
 cdef inline double _lookup(const MetTable* t, int away, int opp_away, bint post_crawford) noexcept nogil:
@@ -247,6 +251,18 @@ cdef void _met_setup(const real* p, const MetTable* t, int away_d, int away_t, b
         s.rl[2] = p[4] / lose
     else:
         s.rl[0], s.rl[1], s.rl[2] = 1.0, 0.0, 0.0
+
+
+cdef double met_mwc(const MetTable* t, int away, int opp_away, bint post_crawford) noexcept nogil:
+    return _lookup(t, away, opp_away, post_crawford)
+
+
+cdef double met_dead_cube(const double* p, const MetTable* t, int away, int opp_away, int cube) noexcept nogil:
+    """A game with either side 1-away is the Crawford game or comes after it, so the scores it
+    leads to are read post-Crawford."""
+    cdef _Met s
+    _met_setup(p, t, away, opp_away, away == 1 or opp_away == 1, 0, &s)
+    return _dead(&s, p[0], 1.0 - p[0], cube)
 
 
 cdef double _cubeful(const _Met* s, double win, int c, bint mine, bint theirs, double x) noexcept nogil:
@@ -450,7 +466,7 @@ def money_equity(probs, int owner=-1, int player=0, double x=0.68, bint jacoby=F
     """
     cdef double p[NOUT]
     _probs_in(probs, p)
-    return _money(p, owner == -1, owner == player, x, jacoby)
+    return money_cubeful(p, owner, player, x, jacoby)
 
 
 def mwc(Met met not None, int away, int opp_away, bint post_crawford=False):
@@ -462,7 +478,7 @@ def mwc(Met met not None, int away, int opp_away, bint post_crawford=False):
     """
     if away >= met.size or opp_away >= met.size:
         raise ValueError("%d-away, %d-away is beyond the table (%d rows)" % (away, opp_away, met.size))
-    return _lookup(&met.t, away, opp_away, post_crawford)
+    return met_mwc(&met.t, away, opp_away, post_crawford)
 
 
 def dead_cube_mwc(probs, Met met not None, int away, int opp_away, int cube=1):
@@ -475,12 +491,10 @@ def dead_cube_mwc(probs, Met met not None, int away, int opp_away, int cube=1):
     :raises ValueError: not five probabilities, an away below 1 or beyond the table.
     """
     cdef double p[NOUT]
-    cdef _Met s
     if not (0 < away < met.size and 0 < opp_away < met.size):
         raise ValueError("%d-away, %d-away is not a score of the table (%d rows)" % (away, opp_away, met.size))
     _probs_in(probs, p)
-    _met_setup(p, &met.t, away, opp_away, away == 1 or opp_away == 1, 0, &s)
-    return _dead(&s, p[0], 1.0 - p[0], cube)
+    return met_dead_cube(p, &met.t, away, opp_away, cube)
 
 
 def cubeful_mwc(probs, Met met not None, int away, int opp_away, int cube=1, int owner=-1,

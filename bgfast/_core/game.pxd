@@ -151,14 +151,23 @@ ctypedef struct MatchCtx:
 
 cdef int next_die(MatchCtx* m) noexcept nogil
 # Seed the dice (lane 0) and both players' streams (lane 1 + seat + 4 * the player's stream:
-# lanes 1, 2 for bots without a seed) for match ``index`` of the run whose key
+# lanes 1, 2 for bots without a seed) for match (or trial) ``index`` of the run whose key
 # (``rng.run_key``) is ``key``.
 cdef void seed_match(MatchCtx* m, const uint64_t* key, uint64_t index) noexcept nogil
 cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* log) except -1 nogil
 cdef int play_match(MatchCtx* m, MatchLog* out, const GameStart* first) except -1 nogil
+# Fill ``st`` from a 50-byte board (``turn`` on roll as side 1) and the game's state; ValueError
+# for a board of another length or a turn other than 0 or 1.
+cdef int game_start(GameStart* st, const unsigned char[::1] board, int turn, int cube, int owner,
+                    int d1, int d2, int max_plies) except -1
+# Play one game from ``start`` at the score (score0, score1) into ``log.games[0]`` (its one game).
+cdef int play_position(MatchCtx* m, MatchLog* log, const GameStart* start, int score0, int score1,
+                       int crawford) except -1 nogil
 
-# The Python face: two players under fixed rules; C code (the training loops) plugs a
-# PLAY_HOOK player into a seat with ``plug`` and plays games with ``play_game``.
+
+# The Python face: two players under fixed rules (see game.pyx); C code plugs a PLAY_HOOK
+# player into a seat with ``plug`` (the training loops) and plays games with ``play_game``
+# or ``play_position`` (a rollout's trials).
 cdef class MatchRunner:
     cdef MatchCtx* m
     cdef MatchLog* log

@@ -439,6 +439,19 @@ cdef int play_match(MatchCtx* m, MatchLog* out, const GameStart* first) except -
     return 0
 
 
+cdef int play_position(MatchCtx* m, MatchLog* log, const GameStart* start, int score0, int score1,
+                       int crawford) except -1 nogil:
+    """Play one game from ``start`` at the score (score0, score1) into ``log.games[0]``, the
+    log's one game (what :meth:`MatchRunner.play_from` and the rollout's trials play)."""
+    m.score[0] = score0
+    m.score[1] = score1
+    m.game = 0
+    m.log.n = 0
+    play_game(m, crawford, start, &log.games[0])
+    log.ngames = 1
+    return 0
+
+
 # ---------------------------------------------------------------- Python entry points
 
 cdef object _turn_dtype():
@@ -530,7 +543,7 @@ cdef const MetTable* _met_table(met, list keep) except? NULL:
     return &(<Met> met).t
 
 
-cdef int _game_start(GameStart* st, const unsigned char[::1] board, int turn, int cube, int owner,
+cdef int game_start(GameStart* st, const unsigned char[::1] board, int turn, int cube, int owner,
                      int d1, int d2, int max_plies) except -1:
     """Fill ``st`` from a board of 50 bytes (``turn`` on roll as side 1) and the game's state.
 
@@ -671,17 +684,12 @@ cdef class MatchRunner:
         """
         cdef GameStart st
         cdef GameLog* gl = &self.log.games[0]
-        _game_start(&st, board, turn, cube, owner, d1, d2, max_plies)
-        self.m.score[0] = score0
-        self.m.score[1] = score1
-        self.m.game = 0
-        self.m.log.n = 0
+        game_start(&st, board, turn, cube, owner, d1, d2, max_plies)
         if self.m.players[0].py == NULL and self.m.players[1].py == NULL:
             with nogil:
-                play_game(self.m, crawford, &st, gl)
+                play_position(self.m, self.log, &st, score0, score1, crawford)
         else:
-            play_game(self.m, crawford, &st, gl)
-        self.log.ngames = 1
+            play_position(self.m, self.log, &st, score0, score1, crawford)
         final = _board_bytes(&gl.final) if gl.truncated else None
         return GameResult(gl.winner, KIND_NAMES[gl.kind], gl.points, gl.cube, gl.plies, bool(gl.truncated),
                           final, gl.final_turn)
@@ -698,7 +706,7 @@ cdef class MatchRunner:
         cdef GameStart st
         cdef const GameStart* first = NULL
         if board is not None:
-            _game_start(&st, board, turn, 1, -1, 0, 0, 0)
+            game_start(&st, board, turn, 1, -1, 0, 0, 0)
             first = &st
         cdef int64_t s[SUMMARY_FIELDS]
         self._seed(seed, index)
@@ -813,7 +821,7 @@ def play_many(seed, runners, const int32_t[::1] which not None, const uint64_t[:
             ctx[i], logs[i] = runner.m, runner.log
             calls_python = calls_python or runner.m.players[0].py != NULL or runner.m.players[1].py != NULL
         for i in range(ns):
-            _game_start(&st[i], starts[i], 1, 1, -1, 0, 0, 0)
+            game_start(&st[i], starts[i], 1, 1, -1, 0, 0, 0)
         if start_of is not None and n:
             first = &start_of[0]
         if calls_python:

@@ -1,14 +1,19 @@
 """The rollout engine: seeded trials, stratified first rolls, blocks over processes.
 
 A trial is one game played from the position to its end (or for N plies) by
-the bot on both sides, in the C game loop (:meth:`MatchRunner.play_from`).
-Trial ``i`` of a run seeded ``seed`` draws its dice and the players' random
-choices from the streams of ``(seed, i)`` only (:mod:`bgfast._core.rng`), so
-a trial is a pure function of the rollout's arguments (a checked
-:class:`~bgfast.rollout.request.RolloutRequest`) and its index.  Trials are
-cut into blocks, the blocks are played in worker processes
+the bot on both sides, in the C game loop (and with ``cubeful``, the same dice
+again with the bot's cube).  Trial ``i`` of a run seeded ``seed`` draws its
+dice and the players' random choices from the streams of ``(seed, i)`` only
+(:mod:`bgfast._core.rng`), so a trial is a pure function of the rollout's
+arguments (a checked :class:`~bgfast.rollout.request.RolloutRequest`) and its
+index.  Trials are cut into blocks, the blocks are played in worker processes
 (:class:`bgfast.procs.WorkerPool`), and the per-trial results are put back in
 trial order: the result is the same, bit for bit, whatever the number of workers.
+One core call plays a block of trials of a line and writes their numbers
+(:class:`bgfast._core.rollout.TrialRunner`: in C, without the GIL, for the
+built-in bots and evaluators; a Python bot or evaluator is called back with
+it), as a tournament's worker plays a chunk of matches; this module sets the
+call up (:class:`_Worker`), cuts the blocks and estimates from the numbers.
 
 Variance reduction is stratified sampling of the first rolls (with at least
 :data:`MIN_STRATIFIED_TRIALS` trials), rotating through
@@ -32,23 +37,24 @@ import dataclasses
 import pickle
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from bgfast._core.game import CubeKind, GameResult, PlayKind
+from bgfast._core.game import CubeKind, PlayKind
+from bgfast._core.rollout import VALUES, TrialRunner
 from bgfast.bots.base import CoreBot, CubeResponse
 from bgfast.bots.spec import BotRecipe, portable_bot, rebuild_bot
-from bgfast.cube import cubeless_equities, dead_cube_mwc, money_equity, mwc
+from bgfast.cube import cubeless_equities, dead_cube_mwc, mwc
 from bgfast.dice import ALL_36, Dice
 from bgfast.errors import BotFailedError, InvalidRolloutError, RolloutWorkerError, one_line
 from bgfast.game import CoreConfig, failed_bot, make_runner, position_played
 from bgfast.match import MatchState, Rules
 from bgfast.met import MatchEquityTable
 from bgfast.position import Move, Position
-from bgfast.probabilities import OUTCOME_KINDS, Probabilities, flip_changes
+from bgfast.probabilities import OUTCOME_KINDS, Probabilities
 from bgfast.procs import WorkerPool
 from bgfast.rollout.request import RolloutRequest
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
@@ -57,7 +63,7 @@ from bgfast.rollout.stats import estimate_columns, variance_strata
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from bgfast._core.game import MatchRunner
+    from bgfast._core.evaluator import CoreEvaluator
 
 __all__ = ["CHECK_EVERY", "MIN_STRATIFIED_TRIALS", "Evaluator", "RolloutRequest", "rollout", "run_rollout"]
 
@@ -74,8 +80,6 @@ MIN_STRATIFIED_TRIALS = 72
 """Fewer trials than this (two per first roll) are sampled plainly."""
 
 _GNUBG_BEAROFF2 = 1          # gnubg_nn.classify: the two-sided (exact) bear-off database
-_SCRIPT1 = tuple([a, b] for a, b in ALL_36)
-_SCRIPT2 = tuple([*ALL_36[i % 36], *ALL_36[i // 36]] for i in range(1296))
 
 
 @runtime_checkable
@@ -150,13 +154,6 @@ class _Task:
     luck_filter: int = 0
 
 
-def _root_luck(luck: tuple[Sequence[float], Sequence[float]], root: int) -> np.ndarray:
-    """The summed luck of both players as one vector in ``root``'s view (see game.pyx add_luck):
-    the opponent's luck, a change in its probabilities, flipped (:func:`flip_changes`)."""
-    total: np.ndarray = np.asarray(luck[root]) + flip_changes(luck[1 - root])
-    return total
-
-
 def _luck_scale(task: _Task) -> np.ndarray:
     """The linear map from a cube-weighted luck vector (root's view, cube values as they are) to
     the cubeful value's scale: money, the cubeless equity's weights ``(2, 1, 1, -1, -1)`` per
@@ -179,9 +176,10 @@ def _luck_scale(task: _Task) -> np.ndarray:
     return np.array([v[1] - v[0], v[2] - v[1], v[3] - v[2], v[4] - v[0], v[5] - v[4]]) / m.cube_value
 
 
-def _as_probabilities(p: Any, source: Any) -> Probabilities:
+def _as_probabilities(p: Any, source: Any) -> tuple[float, float, float, float, float]:
+    """The five probabilities an evaluator returned, checked, as the tuple the core reads."""
     try:
-        values = Probabilities.of(p)
+        values = tuple(Probabilities.of(p))
     except ValueError:
         raise InvalidRolloutError(f"evaluator {source!r} returned {p!r}, not five probabilities from 0 to 1") from None
     if not all(0.0 <= v <= 1.0 for v in values):
@@ -192,11 +190,13 @@ def _as_probabilities(p: Any, source: Any) -> Probabilities:
         raise InvalidRolloutError(
             f"evaluator {source!r} returned {p!r}: gammons must not exceed wins (cumulative, as gnubg)"
         )
-    return values
+    return w, wg, wbg, lg, lbg
 
 
 class _Worker:
-    """Plays the trials of one task (in the parent or in a pool process)."""
+    """Plays the trials of one task (in the parent or in a pool process): the task's runners
+    and a :class:`~bgfast._core.rollout.TrialRunner` that plays and values a block of trials
+    of a line in one call."""
 
     def __init__(self, task: _Task) -> None:
         self.task = task
@@ -204,84 +204,38 @@ class _Worker:
         bot = rebuild_bot(task.bot)
         rules = dataclasses.replace(task.rules, jacoby=m.jacoby)
         shim = _Cubeless(bot)
-        self.cubeless = make_runner(shim, shim, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
-        self.cubeless.measure_luck(task.luck, task.luck_filter)
+        cubeless = make_runner(shim, shim, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
+        cubeless.measure_luck(task.luck, task.luck_filter)
         config = bot.core_config() if hasattr(bot, "core_config") else None
         never = config is not None and CoreConfig(*config).cube == CubeKind.CUBE_NEVER
-        self.cubeful = None
+        cubeful = None
         if task.cubeful and not never:
-            self.cubeful = make_runner(bot, bot, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
-            self.cubeful.measure_luck(task.luck, task.luck_filter)
-        self.luck_scale = _luck_scale(task) if task.cubeful and task.luck else None
+            cubeful = make_runner(bot, bot, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
+            cubeful.measure_luck(task.luck, task.luck_filter)
         self.evaluator = rebuild_bot(task.evaluator)
         self.gnubg = None
         if task.exact_bearoff:
             import gnubg_nn
 
             self.gnubg = gnubg_nn
-        self.scripts: Sequence[Sequence[int]] = ((),) if not task.scripted_rolls else (
-            _SCRIPT1 if task.scripted_rolls == 1 else _SCRIPT2)
-        if m.length:
-            self.away = (m.length - m.score[task.root], m.length - m.score[1 - task.root])
+        core = None if not task.truncate or self.gnubg is not None else _core_evaluation(self.evaluator)
+        luck_scale = _luck_scale(task) if task.cubeful and task.luck else np.zeros(5)
+        self.trials = TrialRunner(
+            cubeless, cubeful, root=task.root, score=m.score, crawford=m.crawford, cube=m.cube_value,
+            owner=m.cube_owner, length=m.length, jacoby=m.jacoby,
+            met=None if task.met is None else task.met.core_table, cube_efficiency=task.cube_efficiency,
+            max_plies=task.truncate, stratified=task.scripted_rolls, rolls=ALL_36, luck=task.luck,
+            cubeful_value=task.cubeful, luck_scale=tuple(float(w) for w in luck_scale),
+            evaluator=None if core is None else core[0], evaluator_plies=0 if core is None else core[1],
+            evaluate=self.evaluate if task.truncate and core is None else None)
 
-    # -- one trial
-
-    def _play(self, runner: MatchRunner, line: _Line, i: int) -> GameResult:
-        t, m = self.task, self.task.match
-        runner.reseed(t.seed, i)
-        runner.script(self.scripts[i % len(self.scripts)])
-        return runner.play_from(line.board, line.turn, m.cube_value, m.cube_owner, line.d1, line.d2,
-                                t.truncate, m.score[0], m.score[1], m.crawford)
-
-    def evaluate(self, board: bytes) -> Probabilities:
+    def evaluate(self, board: bytes) -> tuple[float, float, float, float, float]:
         """Probabilities of the side on roll in ``board`` (database when exact, else the evaluator)."""
         if self.gnubg is not None:
             gboard = [list(board[:25]), list(board[25:])]
             if self.gnubg.classify(gboard) == _GNUBG_BEAROFF2:
-                return Probabilities.of(self.gnubg.probabilities(gboard, 0))
+                return tuple(Probabilities.of(self.gnubg.probabilities(gboard, 0)))  # type: ignore[return-value]
         return _as_probabilities(self.evaluator.evaluate(Position._from_valid_bytes(board)), self.evaluator)
-
-    def _cubeless_row(self, res: GameResult) -> Probabilities:
-        """The probabilities of the game just played, in the root's view."""
-        winner, kind, _points, _cube, _plies, truncated, final, final_turn = res
-        if truncated:
-            p = self.evaluate(cast(bytes, final))  # play_from gives the final board when truncated
-            return p if final_turn == self.task.root else p.flipped()
-        return Probabilities.from_outcome(winner == self.task.root, kind)
-
-    def _mwc_after(self, won: bool, points: int) -> float:
-        return _mwc_after(self.task.met, self.away[0], self.away[1], won, points)  # type: ignore[arg-type]
-
-    def _cubeful_value(self, res: GameResult, runner: MatchRunner, row: Probabilities | None) -> float:
-        t, m = self.task, self.task.match
-        winner, _kind, points, cube, _plies, truncated, final, final_turn = res
-        if not truncated:
-            if m.length == 0:
-                return (points if winner == t.root else -points) / m.cube_value
-            return self._mwc_after(winner == t.root, points)
-        owner = m.cube_owner
-        for by, response in runner.games()[0][2]:
-            if response:
-                owner = 1 - by
-        if row is not None:      # the cubeless row of the same game: root's view
-            p_root = row
-        else:
-            p = self.evaluate(cast(bytes, final))  # truncated: play_from gives the final board
-            p_root = p if final_turn == t.root else p.flipped()
-        if m.length == 0:
-            p_on_roll = p_root if final_turn == t.root else p_root.flipped()
-            value = money_equity(p_on_roll, owner=owner, player=final_turn, x=t.cube_efficiency,
-                                 jacoby=m.jacoby) * cube / m.cube_value
-            return value if final_turn == t.root else -value
-        return dead_cube_mwc(p_root, t.met, self.away[0], self.away[1], cube)  # type: ignore[arg-type]
-
-    def _cubeful_luck(self, runner: MatchRunner) -> float:
-        """The luck of the cubeful game just played, on the scale of its cubeful value: each
-        rolled ply's luck (cubeless, the luck measure's probabilities) times the cube value it
-        was rolled at, summed in the root's view and valued by :func:`_luck_scale`'s linear
-        map (money: the cubeless equity's, per initial cube; match: the dead-cube MWC's)."""
-        assert self.luck_scale is not None
-        return float(self.luck_scale @ _root_luck(runner.luck(cube=True), self.task.root))
 
     def run(self, start: int, stop: int) -> np.ndarray:
         """The six numbers of trials ``start..stop-1``: shape ``(lines, stop - start, 6)``.
@@ -299,27 +253,25 @@ class _Worker:
             raise BotFailedError(f"bot {BotRecipe.of(bot).text()!r} failed: {type(exc).__name__}: {one_line(exc)}") from exc
 
     def _run(self, start: int, stop: int) -> np.ndarray:
-        t = self.task
-        out = np.zeros((len(t.lines), stop - start, 6))
-        for j, line in enumerate(t.lines):
+        out = np.zeros((len(self.task.lines), stop - start, VALUES))
+        for j, line in enumerate(self.task.lines):
             if line.fixed is not None:
                 out[j, :] = line.fixed
-                continue
-            for k, i in enumerate(range(start, stop)):
-                res = self._play(self.cubeless, line, i)
-                row = self._cubeless_row(res)
-                out[j, k, :5] = tuple(row)
-                if t.luck:
-                    out[j, k, :5] -= _root_luck(self.cubeless.luck(), t.root)
-                if t.cubeful:
-                    runner = self.cubeless if self.cubeful is None else self.cubeful
-                    if self.cubeful is None:
-                        out[j, k, 5] = self._cubeful_value(res, self.cubeless, row)
-                    else:
-                        out[j, k, 5] = self._cubeful_value(self._play(self.cubeful, line, i), self.cubeful, None)
-                    if t.luck:
-                        out[j, k, 5] -= self._cubeful_luck(runner)
+            else:
+                self.trials.play(self.task.seed, line.board, line.turn, line.d1, line.d2, start, out[j])
         return out
+
+
+def _core_evaluation(evaluator: Any) -> tuple[CoreEvaluator, int] | None:
+    """The core evaluator and plies that a built-in bot's ``evaluate`` values a position with
+    (the neural bot's at its ply, the heuristic's at 0 ply), so that the trials value their
+    truncated games in C; None for any other evaluator (called back from the trials)."""
+    from bgfast.bots.heuristic import HeuristicBot
+    from bgfast.bots.neural import NeuralBot
+
+    if type(evaluator) not in (NeuralBot, HeuristicBot) or "evaluate" in vars(evaluator):
+        return None
+    return evaluator.evaluator, evaluator.ply if isinstance(evaluator, NeuralBot) else 0
 
 
 _TASK: _Task | None = None
