@@ -112,6 +112,23 @@ class WorkerFailedError(BgfastError, RuntimeError):
         self.trace = trace
 
 
+class EngineForfeitsError(WorkerFailedError):
+    """An outside player that forfeited :data:`~bgfast.engines.resilient.MAX_FORFEITS_IN_A_ROW`
+    matches in a row and finished none between them (it crashes, hangs or answers illegally
+    on every match): the tournament stops instead of forfeiting the rest of its matches.
+    Finished chunks are saved; re-running the same spec resumes.  The message names the
+    player, its engine, the matches and the last fault.
+
+    :ivar player: the player's name in the spec.
+    :ivar matches: the indices of the forfeited matches, in schedule order.
+    """
+
+    def __init__(self, message: str, *, player: str, matches: tuple[int, ...]) -> None:
+        super().__init__(message)
+        self.player = player
+        self.matches = matches
+
+
 class BotFailedError(BgfastError, RuntimeError):
     """A Python bot (a plugin, a registered bot) whose own code failed while it played:
     its ``choose_move``, ``should_double`` or ``accept_double`` raised, or ``choose_move``

@@ -277,6 +277,36 @@ def test_an_engine_that_can_no_longer_start_stops_the_run_instead_of_forfeiting_
     assert 0 < len(rows) < 8 and sum(row.endswith(",breaking") for row in rows) <= 1   # at most one forfeit kept
 
 
+def test_an_engine_that_forfeits_match_after_match_stops_the_run_naming_it_and_a_mended_one_resumes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Given an engine that answers illegally from its second decision on, in every process
+    # (its first is the start's check): it forfeits each of its matches
+    script = tmp_path / "engine.sh"
+    script.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE} illegal 2\n")
+    script.chmod(0o755)
+    spec = tmp_path / "forfeits.toml"
+    spec.write_text(spec_text("forfeits", player("broken", command=[str(script)]), player("pubeval", bot="pubeval"),
+                              length=3, per_pairing=8, chunk=2))
+    db = tmp_path / "forfeits.sqlite"
+    command = ["tournament", str(spec), "--db", str(db), "--workers", "2", "--quiet"]
+    # When it plays: the run stops after MAX_FORFEITS_IN_A_ROW (5) forfeits in a row, the
+    # same matches whatever the worker count, with one line naming the player, its command
+    # and its last fault, and a failure status
+    assert main(command) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"bgfast: error: player 'broken' (command {script}) forfeited 5 matches in a row "
+                          "(matches 0, 1, 2, 3, 4) and finished none; its last fault: engine 'broken' answered "), err
+    assert f"finished chunks are saved in {db}: mend the engine and re-run the same command to resume" in err
+    saved = rows_of(db)[1:]
+    assert 6 <= len(saved) < 8 and all(row.endswith(",broken") for row in saved)  # chunks 0-2 kept, all forfeits
+    # Then, the engine mended, the same command plays the rest and keeps what was saved
+    script.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE} healthy\n")
+    assert main(command) == 0
+    rows = rows_of(db)[1:]
+    assert len(rows) == 8 and rows[:len(saved)] == saved and not any(r.endswith(",broken") for r in rows[len(saved):])
+
+
 def test_an_engine_without_cube_decisions_gets_bgfasts_policy_and_the_report_says_so(tmp_path: Path) -> None:
     db = run(tmp_path, spec_text("nocube", player("plain", command=fake("nocube")), player("heuristic", bot="heuristic"),
                                  length=5, per_pairing=2, chunk=2))
