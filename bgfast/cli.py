@@ -28,6 +28,7 @@ from bgfast.errors import (
     InvalidDiceError,
     InvalidPositionError,
     InvalidSpecError,
+    OutputFileError,
     ResultsWriteError,
     RolloutWorkerError,
     Terminated,
@@ -36,7 +37,7 @@ from bgfast.errors import (
     shortened,
 )
 from bgfast.position import Move, Position
-from bgfast.validation import whole_number
+from bgfast.validation import output_folder, whole_number
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
@@ -569,8 +570,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
         folder = Path(folder_name)
         if folder.exists() and not folder.is_dir():
             raise ValueError(f"--{fmt}-dir {shortened(folder_name)!r} is a file, not a folder")
-        folder.mkdir(parents=True, exist_ok=True)
-        done = export_all(args.db, folder, run=args.run, format=fmt)
+        output_folder(folder, f"the --{fmt}-dir folder")
+        done = export_all(args.db, folder, run=args.run, format=fmt, progress=sys.stderr.isatty())
         print(f"wrote {len(done.written)} matches to {folder}", file=sys.stderr)
         if done.forfeits:
             print(f"skipped {len(done.forfeits)} forfeited matches: "
@@ -713,7 +714,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:
         return int(args.func(args) or 0)
-    except (WorkerFailedError, RolloutWorkerError, ResultsWriteError, BotFailedError) as exc:  # the run failed
+    except (WorkerFailedError, RolloutWorkerError, ResultsWriteError, OutputFileError, BotFailedError) as exc:  # failed
         print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
         return EXIT_FAILURE
     except (BgfastError, ValueError) as exc:

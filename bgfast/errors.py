@@ -65,6 +65,18 @@ class ResultsWriteError(BgfastError, OSError):
     stay in the file; the message names the file and the cause."""
 
 
+class OutputFileError(BgfastError, OSError):
+    """An output file (a CSV, a ``.mat`` or SGF file, a plot, weights) that the system will not
+    let bgfast write: no permission for it or its folder, a folder that cannot hold files, a
+    full disk or a file-size limit, an I/O error.  Every output file is written beside its
+    name under a temporary one and renamed into place once whole
+    (:func:`bgfast.validation.output_file`), so such a failure leaves no half-written file
+    and a file of that name as it was; the message names the file and the system's reason.
+
+    :ivar errno: the system's error number (:data:`errno.ENOSPC`...), or None.
+    """
+
+
 class UnknownBotError(BgfastError, ValueError):
     """A bot name that :func:`bgfast.bots.get_bot` does not know, a malformed bot spec, bad bot
     options (:class:`InvalidBotOptionsError`), or a bot whose optional package is not installed

@@ -227,3 +227,65 @@ def test_plot_without_matplotlib_is_one_line_naming_the_extra_as_the_readme_does
     example = readme.index("--plot quick.png")
     assert "pip install '.[plot]'" in readme[example:example + 600]
     assert "pip install 'bgfast[plot]'" in readme[example:example + 600]
+
+
+# ---------------------------------------------------------------- output files
+
+
+@pytest.mark.parametrize(("argv", "what"), [
+    (["report", "t.sqlite", "--matches", "out.csv"], "the matches CSV"),
+    (["report", "t.sqlite", "--pairings", "out.csv"], "the pairings CSV"),
+    (["export", "t.sqlite", "--match", "0", "--sgf", "out.csv"], "the SGF file"),
+    (["play", "--player", "pubeval", "--player", "random", "--length", "3", "--mat", "out.csv"], "the .mat file"),
+])
+def test_an_output_file_on_a_full_disk_is_named_and_leaves_no_truncated_file(
+        results: Path, argv: list[str], what: str) -> None:
+    # report --matches m.csv on a full disk left a truncated m.csv and said "[Errno 27] File too large"
+    import resource
+    import subprocess
+
+    from tournament_helpers import child_env
+
+    Path("out.csv").write_text("the file before\n")
+
+    def small_files() -> None:  # the disk is full after 64 bytes of any file
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))
+
+    done = subprocess.run([sys.executable, "-m", "bgfast", *argv], env=child_env(), capture_output=True, text=True,
+                          preexec_fn=small_files, timeout=120)
+    assert (done.returncode, done.stdout if argv[0] != "report" else "") == (1, "")
+    assert done.stderr == f"bgfast: error: cannot write {what} 'out.csv': File too large; nothing was written\n"
+    assert Path("out.csv").read_text() == "the file before\n"
+    assert sorted(p.name for p in Path().iterdir() if "out" in p.name) == ["out.csv"]  # no temporary file left
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/version"), reason="needs Linux's /proc")
+@pytest.mark.parametrize(("argv", "message"), [
+    (["report", "t.sqlite", "--pairings", "/proc/p.csv"], "cannot write the pairings CSV '/proc/p.csv': its folder "
+     "'/proc' takes no new file (No such file or directory); nothing was written"),
+    (["export", "t.sqlite", "--match", "0", "--sgf", "/proc/version"], "cannot write the SGF file '/proc/version': "
+     "its folder '/proc' takes no new file (No such file or directory); nothing was written"),
+    (["export", "t.sqlite", "--all", "--mat-dir", "/proc/t"], "cannot make the --mat-dir folder '/proc/t': No such "
+     "file or directory"),
+    (["report", "t.sqlite", "--plot", "/proc/t.png"], "cannot write the ratings plot '/proc/t.png': its folder "
+     "'/proc' takes no new file (No such file or directory); nothing was written"),
+])
+def test_an_output_file_in_a_place_that_takes_none_is_named(capsys: pytest.CaptureFixture[str], results: Path,
+                                                            argv: list[str], message: str) -> None:
+    # they said a bare "[Errno 5] Input/output error" or "[Errno 2] No such file or directory: '/proc/x'"
+    if "--plot" in argv:
+        pytest.importorskip("matplotlib")
+    code, _out, err = run(capsys, *argv)
+    assert (code, err) == (1, f"bgfast: error: {message}\n")
+
+
+def test_an_output_file_replaces_the_old_one_whole_keeps_its_mode_and_writes_through_a_link(
+        capsys: pytest.CaptureFixture[str], results: Path) -> None:
+    Path("real.csv").write_text("old\n")
+    os.chmod("real.csv", 0o600)
+    os.symlink("real.csv", "link.csv")
+    code, _out, _err = run(capsys, "report", "t.sqlite", "--matches", "link.csv")
+    assert code == 0 and Path("link.csv").is_symlink()
+    assert Path("real.csv").read_text().startswith("index,player_a,") and os.stat("real.csv").st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in Path().iterdir() if p.suffix == ".csv" or ".tmp" in p.name) == ["link.csv",
+                                                                                                   "real.csv"]

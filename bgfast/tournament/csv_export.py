@@ -12,6 +12,7 @@ from typing import IO, Any
 from bgfast.tournament.results import SavedMatch
 from bgfast.tournament.standings import Standings
 from bgfast.tournament.store import Store, open_results
+from bgfast.validation import output_file
 
 __all__ = ["CSV_COLUMNS", "PAIRING_CSV_COLUMNS", "write_matches_csv", "write_pairings_csv"]
 
@@ -33,9 +34,13 @@ dice pairs when ``paired``, else matches; ``pairs_k``: dice pairs in which playe
 
 def write_pairings_csv(standings: Standings, out: str | Path | IO[str]) -> int:
     """Write one CSV row per pairing of ``standings`` (columns :data:`PAIRING_CSV_COLUMNS`) to
-    ``out`` (a file name, ``-`` for stdout, or an open text file); returns the number of rows."""
+    ``out`` (a file name, ``-`` for stdout, or an open text file); returns the number of rows.
+
+    :raises OutputFileError: a file that cannot be written (written beside and renamed into
+        place, :func:`bgfast.validation.output_file`: nothing is written then).
+    """
     if isinstance(out, (str, Path)) and str(out) != "-":
-        with open(out, "w", newline="", encoding="utf-8") as handle:
+        with output_file(out, "the pairings CSV") as handle:
             return _write_pairings(standings, handle)
     return _write_pairings(standings, sys.stdout if isinstance(out, (str, Path)) else out)
 
@@ -61,12 +66,14 @@ def write_matches_csv(path: str | Path, out: str | Path | IO[str]) -> int:
     Rows stream from the file, so memory does not grow with the number of matches.
 
     :raises InvalidSpecError: no such file, or not a bgfast results file.
+    :raises OutputFileError: a file that cannot be written (written beside and renamed into
+        place, :func:`bgfast.validation.output_file`: nothing is written then).
     """
     with open_results(path) as store:
         openings = _openings_by_run(store)
         forfeits = {(run, idx): loser for run, idx, loser, _winner in store.forfeits()}
         if isinstance(out, (str, Path)) and str(out) != "-":
-            with open(out, "w", newline="", encoding="utf-8") as handle:
+            with output_file(out, "the matches CSV") as handle:
                 return _write_csv(store.iter_matches(), handle, openings, forfeits)
         return _write_csv(store.iter_matches(), sys.stdout if isinstance(out, (str, Path)) else out, openings,
                           forfeits)

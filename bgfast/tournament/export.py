@@ -42,6 +42,7 @@ from bgfast.formats.sgf import write_sgf
 from bgfast.game import MatchHistory, MatchPlayer, play_match_with_history
 from bgfast.match import Rules
 from bgfast.position import Position
+from bgfast.terminal import progress_bar
 from bgfast.validation import one_of, whole_number
 from bgfast.tournament.results import SavedMatch
 from bgfast.tournament.spec import PlayerSpec
@@ -225,14 +226,18 @@ def export_match(path: str | Path, index: int, out: str | Path | IO[str], *, run
     return found_run.name
 
 
-def export_all(path: str | Path, folder: str | Path, *, run: str | None = None, format: str = "mat") -> ExportSummary:
+def export_all(path: str | Path, folder: str | Path, *, run: str | None = None, format: str = "mat",
+               progress: bool = False) -> ExportSummary:
     """Write every finished match of the results file ``path`` (of the run ``run``; of every
     run without it) into ``folder`` as ``<run>-<index>.mat`` (``.sgf`` with ``format="sgf"``),
     skipping forfeits.
 
+    :param progress: show a progress bar (matches done, matches/s, ETA) on stderr.
     :raises ExportError: as a ``.mat`` file, a run with a variant or an opening start (before
         any file is written); a seat with no record, a replay that differs.
     :raises InvalidSpecError: no such file, or not a bgfast results file.
+    :raises OutputFileError: a file that cannot be written (it names the file; those
+        written before it stay).
     :raises ValueError: a format other than ``"mat"`` and ``"sgf"``.
     """
     one_of(format, "format", FORMATS)
@@ -244,12 +249,22 @@ def export_all(path: str | Path, folder: str | Path, *, run: str | None = None, 
         for r in runs:
             _check_format(r, format)
         forfeited = {(name, idx) for name, idx, _loser, _winner in store.forfeits()}
-        for r in runs:
-            for match in store.iter_matches(r.name):
-                if (r.name, match.idx) in forfeited:
-                    skipped.append((r.name, match.idx))
-                    continue
-                target = folder / f"{r.name}-{match.idx}.{format}"
-                _write(format, _history(store, r, match), target, r, (match.player0, match.player1))
-                written.append(target)
+        bar = None
+        if progress:
+            total = sum(r["matches_played"] for r in store.runs() if r["name"] in {x.name for x in runs})
+            bar = progress_bar(total=total, unit=" matches", desc="export", smoothing=0.05)
+        try:
+            for r in runs:
+                for match in store.iter_matches(r.name):
+                    if bar is not None:
+                        bar.update(1)
+                    if (r.name, match.idx) in forfeited:
+                        skipped.append((r.name, match.idx))
+                        continue
+                    target = folder / f"{r.name}-{match.idx}.{format}"
+                    _write(format, _history(store, r, match), target, r, (match.player0, match.player1))
+                    written.append(target)
+        finally:
+            if bar is not None:
+                bar.close()
     return ExportSummary(tuple(written), tuple(skipped))

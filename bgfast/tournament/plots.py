@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from bgfast.tournament.standings import Standings, format_elo
+from bgfast.validation import output_file
 
 __all__ = ["plot_ratings", "require_plotting"]
 
@@ -36,6 +37,8 @@ def plot_ratings(standings: Standings, out: str | Path) -> None:
     95% interval), to an image file (PNG, SVG, PDF...).
 
     :raises MissingExtraError: matplotlib is not installed (``pip install 'bgfast[plot]'``).
+    :raises OutputFileError: a file that cannot be written (written beside and renamed into
+        place, :func:`bgfast.validation.output_file`: nothing is written then).
     """
     plt = require_plotting()
     players = list(reversed(standings.players))
@@ -55,7 +58,8 @@ def plot_ratings(standings: Standings, out: str | Path) -> None:
         ax.set_title(f"{standings.tournament}: {standings.matches_played:,} matches")
         _plot_matrix(grid, standings, [p.name for p in standings.players])
         fig.tight_layout()
-        fig.savefig(out, dpi=120)
+        with output_file(out, "the ratings plot", binary=True) as handle:
+            fig.savefig(handle, dpi=120, format=Path(out).suffix.lstrip(".").lower() or None)
     finally:
         plt.close(fig)
 
