@@ -289,3 +289,30 @@ def test_an_output_file_replaces_the_old_one_whole_keeps_its_mode_and_writes_thr
     assert Path("real.csv").read_text().startswith("index,player_a,") and os.stat("real.csv").st_mode & 0o777 == 0o600
     assert sorted(p.name for p in Path().iterdir() if p.suffix == ".csv" or ".tmp" in p.name) == ["link.csv",
                                                                                                    "real.csv"]
+
+
+# ---------------------------------------------------------------- progress bars
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses a pseudo-terminal")
+def test_the_progress_bar_on_a_terminal_of_0_columns_takes_80(tmp_path: Path) -> None:
+    # it drew nothing: tqdm took the 0 columns the terminal reported
+    from cli_helpers import on_terminal
+
+    (tmp_path / "t.toml").write_text(SPEC.format(name="t"))
+    code, out, shown = on_terminal(["tournament", "t.toml", "--workers", "1"], columns=0, cwd=tmp_path)
+    assert code == 0 and out.startswith("t: 2 matches")
+    last = shown.replace("\r\n", "\r").split("\r")[-2]
+    assert last.startswith("t: 100%|") and "2/2 [" in last and len(last) == 79, repr(shown)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses a pseudo-terminal")
+def test_export_all_shows_a_progress_bar_on_a_terminal(tmp_path: Path, results: Path) -> None:
+    # a long run's export showed nothing until its end
+    from cli_helpers import on_terminal
+
+    code, out, shown = on_terminal(["export", "t.sqlite", "--all", "--mat-dir", "all"], columns=100, cwd=tmp_path)
+    assert (code, out) == (0, "")
+    lines = shown.replace("\r\n", "\r").split("\r")
+    assert lines[-3].startswith("export: 100%|") and "2/2 [" in lines[-3] and " matches/s]" in lines[-3], repr(shown)
+    assert lines[-2] == "wrote 2 matches to all"
