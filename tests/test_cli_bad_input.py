@@ -316,3 +316,28 @@ def test_export_all_shows_a_progress_bar_on_a_terminal(tmp_path: Path, results: 
     lines = shown.replace("\r\n", "\r").split("\r")
     assert lines[-3].startswith("export: 100%|") and "2/2 [" in lines[-3] and " matches/s]" in lines[-3], repr(shown)
     assert lines[-2] == "wrote 2 matches to all"
+
+
+# ---------------------------------------------------------------- messages and looks
+
+
+def test_player_names_of_wide_characters_keep_the_reports_columns_in_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a CJK or emoji name took two columns a character and pushed its row out of line
+    from bgfast.terminal import display_width
+
+    monkeypatch.chdir(tmp_path)
+    Path("w.toml").write_text(SPEC.format(name="w").replace('"a"', '"囲碁"').replace('"b"', '"🎲 dés"')
+                              + '[[players]]\nname = "pubeval"\nbot = "pubeval"\n')
+    code, out, _err = run(capsys, "tournament", "w.toml", "--db", "w.sqlite", "--workers", "1", "--quiet")
+    assert code == 0
+    code, report, _err = run(capsys, "report", "w.sqlite")
+    assert code == 0 and report == out.split("\n\nresults:")[0] + "\n"
+    lines = report.splitlines()
+    players = lines[lines.index(next(x for x in lines if x.startswith("player "))) + 1:][:3]
+    pairings = lines[lines.index(next(x for x in lines if x.startswith("pairing "))) + 1:][:3]
+    assert sorted(row.split("  ")[0] for row in players) == ["pubeval", "囲碁", "🎲 dés"]
+    assert all(row.count(" - ") == 1 for row in pairings)
+    for rows in (players, pairings):  # fixed-width numbers after the names: rows as wide are in line
+        assert len({display_width(row) for row in rows}) == 1, rows
+    assert display_width("囲碁") == 4 and display_width("🎲 dés") == 6

@@ -17,6 +17,7 @@ from typing import Any
 
 from bgfast.bots.cube_policy import DEFAULT_CUBE_POLICY
 from bgfast.engines.counters import EngineCounters
+from bgfast.terminal import display_width, pad
 from bgfast.tournament.pairs import PairingStats, pairing_stats
 from bgfast.tournament.ratings import RATINGS, EloInterval, Ratings, fit_ratings
 from bgfast.tournament.results import SeatTotals
@@ -189,14 +190,14 @@ class Standings:
             lines.append(f"{self.tournament}: {self.matches_played:,} of {self.matches_scheduled:,} matches played "
                          + ("(a run is still writing to this file)" if self.running
                             else "(interrupted: re-run the same command to finish)"))
-        width = max([len("player")] + [len(p.name) for p in self.players])
+        width = max([len("player")] + [display_width(p.name) for p in self.players])
         se = "± pair" if self.paired else "± se"
         lines.append(f"{'player':<{width}}  {'matches':>8}  {'wins':>8}  {'win%':>6}  {'ppg':>7}  {se:>6}  "
                      f"{'Elo':>7}  {'95% CI':>17}")
         for p in self.players:
             s = p.stats
             error = p.ppg_se_paired if self.paired else p.ppg_se_independent
-            lines.append(f"{p.name:<{width}}  {s.matches:>8}  {s.wins:>8}  {100 * s.win_rate:>5.1f}%  "
+            lines.append(f"{pad(p.name, width)}  {s.matches:>8}  {s.wins:>8}  {100 * s.win_rate:>5.1f}%  "
                          f"{s.ppg:>+7.3f}  {error:>6.3f}  {p.elo:>+7.1f}  "
                          f"[{p.elo_ci95[0]:>+7.1f}, {p.elo_ci95[1]:>+7.1f}]")
         rated = "points (money: net points clipped to [-3, 3], as a score)" if self.rating == "points" else "match wins"
@@ -226,12 +227,12 @@ class Standings:
         outside = [p for p in self.players if p.is_outside]
         if not outside:
             return []
-        width = max([len("engine")] + [len(p.name) for p in outside])
+        width = max([len("engine")] + [display_width(p.name) for p in outside])
         lines = ["", f"{'engine':<{width}}  {'decisions':>9}  {'ms mean':>8}  {'ms max':>8}  {'restarts':>8}  "
                  f"{'crashes':>7}  {'timeouts':>8}  {'illegal':>7}  {'forfeits':>8}"]
         for p in outside:
             e = p.engine
-            lines.append(f"{p.name:<{width}}  {e.decisions:>9}  {e.decision_ms_mean:>8.3f}  {e.decision_ms_max:>8.1f}  "
+            lines.append(f"{pad(p.name, width)}  {e.decisions:>9}  {e.decision_ms_mean:>8.3f}  {e.decision_ms_max:>8.1f}  "
                          f"{e.restarts:>8}  {e.crashes:>7}  {e.timeouts:>8}  {e.illegal_answers:>7}  {e.forfeits:>8}")
         for p in outside:
             if p.engine.cube_by_policy:
@@ -245,7 +246,7 @@ class Standings:
 
     def _pairing_lines(self) -> list[str]:
         names = [f"{q.a} - {q.b}" for q in self.pairings]
-        pw = max([len("pairing")] + [len(n) for n in names])
+        pw = max([len("pairing")] + [display_width(n) for n in names])
         lines = [f"{'pairing':<{pw}}  {'matches':>8}  {'a wins':>8}  {'b wins':>8}  {'a ppg':>7}  {'± pair':>6}  "
                  f"{'± ind':>6}  {'Elo a-b':>7}  {'95% CI':>17}  {'LOS':>6}"]
         for name, q in zip(names, self.pairings):
@@ -253,7 +254,7 @@ class Standings:
             paired_se = f"{r.ppg_se_paired:>6.3f}" if r is not None and r.paired else f"{'-':>6}"
             elo = (f"{format_elo(e.elo):>7}  [{format_elo(e.lo):>7}, {format_elo(e.hi):>7}]  {100 * e.los:>5.1f}%"
                    if e is not None else "")
-            lines.append(f"{name:<{pw}}  {q.stats.matches:>8}  {q.stats.wins:>8}  {q.stats.losses:>8}  "
+            lines.append(f"{pad(name, pw)}  {q.stats.matches:>8}  {q.stats.wins:>8}  {q.stats.losses:>8}  "
                          f"{q.stats.ppg:>+7.3f}  {paired_se}  {q.stats.ppg_se:>6.3f}  {elo}".rstrip())
         results = [q.result for q in self.pairings if q.result is not None and q.result.paired]
         if results and self.paired:
