@@ -341,3 +341,28 @@ def test_player_names_of_wide_characters_keep_the_reports_columns_in_line(
     for rows in (players, pairings):  # fixed-width numbers after the names: rows as wide are in line
         assert len({display_width(row) for row in rows}) == 1, rows
     assert display_width("囲碁") == 4 and display_width("🎲 dés") == 6
+
+
+EMPTY_XGID = "XGID=--------------------------:0:0:1:31:0:0:0:0:10"
+
+
+@pytest.mark.parametrize("argv", [["moves", EMPTY_XGID], ["moves", EMPTY_XGID, "31"], ["show", EMPTY_XGID],
+                                  ["show", "AAAAAAAAAAAAAA"]])
+def test_a_board_where_both_sides_have_borne_off_everything_is_refused_in_the_users_terms(
+        capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    # moves named a Position ID the user never typed ('AAAAAAAAAAAAAA'); show drew the board
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err == (f"bgfast: error: {argv[1]!r} has no checker left on either side: no game reaches it (a game "
+                   "ends when the first side has borne off all its checkers)\n")
+
+
+def test_moves_and_rollout_in_a_finished_game_name_the_position_as_typed(capsys: pytest.CaptureFixture[str]) -> None:
+    xgid = "XGID=-------------------------A:0:0:1:31:0:0:0:0:10"
+    code, out, err = run(capsys, "moves", xgid)
+    assert (code, out) == (2, "")
+    assert err == (f"bgfast: error: the game in {xgid!r} is over: the side not on roll has borne off all its "
+                   "checkers, so there is nothing to play\n")
+    code, out, err = run(capsys, "rollout", xgid.replace(":31:", ":00:"), "--trials", "36")
+    assert (code, out, err) == (2, "", f"bgfast: error: position {xgid.replace(':31:', ':00:')!r} is already over: "
+                                       "nothing to roll out\n")
