@@ -393,6 +393,21 @@ def test_export_writes_matches_of_built_in_and_plugin_bots_and_refuses_what_a_ma
         export_match(variant, 0, tmp_path / "n.mat")
 
 
+def test_recorded_decisions_changed_by_hand_are_named_by_file_match_and_player(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = run(tmp_path, spec_text("rec", player("engine", command=ENGINE), player("random", bot="random"),
+                                 length=3, per_pairing=2, chunk=2))
+    with sqlite3.connect(db) as conn:
+        record = conn.execute("SELECT seat0 FROM match_records WHERE idx = 0").fetchone()[0]
+        conn.execute("UPDATE match_records SET seat0 = ? WHERE idx = 0", (record[:len(record) // 2],))
+    assert main(["export", str(db), "--match", "0", "--mat", str(tmp_path / "m.mat")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"bgfast: error: match 0 of run 'rec' in {str(db)!r} does not replay: the recorded "
+                          "decisions of 'engine' (seat 0, its row in the match_records table) do not fit the match: "
+                          "the record has no decision left for ") and err.count("\n") == 1, err
+    assert err.endswith("; the file was changed by hand, or the bots have changed since the match was played\n")
+
+
 def test_the_export_of_a_random_bot_match_is_the_match_the_tournament_played(tmp_path: Path) -> None:
     # the random bot draws its plays from the match's own stream in the C loop, and the
     # history is the loop's own record of the match: the export replays it exactly
