@@ -366,3 +366,52 @@ def test_moves_and_rollout_in_a_finished_game_name_the_position_as_typed(capsys:
     code, out, err = run(capsys, "rollout", xgid.replace(":31:", ":00:"), "--trials", "36")
     assert (code, out, err) == (2, "", f"bgfast: error: position {xgid.replace(':31:', ':00:')!r} is already over: "
                                        "nothing to roll out\n")
+
+
+# ---------------------------------------------------------------- statistics from too little
+
+
+MIRROR = """
+name = "mirror"
+match_length = 3
+matches_per_pairing = {matches}
+[[players]]
+name = "a"
+bot = "pubeval"
+[[players]]
+name = "b"
+bot = "pubeval"
+"""
+
+
+def test_too_few_dice_pairs_give_no_standard_error_or_interval_and_say_so(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # four matches in two dice pairs, each split 1-1, reported "± pair 0.000" and an Elo interval of [+0.0, +0.0]
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    Path("m.toml").write_text(MIRROR.format(matches=4))
+    assert run(capsys, "tournament", "m.toml", "--db", "m.sqlite", "--workers", "1", "--quiet")[0] == 0
+    code, out, _err = run(capsys, "report", "m.sqlite")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[2].split() == ["a", "4", "2", "50.0%", "+0.000", "n/a", "+0.0", "[", "n/a,", "n/a]"]
+    assert lines[-2].split() == ["a", "-", "b", "4", "2", "2", "+0.000", "n/a", "n/a", "+0.0", "[", "n/a,", "n/a]",
+                                 "n/a"]
+    assert lines[-1] == ("(n/a: from fewer than 5 dice pairs (matches for ± ind), too few for a standard error, "
+                         "an interval or a LOS to rest on)")
+    code, out, _err = run(capsys, "report", "m.sqlite", "--json")
+    data = json.loads(out)
+    note = "2 dice pairs: too few for a standard error, an interval or a LOS (at least 5 dice pairs); they are null"
+    for entry in (data["players"][0], data["pairings"][0]):
+        assert entry["note"] == note and entry["ppg_se_paired"] is None
+    assert data["players"][0]["elo_ci95"] is None and data["players"][0]["ppg_se"] is None
+    assert data["pairings"][0]["elo_diff_ci"] is None and data["pairings"][0]["los"] is None
+    # five pairs (MIN_SAMPLES_FOR_ERROR) are enough: numbers, no note
+    Path("m.toml").write_text(MIRROR.format(matches=10))
+    assert run(capsys, "tournament", "m.toml", "--db", "m10.sqlite", "--workers", "1", "--quiet")[0] == 0
+    code, out, _err = run(capsys, "report", "m10.sqlite", "--json")
+    data = json.loads(out)
+    assert "note" not in data["pairings"][0] and "note" not in data["players"][0]
+    assert None not in (data["pairings"][0]["ppg_se_paired"], data["pairings"][0]["elo_diff_ci"],
+                        data["players"][0]["elo_ci95"], data["players"][0]["ppg_se"])

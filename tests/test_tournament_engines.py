@@ -287,19 +287,21 @@ def test_an_engine_that_forfeits_match_after_match_stops_the_run_naming_it_and_a
     spec = tmp_path / "forfeits.toml"
     spec.write_text(spec_text("forfeits", player("broken", command=[str(script)]), player("pubeval", bot="pubeval"),
                               length=3, per_pairing=8, chunk=2))
-    db = tmp_path / "forfeits.sqlite"
-    command = ["tournament", str(spec), "--db", str(db), "--workers", "2", "--quiet"]
-    # When it plays: the run stops after MAX_FORFEITS_IN_A_ROW (5) forfeits in a row, the
-    # same matches whatever the worker count, with one line naming the player, its command
+    # When it plays: the run stops after MAX_FORFEITS_IN_A_ROW (5) forfeits in a row, at the
+    # same match whatever the worker count, with one line naming the player, its command
     # and its last fault, and a failure status
-    assert main(command) == 1
-    out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1, err
-    assert err.startswith(f"bgfast: error: player 'broken' (command {script}) forfeited 5 matches in a row "
-                          "(matches 0, 1, 2, 3, 4) and finished none; its last fault: engine 'broken' answered "), err
-    assert f"finished chunks are saved in {db}: mend the engine and re-run the same command to resume" in err
-    saved = rows_of(db)[1:]
-    assert 6 <= len(saved) < 8 and all(row.endswith(",broken") for row in saved)  # chunks 0-2 kept, all forfeits
+    for workers in ("2", "1"):
+        db = tmp_path / f"forfeits-{workers}.sqlite"
+        command = ["tournament", str(spec), "--db", str(db), "--workers", workers, "--quiet"]
+        assert main(command) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1, err
+        assert err.startswith(f"bgfast: error: player 'broken' (command {script}) forfeited 5 matches in a row "
+                              "(matches 0, 1, 2, 3, 4) and finished none; its last fault: engine 'broken' answered "), err
+        assert f"finished chunks are saved in {db}: mend the engine and re-run the same command to resume" in err
+        saved = rows_of(db)[1:]
+        assert 6 <= len(saved) <= 8 and all(row.endswith(",broken") for row in saved)  # chunks 0-2 at least
+    assert len(saved) == 6  # one worker: chunks in order, none after the one that stopped the run
     # Then, the engine mended, the same command plays the rest and keeps what was saved
     script.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE} healthy\n")
     assert main(command) == 0

@@ -4,6 +4,7 @@ and one row per pairing of its standings (``--pairings``).
 from __future__ import annotations
 
 import csv
+import math
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -29,7 +30,9 @@ PAIRING_CSV_COLUMNS = ("player_a", "player_b", "matches", "units", "paired", "a_
                        "pairs_0", "pairs_1", "pairs_2")
 """Columns of ``--pairings``: one row per pairing from player_a's side; the Elo difference is
 player_a's minus player_b's (match wins, or points with ``rating = "points"``); ``units`` are
-dice pairs when ``paired``, else matches; ``pairs_k``: dice pairs in which player_a won k matches."""
+dice pairs when ``paired``, else matches; ``pairs_k``: dice pairs in which player_a won k matches.
+The standard errors, the interval and ``los`` are empty from too few units
+(:data:`~bgfast.tournament.pairs.MIN_SAMPLES_FOR_ERROR`)."""
 
 
 def write_pairings_csv(standings: Standings, out: str | Path | IO[str]) -> int:
@@ -53,10 +56,17 @@ def _write_pairings(standings: Standings, handle: IO[str]) -> int:
         c: tuple[object, ...] = r.wins.counts if r is not None and r.paired else ("",) * 5
         writer.writerow((q.a, q.b, q.stats.matches, r.wins.units if r else "", int(r.paired) if r else "",
                          q.stats.wins, q.stats.losses, f"{q.stats.ppg:.6f}",
-                         f"{r.ppg_se_paired:.6f}" if r else "", f"{q.stats.ppg_se:.6f}",
-                         f"{e.elo:.2f}" if e else "", f"{e.lo:.2f}" if e else "", f"{e.hi:.2f}" if e else "",
-                         f"{e.los:.6f}" if e else "", c[0], c[2], c[4]))
+                         _number(r.ppg_se_paired, 6) if r else "",
+                         _number(r.ppg_se_independent if r else q.stats.ppg_se, 6),
+                         _number(e.elo, 2) if e else "", _number(e.lo, 2) if e else "", _number(e.hi, 2) if e else "",
+                         _number(e.los, 6) if e else "", c[0], c[2], c[4]))
     return len(standings.pairings)
+
+
+def _number(x: float, digits: int) -> str:
+    """A figure in a CSV cell: ``digits`` decimals (``inf``, ``-inf``), or empty when NaN
+    (not computed: from too few dice pairs, :data:`~bgfast.tournament.pairs.MIN_SAMPLES_FOR_ERROR`)."""
+    return "" if math.isnan(x) else f"{x + 0.0:.{digits}f}"
 
 
 def write_matches_csv(path: str | Path, out: str | Path | IO[str]) -> int:

@@ -82,7 +82,8 @@ def _plot_matrix(ax: Any, standings: Standings, names: list[str]) -> None:
             diff[r, c] = sign * e.elo
             label[r][c] = f"{format_elo(sign * e.elo)}\n[{format_elo(lo)},\n{format_elo(hi)}]"
     finite = diff[np.isfinite(diff)]
-    scale = float(np.abs(finite).max()) if finite.size else 1.0
+    scale = float(np.abs(finite).max()) if finite.size else 0.0
+    scale = scale or 1.0  # every difference 0: a white matrix, not a colour scale of no width
     shade = np.clip(np.nan_to_num(diff, nan=0.0, posinf=scale, neginf=-scale), -scale, scale)
     ax.imshow(shade, cmap="RdBu", vmin=-scale, vmax=scale)
     for r in range(n):
