@@ -5,12 +5,20 @@ A play ranked at ``N`` ply follows gnubg's numbering: the position after it, wit
 opponent on roll, is evaluated at ``N`` plies from the opponent's view
 (``evaluate(after.swap_sides(), plies=N)``: 0 ply the net's value of that position, 1 ply
 the average over the opponent's 21 rolls of its best 0-ply reply) and flipped to the
-mover's view (:meth:`Judge.after_play <bgfast.analysis.judge.Judge.after_play>`).  The
-play's equity is the mover's cubeful value of those probabilities with the cube as it
-stands after the play (:meth:`Situation.cubeful_value <bgfast.analysis.situation.Situation.cubeful_value>`):
-money play, Janowski's cubeful equity in points per game per unit of the current cube
-(gnubg ranks money plays by cubeful equity too); match play, the cubeful match winning
-chance, printed as EMG -- the value the neural bot's own match-play checker play maximizes.
+mover's view (:meth:`Judge.after_play <bgfast.analysis.judge.Judge.after_play>`).
+
+The play's equity is the value the neural bot's own checker play maximizes, so that the
+best play of a hint is the play the bot makes:
+
+* match play: the mover's cubeful match winning chance with the cube as it stands after
+  the play (:meth:`Situation.cubeful_value <bgfast.analysis.situation.Situation.cubeful_value>`),
+  printed as EMG;
+* money play: the cubeless equity, in points per game per unit of the current cube.  Not
+  Janowski's cubeful equity (gnubg's choice): the cube stands the same after every play,
+  and Janowski's formula on a bare evaluation would reorder the plays by their gammon rates
+  alone (with the Jacoby rule and a centred cube it even drops the gammons from its dead
+  part), which is no better judgment of a play than the net's own equity, and would make
+  the hint disagree with the bot's play in about one decision in twelve.
 
 >>> r = rank_plays("4HPwATDgc/ABMA", "31")
 >>> str(r.plays[0].move), r.plays[0].difference
@@ -45,8 +53,8 @@ class RankedPlay:
     probabilities: Probabilities
     """Cubeless probabilities of the mover after the play."""
     equity: float
-    """The mover's equity after the play at the score: money play, points per game per unit of
-    the current cube (Janowski); match play, EMG."""
+    """The mover's equity after the play at the score: money play, the cubeless equity in
+    points per game per unit of the current cube; match play, the cubeful EMG."""
     mwc: float | None
     """Match play: the mover's cubeful match winning chance after the play; None in money play."""
     difference: float
@@ -88,7 +96,7 @@ class PlayRanking:
         """The ``top`` best plays (all: None) as gnubg's ``hint`` lists them: rank, play,
         equity and difference from the best, then the probabilities."""
         s = self.situation
-        unit = "EMG" if s.is_match else "cubeful equity, points per cube"
+        unit = "cubeful EMG" if s.is_match else "cubeless equity, points per cube"
         lines = [f"Position {s.position.id()}, {s.describe()}",
                  f"{len(self.plays)} plays of {self.dice} at {self.ply} ply ({unit}):"]
         shown = self.plays[:top]
@@ -127,8 +135,11 @@ def rank_plays(position: Position | str, dice: Dice | str | tuple[int, int] | No
     judged = []
     for move in situation.position.legal_moves(roll.high, roll.low):
         p = judge.after_play(move.position)
-        value = situation.cubeful_value(p)
-        judged.append((move, p, situation.equity(value), value if situation.is_match else None))
+        if situation.is_match:
+            value = situation.cubeful_value(p)
+            judged.append((move, p, situation.equity(value), value))
+        else:
+            judged.append((move, p, p.equity(), None))
     judged.sort(key=lambda j: (-j[2], str(j[0])))
     best = judged[0][2]
     plays = tuple(RankedPlay(m, p, eq, mwc, eq - best) for m, p, eq, mwc in judged)
