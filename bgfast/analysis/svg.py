@@ -91,19 +91,20 @@ def _die(x: float, y: float, value: int) -> str:
     return "".join(out)
 
 
-def _header(position: Position, match: MatchState | None) -> str:
-    """The line above the board: the score (side on roll first) or money game, and the pips."""
+def _header(position: Position, match: MatchState | None) -> tuple[str, str]:
+    """The two lines above the board: the score (the side on roll's first) or "Money game"
+    with the rule of the game; then the pip counts and the IDs."""
     pips_opp, pips_me = position.pip_count()
     if match is None:
         head = "Money game"
-    else:
+    elif match.length:
         me = match.player_on_roll
-        if match.length:
-            head = (f"{match.length}-point match: side on roll {match.score[me]}, opponent "
-                    f"{match.score[1 - me]}" + (" (Crawford game)" if match.is_crawford_game else ""))
-        else:
-            head = "Money game" + (" (Jacoby)" if match.jacoby else "")
-    return f"{head} \u2014 pips: side on roll {pips_me}, opponent {pips_opp}"
+        head = (f"{match.length}-point match \u00b7 side on roll {match.score[me]}, opponent {match.score[1 - me]}"
+                + (" \u00b7 Crawford game" if match.is_crawford_game else ""))
+    else:
+        head = "Money game" + (" \u00b7 Jacoby rule" if match.jacoby else "")
+    ids = f"Position ID {position.id()}" + (f"  Match ID {match.match_id()}" if match is not None else "")
+    return head, f"Pips: side on roll {pips_me}, opponent {pips_opp}  \u00b7  {ids}"
 
 
 def board_svg(position: Position | str, match: MatchState | None = None, dice: Dice | str | None = None) -> str:
@@ -122,6 +123,7 @@ def board_svg(position: Position | str, match: MatchState | None = None, dice: D
     roll = Dice.of(dice) if dice is not None else (
         Dice.of(match.dice) if match is not None and match.dice != (0, 0) else None)
     opp, me = pos.board
+    head, details = _header(pos, match)
     top, bottom = _TOP + _FRAME, _TOP + _FRAME + _INNER_H
     board_w = 12 * _POINT + _BAR + 2 * _FRAME
     tray_x = _LEFT + board_w + 8
@@ -129,9 +131,8 @@ def board_svg(position: Position | str, match: MatchState | None = None, dice: D
            f'width="{WIDTH}" height="{HEIGHT}" font-family="Helvetica, Arial, sans-serif">',
            f"<title>{escape(f'Backgammon position {pos.id()}')}</title>",
            f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
-           f'<text x="{_LEFT}" y="22" font-size="15" fill="{_COLOURS["text"]}">{escape(_header(pos, match))}</text>',
-           f'<text x="{_LEFT}" y="42" font-size="12" fill="#555555">Position ID {escape(pos.id())}'
-           + (f"  Match ID {escape(match.match_id())}" if match is not None else "") + "</text>",
+           f'<text x="{_LEFT}" y="22" font-size="15" fill="{_COLOURS["text"]}">{escape(head)}</text>',
+           f'<text x="{_LEFT}" y="40" font-size="11" fill="#555555">{escape(details)}</text>',
            f'<rect x="{_LEFT}" y="{_TOP}" width="{board_w}" height="{_INNER_H + 2 * _FRAME}" rx="4" '
            f'fill="{_COLOURS["board"]}"/>',
            f'<rect x="{_LEFT + _FRAME}" y="{top}" width="{12 * _POINT + _BAR}" height="{_INNER_H}" '
@@ -183,7 +184,7 @@ def board_svg(position: Position | str, match: MatchState | None = None, dice: D
         dx = _LEFT + _FRAME + _HALF + _BAR + _HALF / 2 - 40
         dy = top + _INNER_H / 2 - 17
         out.append(_die(dx, dy, roll.high) + _die(dx + 46, dy, roll.low))
-    out.append(f'<desc>{escape(f"Side on roll: light checkers; points numbered from its view; {_header(pos, match)}")}'
+    out.append(f"<desc>{escape(f'The side on roll has the light checkers; points numbered from its view. {head}. {details}')}"
                "</desc>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
