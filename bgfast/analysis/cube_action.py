@@ -35,7 +35,7 @@ from typing import Any
 
 from bgfast import cube as cube_math
 from bgfast.analysis.judge import Judge
-from bgfast.analysis.report import probabilities_dict, probabilities_line, signed
+from bgfast.analysis.report import percent, probabilities_dict, probabilities_line, signed
 from bgfast.analysis.situation import Situation
 from bgfast.errors import IllegalCubeActionError, InvalidAnalysisError
 from bgfast.match import Rules
@@ -196,7 +196,8 @@ class CubeAnalysis:
         for i, (name, value, k) in enumerate(rows, 1):
             if value is None:
                 continue
-            chance = f"  MWC {100 * self.mwc[k]:.2f}%" if self.mwc is not None and self.mwc[k] is not None else ""
+            mwc = None if self.mwc is None else self.mwc[k]
+            chance = "" if mwc is None else f"  MWC {percent(mwc)}"
             diff = "" if abs(value - best) < 5e-7 else f"  ({signed(value - best)})"
             lines.append(f"  {i}. {name:<14}{signed(value)}{chance}{diff}")
         lines.append(f"Proper cube action: {self.action.value}")

@@ -132,7 +132,7 @@ def rank_plays(position: Position | str, dice: Dice | str | tuple[int, int] | No
             raise InvalidAnalysisError(f"give the dice: {situation.position.id()!r} does not say which were rolled")
         dice = situation.match.dice
     roll = text.check_roll(dice)
-    judged = []
+    judged: list[tuple[Move, Probabilities, float, float | None]] = []
     for move in situation.position.legal_moves(roll.high, roll.low):
         p = judge.after_play(move.position)
         if situation.is_match:

@@ -16,7 +16,7 @@ side's cubeful value with the cube as it stands, by the cube math of :mod:`bgfas
 >>> s = Situation.read("4HPwATDgc/ABMA:MAHgAAAAAAAE")     # 0-0 in a 7-point match
 >>> s.is_match, s.aways(), s.describe()
 (True, (7, 7), '7-point match, score 0-0 (the side on roll first), cube 1 centred (player 0 on roll)')
->>> round(s.equity(0.5), 6)
+>>> abs(round(s.equity(0.5), 6))
 0.0
 """
 from __future__ import annotations
