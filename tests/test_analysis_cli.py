@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from cli_helpers import fixed_terminal, run  # noqa: F401  (fixed_terminal: an autouse fixture)
+from cli_helpers import assert_snapshot, fixed_terminal, run  # noqa: F401  (fixed_terminal: an autouse fixture)
 
 from bgfast.analysis import analyse_cube, evaluate_position, rank_plays
 from bgfast.bots import get_bot
@@ -158,3 +158,10 @@ def test_show_svg_renders_in_headless_chromium(capsys, tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000     # a picture, not a blank page
+
+
+@pytest.mark.parametrize("command", ["eval", "hint", "cube"])
+def test_help_text_matches_its_snapshot(capsys, command):
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0
+    assert_snapshot(f"help_{command}.txt", out)
