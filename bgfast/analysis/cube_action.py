@@ -206,6 +206,14 @@ class CubeAnalysis:
         return "\n".join(lines)
 
 
+def _check_before_roll(situation: Situation) -> None:
+    """:raises InvalidAnalysisError: the position's text says the dice are rolled."""
+    dice = situation.match.dice
+    if dice != (0, 0):
+        raise InvalidAnalysisError(f"the dice are rolled ({dice[0]}{dice[1]}): the cube decision comes "
+                                   "before the roll; give the position before it")
+
+
 def _double_problem(situation: Situation) -> str | None:
     """Why the side on roll may not double now (before its roll), or None."""
     m = situation.match
@@ -234,9 +242,7 @@ def judge_cube(situation: Situation, probabilities: object, ply: int = 0) -> Cub
     """
     p = Probabilities.of(probabilities)
     m, rules = situation.match, situation.rules
-    if m.dice != (0, 0):
-        raise InvalidAnalysisError(f"the dice are rolled ({m.dice[0]}{m.dice[1]}): the cube decision comes "
-                                   "before the roll; give the position before it")
+    _check_before_roll(situation)
     problem = _double_problem(situation)
     redouble = m.cube_owner == situation.me
     if problem is not None:
@@ -273,6 +279,5 @@ def analyse_cube(position: Position | str, judge: Judge | str = "neural", *, ply
     """
     judge = Judge.resolve(judge, ply)
     situation = Situation.read(position, rules=rules, met=met, cube_efficiency=judge.cube_efficiency)
-    if situation.match.dice != (0, 0):    # before the evaluation: the same error, sooner
-        judge_cube(situation, (0.5, 0.0, 0.0, 0.0, 0.0))
+    _check_before_roll(situation)          # before the evaluation, which may take a while
     return judge_cube(situation, judge.probabilities(situation.position), judge.ply)

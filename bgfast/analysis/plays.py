@@ -34,7 +34,6 @@ from bgfast.analysis.report import percent, probabilities_dict, probabilities_li
 from bgfast.analysis.situation import Situation
 from bgfast.dice import Dice
 from bgfast.errors import InvalidAnalysisError
-from bgfast.formats.text import read_position
 from bgfast.match import Rules
 from bgfast.met import MatchEquityTable
 from bgfast.position import Move, Position
@@ -125,13 +124,12 @@ def rank_plays(position: Position | str, dice: Dice | str | tuple[int, int] | No
     :raises ValueError: a ply the bot does not have (its own error).
     """
     judge = Judge.resolve(judge, ply)
-    text = read_position(position)
     situation = Situation.read(position, rules=rules, met=met, cube_efficiency=judge.cube_efficiency)
     if dice is None:
         if situation.match.dice == (0, 0):
             raise InvalidAnalysisError(f"give the dice: {situation.position.id()!r} does not say which were rolled")
         dice = situation.match.dice
-    roll = text.check_roll(dice)
+    roll = situation.match.check_roll(dice)
     judged: list[tuple[Move, Probabilities, float, float | None]] = []
     for move in situation.position.legal_moves(roll.high, roll.low):
         p = judge.after_play(move.position)
