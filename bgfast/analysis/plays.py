@@ -97,7 +97,8 @@ class PlayRanking:
         s = self.situation
         unit = "cubeful EMG" if s.is_match else "cubeless equity, points per cube"
         lines = [f"Position {s.position.id()}, {s.describe()}",
-                 f"{len(self.plays)} plays of {self.dice} at {self.ply} ply ({unit}):"]
+                 f"{len(self.plays)} play{'' if len(self.plays) == 1 else 's'} of {self.dice} at {self.ply} ply "
+                 f"({unit}):"]
         shown = self.plays[:top]
         width = max((len(str(p.move) or "(no play)") for p in shown), default=0)
         for i, p in enumerate(shown, 1):
