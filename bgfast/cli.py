@@ -128,19 +128,119 @@ def _add_show(sub: argparse._SubParsersAction[_Parser]) -> None:
     p = sub.add_parser(
         "show",
         help="draw a position",
-        description="Draw the board of a gnubg Position ID; X is the side on roll, moving down to its 1-point.",
+        description="Draw the board of a gnubg Position ID; X is the side on roll, moving down to its 1-point.  "
+        "With --svg, also write the board as an SVG picture for a web page (points numbered from the side on "
+        "roll, the bar, the borne-off checkers, the cube, the score and the dice).",
     )
     p.add_argument("position_id", metavar="POSITION_ID", help="gnubg Position ID (14 characters), PositionID:MatchID or XGID")
+    p.add_argument("--svg", metavar="FILE", help="also write the board to FILE as SVG (replaced atomically)")
+    p.add_argument("--dice", metavar="DICE",
+                   help="with --svg: dice to draw, like 31 (default: those the Match ID or XGID says were rolled)")
     p.set_defaults(func=_cmd_show)
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
     stated = _read_position(args.position_id)
     pos, match = stated.position, stated.match
+    if args.dice is not None and args.svg is None:
+        raise ValueError("--dice is drawn in the picture: give --svg FILE too")
+    svg_file = _output_file(args.svg, "--svg") if args.svg is not None else None
     print(pos.diagram())
     if match is not None:  # what a PositionID:MatchID or an XGID states beside the checkers
         print(match.describe())
         print(f"Position ID {pos.id()}  Match ID {match.match_id()}")
+    if svg_file is not None:
+        from bgfast.analysis import board_svg, write_svg
+
+        write_svg(svg_file, board_svg(args.position_id, dice=args.dice))
+        print(f"wrote the board to {svg_file}", file=sys.stderr)
+    return 0
+
+
+# ---------------------------------------------------------------- eval, hint, cube
+
+
+def _add_judge_options(p: argparse.ArgumentParser) -> None:
+    """The options every judging command takes: --ply, --bot, --json."""
+    p.add_argument("--ply", type=_non_negative, metavar="N",
+                   help="look-ahead in gnubg's numbering: 0 = the net's value, 1 = the average over the 21 "
+                   "rolls of the best 0-ply play (default: the bot's own ply, 0 for neural); the bot "
+                   "gives the range")
+    p.add_argument("--bot", default="neural", metavar="SPEC",
+                   help="the bot that judges, one that gives probabilities (default neural)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+_POSITION_HELP = "gnubg Position ID, PositionID:MatchID (the score and cube) or XGID; the side on roll's view"
+
+
+def _add_eval(sub: argparse._SubParsersAction[_Parser]) -> None:
+    p = sub.add_parser(
+        "eval",
+        help="the chances and equities of the side on roll",
+        description="Evaluate the position for the side on roll before its roll: the five probabilities "
+        "(win, win gammon, win backgammon, lose gammon, lose backgammon), the cubeless equity and the "
+        "cubeful equity at the score with the cube handled right (money: Janowski's, points per cube; "
+        "match: EMG and the match winning chance from the match equity table), and the proper cube action.",
+    )
+    p.add_argument("position_id", metavar="POSITION", help=_POSITION_HELP)
+    _add_judge_options(p)
+    p.set_defaults(func=_cmd_eval)
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    from bgfast.analysis import evaluate_position
+
+    result = evaluate_position(args.position_id, args.bot, ply=args.ply)
+    print(json.dumps(result.to_dict(), indent=2) if args.json else result.text())
+    return 0
+
+
+def _add_hint(sub: argparse._SubParsersAction[_Parser]) -> None:
+    p = sub.add_parser(
+        "hint",
+        help="the plays of a roll ranked by equity",
+        description="Rank every legal play of DICE by the mover's equity at the score after it, each with "
+        "its difference from the best, as gnubg's hint: a play at N ply is the position after it evaluated "
+        "at N plies from the opponent's view.  The equity is the one the neural bot plays by (money: the "
+        "cubeless equity, points per cube; match: the cubeful EMG, with the match winning chance), so the "
+        "best play is the bot's.",
+    )
+    p.add_argument("position_id", metavar="POSITION", help=_POSITION_HELP)
+    p.add_argument("dice", metavar="DICE", nargs="?",
+                   help="the roll, like 31 (default: the dice a Match ID or XGID says were rolled)")
+    p.add_argument("--top", type=_positive, metavar="K", help="show the K best plays (default: all)")
+    _add_judge_options(p)
+    p.set_defaults(func=_cmd_hint)
+
+
+def _cmd_hint(args: argparse.Namespace) -> int:
+    from bgfast.analysis import rank_plays
+
+    result = rank_plays(args.position_id, args.dice, args.bot, ply=args.ply)
+    print(json.dumps(result.to_dict(args.top), indent=2) if args.json else result.text(args.top))
+    return 0
+
+
+def _add_cube(sub: argparse._SubParsersAction[_Parser]) -> None:
+    p = sub.add_parser(
+        "cube",
+        help="the cube decision of the side on roll",
+        description="Judge the cube decision of the side on roll before its roll: the equities of no "
+        "double, double/take and double/pass (money: points per cube; match: EMG, with the match winning "
+        "chances) and the proper action in gnubg's words (No double, take; Double, take; Double, pass; Too "
+        "good to double, pass; Never double, take in the Crawford game or with a dead cube...).",
+    )
+    p.add_argument("position_id", metavar="POSITION", help=_POSITION_HELP)
+    _add_judge_options(p)
+    p.set_defaults(func=_cmd_cube)
+
+
+def _cmd_cube(args: argparse.Namespace) -> int:
+    from bgfast.analysis import analyse_cube
+
+    result = analyse_cube(args.position_id, args.bot, ply=args.ply)
+    print(json.dumps(result.to_dict(), indent=2) if args.json else result.text())
     return 0
 
 
@@ -696,7 +796,8 @@ def _add_engine(sub: argparse._SubParsersAction[_Parser]) -> None:
 # ---------------------------------------------------------------- the command
 
 COMMANDS: list[Callable[[argparse._SubParsersAction[_Parser]], None]] = [
-    _add_moves, _add_show, _add_play, _add_rollout, _add_tournament, _add_report, _add_export, _add_bench,
+    _add_moves, _add_show, _add_eval, _add_hint, _add_cube, _add_play, _add_rollout, _add_tournament, _add_report,
+    _add_export, _add_bench,
     _add_engine, _add_train]
 """The subcommands, in the order ``bgfast --help`` lists them."""
 

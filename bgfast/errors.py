@@ -98,6 +98,12 @@ class InvalidRolloutError(BgfastError, ValueError):
     """Rollout arguments that cannot be honoured (zero trials, a finished position...)."""
 
 
+class InvalidAnalysisError(BgfastError, ValueError):
+    """A position or request that cannot be judged (:mod:`bgfast.analysis`): a finished game
+    or match, a cube decision asked for after the dice are rolled, a bot that gives no
+    probabilities."""
+
+
 class InvalidMetError(BgfastError, ValueError):
     """A match equity table that is unknown or does not parse, or a lookup outside it."""
 

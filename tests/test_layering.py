@@ -16,7 +16,7 @@
 * engines: outside engines as players (``bgfast.engines``: UBGI, the gnubg program); bots
   may not lean on them, and they may not lean on what runs them.
 * pool: the one worker-pool driver (``bgfast.procs``) that rollouts and tournaments share.
-* analysis: judging positions, plays and matches (``bgfast.analysis``, when it exists).
+* analysis: judging positions and plays (``bgfast.analysis``: eval, hint, cube, the board as SVG).
 * runs: what plays many games -- rollouts, tournaments, training, benchmarks -- then the
   command line.
 

@@ -1,0 +1,109 @@
+"""The judge: a bot that gives probabilities, and the look-ahead it judges at.
+
+Analysis asks a bot for one thing, the cubeless probabilities of the side on roll before
+its roll: ``bot.evaluate(position, plies=N)`` returning
+:class:`~bgfast.probabilities.Probabilities` (the neural bot, the default, and the
+heuristic bot have it).  The depth ``N`` is passed through as it is given, so the range
+is the bot's own (:data:`bgfast.bots.neural.PLIES` for the neural bot): a depth it does
+not have is its error.  Depths follow gnubg's numbering: 0 ply is the evaluator's own
+value, 1 ply the average over the 21 rolls of the value after the best 0-ply play.
+
+>>> judge = Judge.of("neural")
+>>> judge.ply, judge.name
+(0, 'neural')
+>>> p = judge.probabilities(Position())
+>>> 0.45 < p.win < 0.6
+True
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from bgfast.bots import get_bot
+from bgfast.cube import DEFAULT_CUBE_EFFICIENCY
+from bgfast.errors import InvalidAnalysisError
+from bgfast.position import Position
+from bgfast.probabilities import Probabilities
+
+__all__ = ["DEFAULT_JUDGE", "Evaluates", "Judge"]
+
+DEFAULT_JUDGE = "neural"
+"""The bot that judges when none is named."""
+
+
+@runtime_checkable
+class Evaluates(Protocol):
+    """What analysis needs of a bot: the side on roll's cubeless probabilities before its roll."""
+
+    def evaluate(self, position: Position, plies: int) -> Probabilities:
+        """Cubeless probabilities of the side on roll in ``position``, before its roll, at ``plies``."""
+
+
+@dataclass(frozen=True)
+class Judge:
+    """A bot that gives probabilities and the depth it judges at."""
+
+    bot: Evaluates
+    """The bot (anything with ``evaluate(position, plies=N)``)."""
+    ply: int
+    """The look-ahead, gnubg's numbering (passed to ``evaluate`` as ``plies``)."""
+
+    @classmethod
+    def of(cls, bot: str | object = DEFAULT_JUDGE, ply: int | None = None) -> Judge:
+        """The judge ``bot`` (a bot spec such as ``"neural"`` or ``"neural:weights=FILE"``, or
+        a bot) at ``ply``; None: the bot's own ``ply`` option (0 without one).
+
+        :raises UnknownBotError: an unknown or malformed bot spec.
+        :raises InvalidAnalysisError: a bot that gives no probabilities (no ``evaluate``).
+        """
+        obj = get_bot(bot) if isinstance(bot, str) else bot
+        if not isinstance(obj, Evaluates):
+            name = bot if isinstance(bot, str) else type(bot).__name__
+            raise InvalidAnalysisError(f"bot {name!r} gives no probabilities (it has no evaluate()): "
+                                       "judge with one that does, such as neural or heuristic")
+        depth = ply if ply is not None else getattr(obj, "ply", 0)
+        return cls(obj, depth)
+
+    @classmethod
+    def resolve(cls, judge: Judge | str | object = DEFAULT_JUDGE, ply: int | None = None) -> Judge:
+        """``judge`` as a :class:`Judge` at ``ply``: a judge (at ``ply`` when one is given), a bot
+        spec or a bot (:meth:`of`).
+
+        :raises UnknownBotError, InvalidAnalysisError: as :meth:`of`.
+        """
+        if isinstance(judge, Judge):
+            return judge if ply is None else cls(judge.bot, ply)
+        return cls.of(judge, ply)
+
+    @property
+    def name(self) -> str:
+        """The bot's name (its registered name, else its class's)."""
+        return str(getattr(self.bot, "name", type(self.bot).__name__))
+
+    @property
+    def cube_efficiency(self) -> float:
+        """The bot's Janowski ``x`` (its ``cube_efficiency`` option; 0.68 without one)."""
+        return float(getattr(self.bot, "cube_efficiency", DEFAULT_CUBE_EFFICIENCY))
+
+    def probabilities(self, position: Position) -> Probabilities:
+        """Cubeless probabilities of the side on roll in ``position``, before its roll, at :attr:`ply`.
+
+        :raises ValueError: a depth the bot does not have (its own error).
+        :raises InvalidPositionError: a finished game.
+        """
+        return Probabilities.of(self.bot.evaluate(position, plies=self.ply))
+
+    def after_play(self, position: Position) -> Probabilities:
+        """Cubeless probabilities of the side that has just moved to ``position`` (the mover
+        is the side "on roll" of ``position``, as :meth:`Position.children` and
+        :attr:`Move.position` give it): the position with the opponent on roll
+        (:meth:`Position.swap_sides`), evaluated at :attr:`ply` from the opponent's view,
+        flipped to the mover's.  A play that ends the game has the mover's win for sure.
+
+        :raises ValueError: a depth the bot does not have (its own error).
+        """
+        outcome = position.outcome()
+        if outcome is not None:
+            return Probabilities.from_outcome(outcome.winner == 1, outcome.kind)   # 1: the mover
+        return self.probabilities(position.swap_sides()).flipped()

@@ -1,0 +1,167 @@
+"""bgfast eval, hint, cube and show --svg on the command line: the JSON shapes, the same
+numbers as the API, and one line with exit status 2 for bad input."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from cli_helpers import assert_snapshot, fixed_terminal, run  # noqa: F401  (fixed_terminal: an autouse fixture)
+
+from bgfast.analysis import analyse_cube, evaluate_position, rank_plays
+from bgfast.bots import get_bot
+from bgfast.match import MatchState
+from bgfast.position import Position
+
+START = "4HPwATDgc/ABMA"
+MATCH7 = MatchState(length=7, score=(2, 4)).match_id()
+PROBABILITY_KEYS = {"win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"}
+
+
+def _json(capsys, *argv: str) -> dict:
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    return json.loads(out)
+
+
+# ---------------------------------------------------------------- eval
+
+
+def test_eval_json_has_the_probabilities_and_equities(capsys):
+    data = _json(capsys, "eval", START, "--json")
+    assert set(data["probabilities"]) == PROBABILITY_KEYS
+    assert {"cubeless_equity", "cubeful_equity", "ply", "cube_action", "score", "cube"} <= set(data)
+    assert "mwc" not in data and data["ply"] == 0
+    p = get_bot("neural").evaluate(Position(), plies=0)
+    assert data["probabilities"]["win"] == p.win and data["cubeless_equity"] == pytest.approx(p.equity())
+
+
+@pytest.mark.parametrize("ply", ["0", "1"])
+def test_eval_equals_the_api_in_match_play(capsys, ply):
+    data = _json(capsys, "eval", f"{START}:{MATCH7}", "--ply", ply, "--json")
+    api = evaluate_position(f"{START}:{MATCH7}", ply=int(ply))
+    assert data["probabilities"] == api.to_dict()["probabilities"]
+    assert data["mwc"] == api.mwc and data["emg"] == api.cubeful_equity == data["cubeful_equity"]
+    assert data["score"] == [2, 4] and data["length"] == 7 and data["ply"] == int(ply)
+
+
+def test_eval_text_names_the_equities(capsys):
+    code, out, _ = run(capsys, "eval", START)
+    assert code == 0
+    assert "cubeless equity" in out and "cubeful equity" in out and "No double, take" in out
+
+
+# ---------------------------------------------------------------- hint
+
+
+def test_hint_json_lists_the_plays_best_first(capsys):
+    data = _json(capsys, "hint", START, "31", "--json")
+    plays = data["plays"]
+    assert len(plays) == data["count"] == 16
+    assert {"move", "position_id", "equity", "difference", "probabilities"} <= set(plays[0])
+    assert set(plays[0]["probabilities"]) == PROBABILITY_KEYS
+    assert plays[0]["move"] == "8/5 6/5" and plays[0]["difference"] == 0.0
+    assert [p["equity"] for p in plays] == sorted((p["equity"] for p in plays), reverse=True)
+    api = rank_plays(START, "31")
+    assert [p["move"] for p in plays] == [str(p.move) for p in api.plays]
+    assert plays[0]["position_id"] == api.plays[0].move.position.id()
+
+
+def test_hint_top_shows_the_k_best(capsys):
+    data = _json(capsys, "hint", f"{START}:{MATCH7}", "64", "--top", "3", "--ply", "1", "--json")
+    assert len(data["plays"]) == 3 and data["count"] == 14 and "mwc" in data["plays"][0]
+    code, out, _ = run(capsys, "hint", START, "64", "--top", "2")
+    assert code == 0 and " 2. " in out and " 3. " not in out
+
+
+# ---------------------------------------------------------------- cube
+
+
+def test_cube_json_has_the_three_equities_and_the_action(capsys):
+    data = _json(capsys, "cube", START, "--json")
+    assert {"no_double", "double_take", "double_pass", "action"} <= set(data)
+    assert data["action"] == "No double, take" and data["double_pass"] == 1.0
+    api = analyse_cube(START)
+    assert (data["no_double"], data["double_take"]) == (api.no_double, api.double_take)
+
+
+def test_cube_in_the_crawford_game(capsys):
+    crawford = MatchState(length=7, score=(6, 3), crawford=True).match_id()
+    data = _json(capsys, "cube", f"{START}:{crawford}", "--json")
+    assert data["action"] == "Never double, take" and data["double_take"] is None and data["crawford"]
+    code, out, _ = run(capsys, "cube", f"{START}:{crawford}")
+    assert code == 0 and "Never double, take" in out and "Crawford" in out
+
+
+# ---------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["eval", "4HPwATDgc/ABMx"], "invalid Position ID"),
+    (["eval", START, "--ply", "9"], "plies"),
+    (["eval", START, "--ply", "-1"], "non-negative"),
+    (["eval", START, "--bot", "pubeval"], "no probabilities"),
+    (["eval", START, "--bot", "nosuchbot"], "nosuchbot"),
+    (["eval", START, "--pl", "1"], "unrecognized arguments"),
+    (["hint", START, "71"], "dice"),
+    (["hint", START], "give the dice"),
+    (["hint", f"{START}:{MatchState(length=7, dice=(6, 4)).match_id()}", "31"], "6-4 were rolled"),
+    (["hint", START, "31", "--top", "0"], "positive"),
+    (["cube", f"{START}:{MatchState(length=7, dice=(3, 1)).match_id()}"], "before the roll"),
+    (["cube", f"{START}:XXXXXXXXXXXX"], "Match ID"),
+    (["show", START, "--svg", "/no/such/folder/board.svg"], "no folder"),
+    (["show", START, "--dice", "31"], "--svg"),
+    (["show", START, "--svg", "{tmp}/board.svg", "--dice", "77"], "dice"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, argv, words):
+    code, out, err = run(capsys, *(a.replace("{tmp}", str(tmp_path)) for a in argv))
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("bgfast: error:") and words in err
+    assert not (tmp_path / "board.svg").exists()
+
+
+def test_show_svg_into_a_folder_name_is_refused(capsys, tmp_path):
+    code, _, err = run(capsys, "show", START, "--svg", str(tmp_path))
+    assert code == 2 and "is a folder" in err
+
+
+# ---------------------------------------------------------------- show --svg
+
+
+def test_show_svg_writes_a_picture_that_parses(capsys, tmp_path):
+    target = tmp_path / "board.svg"
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:2:4:0:7:3"
+    code, out, err = run(capsys, "show", xgid, "--svg", str(target), "--dice", "64")
+    assert code == 0 and "wrote the board" in err and "X on roll" in out
+    root = ET.parse(target).getroot()
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert {str(n) for n in range(1, 25)} <= set(texts)              # the points' numbers
+    assert any("7-point match" in (t or "") for t in texts)
+    assert sorted(os.listdir(tmp_path)) == ["board.svg"]            # no temporary file left behind
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(_chromium() is None, reason="Debian's chromium is not installed (apt-get install chromium)")
+def test_show_svg_renders_in_headless_chromium(capsys, tmp_path):
+    svg, png = tmp_path / "board.svg", tmp_path / "board.png"
+    assert run(capsys, "show", START, "--svg", str(svg), "--dice", "31")[0] == 0
+    done = subprocess.run([_chromium(), "--headless", "--no-sandbox", "--disable-gpu", f"--screenshot={png}",
+                           "--window-size=600,460", svg.as_uri()], capture_output=True, timeout=120,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000     # a picture, not a blank page
+
+
+@pytest.mark.parametrize("command", ["eval", "hint", "cube"])
+def test_help_text_matches_its_snapshot(capsys, command):
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0
+    assert_snapshot(f"help_{command}.txt", out)
