@@ -272,7 +272,8 @@ def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
         "0..100% (--json also gives the raw estimates, probabilities_raw).  On a terminal a progress "
         "bar on stderr shows the trials done, trials/s and the time left.  Ctrl-C stops the trials "
         "and prints the result of those finished (whole rounds of the stratified rolls: 36 first rolls, "
-        "or 1296 pairs of first two rolls; exit status 130).",
+        "or 1296 pairs of first two rolls; exit status 130); so does SIGTERM (status 143), and a worker "
+        "process that dies (with its error, status 1).",
         epilog="Positions are gnubg Position IDs, PositionID:MatchID, or XGIDs (which carry the score "
         "and cube).  A bot is NAME or NAME:KEY=VALUE,... (e.g. pubeval, pubeval:cube=never).",
     )
