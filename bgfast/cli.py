@@ -16,7 +16,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from bgfast import __version__
 from bgfast.command_line import EXIT_USAGE, Parser, StopSignal, stopped_by_signals
@@ -27,6 +27,7 @@ from bgfast.errors import (
     InvalidDiceError,
     InvalidPositionError,
     InvalidSpecError,
+    OutputFileError,
     ResultsWriteError,
     RolloutWorkerError,
     Terminated,
@@ -35,7 +36,10 @@ from bgfast.errors import (
     shortened,
 )
 from bgfast.position import Move, Position
-from bgfast.validation import whole_number
+from bgfast.validation import output_folder, whole_number
+
+if TYPE_CHECKING:
+    from bgfast.formats.text import PositionText
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
@@ -85,20 +89,31 @@ def _play_order(move: Move) -> tuple[tuple[int, int], ...]:
     return tuple((-cm.src, -cm.dst) for cm in move.checker_moves)
 
 
-def _position(text: str) -> Position:
-    """A Position ID, ``PositionID:MatchID`` or XGID from the command line."""
-    from bgfast.formats.text import parse_position
+def _read_position(text: str, *, to_play: bool = False) -> PositionText:
+    """A Position ID, ``PositionID:MatchID`` or XGID from the command line, refused in the
+    terms the user typed when no game reaches it (neither side has a checker left: a game
+    ends when the first side has borne off all of them), or, ``to_play``, when its game is over.
 
-    return parse_position(text)[0]
+    :raises InvalidPositionError: such a position, or text that does not read as one.
+    """
+    from bgfast.formats.text import read_position
+
+    stated = read_position(text)
+    on_roll, opponent = stated.position.checkers()[1], stated.position.checkers()[0]
+    quoted = repr(shortened(text.strip()))
+    if on_roll == opponent == 0:
+        raise InvalidPositionError(f"{quoted} has no checker left on either side: no game reaches it (a game ends "
+                                   "when the first side has borne off all its checkers)")
+    if to_play and (on_roll == 0 or opponent == 0):
+        who = "the side on roll" if on_roll == 0 else "the side not on roll"
+        raise InvalidPositionError(f"the game in {quoted} is over: {who} has borne off all its checkers, so there "
+                                   "is nothing to play")
+    return stated
 
 
 def _cmd_moves(args: argparse.Namespace) -> int:
-    from bgfast.formats.text import read_position
-
-    stated = read_position(args.position_id)
+    stated = _read_position(args.position_id, to_play=True)
     pos = stated.position
-    if pos.is_over():
-        raise InvalidPositionError(f"the game in {pos.id()!r} is over: there is nothing to play")
     given = args.dice
     if given is None:
         if stated.match is None or stated.match.dice == (0, 0):
@@ -130,9 +145,8 @@ def _add_show(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from bgfast.formats.text import parse_position
-
-    pos, match = parse_position(args.position_id)
+    stated = _read_position(args.position_id)
+    pos, match = stated.position, stated.match
     print(pos.diagram())
     if match is not None:  # what a PositionID:MatchID or an XGID states beside the checkers
         print(match.describe())
@@ -587,8 +601,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
         folder = Path(folder_name)
         if folder.exists() and not folder.is_dir():
             raise ValueError(f"--{fmt}-dir {shortened(folder_name)!r} is a file, not a folder")
-        folder.mkdir(parents=True, exist_ok=True)
-        done = export_all(args.db, folder, run=args.run, format=fmt)
+        output_folder(folder, f"the --{fmt}-dir folder")
+        done = export_all(args.db, folder, run=args.run, format=fmt, progress=sys.stderr.isatty())
         print(f"wrote {len(done.written)} matches to {folder}", file=sys.stderr)
         if done.forfeits:
             print(f"skipped {len(done.forfeits)} forfeited matches: "
@@ -741,7 +755,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with signals as args.stop:   # around the messages too: a second Ctrl-C does not cut them
         try:
             return int(args.func(args) or 0)
-        except (WorkerFailedError, RolloutWorkerError, ResultsWriteError, BotFailedError) as exc:  # the run failed
+        except (WorkerFailedError, RolloutWorkerError, ResultsWriteError, OutputFileError,
+                BotFailedError) as exc:  # the run failed
             print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
             return EXIT_FAILURE
         except (BgfastError, ValueError) as exc:

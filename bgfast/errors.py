@@ -66,6 +66,18 @@ class ResultsWriteError(BgfastError, OSError):
     stay in the file; the message names the file and the cause."""
 
 
+class OutputFileError(BgfastError, OSError):
+    """An output file (a CSV, a ``.mat`` or SGF file, a plot, weights) that the system will not
+    let bgfast write: no permission for it or its folder, a folder that cannot hold files, a
+    full disk or a file-size limit, an I/O error.  Every output file is written beside its
+    name under a temporary one and renamed into place once whole
+    (:func:`bgfast.validation.output_file`), so such a failure leaves no half-written file
+    and a file of that name as it was; the message names the file and the system's reason.
+
+    :ivar errno: the system's error number (:data:`errno.ENOSPC`...), or None.
+    """
+
+
 class UnknownBotError(BgfastError, ValueError):
     """A bot name that :func:`bgfast.bots.get_bot` does not know, a malformed bot spec, bad bot
     options (:class:`InvalidBotOptionsError`), or a bot whose optional package is not installed
@@ -111,6 +123,23 @@ class WorkerFailedError(BgfastError, RuntimeError):
         super().__init__(message)
         self.chunk = chunk
         self.trace = trace
+
+
+class EngineForfeitsError(WorkerFailedError):
+    """An outside player that forfeited :data:`~bgfast.engines.resilient.MAX_FORFEITS_IN_A_ROW`
+    matches in a row and finished none between them (it crashes, hangs or answers illegally
+    on every match): the tournament stops instead of forfeiting the rest of its matches.
+    Finished chunks are saved; re-running the same spec resumes.  The message names the
+    player, its engine, the matches and the last fault.
+
+    :ivar player: the player's name in the spec.
+    :ivar matches: the indices of the forfeited matches, in schedule order.
+    """
+
+    def __init__(self, message: str, *, player: str, matches: tuple[int, ...]) -> None:
+        super().__init__(message)
+        self.player = player
+        self.matches = matches
 
 
 class BotFailedError(BgfastError, RuntimeError):

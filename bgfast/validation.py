@@ -1,5 +1,7 @@
 """Checks of argument values, one home for the "an integer, not a bool, in range" rule,
-and for the "a regular file, no larger than its format can be" rule of every file bgfast reads.
+for the "a regular file, no larger than its format can be" rule of every file bgfast reads,
+and for the "written beside, then renamed into place" rule of every file bgfast writes
+(:func:`output_file`).
 
 Every public entry point of bgfast validates what it is given and raises a specific
 :class:`~bgfast.errors.BgfastError` (a :class:`ValueError` subclass) that names the
@@ -28,17 +30,20 @@ ValueError: cube_efficiency must be a number from 0.0 to 1.0, got 1.5
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import stat
-from collections.abc import Collection
+import tempfile
+from collections.abc import Collection, Iterator
+from typing import IO, Any
 
 import numpy as np
 
-from bgfast.errors import shortened
+from bgfast.errors import BgfastError, OutputFileError, shortened
 
-__all__ = ["check_input_file", "flag", "one_of", "power_of_two", "read_input_file", "real_number",
-           "whole_number"]
+__all__ = ["check_input_file", "flag", "one_of", "output_file", "output_folder", "power_of_two", "read_input_file",
+           "real_number", "whole_number", "write_output_file"]
 
 
 def _range_words(low: float | None, high: float | None, strict: bool = False) -> str:
@@ -221,3 +226,122 @@ def read_input_file(path: str | os.PathLike[str], what: str, *, limit: int,
     if len(data) > limit:
         raise _unreadable(what, path, f"it is more than such a file can be ({limit:,} bytes at most)", error)
     return data
+
+
+def _unwritable(what: str, path: str, exc: OSError | str) -> OutputFileError:
+    """The error of an output file that could not be written, naming it and the reason."""
+    reason = exc if isinstance(exc, str) else (exc.strerror or os.strerror(exc.errno) if exc.errno else str(exc))
+    error = OutputFileError(f"cannot write {what} {shortened(path)!r}: {reason}; nothing was written")
+    error.errno = None if isinstance(exc, str) else exc.errno
+    return error
+
+
+def _new_file_mode() -> int:
+    """The permissions a new file gets: read and write for all, less the process's umask."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+@contextlib.contextmanager
+def output_file(path: str | os.PathLike[str], what: str, *, binary: bool = False,
+                sync: bool = False) -> Iterator[IO[Any]]:
+    """A file to write ``path``'s new content into, put in place only once it is whole: the
+    one way bgfast writes an output file (CSV, ``.mat``, SGF, plots, weights).
+
+    The content goes to a temporary file in the same folder, which replaces ``path`` (a
+    rename, atomic) when the ``with`` block ends without an error; on an error it is
+    removed, so that a full disk, a file-size limit or an interruption never leaves a
+    truncated file, and a file of that name is left as it was.  A new file gets the usual
+    permissions (the umask's), a replaced one keeps its own; a link is written through.
+    A device or a pipe (``/dev/stdout``) is written as it is, having nothing to rename.
+    Text is UTF-8 with ``\\n`` line ends.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "out.txt")
+    >>> with output_file(path, "the example") as f:
+    ...     _ = f.write("whole\\n")
+    >>> open(path).read(), os.listdir(os.path.dirname(path))
+    ('whole\\n', ['out.txt'])
+    >>> with output_file("/proc/version", "the example") as f:
+    ...     _ = f.write("x")
+    Traceback (most recent call last):
+    ...
+    bgfast.errors.OutputFileError: cannot write the example '/proc/version': ...; nothing was written
+
+    :param what: what the file is, as the message names it (``"the matches CSV"``).
+    :param binary: a binary file (default: text).
+    :param sync: flush the content to the disk before the rename (``fsync``), for files
+        that must survive a power cut (checkpoints); slower.
+    :raises OutputFileError: ``cannot write WHAT 'PATH': REASON; nothing was written``: the
+        path is a folder, its folder cannot hold a new file, or writing failed; an
+        :class:`OSError` raised in the block is turned into this error as well.
+    """
+    name = os.fspath(path)
+    try:
+        info: os.stat_result | None = os.stat(name)
+    except (OSError, ValueError):
+        info = None
+    mode = "wb" if binary else "w"
+    text = {} if binary else {"encoding": "utf-8", "newline": "\n"}
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise _unwritable(what, name, "it is a folder")
+    if info is not None and not stat.S_ISREG(info.st_mode):  # a device, a pipe: nothing to rename
+        try:
+            with open(name, mode, **text) as stream:  # type: ignore[call-overload]
+                yield stream
+        except OSError as exc:
+            if isinstance(exc, BgfastError):
+                raise
+            raise _unwritable(what, name, exc) from None
+        return
+    target = os.path.realpath(name) if os.path.islink(name) else name  # a link is written through
+    folder, base = os.path.split(target)
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{base[:200]}.", suffix=".tmp", dir=folder or ".")
+    except (OSError, ValueError) as exc:
+        reason = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
+        error = _unwritable(what, name, f"its folder {shortened(folder or '.')!r} takes no new file ({reason})")
+        error.errno = exc.errno if isinstance(exc, OSError) else None
+        raise error from None
+    try:
+        os.fchmod(fd, stat.S_IMODE(info.st_mode) if info is not None else _new_file_mode())
+        with open(fd, mode, **text) as handle:  # type: ignore[call-overload]
+            yield handle
+            handle.flush()
+            if sync:
+                os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(exc, OSError) and not isinstance(exc, BgfastError):
+            raise _unwritable(what, name, exc) from None
+        raise
+
+
+def write_output_file(path: str | os.PathLike[str], data: str | bytes, what: str, *, sync: bool = False) -> None:
+    """Write ``data`` (text as UTF-8, or bytes) to ``path`` through :func:`output_file`.
+
+    :raises OutputFileError: as :func:`output_file`.
+    """
+    with output_file(path, what, binary=isinstance(data, bytes), sync=sync) as handle:
+        handle.write(data)
+
+
+def output_folder(path: str | os.PathLike[str], what: str) -> None:
+    """Make the folder ``path`` (and the folders above it) if it does not exist, for output
+    files to go into.
+
+    :raises OutputFileError: ``cannot make WHAT 'PATH': REASON``: it is a file, or the
+        system refuses (no permission, a read-only or full file system...).
+    """
+    name = os.fspath(path)
+    try:
+        os.makedirs(name, exist_ok=True)
+    except (OSError, ValueError) as exc:
+        reason = "it is a file, not a folder" if isinstance(exc, FileExistsError) else (
+            exc.strerror or str(exc) if isinstance(exc, OSError) else str(exc))
+        error = OutputFileError(f"cannot make {what} {shortened(name)!r}: {reason}")
+        error.errno = exc.errno if isinstance(exc, OSError) else None
+        raise error from None

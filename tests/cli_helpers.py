@@ -40,3 +40,40 @@ def fixed_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
+
+
+def on_terminal(argv: list[str], *, columns: int, cwd: Path, timeout: float = 120.0) -> tuple[int, str, str]:
+    """``bgfast ARGV...`` in a child process whose stderr is a terminal (a pseudo-terminal)
+    reporting ``columns`` columns: (exit status, stdout, what the terminal shows)."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    from tournament_helpers import child_env
+
+    env = {k: v for k, v in child_env().items() if k not in ("COLUMNS", "LINES")}
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 0, columns, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "bgfast", *argv], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    shown = b""
+    try:
+        while select.select([master], [], [], timeout)[0]:
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not data:
+                break
+            shown += data
+        out = proc.communicate(timeout=timeout)[0]
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+    return proc.returncode, out.decode(), shown.decode()

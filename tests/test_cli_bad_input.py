@@ -227,3 +227,192 @@ def test_plot_without_matplotlib_is_one_line_naming_the_extra_as_the_readme_does
     example = readme.index("--plot quick.png")
     assert "pip install '.[plot]'" in readme[example:example + 600]
     assert "pip install 'bgfast[plot]'" in readme[example:example + 600]
+
+
+# ---------------------------------------------------------------- output files
+
+
+@pytest.mark.parametrize(("argv", "what"), [
+    (["report", "t.sqlite", "--matches", "out.csv"], "the matches CSV"),
+    (["report", "t.sqlite", "--pairings", "out.csv"], "the pairings CSV"),
+    (["export", "t.sqlite", "--match", "0", "--sgf", "out.csv"], "the SGF file"),
+    (["play", "--player", "pubeval", "--player", "random", "--length", "3", "--mat", "out.csv"], "the .mat file"),
+])
+def test_an_output_file_on_a_full_disk_is_named_and_leaves_no_truncated_file(
+        results: Path, argv: list[str], what: str) -> None:
+    # report --matches m.csv on a full disk left a truncated m.csv and said "[Errno 27] File too large"
+    import resource
+    import subprocess
+
+    from tournament_helpers import child_env
+
+    Path("out.csv").write_text("the file before\n")
+
+    def small_files() -> None:  # the disk is full after 64 bytes of any file
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))
+
+    done = subprocess.run([sys.executable, "-m", "bgfast", *argv], env=child_env(), capture_output=True, text=True,
+                          preexec_fn=small_files, timeout=120)
+    assert (done.returncode, done.stdout if argv[0] != "report" else "") == (1, "")
+    assert done.stderr == f"bgfast: error: cannot write {what} 'out.csv': File too large; nothing was written\n"
+    assert Path("out.csv").read_text() == "the file before\n"
+    assert sorted(p.name for p in Path().iterdir() if "out" in p.name) == ["out.csv"]  # no temporary file left
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/version"), reason="needs Linux's /proc")
+@pytest.mark.parametrize(("argv", "message"), [
+    (["report", "t.sqlite", "--pairings", "/proc/p.csv"], "cannot write the pairings CSV '/proc/p.csv': its folder "
+     "'/proc' takes no new file (No such file or directory); nothing was written"),
+    (["export", "t.sqlite", "--match", "0", "--sgf", "/proc/version"], "cannot write the SGF file '/proc/version': "
+     "its folder '/proc' takes no new file (No such file or directory); nothing was written"),
+    (["export", "t.sqlite", "--all", "--mat-dir", "/proc/t"], "cannot make the --mat-dir folder '/proc/t': No such "
+     "file or directory"),
+    (["report", "t.sqlite", "--plot", "/proc/t.png"], "cannot write the ratings plot '/proc/t.png': its folder "
+     "'/proc' takes no new file (No such file or directory); nothing was written"),
+])
+def test_an_output_file_in_a_place_that_takes_none_is_named(capsys: pytest.CaptureFixture[str], results: Path,
+                                                            argv: list[str], message: str) -> None:
+    # they said a bare "[Errno 5] Input/output error" or "[Errno 2] No such file or directory: '/proc/x'"
+    if "--plot" in argv:
+        pytest.importorskip("matplotlib")
+    code, _out, err = run(capsys, *argv)
+    reason = "No such file or directory" if os.geteuid() == 0 else "Permission denied"  # /proc: root gets ENOENT
+    assert (code, err) == (1, f"bgfast: error: {message.replace('No such file or directory', reason)}\n")
+
+
+def test_an_output_file_replaces_the_old_one_whole_keeps_its_mode_and_writes_through_a_link(
+        capsys: pytest.CaptureFixture[str], results: Path) -> None:
+    Path("real.csv").write_text("old\n")
+    os.chmod("real.csv", 0o600)
+    os.symlink("real.csv", "link.csv")
+    code, _out, _err = run(capsys, "report", "t.sqlite", "--matches", "link.csv")
+    assert code == 0 and Path("link.csv").is_symlink()
+    assert Path("real.csv").read_text().startswith("index,player_a,") and os.stat("real.csv").st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in Path().iterdir() if p.suffix == ".csv" or ".tmp" in p.name) == ["link.csv",
+                                                                                                   "real.csv"]
+
+
+# ---------------------------------------------------------------- progress bars
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses a pseudo-terminal")
+def test_the_progress_bar_on_a_terminal_of_0_columns_takes_80(tmp_path: Path) -> None:
+    # it drew nothing: tqdm took the 0 columns the terminal reported
+    from cli_helpers import on_terminal
+
+    (tmp_path / "t.toml").write_text(SPEC.format(name="t"))
+    code, out, shown = on_terminal(["tournament", "t.toml", "--workers", "1"], columns=0, cwd=tmp_path)
+    assert code == 0 and out.startswith("t: 2 matches")
+    last = shown.replace("\r\n", "\r").split("\r")[-2]
+    assert last.startswith("t: 100%|") and "2/2 [" in last and len(last) == 79, repr(shown)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses a pseudo-terminal")
+def test_export_all_shows_a_progress_bar_on_a_terminal(tmp_path: Path, results: Path) -> None:
+    # a long run's export showed nothing until its end
+    from cli_helpers import on_terminal
+
+    code, out, shown = on_terminal(["export", "t.sqlite", "--all", "--mat-dir", "all"], columns=100, cwd=tmp_path)
+    assert (code, out) == (0, "")
+    lines = shown.replace("\r\n", "\r").split("\r")
+    assert lines[-3].startswith("export: 100%|") and "2/2 [" in lines[-3] and " matches/s]" in lines[-3], repr(shown)
+    assert lines[-2] == "wrote 2 matches to all"
+
+
+# ---------------------------------------------------------------- messages and looks
+
+
+def test_player_names_of_wide_characters_keep_the_reports_columns_in_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a CJK or emoji name took two columns a character and pushed its row out of line
+    from bgfast.terminal import display_width
+
+    monkeypatch.chdir(tmp_path)
+    Path("w.toml").write_text(SPEC.format(name="w").replace('"a"', '"囲碁"').replace('"b"', '"🎲 dés"')
+                              + '[[players]]\nname = "pubeval"\nbot = "pubeval"\n')
+    code, out, _err = run(capsys, "tournament", "w.toml", "--db", "w.sqlite", "--workers", "1", "--quiet")
+    assert code == 0
+    code, report, _err = run(capsys, "report", "w.sqlite")
+    assert code == 0 and report == out.split("\n\nresults:")[0] + "\n"
+    lines = report.splitlines()
+    players = lines[lines.index(next(x for x in lines if x.startswith("player "))) + 1:][:3]
+    pairings = lines[lines.index(next(x for x in lines if x.startswith("pairing "))) + 1:][:3]
+    assert sorted(row.split("  ")[0] for row in players) == ["pubeval", "囲碁", "🎲 dés"]
+    assert all(row.count(" - ") == 1 for row in pairings)
+    for rows in (players, pairings):  # fixed-width numbers after the names: rows as wide are in line
+        assert len({display_width(row) for row in rows}) == 1, rows
+    assert display_width("囲碁") == 4 and display_width("🎲 dés") == 6
+
+
+EMPTY_XGID = "XGID=--------------------------:0:0:1:31:0:0:0:0:10"
+
+
+@pytest.mark.parametrize("argv", [["moves", EMPTY_XGID], ["moves", EMPTY_XGID, "31"], ["show", EMPTY_XGID],
+                                  ["show", "AAAAAAAAAAAAAA"]])
+def test_a_board_where_both_sides_have_borne_off_everything_is_refused_in_the_users_terms(
+        capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    # moves named a Position ID the user never typed ('AAAAAAAAAAAAAA'); show drew the board
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err == (f"bgfast: error: {argv[1]!r} has no checker left on either side: no game reaches it (a game "
+                   "ends when the first side has borne off all its checkers)\n")
+
+
+def test_moves_and_rollout_in_a_finished_game_name_the_position_as_typed(capsys: pytest.CaptureFixture[str]) -> None:
+    xgid = "XGID=-------------------------A:0:0:1:31:0:0:0:0:10"
+    code, out, err = run(capsys, "moves", xgid)
+    assert (code, out) == (2, "")
+    assert err == (f"bgfast: error: the game in {xgid!r} is over: the side not on roll has borne off all its "
+                   "checkers, so there is nothing to play\n")
+    code, out, err = run(capsys, "rollout", xgid.replace(":31:", ":00:"), "--trials", "36")
+    assert (code, out, err) == (2, "", f"bgfast: error: position {xgid.replace(':31:', ':00:')!r} is already over: "
+                                       "nothing to roll out\n")
+
+
+# ---------------------------------------------------------------- statistics from too little
+
+
+MIRROR = """
+name = "mirror"
+match_length = 3
+matches_per_pairing = {matches}
+[[players]]
+name = "a"
+bot = "pubeval"
+[[players]]
+name = "b"
+bot = "pubeval"
+"""
+
+
+def test_too_few_dice_pairs_give_no_standard_error_or_interval_and_say_so(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # four matches in two dice pairs, each split 1-1, reported "± pair 0.000" and an Elo interval of [+0.0, +0.0]
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    Path("m.toml").write_text(MIRROR.format(matches=4))
+    assert run(capsys, "tournament", "m.toml", "--db", "m.sqlite", "--workers", "1", "--quiet")[0] == 0
+    code, out, _err = run(capsys, "report", "m.sqlite")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[2].split() == ["a", "4", "2", "50.0%", "+0.000", "n/a", "+0.0", "[", "n/a,", "n/a]"]
+    assert lines[-2].split() == ["a", "-", "b", "4", "2", "2", "+0.000", "n/a", "n/a", "+0.0", "[", "n/a,", "n/a]",
+                                 "n/a"]
+    assert lines[-1] == ("(n/a: from fewer than 5 dice pairs (matches for ± ind), too few for a standard error, "
+                         "an interval or a LOS to rest on)")
+    code, out, _err = run(capsys, "report", "m.sqlite", "--json")
+    data = json.loads(out)
+    note = "2 dice pairs: too few for a standard error, an interval or a LOS (at least 5 dice pairs); they are null"
+    for entry in (data["players"][0], data["pairings"][0]):
+        assert entry["note"] == note and entry["ppg_se_paired"] is None
+    assert data["players"][0]["elo_ci95"] is None and data["players"][0]["ppg_se"] is None
+    assert data["pairings"][0]["elo_diff_ci"] is None and data["pairings"][0]["los"] is None
+    # five pairs (MIN_SAMPLES_FOR_ERROR) are enough: numbers, no note
+    Path("m.toml").write_text(MIRROR.format(matches=10))
+    assert run(capsys, "tournament", "m.toml", "--db", "m10.sqlite", "--workers", "1", "--quiet")[0] == 0
+    code, out, _err = run(capsys, "report", "m10.sqlite", "--json")
+    data = json.loads(out)
+    assert "note" not in data["pairings"][0] and "note" not in data["players"][0]
+    assert None not in (data["pairings"][0]["ppg_se_paired"], data["pairings"][0]["elo_diff_ci"],
+                        data["players"][0]["elo_ci95"], data["players"][0]["ppg_se"])

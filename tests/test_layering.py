@@ -4,8 +4,8 @@
            <-  analysis  <-  runs  <-  cli
 
 * ``_core``: the compiled kernels; they import nothing of bgfast outside ``_core``.
-* base: the errors and the argument checks (``bgfast.errors``, ``bgfast.validation``,
-  ``bgfast.command_line``).
+* base: the errors, the argument and file checks, the terminal's drawing (``bgfast.errors``,
+  ``bgfast.validation``, ``bgfast.command_line``, ``bgfast.terminal``).
 * codecs: the text codecs that work on plain fields and records (``bgfast.codecs``: the
   Position ID's Python face, the Match ID, the XGID); they know nothing of the value types.
 * model: the value types and the rules (``bgfast`` itself, ``position``, ``dice``,
@@ -42,7 +42,7 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1] / "bgfast"
 # (``bgfast.bots`` covers ``bgfast.bots.pubeval``); anything unlisted is DEFAULT_LAYER.
 LAYERS: dict[str, tuple[str, ...]] = {
     "core": ("bgfast._core",),
-    "base": ("bgfast.errors", "bgfast.validation", "bgfast.command_line"),
+    "base": ("bgfast.errors", "bgfast.validation", "bgfast.command_line", "bgfast.terminal"),
     "codecs": ("bgfast.codecs",),
     "model": ("bgfast", "bgfast.position", "bgfast.dice", "bgfast.match", "bgfast.met", "bgfast.cube",
               "bgfast.probabilities", "bgfast.evaluator", "bgfast.game", "bgfast.batch", "bgfast.xgid"),

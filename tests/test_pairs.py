@@ -124,15 +124,15 @@ def test_ratio_se_is_the_delta_method_error_of_a_ratio_of_sums() -> None:
 
 
 def test_paired_ppg_se_takes_the_pair_as_the_sample() -> None:
-    # four pairs, each a +2 and a -1 game: every pair scores +1 over 2 games, no spread
+    # five pairs (MIN_SAMPLES_FOR_ERROR), each a +2 and a -1 game: every pair scores +1 over 2 games, no spread
     s = Stats()
     net = UnitSums()
-    for _ in range(4):
+    for _ in range(5):
         a = Stats.of_match(score=2, opponent_score=0, games=1, won=True)
         b = Stats.of_match(score=0, opponent_score=1, games=1, won=False)
         s += a + b
         net += UnitSums.of_unit(1, 2)
-    stats = PairingStats(s, Pentanomial.from_wins([1] * 4), net)
+    stats = PairingStats(s, Pentanomial.from_wins([1] * 5), net)
     assert stats.ppg == pytest.approx(0.5)
     assert stats.ppg_se_paired == 0.0 and stats.ppg_se_independent > 0.0
     assert stats.se_ratio == 0.0

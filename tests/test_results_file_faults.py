@@ -168,6 +168,54 @@ def test_a_file_with_a_table_dropped_or_rows_deleted_is_one_line_naming_what_is_
         assert _one_line(err).startswith(f"bgfast: error: {str(db)!r} is a damaged results file: {problem}")
 
 
+@pytest.mark.parametrize(("spec", "problem"), [
+    ('name = "small"\nplayers = [', "is not TOML: "),
+    ('name = "small"\n', "has no match_length"),
+    ('name = "small"\nmatch_length = 3\n', "has no players"),
+    ('name = "small"\nmatch_length = 3\n[[players]]\nbot = "random"\n', "has players[0] without a name"),
+    ('name = "small"\nmatch_length = 3\nrules = { crawfurd = true }\n[[players]]\nname = "a"\nbot = "random"\n',
+     "has rules that do not read: "),
+])
+def test_a_runs_spec_damaged_by_hand_is_the_results_files_damage_naming_it_and_the_run(
+        spec: str, problem: str, played: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a TOML error was reported as if the user's spec were bad, without naming the results file
+    db = _copy(played, tmp_path)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE runs SET spec = ?", (spec,))
+    (tmp_path / "spec.toml").write_text(small_spec_text(), encoding="utf-8")
+    for argv in (["report", str(db)], ["report", str(db), "--matches", "-"],
+                 ["export", str(db), "--match", "0", "--mat", str(tmp_path / "m.mat")],
+                 ["tournament", str(tmp_path / "spec.toml"), "--db", str(db), "--quiet"]):
+        code, out, err = run(capsys, *argv)
+        assert (code, out) == (2, "")
+        assert _one_line(err).startswith(f"bgfast: error: {str(db)!r} is a damaged results file: the spec saved for "
+                                         f"run 'small' (the spec column of its runs table) {problem}"), err
+        assert err.endswith(" (edited by hand?)\n")
+    assert not (tmp_path / "m.mat").exists()
+
+
+@pytest.mark.parametrize(("change", "differ"), [
+    ("plies = plies + 1", "plies saved {plies1}, replayed {plies}"),
+    ("score1 = score1 + 1, games = games + 1", "score1 saved {score11}, replayed {score1}; games saved {games1}, "
+     "replayed {games}"),
+])
+def test_a_match_row_changed_by_hand_says_which_file_row_and_fields_differ(
+        change: str, differ: str, played: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the message gave the same numbers twice: "(3-0 in 1 games; the replay gives 3-0 in 1)"
+    db = _copy(played, tmp_path)
+    with sqlite3.connect(db) as conn:
+        plies, score1, games = conn.execute("SELECT plies, score1, games FROM matches WHERE idx = 7").fetchone()
+        conn.execute(f"UPDATE matches SET {change} WHERE idx = 7")
+    code, out, err = run(capsys, "export", str(db), "--match", "7", "--sgf", str(tmp_path / "m.sgf"))
+    assert (code, out) == (2, "")
+    fields = differ.format(plies=plies, plies1=plies + 1, score1=score1, score11=score1 + 1, games=games,
+                           games1=games + 1)
+    assert _one_line(err) == (f"bgfast: error: match 7 of run 'small' in {str(db)!r} does not replay to its saved "
+                              f"result (its row in the matches table): {fields}; the file was changed by hand, or "
+                              "the bots have changed since the match was played")
+    assert not (tmp_path / "m.sgf").exists()
+
+
 # ---------------------------------------------------------------- the system refuses
 
 

@@ -277,6 +277,38 @@ def test_an_engine_that_can_no_longer_start_stops_the_run_instead_of_forfeiting_
     assert 0 < len(rows) < 8 and sum(row.endswith(",breaking") for row in rows) <= 1   # at most one forfeit kept
 
 
+def test_an_engine_that_forfeits_match_after_match_stops_the_run_naming_it_and_a_mended_one_resumes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Given an engine that answers illegally from its second decision on, in every process
+    # (its first is the start's check): it forfeits each of its matches
+    script = tmp_path / "engine.sh"
+    script.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE} illegal 2\n")
+    script.chmod(0o755)
+    spec = tmp_path / "forfeits.toml"
+    spec.write_text(spec_text("forfeits", player("broken", command=[str(script)]), player("pubeval", bot="pubeval"),
+                              length=3, per_pairing=8, chunk=2))
+    # When it plays: the run stops after MAX_FORFEITS_IN_A_ROW (5) forfeits in a row, at the
+    # same match whatever the worker count, with one line naming the player, its command
+    # and its last fault, and a failure status
+    for workers in ("2", "1"):
+        db = tmp_path / f"forfeits-{workers}.sqlite"
+        command = ["tournament", str(spec), "--db", str(db), "--workers", workers, "--quiet"]
+        assert main(command) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1, err
+        assert err.startswith(f"bgfast: error: player 'broken' (command {script}) forfeited 5 matches in a row "
+                              "(matches 0, 1, 2, 3, 4) and finished none; its last fault: engine 'broken' answered "), err
+        assert f"finished chunks are saved in {db}: mend the engine and re-run the same command to resume" in err
+        saved = rows_of(db)[1:]
+        assert 6 <= len(saved) <= 8 and all(row.endswith(",broken") for row in saved)  # chunks 0-2 at least
+    assert len(saved) == 6  # one worker: chunks in order, none after the one that stopped the run
+    # Then, the engine mended, the same command plays the rest and keeps what was saved
+    script.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE} healthy\n")
+    assert main(command) == 0
+    rows = rows_of(db)[1:]
+    assert len(rows) == 8 and rows[:len(saved)] == saved and not any(r.endswith(",broken") for r in rows[len(saved):])
+
+
 def test_an_engine_without_cube_decisions_gets_bgfasts_policy_and_the_report_says_so(tmp_path: Path) -> None:
     db = run(tmp_path, spec_text("nocube", player("plain", command=fake("nocube")), player("heuristic", bot="heuristic"),
                                  length=5, per_pairing=2, chunk=2))
@@ -361,6 +393,21 @@ def test_export_writes_matches_of_built_in_and_plugin_bots_and_refuses_what_a_ma
                                       rules='variant = "nackgammon"', per_pairing=2))
     with pytest.raises(ExportError, match="plays 'nackgammon': a .mat file holds standard backgammon only"):
         export_match(variant, 0, tmp_path / "n.mat")
+
+
+def test_recorded_decisions_changed_by_hand_are_named_by_file_match_and_player(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = run(tmp_path, spec_text("rec", player("engine", command=ENGINE), player("random", bot="random"),
+                                 length=3, per_pairing=2, chunk=2))
+    with sqlite3.connect(db) as conn:
+        record = conn.execute("SELECT seat0 FROM match_records WHERE idx = 0").fetchone()[0]
+        conn.execute("UPDATE match_records SET seat0 = ? WHERE idx = 0", (record[:len(record) // 2],))
+    assert main(["export", str(db), "--match", "0", "--mat", str(tmp_path / "m.mat")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"bgfast: error: match 0 of run 'rec' in {str(db)!r} does not replay: the recorded "
+                          "decisions of 'engine' (seat 0, its row in the match_records table) do not fit the match: "
+                          "the record has no decision left for ") and err.count("\n") == 1, err
+    assert err.endswith("; the file was changed by hand, or the bots have changed since the match was played\n")
 
 
 def test_the_export_of_a_random_bot_match_is_the_match_the_tournament_played(tmp_path: Path) -> None:

@@ -27,7 +27,6 @@ import hashlib
 import json
 import os
 import struct
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +35,10 @@ from numpy.typing import NDArray
 
 from bgfast._core import neural as _neural
 from bgfast.errors import InvalidWeightsError
-from bgfast.validation import read_input_file
+from bgfast.validation import read_input_file, write_output_file
 
 __all__ = ["MAGIC", "MAX_FILE_BYTES", "MAX_HEADER_BYTES", "VERSION", "Weights", "default_weights_path", "read_weights", "write_weights",
-           "decode_weights", "encode_weights", "write_bytes_atomic"]
+           "decode_weights", "encode_weights"]
 
 MAGIC = b"BGFNEURL"
 VERSION = 1
@@ -191,33 +190,17 @@ def read_weights(path: str | os.PathLike[str] | None = None) -> Weights:
     return decode_weights(data, str(p))
 
 
-def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
-    """Replace ``path`` by ``data`` atomically: a temporary file in the same folder, synced,
-    then renamed over it, so a reader sees the old file or the new one, never half of one."""
-    p = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=p.name + ".", suffix=".tmp", dir=p.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, p)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def write_weights(path: str | os.PathLike[str], weights: Weights) -> None:
-    """Write ``weights`` to ``path`` atomically (see :func:`write_bytes_atomic`).
+    """Write ``weights`` to ``path`` atomically and durably (:func:`bgfast.validation.output_file`:
+    a temporary file beside it, synced to the disk, renamed into place).
 
     :raises InvalidWeightsError: an array holds a value that is not finite (a diverged
         training run), or a header too long (see :func:`encode_weights`): such a file could
         not be read back.
+    :raises OutputFileError: the file cannot be written (nothing is written).
     """
     for name, array in weights.arrays.items():
         if not np.isfinite(array).all():
             raise InvalidWeightsError(f"{path}: array {name!r} holds values that are not finite (NaN or "
                                       "infinity); not written")
-    write_bytes_atomic(path, encode_weights(weights))
+    write_output_file(path, encode_weights(weights), "neural weights", sync=True)

@@ -167,12 +167,16 @@ class ReplayBot(Bot):
     def __init__(self, record: bytes | list[int]) -> None:
         self.decisions = decode_decisions(record) if isinstance(record, (bytes, bytearray)) else list(record)
         self.used = 0
+        self.failed = False
+        """True once the record did not fit a decision asked for (a :class:`RecordError` was raised)."""
 
     def _next(self, what: str, high: int) -> int:
         if self.used >= len(self.decisions):
+            self.failed = True
             raise RecordError(f"the record has no decision left for {what} (it holds {len(self.decisions)})")
         value = self.decisions[self.used]
         if value > high:
+            self.failed = True
             raise RecordError(f"decision {self.used} of the record is {value}, beyond {high} for {what}")
         self.used += 1
         return value

@@ -29,12 +29,18 @@ from bgfast.errors import EngineError
 from bgfast.game import MatchSummary
 from bgfast.match import MatchState
 
-__all__ = ["MAX_ATTEMPTS", "Fault", "ResilientResult", "forfeit_summary", "play_resilient"]
+__all__ = ["MAX_ATTEMPTS", "MAX_FORFEITS_IN_A_ROW", "Fault", "ResilientResult", "forfeit_summary", "play_resilient"]
 
 log = logging.getLogger("bgfast.engines")
 
 MAX_ATTEMPTS = 3
 """Attempts at one match before it is a forfeit."""
+MAX_FORFEITS_IN_A_ROW = 5
+"""Matches an outside player may forfeit in a row, finishing none between them, before a
+tournament stops (its finished chunks kept): five forfeits in a row are fifteen faults in a
+row, an engine that cannot play rather than one that fails now and then.  The tournament
+counts them over its matches in schedule order (:mod:`bgfast.tournament.runner`), so
+whether, and at which match, a run stops does not depend on the number of workers."""
 
 
 @dataclass(frozen=True)

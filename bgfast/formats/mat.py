@@ -162,6 +162,7 @@ def write_mat(record: MatchRecord | MatchHistory, path_or_file: PathOrFile, *,
         plain :class:`~bgfast.game.MatchRecord`.
     :raises ValueError: no moves, a different number of games than the record,
         or an empty player name.
+    :raises OutputFileError: a path that cannot be written (nothing is written to it).
 
     >>> import io
     >>> from bgfast.bots import get_bot
@@ -172,7 +173,7 @@ def write_mat(record: MatchRecord | MatchHistory, path_or_file: PathOrFile, *,
     >>> out.getvalue().splitlines()[-2]
     '      Wins 2 points and the match'
     """
-    write_text(mat_text(record, players=players, moves=moves), path_or_file, "write_mat")
+    write_text(mat_text(record, players=players, moves=moves), path_or_file, "write_mat", "the .mat file")
 
 
 # ---------------------------------------------------------------- reading

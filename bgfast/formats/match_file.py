@@ -54,7 +54,7 @@ from bgfast.errors import (
 from bgfast.game import CubeAction, GameRecord, MatchHistory, MatchRecord, Turn
 from bgfast.match import MatchState, Rules
 from bgfast.position import VARIANTS, Position, starting_position
-from bgfast.validation import read_input_file
+from bgfast.validation import read_input_file, write_output_file
 
 __all__ = ["MatchFile", "MatchReplay", "PathOrFile", "decode_text", "read_text", "write_text"]
 
@@ -66,14 +66,16 @@ PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
 """A file name, or a text file open for reading or writing."""
 
 
-def write_text(text: str, path_or_file: PathOrFile, writer: str) -> None:
-    """Write a format's ``text`` to a path (UTF-8, ``\\n`` line ends) or an open text file.
+def write_text(text: str, path_or_file: PathOrFile, writer: str, what: str) -> None:
+    """Write a format's ``text`` to a path (UTF-8, ``\\n`` line ends; written beside and renamed
+    into place, :func:`bgfast.validation.output_file`) or an open text file.
 
+    :param what: what the file is in an error's message (``"the .mat file"``).
     :raises TypeError: neither; the message names ``writer``.
+    :raises OutputFileError: the path cannot be written (the message names it; nothing is written).
     """
     if isinstance(path_or_file, (str, os.PathLike)):
-        with open(path_or_file, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        write_output_file(path_or_file, text, what)
     elif isinstance(path_or_file, io.TextIOBase) or hasattr(path_or_file, "write"):
         path_or_file.write(text)
     else:

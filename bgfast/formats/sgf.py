@@ -204,6 +204,7 @@ def write_sgf(match: MatchHistory | MatchFile, path_or_file: PathOrFile, *,
         Crawford, Jacoby, the variant, and bgfast's beaver, dead-cube and maximum-cube rules.
     :param info: ``event``, ``round``, ``place``, ``date`` (``YYYY-MM-DD``), ``annotator``, ``comment``.
     :raises ValueError: an empty player name, an unknown info key, a game without turns.
+    :raises OutputFileError: a path that cannot be written (nothing is written to it).
 
     >>> import io
     >>> from bgfast.bots import get_bot
@@ -213,7 +214,7 @@ def write_sgf(match: MatchHistory | MatchFile, path_or_file: PathOrFile, *,
     >>> out.getvalue().count("(;FF[4]GM[6]")
     1
     """
-    write_text(sgf_text(match, players=players, rules=rules, info=info), path_or_file, "write_sgf")
+    write_text(sgf_text(match, players=players, rules=rules, info=info), path_or_file, "write_sgf", "the SGF file")
 
 
 # ---------------------------------------------------------------- reading

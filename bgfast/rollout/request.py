@@ -24,7 +24,7 @@ from typing import Any
 from bgfast.bots import get_bot
 from bgfast.bots.spec import BotRecipe
 from bgfast.dice import Dice
-from bgfast.errors import InvalidRolloutError
+from bgfast.errors import InvalidRolloutError, shortened
 from bgfast.game import MAX_MATCH_LENGTH
 from bgfast.formats.text import PositionText, read_position
 from bgfast.match import MatchState, Rules
@@ -193,7 +193,8 @@ class RolloutRequest:
             real_number(target_se, "target_se", low=0.0, strict=True, what="a positive number", bounds="",
                         error=InvalidRolloutError)
         if pos.is_over():
-            raise InvalidRolloutError(f"position {pos.id()!r} is already over: nothing to roll out")
+            given = shortened(position.strip()) if isinstance(position, str) else pos.id()  # as the user wrote it
+            raise InvalidRolloutError(f"position {given!r} is already over: nothing to roll out")
         rules = cls._rules(rules, text)
         match = cls._match(match or parsed_match or MatchState(jacoby=rules.jacoby))
         table = None

@@ -4,6 +4,7 @@ and one row per pairing of its standings (``--pairings``).
 from __future__ import annotations
 
 import csv
+import math
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import IO, Any
 from bgfast.tournament.results import SavedMatch
 from bgfast.tournament.standings import Standings
 from bgfast.tournament.store import Store, open_results
+from bgfast.validation import output_file
 
 __all__ = ["CSV_COLUMNS", "PAIRING_CSV_COLUMNS", "write_matches_csv", "write_pairings_csv"]
 
@@ -28,14 +30,20 @@ PAIRING_CSV_COLUMNS = ("player_a", "player_b", "matches", "units", "paired", "a_
                        "pairs_0", "pairs_1", "pairs_2")
 """Columns of ``--pairings``: one row per pairing from player_a's side; the Elo difference is
 player_a's minus player_b's (match wins, or points with ``rating = "points"``); ``units`` are
-dice pairs when ``paired``, else matches; ``pairs_k``: dice pairs in which player_a won k matches."""
+dice pairs when ``paired``, else matches; ``pairs_k``: dice pairs in which player_a won k matches.
+The standard errors, the interval and ``los`` are empty from too few units
+(:data:`~bgfast.tournament.pairs.MIN_SAMPLES_FOR_ERROR`)."""
 
 
 def write_pairings_csv(standings: Standings, out: str | Path | IO[str]) -> int:
     """Write one CSV row per pairing of ``standings`` (columns :data:`PAIRING_CSV_COLUMNS`) to
-    ``out`` (a file name, ``-`` for stdout, or an open text file); returns the number of rows."""
+    ``out`` (a file name, ``-`` for stdout, or an open text file); returns the number of rows.
+
+    :raises OutputFileError: a file that cannot be written (written beside and renamed into
+        place, :func:`bgfast.validation.output_file`: nothing is written then).
+    """
     if isinstance(out, (str, Path)) and str(out) != "-":
-        with open(out, "w", newline="", encoding="utf-8") as handle:
+        with output_file(out, "the pairings CSV") as handle:
             return _write_pairings(standings, handle)
     return _write_pairings(standings, sys.stdout if isinstance(out, (str, Path)) else out)
 
@@ -48,10 +56,17 @@ def _write_pairings(standings: Standings, handle: IO[str]) -> int:
         c: tuple[object, ...] = r.wins.counts if r is not None and r.paired else ("",) * 5
         writer.writerow((q.a, q.b, q.stats.matches, r.wins.units if r else "", int(r.paired) if r else "",
                          q.stats.wins, q.stats.losses, f"{q.stats.ppg:.6f}",
-                         f"{r.ppg_se_paired:.6f}" if r else "", f"{q.stats.ppg_se:.6f}",
-                         f"{e.elo:.2f}" if e else "", f"{e.lo:.2f}" if e else "", f"{e.hi:.2f}" if e else "",
-                         f"{e.los:.6f}" if e else "", c[0], c[2], c[4]))
+                         _number(r.ppg_se_paired, 6) if r else "",
+                         _number(r.ppg_se_independent if r else q.stats.ppg_se, 6),
+                         _number(e.elo, 2) if e else "", _number(e.lo, 2) if e else "", _number(e.hi, 2) if e else "",
+                         _number(e.los, 6) if e else "", c[0], c[2], c[4]))
     return len(standings.pairings)
+
+
+def _number(x: float, digits: int) -> str:
+    """A figure in a CSV cell: ``digits`` decimals (``inf``, ``-inf``), or empty when NaN
+    (not computed: from too few dice pairs, :data:`~bgfast.tournament.pairs.MIN_SAMPLES_FOR_ERROR`)."""
+    return "" if math.isnan(x) else f"{x + 0.0:.{digits}f}"
 
 
 def write_matches_csv(path: str | Path, out: str | Path | IO[str]) -> int:
@@ -61,12 +76,14 @@ def write_matches_csv(path: str | Path, out: str | Path | IO[str]) -> int:
     Rows stream from the file, so memory does not grow with the number of matches.
 
     :raises InvalidSpecError: no such file, or not a bgfast results file.
+    :raises OutputFileError: a file that cannot be written (written beside and renamed into
+        place, :func:`bgfast.validation.output_file`: nothing is written then).
     """
     with open_results(path) as store:
         openings = _openings_by_run(store)
         forfeits = {(run, idx): loser for run, idx, loser, _winner in store.forfeits()}
         if isinstance(out, (str, Path)) and str(out) != "-":
-            with open(out, "w", newline="", encoding="utf-8") as handle:
+            with output_file(out, "the matches CSV") as handle:
                 return _write_csv(store.iter_matches(), handle, openings, forfeits)
         return _write_csv(store.iter_matches(), sys.stdout if isinstance(out, (str, Path)) else out, openings,
                           forfeits)

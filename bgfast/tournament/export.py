@@ -35,13 +35,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from bgfast.engines.record import ReplayBot, plays_in_core
+from bgfast.engines.record import RecordError, ReplayBot, plays_in_core
 from bgfast.errors import BgfastError
 from bgfast.formats.mat import write_mat
 from bgfast.formats.sgf import write_sgf
-from bgfast.game import MatchHistory, MatchPlayer, play_match_with_history
+from bgfast.game import MatchHistory, MatchPlayer, MatchRecord, MatchSummary, play_match_with_history
 from bgfast.match import Rules
 from bgfast.position import Position
+from bgfast.terminal import progress_bar
 from bgfast.validation import one_of, whole_number
 from bgfast.tournament.results import SavedMatch
 from bgfast.tournament.spec import PlayerSpec
@@ -148,23 +149,44 @@ def _history(store: Store, run: _Run, match: SavedMatch) -> MatchHistory:
         raise ExportError(f"match {match.idx} of run {run.name!r} was forfeited by {loser!r} (its engine failed "
                           "three times): it did not finish, so there is no match to write")
     records = (decisions.seat0, decisions.seat1) if decisions is not None else (None, None)
-    bots = [_seat_bot(run, player, record) for player, record in zip((match.player0, match.player1), records)]
-    if run.openings:
-        history = MatchPlayer(bots[0], bots[1], length=match.length, rules=run.rules).history_from(
-            _opening(run, match.idx), seed=match.seed, index=match.dice_index)
-    else:
-        history = play_match_with_history(bots[0], bots[1], length=match.length, rules=run.rules,
-                                          seed=match.seed, index=match.dice_index)
-    result = match.result
+    seats = (match.player0, match.player1)
+    bots = [_seat_bot(run, player, record) for player, record in zip(seats, records)]
+    where = f"match {match.idx} of run {run.name!r} in {str(store.path)!r}"
+    changed = "the file was changed by hand, or the bots have changed since the match was played"
+    try:
+        if run.openings:
+            history = MatchPlayer(bots[0], bots[1], length=match.length, rules=run.rules).history_from(
+                _opening(run, match.idx), seed=match.seed, index=match.dice_index)
+        else:
+            history = play_match_with_history(bots[0], bots[1], length=match.length, rules=run.rules,
+                                              seed=match.seed, index=match.dice_index)
+    except RecordError as exc:
+        seat = next(i for i, bot in enumerate(bots) if isinstance(bot, ReplayBot) and bot.failed)
+        raise ExportError(f"{where} does not replay: the recorded decisions of {seats[seat]!r} (seat {seat}, its row "
+                          f"in the match_records table) do not fit the match: {exc}; {changed}") from None
     rebuilt = history.record
-    if ((rebuilt.score, rebuilt.winner, len(rebuilt.games), sum(g.plies for g in rebuilt.games))
-            != ((result.score0, result.score1), result.winner, result.games, result.plies)
-            or not all(bot.exhausted() for bot in bots if isinstance(bot, ReplayBot))):
-        raise ExportError(f"match {match.idx} of run {run.name!r} does not replay to its saved result "
-                          f"({result.score0}-{result.score1} in {result.games} games; the replay gives "
-                          f"{rebuilt.score[0]}-{rebuilt.score[1]} in {len(rebuilt.games)}): the bots have changed "
-                          "since it was played")
+    saved = match.result
+    replayed = replay_summary(rebuilt)
+    if ((rebuilt.score, rebuilt.winner, len(rebuilt.games), replayed.plies)
+            != ((saved.score0, saved.score1), saved.winner, saved.games, saved.plies)):
+        differ = "; ".join(f"{name} saved {a}, replayed {b}"
+                           for name, a, b in zip(MatchSummary._fields, saved, replayed) if a != b)
+        raise ExportError(f"{where} does not replay to its saved result (its row in the matches table): {differ}; "
+                          f"{changed}")
+    for seat, bot in enumerate(bots):
+        if isinstance(bot, ReplayBot) and not bot.exhausted():
+            raise ExportError(f"{where} does not replay: {bot.used} of the {len(bot.decisions)} recorded decisions "
+                              f"of {seats[seat]!r} (seat {seat}, its row in the match_records table) are used; "
+                              f"{changed}")
     return history
+
+
+def replay_summary(record: MatchRecord) -> MatchSummary:
+    """The numbers a results file keeps of a match (:class:`~bgfast.game.MatchSummary`), from
+    its record as a replay rebuilds it: what a saved row is compared with."""
+    gammons, backgammons = record.gammons, record.backgammons
+    return MatchSummary(record.score[0], record.score[1], record.winner, len(record.games), gammons[0], gammons[1],
+                        backgammons[0], backgammons[1], record.cube_actions, sum(g.plies for g in record.games))
 
 
 _MAX_INDEX = 2**63 - 1
@@ -225,14 +247,18 @@ def export_match(path: str | Path, index: int, out: str | Path | IO[str], *, run
     return found_run.name
 
 
-def export_all(path: str | Path, folder: str | Path, *, run: str | None = None, format: str = "mat") -> ExportSummary:
+def export_all(path: str | Path, folder: str | Path, *, run: str | None = None, format: str = "mat",
+               progress: bool = False) -> ExportSummary:
     """Write every finished match of the results file ``path`` (of the run ``run``; of every
     run without it) into ``folder`` as ``<run>-<index>.mat`` (``.sgf`` with ``format="sgf"``),
     skipping forfeits.
 
+    :param progress: show a progress bar (matches done, matches/s, ETA) on stderr.
     :raises ExportError: as a ``.mat`` file, a run with a variant or an opening start (before
         any file is written); a seat with no record, a replay that differs.
     :raises InvalidSpecError: no such file, or not a bgfast results file.
+    :raises OutputFileError: a file that cannot be written (it names the file; those
+        written before it stay).
     :raises ValueError: a format other than ``"mat"`` and ``"sgf"``.
     """
     one_of(format, "format", FORMATS)
@@ -244,12 +270,22 @@ def export_all(path: str | Path, folder: str | Path, *, run: str | None = None, 
         for r in runs:
             _check_format(r, format)
         forfeited = {(name, idx) for name, idx, _loser, _winner in store.forfeits()}
-        for r in runs:
-            for match in store.iter_matches(r.name):
-                if (r.name, match.idx) in forfeited:
-                    skipped.append((r.name, match.idx))
-                    continue
-                target = folder / f"{r.name}-{match.idx}.{format}"
-                _write(format, _history(store, r, match), target, r, (match.player0, match.player1))
-                written.append(target)
+        bar = None
+        if progress:
+            total = sum(r["matches_played"] for r in store.runs() if r["name"] in {x.name for x in runs})
+            bar = progress_bar(total=total, unit=" matches", desc="export", smoothing=0.05)
+        try:
+            for r in runs:
+                for match in store.iter_matches(r.name):
+                    if bar is not None:
+                        bar.update(1)
+                    if (r.name, match.idx) in forfeited:
+                        skipped.append((r.name, match.idx))
+                        continue
+                    target = folder / f"{r.name}-{match.idx}.{format}"
+                    _write(format, _history(store, r, match), target, r, (match.player0, match.player1))
+                    written.append(target)
+        finally:
+            if bar is not None:
+                bar.close()
     return ExportSummary(tuple(written), tuple(skipped))

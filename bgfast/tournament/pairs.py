@@ -44,17 +44,36 @@ from bgfast.tournament.ratings import RATINGS, EloInterval, elo_from_score, elo_
 from bgfast.tournament.stats import Stats, UnitSums
 
 __all__ = [
+    "MIN_SAMPLES_FOR_ERROR",
     "PENTANOMIAL_SCORES",
     "PairingStats",
     "Pentanomial",
     "UnitGroup",
     "pairing_stats",
     "ppg_against",
+    "too_few_for_error",
     "unit_wins",
 ]
 
 PENTANOMIAL_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 """A unit's mean score per match in each bin of a :class:`Pentanomial`."""
+
+MIN_SAMPLES_FOR_ERROR = 5
+"""The fewest samples (dice pairs, or matches for the independent figures) a standard
+error, an interval or a LOS is given from; with fewer the report says so (NaN here, ``n/a``
+in the text, null in JSON) instead of a number.  The spread of two or three samples is
+hardly known: two dice pairs that each split 1-1 have none, and would claim a standard
+error of 0 and an Elo interval of [+0.0, +0.0]; from five on, the standard error is
+within about a third of its true value (its relative error is ``1 / sqrt(2 (n - 1))``)."""
+
+
+def too_few_for_error(samples: int) -> bool:
+    """Whether ``samples`` units are too few for a standard error (:data:`MIN_SAMPLES_FOR_ERROR`).
+
+    >>> too_few_for_error(2), too_few_for_error(5)
+    (True, False)
+    """
+    return samples < MIN_SAMPLES_FOR_ERROR
 
 
 @dataclass(frozen=True)
@@ -223,8 +242,15 @@ class PairingStats:
         """The units are dice pairs (else single matches: every figure is the independent one)."""
         return self.wins.paired and self.wins.units > 0
 
+    @property
+    def too_few_units(self) -> bool:
+        """Fewer units than :data:`MIN_SAMPLES_FOR_ERROR`: no standard error, interval or LOS
+        from them (NaN), only the estimates."""
+        return too_few_for_error(self.wins.units)
+
     def elo(self, rating: str = "wins") -> EloInterval:
-        """a's Elo advantage over b with its 95% interval and LOS, units as the samples.
+        """a's Elo advantage over b with its 95% interval and LOS, units as the samples;
+        with :attr:`too_few_units`, the interval and LOS are NaN (the estimate stays).
 
         :param rating: ``"wins"`` (match wins, :meth:`Pentanomial.elo`) or ``"points"``
             (points scores of money games: ``s = sum x / sum g`` and its ratio standard
@@ -232,12 +258,16 @@ class PairingStats:
         :raises ValueError: another ``rating``.
         """
         if rating == "wins":
-            return self.wins.elo()
-        if rating == "points":
-            if not self.points.n:
-                return elo_interval(0.5, math.inf)
-            return elo_interval(self.points.ratio, self.points.ratio_se(ddof=0))
-        raise ValueError(f"rating must be one of {', '.join(RATINGS)}, got {rating!r}")
+            e, units = self.wins.elo(), self.wins.units
+        elif rating == "points":
+            units = int(self.points.n)
+            e = elo_interval(0.5, math.inf) if not units else elo_interval(self.points.ratio,
+                                                                            self.points.ratio_se(ddof=0))
+        else:
+            raise ValueError(f"rating must be one of {', '.join(RATINGS)}, got {rating!r}")
+        if too_few_for_error(units):
+            return EloInterval(e.elo, math.nan, math.nan, math.nan, e.score, math.nan)
+        return e
 
     @property
     def ppg(self) -> float:
@@ -248,13 +278,15 @@ class PairingStats:
     def ppg_se_paired(self) -> float:
         """The standard error of :attr:`ppg` with units as the samples (delta method,
         :func:`~bgfast.tournament.stats.ratio_se`, ddof 1): the honest one for paired dice.
-        Without paired dice the units are matches and this equals :attr:`ppg_se_independent`."""
-        return self.net.ratio_se()
+        Without paired dice the units are matches and this equals :attr:`ppg_se_independent`.
+        NaN from fewer units than :data:`MIN_SAMPLES_FOR_ERROR`."""
+        return math.nan if too_few_for_error(int(self.net.n)) else self.net.ratio_se()
 
     @property
     def ppg_se_independent(self) -> float:
-        """The standard error of :attr:`ppg` taking every match as independent (:attr:`Stats.ppg_se`)."""
-        return self.matches.ppg_se
+        """The standard error of :attr:`ppg` taking every match as independent (:attr:`Stats.ppg_se`);
+        NaN from fewer matches than :data:`MIN_SAMPLES_FOR_ERROR`."""
+        return math.nan if too_few_for_error(self.matches.matches) else self.matches.ppg_se
 
     @property
     def se_ratio(self) -> float:

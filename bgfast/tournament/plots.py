@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from bgfast.tournament.standings import Standings, format_elo
+from bgfast.validation import output_file
 
 __all__ = ["plot_ratings", "require_plotting"]
 
@@ -36,6 +37,8 @@ def plot_ratings(standings: Standings, out: str | Path) -> None:
     95% interval), to an image file (PNG, SVG, PDF...).
 
     :raises MissingExtraError: matplotlib is not installed (``pip install 'bgfast[plot]'``).
+    :raises OutputFileError: a file that cannot be written (written beside and renamed into
+        place, :func:`bgfast.validation.output_file`: nothing is written then).
     """
     plt = require_plotting()
     players = list(reversed(standings.players))
@@ -55,7 +58,8 @@ def plot_ratings(standings: Standings, out: str | Path) -> None:
         ax.set_title(f"{standings.tournament}: {standings.matches_played:,} matches")
         _plot_matrix(grid, standings, [p.name for p in standings.players])
         fig.tight_layout()
-        fig.savefig(out, dpi=120)
+        with output_file(out, "the ratings plot", binary=True) as handle:
+            fig.savefig(handle, dpi=120, format=Path(out).suffix.lstrip(".").lower() or None)
     finally:
         plt.close(fig)
 
@@ -78,7 +82,8 @@ def _plot_matrix(ax: Any, standings: Standings, names: list[str]) -> None:
             diff[r, c] = sign * e.elo
             label[r][c] = f"{format_elo(sign * e.elo)}\n[{format_elo(lo)},\n{format_elo(hi)}]"
     finite = diff[np.isfinite(diff)]
-    scale = float(np.abs(finite).max()) if finite.size else 1.0
+    scale = float(np.abs(finite).max()) if finite.size else 0.0
+    scale = scale or 1.0  # every difference 0: a white matrix, not a colour scale of no width
     shade = np.clip(np.nan_to_num(diff, nan=0.0, posinf=scale, neginf=-scale), -scale, scale)
     ax.imshow(shade, cmap="RdBu", vmin=-scale, vmax=scale)
     for r in range(n):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from typing import IO, Any, Protocol
 
+from bgfast.terminal import progress_bar
 from bgfast.tournament.standings import Standings
 
 __all__ = ["ProgressReporter", "QuietReporter", "Reporter", "get_reporter"]
@@ -54,14 +55,9 @@ class ProgressReporter:
         self._bar: Any = None
 
     def on_start(self, spec: Any, total: int, done: int) -> None:
-        from tqdm import tqdm
-
-        class _Bar(tqdm):  # type: ignore[misc]
-            monitor_interval = 0  # no monitor thread: worker processes are forked after this
-
-        self._bar = _Bar(total=total, initial=done, unit=" matches", unit_scale=total >= 100_000, smoothing=0.05,
-                         desc=getattr(spec, "name", "tournament"), file=self._file or sys.stderr,
-                         dynamic_ncols=True)
+        self._bar = progress_bar(total=total, initial=done, unit=" matches", unit_scale=total >= 100_000,
+                                 smoothing=0.05, desc=getattr(spec, "name", "tournament"),
+                                 file=self._file or sys.stderr)
 
     def on_chunk_end(self, matches: int, done: int) -> None:
         if self._bar is not None:

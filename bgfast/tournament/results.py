@@ -74,8 +74,10 @@ class MatchDecisions(NamedTuple):
 @dataclass(frozen=True)
 class ChunkResult:
     """A finished chunk: its rows, in schedule order, and how long it took (seconds) on which
-    worker; the decision records of its matches with a recorded seat, and what each outside
-    player (by its index in ``spec.players``) did while the chunk was played."""
+    worker; the decision records of its matches with a recorded seat, what each outside
+    player (by its index in ``spec.players``) did while the chunk was played, and the last
+    fault of each forfeited match (by match index, one line), which the run's error quotes
+    when an engine forfeits match after match."""
 
     chunk: int
     rows: list[MatchRow]
@@ -83,13 +85,14 @@ class ChunkResult:
     worker: str
     records: list[MatchDecisions] = field(default_factory=list)
     counters: dict[int, EngineCounters] = field(default_factory=dict)
+    faults: dict[int, str] = field(default_factory=dict)
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # A worker sends each chunk to the parent: the rows as one int64 array pickle many
         # times faster than named tuples of named tuples (and faster than the structured
         # array, whose field names would travel with each chunk); the store reads them as columns.
         return _unpack_chunk, (self.chunk, row_array(self.rows).view(np.int64), self.seconds, self.worker,
-                               self.records, self.counters)
+                               self.records, self.counters, self.faults)
 
 
 PLACE_COLUMNS: tuple[str, ...] = MatchRow._fields[:-1]
@@ -183,11 +186,13 @@ def _row(t: Any) -> MatchRow:
 
 
 def _unpack_chunk(chunk: int, values: NDArray[np.int64], seconds: float, worker: str,
-                  records: list[MatchDecisions], counters: dict[int, EngineCounters]) -> ChunkResult:
+                  records: list[MatchDecisions], counters: dict[int, EngineCounters],
+                  faults: dict[int, str]) -> ChunkResult:
     """The :class:`ChunkResult` that :meth:`ChunkResult.__reduce__` packed (its rows' values,
     row after row), its rows :class:`FlatRows`."""
     rows = named_rows(values.reshape(-1, len(ROW_COLUMNS)))
-    return ChunkResult(chunk, FlatRows(rows), seconds, worker, records, counters)  # type: ignore[arg-type]
+    return ChunkResult(chunk, FlatRows(rows), seconds, worker, records, counters,  # type: ignore[arg-type]
+                       faults)
 
 
 class SavedMatch(NamedTuple):

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from bgfast.engines.players import preflight
+from bgfast.engines.resilient import MAX_FORFEITS_IN_A_ROW
+from bgfast.errors import EngineForfeitsError, shortened
 from bgfast.tournament.pairs import unit_wins
 from bgfast.tournament.progress import QuietReporter, Reporter
 from bgfast.tournament.results import ChunkResult, SeatTotals
@@ -61,6 +63,9 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
     :returns: the standings over every match in the file.
     :raises InvalidSpecError: a bad spec, or a file that holds another spec (without ``append``).
     :raises WorkerFailedError: a chunk raised or a worker died; finished chunks are saved.
+    :raises EngineForfeitsError: an outside player forfeited
+        :data:`~bgfast.engines.resilient.MAX_FORFEITS_IN_A_ROW` matches in a row (a
+        :class:`WorkerFailedError`; finished chunks are saved, re-running resumes).
     :raises EngineStartError: an outside engine that cannot start or fails its handshake
         (found before any match is played).
     :raises MissingExtraError: the dask backend without dask.distributed installed.
@@ -96,16 +101,21 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
         reporter.on_start(spec, spec.total_matches(), done)
         started = True
         if to_play:
-            results = run_chunks(spec, todo, workers=min(workers, remaining), backend=backend, address=scheduler)
+            todo_list = list(todo)
+            forfeits = _ForfeitStreaks(spec, todo_list, path)
+            results = run_chunks(spec, todo_list, workers=min(workers, remaining), backend=backend,
+                                 address=scheduler)
             try:
                 for result in results:
                     seatings = store.write_chunk(run, result)
                     done += len(result.rows)
                     reporter.on_chunk_end(len(result.rows), done)
+                    forfeits.add(result)
                     stop = sprt is not None and sprt.add(result)
                     _show_status(reporter, sprt.text() if sprt is not None else leader.add(seatings) if leader else "")
                     if stop:
                         break
+                forfeits.finish()
             except KeyboardInterrupt as exc:
                 log.warning("interrupted (%s): %d matches saved, re-run the same command to resume",
                             getattr(exc, "reason", "Ctrl-C"), done)
@@ -187,6 +197,72 @@ class _SprtState:
             if saved["sprt_status"] in ("H0", "H1"):
                 return
             self.store.set_sprt(self.run, self.verdict.status.value, self.verdict.matches, self.verdict.llr)
+
+
+class _ForfeitStreaks:
+    """Each outside player's forfeits in a row, over the matches this run plays, in schedule
+    order: a forfeit adds one, a match the player finishes (one it does not forfeit, its
+    opponent's forfeits aside) starts again from zero.  Chunks are counted in index order
+    whatever order they finish in, so whether the run stops, and at which match, does not
+    depend on the number of workers; chunks saved after that match are kept.
+    """
+
+    def __init__(self, spec: TournamentSpec, chunks: list[int], path: Path) -> None:
+        self.spec, self.path = spec, path
+        self.outside = {i for i, p in enumerate(spec.players) if p.is_outside}
+        self.order = chunks
+        """The chunks this run plays, in index order (those saved before are not counted)."""
+        self.next = 0
+        self.pending: dict[int, ChunkResult] = {}
+        self.streaks: dict[int, list[int]] = {i: [] for i in self.outside}
+        self.last_fault: dict[int, str] = {}
+
+    def add(self, result: ChunkResult) -> None:
+        """Count a saved chunk (and those before it, once all have come).
+
+        :raises EngineForfeitsError: a player's streak reached :data:`MAX_FORFEITS_IN_A_ROW`.
+        """
+        if not self.outside:
+            return
+        self.pending[result.chunk] = result
+        while self.next < len(self.order) and self.order[self.next] in self.pending:
+            self._count(self.pending.pop(self.order[self.next]))
+            self.next += 1
+
+    def finish(self) -> None:
+        """At the end of the run: count what :meth:`add` held back (chunks after one that did
+        not come, an SPRT's stop), in index order.
+
+        :raises EngineForfeitsError: as :meth:`add`.
+        """
+        for chunk in sorted(self.pending):
+            self._count(self.pending.pop(chunk))
+
+    def _count(self, result: ChunkResult) -> None:
+        seats = {row.idx: (row.seat0, row.seat1) for row in result.rows}
+        for record in sorted(result.records):
+            for seat, player in enumerate(seats[record.idx]):
+                if player not in self.outside:
+                    continue
+                if record.forfeit == seat:
+                    self.streaks[player].append(record.idx)
+                    self.last_fault[player] = result.faults.get(record.idx, "")
+                    if len(self.streaks[player]) >= MAX_FORFEITS_IN_A_ROW:
+                        raise self._error(player)
+                elif record.forfeit is None:
+                    self.streaks[player].clear()
+
+    def _error(self, player: int) -> EngineForfeitsError:
+        spec = self.spec.players[player]
+        matches = tuple(self.streaks[player])
+        fault = self.last_fault.get(player)
+        return EngineForfeitsError(
+            f"player {spec.name!r} ({shortened(spec.describe())}) forfeited {len(matches)} matches in a row "
+            f"(matches {', '.join(map(str, matches))}) and finished none"
+            + (f"; its last fault: {fault}" if fault else "")
+            + f"; the run is stopped, finished chunks are saved in {shortened(str(self.path))}: "
+            "mend the engine and re-run the same command to resume",
+            player=spec.name, matches=matches)
 
 
 class _Leader:

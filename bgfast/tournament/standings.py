@@ -17,7 +17,8 @@ from typing import Any
 
 from bgfast.bots.cube_policy import DEFAULT_CUBE_POLICY
 from bgfast.engines.counters import EngineCounters
-from bgfast.tournament.pairs import PairingStats, pairing_stats
+from bgfast.terminal import display_width, pad
+from bgfast.tournament.pairs import MIN_SAMPLES_FOR_ERROR, PairingStats, pairing_stats, too_few_for_error
 from bgfast.tournament.ratings import RATINGS, EloInterval, Ratings, fit_ratings
 from bgfast.tournament.results import SeatTotals
 from bgfast.tournament.sprt import Sprt, SprtVerdict, verdict_of_chunks
@@ -48,6 +49,7 @@ class PlayerStanding:
     stats: Stats
     elo: float
     elo_ci95: tuple[float, float]
+    """The 95% interval of :attr:`elo`; NaN bounds from too few units (see :attr:`units`)."""
     ppg_se_paired: float = math.nan
     """The standard error of ``stats.ppg`` with units (dice pairs) as the samples, each
     pairing a stratum (:func:`~bgfast.tournament.stats.stratified_ratio_se`)."""
@@ -59,6 +61,10 @@ class PlayerStanding:
     """What the player's outside engine did (all zero for a bot that plays in bgfast)."""
     plays: str = ""
     """What plays for the player: a bot's name, ``engine NAME`` or ``command ...``."""
+    units: int = 0
+    """The units its figures rest on: dice pairs (matches without paired dice) over all its
+    pairings.  With fewer than :data:`~bgfast.tournament.pairs.MIN_SAMPLES_FOR_ERROR`, its
+    :attr:`elo_ci95` and standard errors are NaN: too few for an error to rest on."""
 
     @property
     def is_outside(self) -> bool:
@@ -131,6 +137,14 @@ class Standings:
         return bool(self.pairings) and all(q.result is not None and q.result.paired for q in self.pairings)
 
     @property
+    def too_few_samples(self) -> bool:
+        """Some player or pairing has too few samples for its standard errors and intervals
+        (:data:`~bgfast.tournament.pairs.MIN_SAMPLES_FOR_ERROR`): they are NaN, ``n/a`` in the text."""
+        return any(too_few_for_error(p.units) or too_few_for_error(p.stats.matches) for p in self.players) or any(
+            q.result is not None and (q.result.too_few_units or too_few_for_error(q.stats.matches))
+            for q in self.pairings)
+
+    @property
     def interrupted(self) -> bool:
         """True when the file holds fewer matches than its spec(s) schedule and no run
         is writing to it."""
@@ -144,6 +158,9 @@ class Standings:
         ``los``, ``ppg_se_paired`` (dice pairs as the samples) and ``ppg_se_independent``
         (matches as the samples), ``units`` and ``pentanomial`` (units by a's score 0, 1/4,
         1/2, 3/4, 1 per match); an infinite Elo (a pairing one side never won) is null.
+        A player or pairing with fewer units than
+        :data:`~bgfast.tournament.pairs.MIN_SAMPLES_FOR_ERROR` has null standard errors,
+        interval and LOS, and a ``note`` that says why.
 
         Each player has what its outside engine did (zeros for bgfast's own bots):
         ``decisions``, ``decision_ms_mean`` and ``decision_ms_max`` (milliseconds a decision,
@@ -162,8 +179,8 @@ class Standings:
                 {"name": p.name, "matches": p.stats.matches, "match_wins": p.stats.wins,
                  "ppg": round(p.stats.ppg, 4), "ppg_se": _json_number(p.ppg_se_independent, 4),
                  "ppg_se_paired": _json_number(p.ppg_se_paired, 4),
-                 "elo": round(p.elo, 1), "elo_ci95": [round(p.elo_ci95[0], 1), round(p.elo_ci95[1], 1)],
-                 **p.engine.report()}
+                 "elo": round(p.elo, 1), "elo_ci95": _json_interval(*p.elo_ci95),
+                 **p.engine.report(), **_too_few_note(p.units, self.paired)}
                 for p in self.players
             ],
             "pairings": [_pairing_json(q) for q in self.pairings],
@@ -189,16 +206,15 @@ class Standings:
             lines.append(f"{self.tournament}: {self.matches_played:,} of {self.matches_scheduled:,} matches played "
                          + ("(a run is still writing to this file)" if self.running
                             else "(interrupted: re-run the same command to finish)"))
-        width = max([len("player")] + [len(p.name) for p in self.players])
+        width = max([len("player")] + [display_width(p.name) for p in self.players])
         se = "± pair" if self.paired else "± se"
         lines.append(f"{'player':<{width}}  {'matches':>8}  {'wins':>8}  {'win%':>6}  {'ppg':>7}  {se:>6}  "
                      f"{'Elo':>7}  {'95% CI':>17}")
         for p in self.players:
             s = p.stats
             error = p.ppg_se_paired if self.paired else p.ppg_se_independent
-            lines.append(f"{p.name:<{width}}  {s.matches:>8}  {s.wins:>8}  {100 * s.win_rate:>5.1f}%  "
-                         f"{s.ppg:>+7.3f}  {error:>6.3f}  {p.elo:>+7.1f}  "
-                         f"[{p.elo_ci95[0]:>+7.1f}, {p.elo_ci95[1]:>+7.1f}]")
+            lines.append(f"{pad(p.name, width)}  {s.matches:>8}  {s.wins:>8}  {100 * s.win_rate:>5.1f}%  "
+                         f"{s.ppg:>+7.3f}  {_se_text(error)}  {p.elo:>+7.1f}  {_interval_text(*p.elo_ci95)}")
         rated = "points (money: net points clipped to [-3, 3], as a score)" if self.rating == "points" else "match wins"
         zero = f"{self.anchor} = 0" if self.anchor is not None else "mean 0"
         lines.append(f"(Elo: Bradley-Terry fit of {rated}, {zero}; 95% intervals from the "
@@ -208,6 +224,11 @@ class Standings:
                          f"{self.prior_draws:g} virtual draw to keep the ratings finite)")
         lines.append("")
         lines.extend(self._pairing_lines())
+        if self.too_few_samples:
+            unit = "dice pairs" if self.paired else "matches"
+            lines.append(f"({NOT_AVAILABLE}: from fewer than {MIN_SAMPLES_FOR_ERROR} {unit}"
+                         + (" (matches for ± ind)" if self.paired else "")
+                         + ", too few for a standard error, an interval or a LOS to rest on)")
         lines.extend(self._engine_lines())
         if self.sprt is not None:
             t = self.sprt
@@ -226,12 +247,12 @@ class Standings:
         outside = [p for p in self.players if p.is_outside]
         if not outside:
             return []
-        width = max([len("engine")] + [len(p.name) for p in outside])
+        width = max([len("engine")] + [display_width(p.name) for p in outside])
         lines = ["", f"{'engine':<{width}}  {'decisions':>9}  {'ms mean':>8}  {'ms max':>8}  {'restarts':>8}  "
                  f"{'crashes':>7}  {'timeouts':>8}  {'illegal':>7}  {'forfeits':>8}"]
         for p in outside:
             e = p.engine
-            lines.append(f"{p.name:<{width}}  {e.decisions:>9}  {e.decision_ms_mean:>8.3f}  {e.decision_ms_max:>8.1f}  "
+            lines.append(f"{pad(p.name, width)}  {e.decisions:>9}  {e.decision_ms_mean:>8.3f}  {e.decision_ms_max:>8.1f}  "
                          f"{e.restarts:>8}  {e.crashes:>7}  {e.timeouts:>8}  {e.illegal_answers:>7}  {e.forfeits:>8}")
         for p in outside:
             if p.engine.cube_by_policy:
@@ -245,16 +266,17 @@ class Standings:
 
     def _pairing_lines(self) -> list[str]:
         names = [f"{q.a} - {q.b}" for q in self.pairings]
-        pw = max([len("pairing")] + [len(n) for n in names])
+        pw = max([len("pairing")] + [display_width(n) for n in names])
         lines = [f"{'pairing':<{pw}}  {'matches':>8}  {'a wins':>8}  {'b wins':>8}  {'a ppg':>7}  {'± pair':>6}  "
                  f"{'± ind':>6}  {'Elo a-b':>7}  {'95% CI':>17}  {'LOS':>6}"]
         for name, q in zip(names, self.pairings):
             r, e = q.result, q.elo
-            paired_se = f"{r.ppg_se_paired:>6.3f}" if r is not None and r.paired else f"{'-':>6}"
-            elo = (f"{format_elo(e.elo):>7}  [{format_elo(e.lo):>7}, {format_elo(e.hi):>7}]  {100 * e.los:>5.1f}%"
-                   if e is not None else "")
-            lines.append(f"{name:<{pw}}  {q.stats.matches:>8}  {q.stats.wins:>8}  {q.stats.losses:>8}  "
-                         f"{q.stats.ppg:>+7.3f}  {paired_se}  {q.stats.ppg_se:>6.3f}  {elo}".rstrip())
+            paired_se = _se_text(r.ppg_se_paired) if r is not None and r.paired else f"{'-':>6}"
+            independent_se = _se_text(r.ppg_se_independent if r is not None else q.stats.ppg_se)
+            los = f"{NOT_AVAILABLE:>6}" if e is not None and math.isnan(e.los) else f"{100 * e.los:>5.1f}%" if e else ""
+            elo = f"{format_elo(e.elo):>7}  {_interval_text(e.lo, e.hi)}  {los}" if e is not None else ""
+            lines.append(f"{pad(name, pw)}  {q.stats.matches:>8}  {q.stats.wins:>8}  {q.stats.losses:>8}  "
+                         f"{q.stats.ppg:>+7.3f}  {paired_se}  {independent_se}  {elo}".rstrip())
         results = [q.result for q in self.pairings if q.result is not None and q.result.paired]
         if results and self.paired:
             ratios = [r.se_ratio for r in results if math.isfinite(r.se_ratio)]
@@ -298,9 +320,17 @@ def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | No
         for player, view in ((a, q), (b, ~q)):
             strata[player].append(UnitSums(view.matches, view.points, view.games, view.points_sq, view.games_sq,
                                            view.points_games))
+    units = [0] * len(ids)  # each player's units (dice pairs, or matches) over its pairings
+    for (a, b), r in results.items():
+        units[a] += r.wins.units
+        units[b] += r.wins.units
+    nan = math.nan
     players = sorted(
-        (PlayerStanding(names[pid], per_player[i], ratings.elo[i], ratings.ci95[i], paired_se[i],
-                        stratified_ratio_se(strata[i]), counters.get(pid, EngineCounters()), plays.get(pid, ""))
+        (PlayerStanding(names[pid], per_player[i], ratings.elo[i],
+                        (nan, nan) if too_few_for_error(units[i]) else ratings.ci95[i],
+                        nan if too_few_for_error(units[i]) else paired_se[i],
+                        nan if too_few_for_error(per_player[i].matches) else stratified_ratio_se(strata[i]),
+                        counters.get(pid, EngineCounters()), plays.get(pid, ""), units[i])
          for i, pid in enumerate(ids) if per_player[i].matches),
         key=lambda p: (-p.elo, p.name))
     pairings = tuple(PairingStanding(names[ids[a]], names[ids[b]], s, results[(a, b)], results[(a, b)].elo(rating))
@@ -368,17 +398,51 @@ def _unit_results(store: Store, pos: dict[int, int], pairs: dict[tuple[int, int]
 
 def format_elo(x: float) -> str:
     """An Elo figure as the tables show it: signed, one decimal, ``+inf``/``-inf`` for an
-    infinite one (a pairing one side never won).
+    infinite one (a pairing one side never won), ``n/a`` for NaN (an interval from too few
+    dice pairs, see :data:`~bgfast.tournament.pairs.MIN_SAMPLES_FOR_ERROR`).
 
-    >>> format_elo(12.34), format_elo(float("-inf"))
-    ('+12.3', '-inf')
+    >>> format_elo(12.34), format_elo(float("-inf")), format_elo(float("nan"))
+    ('+12.3', '-inf', 'n/a')
     """
-    return f"{x:+.1f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+    if math.isnan(x):
+        return NOT_AVAILABLE
+    return f"{x + 0.0:+.1f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")  # + 0.0: no "-0.0"
+
+
+NOT_AVAILABLE = "n/a"
+"""How the tables show a figure from too few samples (:data:`~bgfast.tournament.pairs.MIN_SAMPLES_FOR_ERROR`)."""
+
+
+def _se_text(x: float) -> str:
+    """A standard error in its table column (6 wide): three decimals, or ``n/a``."""
+    return f"{NOT_AVAILABLE:>6}" if math.isnan(x) else f"{x:>6.3f}"
+
+
+def _interval_text(lo: float, hi: float) -> str:
+    """A 95% interval in its table column: ``[  -12.3,   +45.6]``, each bound ``n/a`` when NaN."""
+    return f"[{format_elo(lo):>7}, {format_elo(hi):>7}]"
+
+
+def _too_few_note(samples: int, paired: bool) -> dict[str, str]:
+    """The JSON ``note`` of a player or pairing whose errors are null for too few samples."""
+    if not too_few_for_error(samples):
+        return {}
+    unit = "dice pairs" if paired else "matches"
+    return {"note": f"{samples} {unit}: too few for a standard error, an interval or a LOS "
+                    f"(at least {MIN_SAMPLES_FOR_ERROR} {unit}); they are null"}
 
 
 def _json_number(x: float, digits: int) -> float | None:
     """``x`` rounded, or None (JSON null) when it is infinite or NaN."""
-    return round(x, digits) if math.isfinite(x) else None
+    return round(x, digits) + 0.0 if math.isfinite(x) else None  # + 0.0: no -0.0
+
+
+def _json_interval(lo: float, hi: float) -> list[float | None] | None:
+    """An interval as JSON: ``[low, high]`` (an infinite bound null), or null when it was not
+    computed (NaN bounds: too few samples)."""
+    if math.isnan(lo) and math.isnan(hi):
+        return None
+    return [_json_number(lo, 1), _json_number(hi, 1)]
 
 
 def _pairing_json(q: PairingStanding) -> dict[str, Any]:
@@ -388,9 +452,11 @@ def _pairing_json(q: PairingStanding) -> dict[str, Any]:
     if r is not None and e is not None:
         out.update({
             "paired": r.paired, "units": r.wins.units, "pentanomial": list(r.wins.counts),
-            "elo_diff": _json_number(e.elo, 1), "elo_diff_ci": [_json_number(e.lo, 1), _json_number(e.hi, 1)],
+            "elo_diff": _json_number(e.elo, 1), "elo_diff_ci": _json_interval(e.lo, e.hi),
             "los": _json_number(e.los, 4),
-            "ppg_se_paired": _json_number(r.ppg_se_paired, 4), "ppg_se_independent": round(r.ppg_se_independent, 4),
+            "ppg_se_paired": _json_number(r.ppg_se_paired, 4),
+            "ppg_se_independent": _json_number(r.ppg_se_independent, 4),
+            **_too_few_note(r.wins.units, r.paired),
         })
     return out
 

@@ -153,6 +153,7 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
     """
     start = time.perf_counter()
     records: list[MatchDecisions] = []
+    faults: dict[int, str] = {}
     players: _Players | None = None
     try:
         players = _players_for(spec)
@@ -186,6 +187,8 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
                     result = outcome.summary
                     blobs = [bot.record() if isinstance(bot, RecordingBot) else None for bot in pair]
                     records.append(MatchDecisions(index, blobs[0], blobs[1], outcome.forfeit))
+                    if outcome.forfeit is not None:
+                        faults[index] = outcome.faults[-1].message
                 else:
                     result = play()
                 rows.append(MatchRow(index, pairing, length, dice, a, b, result))
@@ -195,7 +198,7 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
         raise ChunkError(chunk, _failure(exc, players), traceback.format_exc()) from None
     seconds = time.perf_counter() - start
     log.info("chunk %d: %d matches in %.3f s (pid %d)", chunk, len(rows), seconds, os.getpid())
-    return ChunkResult(chunk, rows, seconds, f"pid {os.getpid()}", records, counters)
+    return ChunkResult(chunk, rows, seconds, f"pid {os.getpid()}", records, counters, faults)
 
 
 def _bounds(r: range) -> tuple[int, int]:

@@ -13,20 +13,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bgfast.bots.neural_weights import Weights, read_weights, write_bytes_atomic, write_weights
+from bgfast.bots.neural_weights import Weights, read_weights, write_weights
+from bgfast.validation import write_output_file
 
-__all__ = ["AVERAGE", "CHECKPOINT", "BEST", "CURVE", "LOG", "save_checkpoint", "load_checkpoint", "write_text_atomic"]
+__all__ = ["AVERAGE", "CHECKPOINT", "BEST", "CURVE", "LOG", "save_checkpoint", "load_checkpoint"]
 
 CHECKPOINT = "checkpoint.bgw"
 BEST = "best.bgw"
 AVERAGE = "average.bgw"
 CURVE = "curve.jsonl"
 LOG = "log.txt"
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` by ``text`` (UTF-8) atomically."""
-    write_bytes_atomic(path, text.encode("utf-8"))
 
 
 def save_checkpoint(run_dir: Path, weights: Weights, name: str = CHECKPOINT) -> None:
@@ -54,4 +50,5 @@ def read_curve(run_dir: Path) -> list[dict[str, Any]]:
 
 
 def write_curve(run_dir: Path, points: list[dict[str, Any]]) -> None:
-    write_text_atomic(run_dir / CURVE, "".join(json.dumps(p, sort_keys=True) + "\n" for p in points))
+    write_output_file(run_dir / CURVE, "".join(json.dumps(p, sort_keys=True) + "\n" for p in points),
+                      "the learning curve", sync=True)

@@ -49,12 +49,12 @@ from numpy.typing import NDArray
 
 from bgfast._core import neural as _neural
 from bgfast._core.training import PLAYERS
-from bgfast.bots.neural_weights import Weights, write_bytes_atomic
+from bgfast.bots.neural_weights import Weights
 from bgfast.errors import InvalidSpecError
 from bgfast.train.checkpoint import LOG, load_checkpoint, save_checkpoint
 from bgfast.train.config import changed_settings, self_play
 from bgfast.train.curve import paired_ppg
-from bgfast.validation import real_number, whole_number
+from bgfast.validation import real_number, whole_number, write_output_file
 
 __all__ = ["RefineConfig", "label_positions", "refine_positions", "fit_net", "run_refine", "NetFit"]
 
@@ -387,7 +387,7 @@ def fit_net(fit: NetFit, boards: NDArray[np.uint8], targets: _F32, *, epochs: in
 def _save_npz(path: Path, **arrays: NDArray[Any]) -> None:
     buf = io.BytesIO()
     np.savez(buf, allow_pickle=False, **arrays)
-    write_bytes_atomic(path, buf.getvalue())
+    write_output_file(path, buf.getvalue(), "the training data", sync=True)
 
 
 def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path, *,

@@ -56,6 +56,7 @@ __all__ = [
     "create_tables",
     "find_damage",
     "insert_chunk_sums",
+    "spec_problem",
     "table_names",
 ]
 
@@ -211,8 +212,70 @@ def create_tables(conn: sqlite3.Connection) -> None:
                        f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
 
 
+def spec_problem(text: object) -> str | None:
+    r"""What is wrong with a run's saved spec (the TOML text a run writes into ``runs.spec``,
+    :meth:`~bgfast.tournament.spec.TournamentSpec.to_toml`), as the readers of a results file
+    need it, or None: TOML that does not parse, or a key they read that is missing or of
+    another kind (``match_length``, ``players`` and their names, ``rules``, ``sprt``...).
+    The players' bots are not checked: a file is read where they need not be installed.
+
+    >>> spec_problem('name = "x"\nmatch_length = 3\n[[players]]\nname = "a"\nbot = "random"\n') is None
+    True
+    >>> spec_problem('name = "x"\nplayers = [')
+    'is not TOML: ...'
+    >>> spec_problem('name = "x"\nmatch_length = "3"\n')
+    "has match_length = '3', not a whole number or a list of them"
+    """
+    import tomllib
+
+    from bgfast.match import Rules
+
+    if not isinstance(text, str):
+        return f"is {type(text).__name__}, not TOML text"
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return f"is not TOML: {exc}"
+    length = raw.get("match_length")
+    if length is None:
+        return "has no match_length"
+    if not (_whole(length) or (isinstance(length, list) and length and all(_whole(n) for n in length))):
+        return f"has match_length = {length!r}, not a whole number or a list of them"
+    players = raw.get("players")
+    if not isinstance(players, list) or not players:
+        return "has no players" if not players else f"has players = {players!r}, not a list of tables"
+    for i, player in enumerate(players):
+        if not isinstance(player, dict) or not isinstance(player.get("name"), str):
+            return f"has players[{i}] without a name"
+        if not any(key in player for key in ("bot", "command", "engine")):
+            return f"has players[{i}] ({player['name']!r}) without a bot, command or engine"
+        if not isinstance(player.get("options", {}), dict):
+            return f"has players[{i}].options = {player['options']!r}, not a table"
+    rules = raw.get("rules", {})
+    try:
+        Rules(**rules)
+    except (TypeError, ValueError) as exc:
+        return f"has rules that do not read: {' '.join(str(exc).split())}"
+    for key, kind, what in (("paired_dice", bool, "true or false"), ("challenger", str, "a name"),
+                            ("openings", list, "a list of Position IDs")):
+        if key in raw and not isinstance(raw[key], kind):
+            return f"has {key} = {raw[key]!r}, not {what}"
+    sprt = raw.get("sprt")
+    if sprt is not None:
+        numbers = ("elo0", "elo1", "alpha", "beta")
+        if not isinstance(sprt, dict) or not all(k in sprt for k in numbers[:2]) or not all(
+                isinstance(sprt[k], (int, float)) and not isinstance(sprt[k], bool) for k in numbers if k in sprt):
+            return f"has sprt = {sprt!r}, not a table of the numbers elo0, elo1 (alpha, beta)"
+    return None
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def find_damage(conn: sqlite3.Connection) -> str | None:
-    """What in the file's rows disagrees, or None: matches of players or runs that are not
+    """What in the file's rows disagrees, or None: a run's saved spec that does not read
+    (:func:`spec_problem`), matches of players or runs that are not
     in it, a run whose match rows are not the matches its finished chunks hold, or chunk
     sums that are not its chunks' (rows of one table deleted).  Call it inside one read
     transaction: counts read in two snapshots, around a chunk a run writing to the file
@@ -230,6 +293,10 @@ def find_damage(conn: sqlite3.Connection) -> str | None:
             ("chunk_seats", "SELECT run, chunk, SUM(matches) FROM chunk_seats GROUP BY run, chunk"),
             ("chunk_units", "SELECT run, chunk, SUM(units * matches_per_unit) FROM chunk_units "
                             "GROUP BY run, chunk"))]
+    for name, text in conn.execute("SELECT name, spec FROM runs ORDER BY run"):
+        problem = spec_problem(text)
+        if problem is not None:
+            return f"the spec saved for run {name!r} (the spec column of its runs table) {problem} (edited by hand?)"
     if orphans:
         return f"{orphans} matches are of players missing from its players table (rows deleted?)"
     if (played.keys() | saved.keys()) - names.keys():
