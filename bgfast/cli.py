@@ -14,13 +14,12 @@ import contextlib
 import errno
 import json
 import os
-import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from bgfast import __version__
-from bgfast.command_line import EXIT_USAGE, Parser
+from bgfast.command_line import EXIT_USAGE, Parser, StopSignal, stopped_by_signals
 from bgfast.dice import Dice
 from bgfast.errors import (
     BgfastError,
@@ -46,6 +45,17 @@ __all__ = ["main", "build_parser", "COMMANDS"]
 
 PROG = "bgfast"
 EXIT_FAILURE = 1  # the input was fine but the run failed: a file the system refused, a worker that died
+EXIT_INTERRUPTED = 130
+"""The exit status after Ctrl-C (SIGINT): 128 + its number, as a shell reports a process it ended."""
+EXIT_TERMINATED = 143
+"""The exit status after a SIGTERM (``kill PID``) that stopped a run: 128 + its number, so that
+a caller can tell it from a Ctrl-C (as the shell's status of a process SIGTERM ended)."""
+SIGTERM_STOPS = frozenset({"rollout", "tournament"})
+"""The commands a SIGTERM stops as Ctrl-C does, keeping their finished work (status
+:data:`EXIT_TERMINATED`); the others end by SIGTERM's default action."""
+OWN_SIGNALS = frozenset({"engine"})
+"""The commands that keep the signal dispositions they were started with: an engine is
+another program's child, and that program decides whether Ctrl-C reaches it."""
 PLOT_FORMATS = (".png", ".svg", ".pdf", ".jpg", ".jpeg", ".webp", ".tif", ".tiff", ".eps", ".ps")
 """File types ``report --plot`` writes (matplotlib's Agg backend, chosen by the suffix)."""
 
@@ -376,7 +386,8 @@ def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
         "0..100% (--json also gives the raw estimates, probabilities_raw).  On a terminal a progress "
         "bar on stderr shows the trials done, trials/s and the time left.  Ctrl-C stops the trials "
         "and prints the result of those finished (whole rounds of the stratified rolls: 36 first rolls, "
-        "or 1296 pairs of first two rolls; exit status 130).",
+        "or 1296 pairs of first two rolls; exit status 130); so does SIGTERM (status 143), and a worker "
+        "process that dies (with its error, status 1).",
         epilog="Positions are gnubg Position IDs, PositionID:MatchID, or XGIDs (which carry the score "
         "and cube).  A bot is NAME or NAME:KEY=VALUE,... (e.g. pubeval, pubeval:cube=never).",
     )
@@ -409,26 +420,40 @@ def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 
 def _cmd_rollout(args: argparse.Namespace) -> int:
+    """Roll out and print the result; a rollout stopped early (Ctrl-C, SIGTERM, a worker
+    process that died) prints the result of its finished trials, then one line on stderr."""
     from bgfast.bots import get_bot
     from bgfast.match import Rules
-    from bgfast.rollout import rollout
+    from bgfast.rollout import RolloutResult, rollout
 
     rules = Rules(variant=args.variant)
     bot = get_bot(args.bot)
     evaluator = None
     if args.truncate is not None and not hasattr(bot, "evaluate"):
         evaluator = get_bot("heuristic")   # the bot gives no probabilities: finish with the heuristic's
-    result = rollout(args.position_id, dice=args.dice, play=args.play, plays=args.plays,
-                     bot=bot, evaluator=evaluator, rules=rules, trials=args.trials, seed=args.seed,
-                     workers=args.workers,
-                     cubeful=args.cubeful, truncate=args.truncate, target_se=args.target_se,
-                     variance_reduction=args.variance_reduction, luck=args.luck, progress=None,
-                     interruptible=True)
-    print(json.dumps(result.to_dict(), indent=2) if args.json else result.report())
+
+    def show(result: RolloutResult) -> None:
+        print(json.dumps(result.to_dict(), indent=2) if args.json else result.report())
+
+    try:   # Ctrl-C and SIGTERM raise KeyboardInterrupt in the trials (see main): interruptible keeps them
+        result = rollout(args.position_id, dice=args.dice, play=args.play, plays=args.plays,
+                         bot=bot, evaluator=evaluator, rules=rules, trials=args.trials, seed=args.seed,
+                         workers=args.workers,
+                         cubeful=args.cubeful, truncate=args.truncate, target_se=args.target_se,
+                         variance_reduction=args.variance_reduction, luck=args.luck, progress=None,
+                         interruptible=True)
+    except RolloutWorkerError as exc:
+        if exc.partial is None:
+            raise
+        show(exc.partial)    # the message says whose result it is
+        print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
+        return EXIT_FAILURE
+    show(result)
     if result.interrupted:
-        print(f"{PROG}: interrupted after {result.trials:,} of {args.trials:,} trials: the result above "
+        how, status = _stopped(args.stop.terminated)
+        print(f"{PROG}: {how} after {result.trials:,} of {args.trials:,} trials: the result above "
               f"is of those", file=sys.stderr)
-        return 130
+        return status
     return 0
 
 
@@ -568,23 +593,16 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     if args.db is not None:  # as every output file named: its folder must exist (the default's is made)
         _output_file(args.db, "--db")
     db = args.db or str(default_db_path(spec))
-
-    def terminate(signum: int, frame: object) -> None:
-        raise Terminated()
-
-    previous = signal.signal(signal.SIGTERM, terminate)
-    try:
+    try:   # Ctrl-C and SIGTERM raise KeyboardInterrupt here (see main)
         standings = run_tournament(spec, db, workers=args.workers, backend=args.backend,
                                    scheduler=args.scheduler, append=args.append,
                                    reporter=get_reporter("progress" if sys.stderr.isatty() and not args.quiet
                                                          else "quiet"))
     except KeyboardInterrupt as exc:
-        how = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"
+        how, status = _stopped(isinstance(exc, Terminated))
         print(f"{PROG}: {how}; finished chunks are saved in {db}: re-run the same command to resume",
               file=sys.stderr)
-        return 143 if isinstance(exc, Terminated) else 130
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+        return status
     print(standings.text())
     print(f"\nresults: {db}")
     return 0
@@ -817,7 +835,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 bad input)."""
+    """Run the command line; returns the exit status (0 ok, 1 a run that failed, 2 bad input,
+    130 Ctrl-C, 143 a SIGTERM that stopped a rollout or tournament).
+
+    A command takes its signals through :func:`~bgfast.command_line.stopped_by_signals`
+    (all but those of :data:`OWN_SIGNALS`): Ctrl-C (SIGINT), even when started with it
+    ignored, and for those of :data:`SIGTERM_STOPS` SIGTERM too, raise
+    :class:`KeyboardInterrupt` once; the command gets which one as ``args.stop``.
+    """
     words = list(sys.argv[1:] if argv is None else argv)
     if words[:1] == ["train"]:       # its own command line, passed on whole
         return _cmd_train(words[1:])
@@ -826,24 +851,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(words)
     except SystemExit as exc:  # --help, --version, or a usage error already printed
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
-    try:
-        return int(args.func(args) or 0)
-    except (WorkerFailedError, RolloutWorkerError, ResultsWriteError, OutputFileError, BotFailedError) as exc:  # failed
-        print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
-        return EXIT_FAILURE
-    except (BgfastError, ValueError) as exc:
-        print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
-        return EXIT_USAGE
-    except BrokenPipeError:
-        # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
-    except OSError as exc:  # a file that cannot be written, a cluster that cannot be reached...
-        print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
-        return EXIT_FAILURE
+    signals = (contextlib.nullcontext(StopSignal()) if args.command in OWN_SIGNALS
+               else stopped_by_signals(sigterm=args.command in SIGTERM_STOPS))
+    with signals as args.stop:   # around the messages too: a second Ctrl-C does not cut them
+        try:
+            return int(args.func(args) or 0)
+        except (WorkerFailedError, RolloutWorkerError, ResultsWriteError, OutputFileError,
+                BotFailedError) as exc:  # the run failed
+            print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
+            return EXIT_FAILURE
+        except (BgfastError, ValueError) as exc:
+            print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
+            return EXIT_USAGE
+        except BrokenPipeError:
+            # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 141
+        except KeyboardInterrupt as exc:
+            how, status = _stopped(isinstance(exc, Terminated))
+            print(f"{PROG}: {how}", file=sys.stderr)
+            return status
+        except OSError as exc:  # a file that cannot be written, a cluster that cannot be reached...
+            print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
+            return EXIT_FAILURE
+
+
+def _stopped(terminated: bool) -> tuple[str, int]:
+    """How a command stopped by a signal says so: its words and exit status."""
+    return ("terminated (SIGTERM)", EXIT_TERMINATED) if terminated else ("interrupted", EXIT_INTERRUPTED)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -4,6 +4,7 @@ Every error caused by bad input is a :class:`ValueError` subclass as well as a
 :class:`BgfastError`, so callers may catch either.  Messages quote the bad input
 with ``repr`` and name the context.
 """
+from typing import Any
 
 
 class BgfastError(Exception):
@@ -178,9 +179,18 @@ def shortened(text: str, limit: int = 100) -> str:
 class RolloutWorkerError(BgfastError, RuntimeError):
     """A rollout worker process that died (killed, out of memory...) before its trials were played.
 
-    The rollout stops at once, with no result: its trials are a pure function of
-    the arguments, so running it again gives the result it would have given.
+    The rollout stops at once, without its result: its trials are a pure function of
+    the arguments, so running it again gives the result it would have given.  What was
+    finished is kept in :attr:`partial`, as an interrupted rollout keeps it.
     """
+
+    def __init__(self, message: str, partial: Any = None) -> None:
+        super().__init__(message)
+        self.partial = partial
+        """The :class:`~bgfast.rollout.RolloutResult` of the trials finished before the
+        death, in whole rounds of the stratified rolls and marked ``interrupted`` (as
+        after Ctrl-C with ``interruptible=True``), or None when too few were (the message
+        says which)."""
 
 
 class MissingExtraError(BgfastError, ImportError):

@@ -6,7 +6,7 @@ keeping at most a window of jobs in flight, and yields their results in
 submission order or as they finish.  It keeps the promises both callers make:
 
 * the workers ignore SIGINT and take SIGTERM's default action: Ctrl-C (or a SIGTERM the
-  tournament command turns into one) is the parent's business, and its
+  rollout and tournament commands turn into one) is the parent's business, and its
   :class:`KeyboardInterrupt` closes the pool;
 * the workers end when the parent dies, even by ``kill -9`` (:func:`exit_with_parent`);
 * a worker that dies (killed, out of memory) breaks the pool, which

@@ -1,11 +1,15 @@
-"""Rollouts over worker processes: a worker killed with kill -9, Ctrl-C, more workers than work.
+"""Rollouts over worker processes: a worker killed with kill -9, Ctrl-C, SIGTERM, more workers
+than work.
 
 The command-line tests start ``python -m bgfast rollout`` in a child process and kill
 or interrupt it (or one of its workers); every wait has a timeout, so a hang fails the
-test instead of stalling the suite.
+test instead of stalling the suite.  They wait for what they need to have happened (the
+worker processes, CPU time spent in them, a file a bot writes), never for a fixed time, so
+that a loaded machine makes them slower, not wrong.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -22,12 +26,19 @@ from bgfast import Position, procs
 from bgfast.bots import Bot, get_bot
 from bgfast.cli import main
 from bgfast.errors import BgfastError, RolloutWorkerError
-from bgfast.rollout import rollout
+from bgfast.rollout import engine, rollout
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses fork, /proc and SIGKILL")
 
 LONG = ("rollout", "4HPwATDgc/ABMA", "--trials", "1296000", "--workers", "2", "--no-luck")
 """A rollout that runs for far longer than any test waits."""
+
+LONG_PUBEVAL = ("rollout", "4HPwATDgc/ABMA", "--trials", "12960000", "--workers", "2", "--no-luck",
+                "--bot", "pubeval", "--json")
+"""As :data:`LONG` (minutes), with a bot fast enough to check its trials again in this process."""
+
+ROUND = 1296
+"""The trials of a round of the stratified pairs of first two rolls: a rollout stopped early keeps whole ones."""
 
 
 def start_rollout(cwd: Path, *args: str) -> subprocess.Popen[str]:
@@ -40,17 +51,53 @@ def start_rollout(cwd: Path, *args: str) -> subprocess.Popen[str]:
                             stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=cwd)
 
 
-def wait_for_workers(proc: subprocess.Popen[str], n: int, timeout: float = 30.0) -> list[int]:
-    """The pids of ``proc``'s ``n`` worker processes, once they have been playing for a moment."""
+def wait_for_workers(proc: subprocess.Popen[str], n: int, timeout: float = 30.0,
+                     parent: int | None = None) -> list[int]:
+    """The pids of ``proc``'s (or ``parent``'s) ``n`` worker processes, once they have been
+    playing for a moment."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         assert proc.poll() is None, f"the rollout ended early: {proc.communicate()}"
-        workers = children_of(proc.pid)
+        workers = children_of(proc.pid if parent is None else parent)
         if len(workers) >= n:
             time.sleep(0.5)  # let them start their blocks
             return workers
         time.sleep(0.02)
     raise AssertionError(f"no {n} worker processes after {timeout} s")
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (user and system), 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_for_trials(proc: subprocess.Popen[str], rollout_pid: int | None = None, cpu: float = 1.0,
+                    timeout: float = 120.0) -> list[int]:
+    """The pids of the rollout's two workers once they have used ``cpu`` CPU-seconds together:
+    some rounds of trials are finished then (pubeval plays a round in about 0.05 s, neural
+    no-luck in 0.5 s), however loaded the machine.  ``rollout_pid``: the rollout's, when
+    ``proc`` is a shell that started it."""
+    deadline = time.monotonic() + timeout
+    workers = wait_for_workers(proc, 2, timeout, parent=rollout_pid)
+    while sum(cpu_seconds(pid) for pid in workers) < cpu:
+        assert proc.poll() is None, f"the rollout ended early: {proc.communicate()}"
+        assert time.monotonic() < deadline, f"the workers used under {cpu} CPU-seconds in {timeout} s"
+        time.sleep(0.02)
+    return workers
+
+
+def stopped_result(out: str, err: str, requested: int) -> tuple[dict, int]:
+    """The JSON result a stopped rollout printed, and its trials: whole rounds, marked interrupted."""
+    result = json.loads(out)
+    n = result["trials"]
+    assert result["interrupted"] is True and result["trials_requested"] == requested
+    assert ROUND <= n < requested and n % ROUND == 0, n
+    assert err.count("\n") == 1, err
+    return result, n
 
 
 def assert_gone(pids: list[int], timeout: float = 10.0) -> None:
@@ -88,15 +135,20 @@ def deadline() -> Iterator[None]:
 # ---------------------------------------------------------------- a worker dies
 
 
-def test_kill_9_of_a_worker_stops_the_rollout_command_with_a_one_line_error(proc_cleanup: list,
-                                                                            tmp_path: Path) -> None:
-    proc = start_rollout(tmp_path, *LONG)
+def test_kill_9_of_a_worker_prints_the_finished_trials_result_and_a_one_line_error(proc_cleanup: list,
+                                                                                   tmp_path: Path) -> None:
+    proc = start_rollout(tmp_path, *LONG_PUBEVAL)
     proc_cleanup.append(proc)
-    workers = wait_for_workers(proc, 2)
+    workers = wait_for_trials(proc, cpu=0.5)
     os.kill(workers[0], signal.SIGKILL)
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 1 and out == ""
-    assert err.startswith("bgfast: error: a rollout worker process died") and err.count("\n") == 1, err
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    result, n = stopped_result(out, err, 12960000)
+    assert err.startswith("bgfast: error: a rollout worker process died (killed?) while trials "), err
+    assert err.endswith(f" were being played; the rollout is stopped, with the result of the {n:,} trials "
+                        "finished before it (of 12,960,000 asked for)\n"), err
+    # the figures are those of the first n trials, as a rollout of n trials gives them
+    assert result["equity"] == rollout(Position(), trials=n, bot="pubeval", luck=False).equity.value
     assert_gone(workers)
 
 
@@ -124,19 +176,43 @@ def test_a_worker_that_dies_raises_a_bgfast_error_from_the_api(deadline: None) -
     with pytest.raises(RolloutWorkerError, match="worker process died") as info:
         rollout(Position(), bot=KillsItsWorker(os.getpid()), trials=720, workers=2, luck=False)
     assert isinstance(info.value, BgfastError)
+    assert info.value.partial is None and str(info.value).endswith("the rollout is stopped, with no result")
     # in the parent the same bot plays: it is the dead worker that failed, not the arguments
     assert rollout(Position(), bot=KillsItsWorker(os.getpid()), trials=2, luck=False).trials == 2
 
 
-# ---------------------------------------------------------------- Ctrl-C
+_real_run_block = engine._run_block
+
+
+def _dies_from_block_13(bounds: tuple[int, int]) -> object:
+    """A worker's block call that kills its worker on the blocks of 162 trials from the
+    14th on.  The pool keeps six blocks in flight and collects them in order, so block 13
+    starts only once blocks 0-7, the first round of 1296 trials, are collected."""
+    if bounds[0] >= 13 * 162:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _real_run_block(bounds)
+
+
+def test_a_worker_that_dies_keeps_the_whole_rounds_finished_in_the_errors_partial_result(
+        deadline: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "_run_block", _dies_from_block_13)  # the forked workers see it too
+    with pytest.raises(RolloutWorkerError) as info:
+        rollout(Position(), bot="pubeval", trials=3 * ROUND, workers=2, luck=False)
+    partial = info.value.partial
+    assert (partial.trials, partial.trials_requested, partial.interrupted) == (ROUND, 3 * ROUND, True)
+    assert partial.equity == rollout(Position(), bot="pubeval", trials=ROUND, luck=False).equity
+    assert str(info.value).endswith("the rollout is stopped, with the result of the 1,296 trials finished "
+                                    "before it (of 3,888 asked for)")
+
+
+# ---------------------------------------------------------------- Ctrl-C, SIGTERM
 
 
 def test_ctrl_c_prints_the_finished_trials_result_and_one_line_and_stops_the_workers(
         proc_cleanup: list, tmp_path: Path) -> None:
     proc = start_rollout(tmp_path, *LONG, "--json")
     proc_cleanup.append(proc)
-    workers = wait_for_workers(proc, 2)
-    time.sleep(4.0)   # a round of the 1296 stratified pairs of first rolls finished (some 4,000 trials/s)
+    workers = wait_for_trials(proc, cpu=3.0)   # rounds of the 1296 stratified pairs of first rolls finished
     os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the whole process group
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130
@@ -148,10 +224,88 @@ def test_ctrl_c_prints_the_finished_trials_result_and_one_line_and_stops_the_wor
     assert_gone(workers)
 
 
-def test_ctrl_c_before_any_block_is_finished_prints_only_the_one_line(proc_cleanup: list, tmp_path: Path) -> None:
-    proc = start_rollout(tmp_path, "rollout", "4HPwATDgc/ABMA", "--trials", "1296000", "--bot", "heuristic")
+def test_sigterm_prints_the_finished_trials_result_and_one_line_and_exits_143(
+        proc_cleanup: list, tmp_path: Path) -> None:
+    proc = start_rollout(tmp_path, *LONG_PUBEVAL)
     proc_cleanup.append(proc)
-    time.sleep(0.3)
+    workers = wait_for_trials(proc, cpu=0.5)
+    proc.terminate()   # kill PID: the rollout alone, as a service manager or a batch system's time limit does
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143
+    _result, n = stopped_result(out, err, 12960000)
+    assert err == f"bgfast: terminated (SIGTERM) after {n:,} of 12,960,000 trials: the result above is of those\n"
+    assert_gone(workers)
+
+
+def test_a_volley_of_ctrl_cs_still_prints_the_finished_trials_result(proc_cleanup: list, tmp_path: Path) -> None:
+    proc = start_rollout(tmp_path, *LONG_PUBEVAL)
+    proc_cleanup.append(proc)
+    workers = wait_for_trials(proc, cpu=0.5)
+    while proc.poll() is None:   # Ctrl-C pressed again and again: the later ones land while the result is made
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGINT)
+        time.sleep(0.002)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    _result, n = stopped_result(out, err, 12960000)
+    assert err == f"bgfast: interrupted after {n:,} of 12,960,000 trials: the result above is of those\n"
+    assert_gone(workers)
+
+
+def test_a_rollout_started_in_a_scripts_background_stops_on_kill_int(proc_cleanup: list, tmp_path: Path) -> None:
+    # a shell without job control starts `cmd &` with SIGINT ignored; Python then sets no handler
+    proc = subprocess.Popen(["sh", "-c", '"$@" & wait $!', "sh", sys.executable, "-m", "bgfast", *LONG_PUBEVAL],
+                            env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, cwd=tmp_path)
+    proc_cleanup.append(proc)
+    wait_for_workers(proc, 1)   # the shell's one child: the rollout
+    command = children_of(proc.pid)[0]
+    workers = wait_for_trials(proc, command, cpu=0.5)
+    os.kill(command, signal.SIGINT)   # kill -INT PID
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    _result, n = stopped_result(out, err, 12960000)
+    assert err == f"bgfast: interrupted after {n:,} of 12,960,000 trials: the result above is of those\n"
+    assert_gone(workers)
+
+
+SLOW_BOT = """
+from pathlib import Path
+import time
+
+from bgfast.bots import Bot, get_bot
+
+STARTED = Path(__file__).with_name("started")
+
+
+class Slow(Bot):
+    \"\"\"pubeval's plays, 20 ms each; the first one writes the file ``started``.\"\"\"
+
+    name = "slow"
+
+    def __init__(self):
+        self.inner = get_bot("pubeval", cube="never")
+
+    def choose_move(self, position, dice, match):
+        STARTED.touch()
+        time.sleep(0.02)
+        return self.inner.choose_move(position, dice, match)
+"""
+
+
+def test_ctrl_c_before_any_block_is_finished_prints_only_the_one_line(proc_cleanup: list, tmp_path: Path) -> None:
+    # a bot that tells when the trials have started (a file), and plays a block of 324 trials in minutes
+    (tmp_path / "bgfast_slow_bot.py").write_text(SLOW_BOT)
+    env = {**child_env(), "PYTHONPATH": f"{tmp_path}{os.pathsep}{child_env()['PYTHONPATH']}"}
+    proc = subprocess.Popen([sys.executable, "-m", "bgfast", "rollout", "4HPwATDgc/ABMA", "--trials", "1296000",
+                             "--bot", "bgfast_slow_bot:Slow"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=tmp_path)
+    proc_cleanup.append(proc)
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "started").exists():
+        assert proc.poll() is None, f"the rollout ended early: {proc.communicate()}"
+        assert time.monotonic() < deadline, "the rollout's bot made no play in 120 s"
+        time.sleep(0.02)
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert (proc.returncode, out, err) == (130, "", "bgfast: interrupted\n")

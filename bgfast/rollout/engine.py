@@ -293,10 +293,11 @@ def _run_block(bounds: tuple[int, int]) -> np.ndarray:
 
 
 def _worker_died(lost: list[tuple[int, int]]) -> RolloutWorkerError:
-    """The error of a rollout whose worker died while the blocks ``lost`` were being played."""
+    """The pool's error when a worker died while the blocks ``lost`` were being played;
+    :func:`_run` says what is kept."""
     trials = f"trials {lost[0][0]}-{lost[-1][1] - 1}" if lost else "trials"
     return RolloutWorkerError(f"a rollout worker process died (killed?) while {trials} were being played; "
-                              "the rollout is stopped, with no result")
+                              "the rollout is stopped")
 
 
 # ---------------------------------------------------------------- lines and blocks
@@ -428,7 +429,9 @@ def rollout(position: Position | str, **options: Any) -> RolloutResult:
         more checkers than the variant has.
     :raises InvalidDiceError: bad dice.  :raises IllegalMoveError, InvalidMoveError: a bad play.
     :raises UnknownBotError: an unknown bot.
-    :raises RolloutWorkerError: a worker process died (e.g. killed): no result.
+    :raises RolloutWorkerError: a worker process died (e.g. killed): its ``partial`` is the
+        result of the trials finished before, kept as an interrupted rollout keeps them
+        (None with too few; see ``interruptible``).
     :raises BotFailedError: a Python bot's own code raised, or returned no play or an
         illegal one, named by the bot's spec (its exception is the ``__cause__``).
     """
@@ -439,7 +442,8 @@ def run_rollout(request: RolloutRequest) -> RolloutResult:
     """Play the trials of a checked request and estimate from them (:func:`rollout`, once checked).
 
     :raises InvalidRolloutError: with workers, a bot or evaluator that cannot be pickled.
-    :raises RolloutWorkerError: a worker process died (e.g. killed): no result.
+    :raises RolloutWorkerError: a worker process died (e.g. killed); its ``partial`` is the
+        result of the trials finished before (or None).
     """
     started = time.perf_counter()
     match, table, root = request.match, request.met, request.match.player_on_roll
@@ -456,14 +460,18 @@ def run_rollout(request: RolloutRequest) -> RolloutResult:
     if request.cubeful and match.length:   # the target is in EMG, the trials hold MWC
         a, b = match.away(root), match.away(1 - root)
         se_scale = abs(table.mwc_to_emg(1.0, a, b, match.cube_value) - table.mwc_to_emg(0.0, a, b, match.cube_value))  # type: ignore[union-attr]
-    data, reached, interrupted = _run(task, request.trials, request.workers, request.target_se, strata,
-                                      request.progress, se_scale, request.interruptible)
+    data, reached, interrupted, died = _run(task, request.trials, request.workers, request.target_se, strata,
+                                            request.progress, se_scale, request.interruptible)
     n = data.shape[1]
     result = _results(request.position, match, request.dice, shown_play, request.bot_name, n, request.seed, strata,
                       task.luck, request.truncate, data, moves, table, request.cubeful, time.perf_counter() - started)
-    return dataclasses.replace(result, variant=request.rules.variant, target_se=request.target_se,
-                               target_reached=reached, interrupted=interrupted,
-                               trials_requested=request.trials if n != request.trials else None)
+    result = dataclasses.replace(result, variant=request.rules.variant, target_se=request.target_se,
+                                 target_reached=reached, interrupted=interrupted,
+                                 trials_requested=request.trials if n != request.trials else None)
+    if died is not None:
+        raise RolloutWorkerError(f"{died}, with the result of the {n:,} trials finished before it (of "
+                                 f"{request.trials:,} asked for)", partial=result)
+    return result
 
 
 def _lines(request: RolloutRequest) -> tuple[tuple[_Line, ...], list[Move], str | None]:
@@ -514,14 +522,19 @@ def _blocks(total: int, size: int) -> Iterator[tuple[int, int]]:
 
 def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata: int,
          progress: bool | None, se_scale: float = 1.0,
-         interruptible: bool = False) -> tuple[np.ndarray, bool | None, bool]:
+         interruptible: bool = False) -> tuple[np.ndarray, bool | None, bool, RolloutWorkerError | None]:
     """Play the trials in blocks (in a pool if ``workers`` > 1): the ``(lines, n, 6)`` results
-    in trial order, whether ``target_se`` was reached (None without one), and whether a
-    :class:`KeyboardInterrupt` ended the trials (``interruptible``: see
-    :func:`_kept_after_interrupt`).
+    in trial order, whether ``target_se`` was reached (None without one), whether the
+    trials were ended early, and the pool's error when that was a worker's death.
+
+    A :class:`KeyboardInterrupt` (``interruptible``) or a worker's death ends the trials
+    early: the blocks finished before, in trial order, are kept in whole rounds of the
+    strata (:func:`_kept_after_interrupt`); with too few, it is raised after all.
 
     With ``target_se``, stop at the first check point where every line's ranking
     equity has a standard error (times ``se_scale``: MWC to EMG) of at most the target.
+
+    :raises RolloutWorkerError: a worker died before enough trials were finished to keep.
     """
     from tqdm import tqdm
 
@@ -545,18 +558,19 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
         return bool(worst * se_scale <= target_se)
 
     pool: WorkerPool[tuple[int, int], np.ndarray] | None = None
-    if workers == 1:
-        worker = _Worker(task)
-        results: Iterator[np.ndarray] = (worker.run(a, b) for a, b in _blocks(trials, size))
-    else:
-        # the pool is started before the progress bar's thread exists (fork after threads is unsafe)
-        pool = WorkerPool(_run_block, _blocks(trials, size), workers=workers, ordered=True,
-                          initializer=_set_task, initargs=(task,), on_worker_death=_worker_died)
-        results = pool.results()
-    bar = tqdm(total=trials, unit="trial", file=sys.stderr, dynamic_ncols=True, leave=False,
-               disable=None if progress is None else not progress, desc="rollout")
-    interrupted = False
+    bar: tqdm[Any] | None = None
+    interrupted, died = False, None
     try:
+        if workers == 1:
+            worker = _Worker(task)
+            results: Iterator[np.ndarray] = (worker.run(a, b) for a, b in _blocks(trials, size))
+        else:
+            # the pool is started before the progress bar's thread exists (fork after threads is unsafe)
+            pool = WorkerPool(_run_block, _blocks(trials, size), workers=workers, ordered=True,
+                              initializer=_set_task, initargs=(task,), on_worker_death=_worker_died)
+            results = pool.results()
+        bar = tqdm(total=trials, unit="trial", file=sys.stderr, dynamic_ncols=True, leave=False,
+                   disable=None if progress is None else not progress, desc="rollout")
         for block in results:
             chunks.append(block)
             done += block.shape[1]
@@ -565,21 +579,27 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
                 if reached(done):
                     break
                 check = _next_check(done)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, RolloutWorkerError) as exc:
         kept = _kept_after_interrupt(done, strata)
-        if not interruptible or kept == 0:
+        if isinstance(exc, RolloutWorkerError):
+            if kept == 0:
+                raise RolloutWorkerError(f"{exc}, with no result") from None
+            died = exc
+        elif not interruptible or kept == 0:
             raise
         chunks = [np.concatenate(chunks, axis=1)[:, :kept]]
         done, interrupted = kept, True
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
         if pool is not None:
             pool.close()
-    return np.concatenate(chunks, axis=1), (None if target_se is None else reached(done)), interrupted
+    return np.concatenate(chunks, axis=1), (None if target_se is None else reached(done)), interrupted, died
 
 
 def _kept_after_interrupt(done: int, strata: int) -> int:
-    """The trials of an interrupted rollout that its estimate keeps, of the first ``done``:
+    """The trials of an interrupted rollout (or one whose worker died) that its estimate
+    keeps, of the first ``done``:
     whole rounds of the stratified rolls, so that every stratum is as often played: rounds
     of the 36 first rolls (at least two) when they alone are stratified, of the 1296 pairs
     of first two rolls (at least one) when both are (trial ``i``'s second roll is

@@ -169,7 +169,9 @@ class RolloutRequest:
             (:attr:`~bgfast.rollout.result.RolloutResult.interrupted`), cut to whole rounds
             of the stratified rolls (36 first rolls, or 1296 pairs of first two rolls), so
             every stratum is played as often; with too few (two rounds of 36, one of 1296)
-            it is raised after all.  False (the default): it is raised.
+            it is raised after all.  False (the default): it is raised.  (A worker process
+            that dies raises :class:`~bgfast.errors.RolloutWorkerError` either way, the
+            result of the trials finished, cut the same way, in its ``partial``.)
         :raises InvalidRolloutError: zero, negative or too many (:data:`MAX_TRIALS`) trials;
             zero or negative workers, plies or
             target, a finished position or match, a pending double, ``plays`` or

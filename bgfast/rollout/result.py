@@ -126,8 +126,10 @@ class RolloutResult:
     """Whether the ranking equity's error reached :attr:`target_se` (False: the
     trial limit came first); None without a target."""
     interrupted: bool = False
-    """The rollout was stopped (Ctrl-C) before its trials were all played: the figures are
-    those of :attr:`trials` finished trials, out of :attr:`trials_requested`."""
+    """The rollout was stopped before its trials were all played (Ctrl-C, SIGTERM to the
+    ``bgfast rollout`` command, or a worker process that died: see
+    :class:`~bgfast.errors.RolloutWorkerError`): the figures are those of :attr:`trials`
+    finished trials, out of :attr:`trials_requested`."""
     trials_requested: int | None = None
     """The trials asked for (the most, with a target), or None when the same as :attr:`trials`."""
 
