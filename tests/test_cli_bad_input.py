@@ -416,3 +416,15 @@ def test_too_few_dice_pairs_give_no_standard_error_or_interval_and_say_so(
     assert "note" not in data["pairings"][0] and "note" not in data["players"][0]
     assert None not in (data["pairings"][0]["ppg_se_paired"], data["pairings"][0]["elo_diff_ci"],
                         data["players"][0]["elo_ci95"], data["players"][0]["ppg_se"])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses a pseudo-terminal")
+def test_the_rollout_progress_bar_on_a_terminal_of_0_columns_takes_80(tmp_path: Path) -> None:
+    # the rollout's own bar drew nothing there either
+    from cli_helpers import on_terminal
+
+    code, out, shown = on_terminal(["rollout", "4HPwATDgc/ABMA", "--trials", "2592", "--bot", "pubeval",
+                                    "--no-luck", "--workers", "1"], columns=0, cwd=tmp_path)
+    assert code == 0 and "trials" in out
+    drawn = [line for line in shown.replace("\r\n", "\r").split("\r") if line.startswith("rollout: ")]
+    assert drawn and all(len(line) == 79 for line in drawn), repr(shown)

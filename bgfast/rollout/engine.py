@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -59,6 +58,7 @@ from bgfast.procs import WorkerPool
 from bgfast.rollout.request import RolloutRequest
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
 from bgfast.rollout.stats import estimate_columns, variance_strata
+from bgfast.terminal import progress_bar
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -536,8 +536,6 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
 
     :raises RolloutWorkerError: a worker died before enough trials were finished to keep.
     """
-    from tqdm import tqdm
-
     size = min(_block_size(workers, len(task.lines) * (2 if task.cubeful else 1)), trials)   # games a trial
     if workers > 1:
         try:
@@ -558,7 +556,7 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
         return bool(worst * se_scale <= target_se)
 
     pool: WorkerPool[tuple[int, int], np.ndarray] | None = None
-    bar: tqdm[Any] | None = None
+    bar: Any = None
     interrupted, died = False, None
     try:
         if workers == 1:
@@ -569,8 +567,8 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
             pool = WorkerPool(_run_block, _blocks(trials, size), workers=workers, ordered=True,
                               initializer=_set_task, initargs=(task,), on_worker_death=_worker_died)
             results = pool.results()
-        bar = tqdm(total=trials, unit="trial", file=sys.stderr, dynamic_ncols=True, leave=False,
-                   disable=None if progress is None else not progress, desc="rollout")
+        bar = progress_bar(total=trials, unit="trial", leave=False,
+                           disable=None if progress is None else not progress, desc="rollout")
         for block in results:
             chunks.append(block)
             done += block.shape[1]
