@@ -12,7 +12,7 @@ DIRECTIVES = {
     "embedsignature": True,
 }
 
-MODULES = ["board", "movegen", "rng", "evaluators", "heuristic", "evaluator", "cube", "game", "bearoff", "neural",
+MODULES = ["board", "movegen", "rng", "evaluators", "heuristic", "search", "evaluator", "cube", "game", "bearoff", "neural",
            "training", "rollout"]
 
 extensions = [
