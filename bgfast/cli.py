@@ -365,6 +365,8 @@ def _add_bench(sub: argparse._SubParsersAction[_Parser]) -> None:
                     help="positions per timed pass (default 20000)")
     nn.add_argument("--games", type=_positive, default=200, metavar="N",
                     help="games per timed pass (default 200; gnubg_nn plays a quarter as many)")
+    nn.add_argument("--deep-positions", type=_positive, default=100, metavar="N",
+                    help="of those positions, the first N timed at 2 plies (default 100)")
     nn.add_argument("--repeat", type=_positive, default=3, metavar="N",
                     help="timed passes, best kept (default 3)")
     nn.add_argument("--no-peers", dest="peers", action="store_false", help="do not time gnubg_nn")
@@ -394,7 +396,7 @@ def _cmd_bench_neural(args: argparse.Namespace) -> int:
 
     weights = shipped_weights() if args.weights is None else read_weights(args.weights)
     result = bench_neural(weights.model(), positions=args.positions, games=args.games, repeats=args.repeat,
-                          gnubg=args.peers)
+                          gnubg=args.peers, deep_positions=args.deep_positions)
     print(json.dumps(result, indent=2) if args.json else format_bench(result))
     return 0
 
