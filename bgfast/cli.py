@@ -355,9 +355,10 @@ def _add_bench(sub: argparse._SubParsersAction[_Parser]) -> None:
         "neural",
         help="the neural net's evaluations, decisions and games per second against gnubg-nn",
         description="Time the neural net on one core, in CPU time: 0-ply evaluations of fresh self-play "
-        "positions in batch, 0-ply checker-play decisions, and cubeless self-play games (the neural bot "
+        "positions in batch, checker-play decisions at 0 and 2 plies, and cubeless self-play games (the neural bot "
         "in the C game loop, and the training loop); with gnubg-nn installed, gnubg_nn's probabilities, "
-        "best_move and a Python loop of best_move games on the same positions and dice, with the ratios.",
+        "best_move (n=0 and n=2) and a Python loop of best_move games on the same positions and dice, with the "
+        "ratios.",
     )
     nn.add_argument("--json", action="store_true", help="print the figures as JSON")
     nn.add_argument("--weights", metavar="FILE", default=None, help="a weights file (default: the shipped net)")
