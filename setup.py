@@ -12,8 +12,8 @@ DIRECTIVES = {
     "embedsignature": True,
 }
 
-MODULES = ["board", "movegen", "rng", "evaluators", "heuristic", "evaluator", "cube", "game", "bearoff", "neural",
-           "training", "rollout"]
+MODULES = ["board", "movegen", "rng", "evaluators", "heuristic", "search", "evaluator", "cube", "game", "bearoff",
+           "neural", "training", "rollout"]
 
 extensions = [
     Extension(

@@ -494,9 +494,10 @@ def _add_bench(sub: argparse._SubParsersAction[_Parser]) -> None:
         "neural",
         help="the neural net's evaluations, decisions and games per second against gnubg-nn",
         description="Time the neural net on one core, in CPU time: 0-ply evaluations of fresh self-play "
-        "positions in batch, 0-ply checker-play decisions, and cubeless self-play games (the neural bot "
+        "positions in batch, checker-play decisions at 0 and 2 plies, and cubeless self-play games (the neural bot "
         "in the C game loop, and the training loop); with gnubg-nn installed, gnubg_nn's probabilities, "
-        "best_move and a Python loop of best_move games on the same positions and dice, with the ratios.",
+        "best_move (n=0 and n=2) and a Python loop of best_move games on the same positions and dice, with the "
+        "ratios.",
     )
     nn.add_argument("--json", action="store_true", help="print the figures as JSON")
     nn.add_argument("--weights", metavar="FILE", default=None, help="a weights file (default: the shipped net)")
@@ -504,6 +505,8 @@ def _add_bench(sub: argparse._SubParsersAction[_Parser]) -> None:
                     help="positions per timed pass (default 20000)")
     nn.add_argument("--games", type=_positive, default=200, metavar="N",
                     help="games per timed pass (default 200; gnubg_nn plays a quarter as many)")
+    nn.add_argument("--deep-positions", type=_positive, default=100, metavar="N",
+                    help="of those positions, the first N timed at 2 plies (default 100)")
     nn.add_argument("--repeat", type=_positive, default=3, metavar="N",
                     help="timed passes, best kept (default 3)")
     nn.add_argument("--no-peers", dest="peers", action="store_false", help="do not time gnubg_nn")
@@ -533,7 +536,7 @@ def _cmd_bench_neural(args: argparse.Namespace) -> int:
 
     weights = shipped_weights() if args.weights is None else read_weights(args.weights)
     result = bench_neural(weights.model(), positions=args.positions, games=args.games, repeats=args.repeat,
-                          gnubg=args.peers)
+                          gnubg=args.peers, deep_positions=args.deep_positions)
     print(json.dumps(result, indent=2) if args.json else format_bench(result))
     return 0
 

@@ -79,8 +79,10 @@ def test_an_option_the_bot_does_not_take_raises_unknown_bot_error() -> None:
 
 
 @pytest.mark.parametrize(("name", "options", "message"), [
-    ("neural", {"ply": "1"}, "ply must be a whole number from 0 to 1"),
-    ("neural", {"ply": 2}, "ply must be a whole number from 0 to 1"),
+    ("neural", {"ply": "1"}, "ply must be a whole number from 0 to 3"),
+    ("neural", {"ply": 4}, "ply must be a whole number from 0 to 3"),
+    ("neural", {"cube_ply": 4}, "cube_ply must be a whole number from 0 to 3"),
+    ("neural", {"filters": "8:0.16/-"}, "filters: the 1-ply move filter"),
     ("heuristic", {"blend": 2.0}, "blend"),
     ("random", {"cube": "keith"}, "no cube policy 'keith'"),
     ("random", {"seed": -1}, "seed must be an integer of at least 0"),
@@ -101,7 +103,7 @@ def test_an_unknown_bot_name_is_not_a_bad_option() -> None:
 
 @pytest.mark.parametrize(("name", "options"), [
     ("heuristic", "cube, cube_efficiency, seed, weights, filter, blend"),
-    ("neural", "ply, cube, weights, cube_efficiency, seed"),
+    ("neural", "ply, cube, weights, cube_efficiency, seed, cube_ply, filters"),
     ("random", "cube, cube_efficiency, seed"),
 ])
 def test_an_option_the_bot_does_not_take_lists_the_options_it_takes(name: str, options: str) -> None:

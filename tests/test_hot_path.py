@@ -96,6 +96,9 @@ def test_the_check_finds_the_hot_functions_and_a_python_call(annotated: Path, tm
     assert {"_td_play", "_sample_play", "_candidate_play", "_td_game"} <= set(nogil_functions(training))
     rollout = (CORE / "rollout.pyx").read_text().splitlines()   # a rollout's block of trials
     assert {"play_trials", "_trial", "_outcome", "_cubeful"} <= set(nogil_functions(rollout))
+    search = (CORE / "search.pyx").read_text().splitlines()     # the net's n-ply search
+    assert {"_preroll", "_choose", "_play_value", "search_preroll", "search_choose", "search_reserve"} \
+        <= set(nogil_functions(search))
     # a nogil function holding a Python object call in a with-gil block is allowed; one outside is not
     core = tmp_path / "bgfast" / "_core"
     core.mkdir(parents=True)

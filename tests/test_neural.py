@@ -409,7 +409,7 @@ def test_the_registry_builds_the_bot_and_refuses_bad_options() -> None:
     bot = get_bot("neural", ply=1, cube="never")
     assert isinstance(bot, NeuralBot) and bot.ply == 1
     assert get_bot("neural:ply=0").ply == 0                 # type: ignore[attr-defined]
-    for bad in ({"ply": 2}, {"ply": True}, {"cube": "keith"}, {"cube_efficiency": 2.0}, {"colour": 1}):
+    for bad in ({"ply": 4}, {"ply": True}, {"cube": "keith"}, {"cube_efficiency": 2.0}, {"colour": 1}):
         with pytest.raises(UnknownBotError):
             get_bot("neural", **bad)
     over = Position.from_board([[0] * 12 + [15] + [0] * 12, [0] * 25])

@@ -157,7 +157,7 @@ def test_the_1_ply_play_is_gnubgs_move_filter_and_look_ahead(model: nn.Model) ->
 
 
 def test_evaluators_refuse_settings_of_the_other_kind(model: nn.Model) -> None:
-    for bad in ({"ply": 2}, {"filter": 5}, {"blend": 0.1}):
+    for bad in ({"ply": 4}, {"cube_ply": 4}, {"filter": 5}, {"blend": 0.1}, {"cache_size": 3}):
         with pytest.raises(ValueError):
             CoreEvaluator(model, EvaluatorKind.EVAL_NEURAL, **bad)
     with pytest.raises(ValueError):

@@ -331,7 +331,8 @@ cdef inline int _answer(const CubeArgs* a, double dt, double dp) noexcept nogil:
 cdef int cube_offer(const CubeArgs* a, const Evaluator* e, MoveGen* g, const Board* b) noexcept nogil:
     """Whether the doubler (side 1 of ``b``, on roll) doubles, by its Janowski or MET policy.
 
-    A 0-ply estimate screens out clear no-doubles; otherwise the 1-ply estimate decides."""
+    A 0-ply estimate screens out clear no-doubles; otherwise the estimate at the evaluator's
+    ``cube_ply`` (1 by default) decides."""
     cdef float p[NOUT]
     cdef double nd, dt, dp, scale = 1.0
     evaluator_preroll(e, g, b, 0, p)
@@ -341,15 +342,16 @@ cdef int cube_offer(const CubeArgs* a, const Evaluator* e, MoveGen* g, const Boa
         scale = 0.5 * (dp - _lookup(a.met, a.away_d, a.away_t - a.cube, a.post_crawford))
     if (dt if dt < dp else dp) - nd < -SCREEN * scale:
         return 0
-    evaluator_preroll(e, g, b, 1, p)
+    evaluator_preroll(e, g, b, e.cube_ply, p)
     return cube_decide(p, a, &nd, &dt, &dp)
 
 
 cdef int cube_respond(const CubeArgs* a, const Evaluator* e, MoveGen* g, const Board* b) noexcept nogil:
-    """The taker's answer to a double; the doubler is side 1 of ``b`` (on roll)."""
+    """The taker's answer to a double, by its estimate at ``cube_ply``; the doubler is side 1 of
+    ``b`` (on roll)."""
     cdef float p[NOUT]
     cdef double nd, dt, dp
-    evaluator_preroll(e, g, b, 1, p)
+    evaluator_preroll(e, g, b, e.cube_ply, p)
     cube_decide(p, a, &nd, &dt, &dp)
     return _answer(a, dt, dp)
 

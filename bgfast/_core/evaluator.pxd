@@ -5,6 +5,7 @@ from bgfast._core.movegen cimport MoveGen
 from bgfast._core.heuristic cimport HeuristicSettings
 from bgfast._core.neural cimport Neural
 from bgfast._core.probs cimport PlayValue
+from bgfast._core.search cimport Search
 
 # The kinds of evaluator the core has.  A new one is one more value here and one more
 # case in each function of evaluator.pyx.
@@ -15,10 +16,11 @@ cpdef enum EvaluatorKind:
 # A player's evaluator: its kind and that kind's settings.
 ctypedef struct Evaluator:
     int kind
-    int ply                       # plies of its checker play: 0, or 1 (EVAL_NEURAL only)
+    int ply                       # plies of its checker play: 0, or 1 to 3 (EVAL_NEURAL only)
+    int cube_ply                  # plies of its cube estimates: 0 or 1, up to 3 for EVAL_NEURAL
     HeuristicSettings heuristic   # EVAL_HEURISTIC: weights, move filter, blend
     const Neural* model           # EVAL_NEURAL: the net (a Model's), else NULL
-    MoveGen* scratch              # ply 1: the look-ahead's move generator, else NULL
+    Search* search                # EVAL_NEURAL: its n-ply search (search.pyx), else NULL
 
 # Probabilities (win, wg, wbg, lg, lbg; see probs.pxd) of side 1 of ``b`` after its play.
 cdef void evaluator_after(const Evaluator* e, const Board* b, float* p) noexcept nogil
@@ -36,11 +38,14 @@ cdef void evaluator_roll(const Evaluator* e, MoveGen* g, const Board* b, int d1,
 # there of the evaluator's own 0-ply play when the luck measure found it, else -1.
 cdef int evaluator_luck(const Evaluator* e, MoveGen* g, const Board* b, int d1, int d2, int filter,
                         float* total) noexcept nogil
-# Probabilities of side 1 of ``b`` *on roll*: 0 plies = the opponent's view of the
-# position flipped, 1 ply = the average of evaluator_roll over the 21 rolls.
+# Probabilities of side 1 of ``b`` *on roll* (in play) at ``plies``: 0 = the opponent's view
+# of the position flipped, 1 = the average of evaluator_roll over the 21 rolls, more (the
+# net's, up to the plies its search has reserved) = search_preroll.  ``g`` is overwritten.
 cdef void evaluator_preroll(const Evaluator* e, MoveGen* g, const Board* b, int plies, float* p) noexcept nogil
 
 # The Python face: an evaluator's settings, and the objects its pointers point into.
 cdef class CoreEvaluator:
     cdef Evaluator ev
     cdef readonly object weights
+    cdef readonly object filters      # the net's move filters (normal form), None for the heuristic
+    cdef int _reserve(self, int plies) except -1

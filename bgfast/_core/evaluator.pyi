@@ -9,6 +9,7 @@ from numpy.typing import NDArray
 
 from bgfast._core.heuristic import HeuristicWeights
 from bgfast._core.neural import Model
+from bgfast._core.search import _Filters
 
 _Probs = tuple[float, float, float, float, float]
 
@@ -27,11 +28,21 @@ class CoreEvaluator:
         filter: int | None = None,
         blend: float | None = None,
         ply: int | None = None,
+        cube_ply: int | None = None,
+        filters: object = None,
+        cache_size: int | None = None,
     ) -> Self: ...
     @property
     def kind(self) -> EvaluatorKind: ...
     @property
     def ply(self) -> int: ...
+    @property
+    def cube_ply(self) -> int: ...
+    @property
+    def filters(self) -> _Filters | None: ...
+    @property
+    def cache_size(self) -> int: ...
+    def cache_stats(self) -> tuple[int, int]: ...
     @property
     def filter(self) -> int: ...
     @property

@@ -10,10 +10,12 @@ player's evaluator, whatever plays the checkers: a bot with no evaluator of its 
 
 Kinds: the heuristic (``heuristic.pyx``) and the neural net (``neural.pyx``; the net
 values a position for the side on roll, so its values are flipped here to the mover's).
-Plies are this module's, whatever the kind: a 1-ply estimate before the roll averages
-over the 21 rolls the probabilities after the evaluator's 0-ply play
-(:func:`evaluator_roll`), and a neural evaluator of ply 1 picks its play among the
-0-ply favourites by that estimate (gnubg's numbering and move filter).
+Plies are gnubg's: a 1-ply estimate before the roll averages over the 21 rolls the
+probabilities after the evaluator's 0-ply play (:func:`evaluator_roll`, the heuristic's
+and the net's alike).  The net goes deeper through its n-ply search (``search.pyx``:
+gnubg's move filters, a cache of evaluations), which a neural evaluator owns: its checker
+play at ``ply`` 1 to 3, its estimates before the roll at any plies up to 3, and its cube
+estimates at ``cube_ply``.
 
 The luck measure (:func:`evaluator_luck`) values each of the 21 rolls of a position the
 same way, the rolled one among them, and takes the rolled one's value minus the mean;
@@ -26,7 +28,7 @@ Adding an evaluator kind: a value of ``EvaluatorKind`` in ``evaluator.pxd``, a c
 pointers of an ``Evaluator`` point into objects that a :class:`CoreEvaluator` keeps
 alive.
 """
-from bgfast._core.board cimport Board, board_from_bytes, board_swap, board_checkers
+from bgfast._core.board cimport Board, board_from_bytes, board_swap
 from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate, MAX_CHILDREN
 from bgfast._core.evaluators cimport pubeval_deltas
 from bgfast._core.topk cimport topk_insert
@@ -37,16 +39,18 @@ from bgfast._core.heuristic cimport (
 from bgfast._core.neural cimport (
     Model, NeuralParent, neural_eval_after, neural_choose, neural_candidates, neural_parent_init, neural_children_of,
 )
+from bgfast._core.search cimport (
+    SEARCH_MAX_PLIES, Search, search_new, search_free, search_reserve, search_preroll, search_choose,
+    search_set_filters,
+)
 from bgfast._core.evaluator cimport EVAL_HEURISTIC, EVAL_NEURAL, Evaluator
 from bgfast._core import heuristic as _heuristic
+from bgfast._core import search as _search
 
 import numpy as np
 
 cdef enum:
-    MAX_PREROLL_PLIES = 3     # the deepest on_roll_batch evaluation
-    FILTER_MOVES = 8          # 1-ply checker play: the best 8 plays at 0 ply ...
     LUCK_FILTER_MAX = 64      # the most plays of a roll the luck measure's pubeval filter keeps
-cdef float FILTER_EQUITY = 0.16   # ... within 0.16 of the best (gnubg's default move filter)
 
 
 cdef void evaluator_after(const Evaluator* e, const Board* b, float* p) noexcept nogil:
@@ -63,8 +67,8 @@ cdef int evaluator_choose(const Evaluator* e, const MoveGen* g, const Board* par
     if e.kind == EVAL_HEURISTIC:
         return heuristic_choose(&e.heuristic, g, parent)
     if e.kind == EVAL_NEURAL:
-        if e.ply > 0 and e.scratch != NULL:
-            return _choose_1ply(e, g, parent, value)
+        if e.ply > 0:
+            return search_choose(e.search, g, parent, e.ply, value)
         if value == NULL:
             return neural_choose(e.model, g, parent)
         return _choose_by(e, g, parent, value)
@@ -76,40 +80,6 @@ cdef int _choose_by(const Evaluator* e, const MoveGen* g, const Board* parent,
     """The net's 0-ply play by ``value``: the first of the best."""
     cdef int best = 0
     neural_candidates(e.model, g, parent, &best, 1, 0.0, NULL, value)
-    return best
-
-
-cdef inline double _value(const PlayValue* value, const float* p) noexcept nogil:
-    return probs_equity(p) if value == NULL else value.fn(p, value.ctx)
-
-
-cdef int _choose_1ply(const Evaluator* e, const MoveGen* g, const Board* parent,
-                      const PlayValue* value) noexcept nogil:
-    """gnubg's 1-ply checker play: the best ``FILTER_MOVES`` plays at 0 ply within
-    ``FILTER_EQUITY`` (money points; ``value``'s unit) of the best, each valued by the
-    average over the opponent's 21 rolls of its 0-ply reply (:func:`evaluator_preroll` at
-    1 ply, on ``e.scratch``); every value by ``value``, or cubeless money equity when NULL."""
-    cdef int top[FILTER_MOVES]
-    cdef int n, j, best
-    cdef float q[NOUT]
-    cdef float p[NOUT]
-    cdef double eq, best_e = 0
-    cdef float window = FILTER_EQUITY if value == NULL else <float> (FILTER_EQUITY * value.unit)
-    cdef Board s
-    cdef Evaluator e0 = e[0]
-    e0.ply = 0
-    n = neural_candidates(e.model, g, parent, top, FILTER_MOVES, window, NULL, value)
-    best = top[0]
-    if n <= 1:
-        return best
-    for j in range(n):
-        board_swap(&s, &g.items[top[j]].board)   # the opponent on roll
-        evaluator_preroll(&e0, e.scratch, &s, 1, q)
-        probs_flip(q, p)
-        eq = _value(value, p)
-        if j == 0 or eq > best_e:
-            best_e = eq
-            best = top[j]
     return best
 
 
@@ -243,6 +213,9 @@ cdef void evaluator_preroll(const Evaluator* e, MoveGen* g, const Board* b, int 
     cdef float q[NOUT]
     cdef int d1, d2, k
     cdef float w
+    if e.kind == EVAL_NEURAL:
+        search_preroll(e.search, g, b, plies, p)
+        return
     if plies <= 0:
         board_swap(&s, b)
         evaluator_after(e, &s, q)
@@ -256,48 +229,6 @@ cdef void evaluator_preroll(const Evaluator* e, MoveGen* g, const Board* b, int 
             evaluator_roll(e, g, b, d1, d2, q)
             for k in range(NOUT):
                 p[k] += w * q[k]
-    for k in range(NOUT):
-        p[k] /= 36.0
-
-
-cdef int _choose0(const Evaluator* e, MoveGen* g, const Board* b) noexcept nogil:
-    """The index of the evaluator's 0-ply play among the children in ``g`` of ``b``."""
-    cdef int top = 0
-    if e.kind == EVAL_NEURAL:
-        neural_candidates(e.model, g, b, &top, 1, 0.0, NULL, NULL)
-        return top
-    return heuristic_choose(&e.heuristic, g, b)
-
-
-cdef void evaluator_preroll_deep(const Evaluator* e, MoveGen** gens, const Board* b, int plies,
-                                 float* p) noexcept nogil:
-    """:func:`evaluator_preroll` at any number of plies: ``plies`` >= 2 averages over the 21
-    rolls the ``plies - 1``-ply value (the opponent's, flipped) of the 0-ply play, with
-    ``gens[k]`` the move generator of depth ``k`` (``plies`` of them)."""
-    cdef Board s
-    cdef float q[NOUT]
-    cdef float r[NOUT]
-    cdef int d1, d2, k, best
-    cdef float w
-    if plies <= 1:
-        evaluator_preroll(e, gens[0], b, plies, p)
-        return
-    for k in range(NOUT):
-        p[k] = 0
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            w = 1.0 if d1 == d2 else 2.0
-            generate(gens[0], b, d1, d2)
-            best = _choose0(e, gens[0], b)
-            board_swap(&s, &gens[0].items[best].board)     # the opponent on roll
-            if board_checkers(&s, 0) == 0:                   # the mover bore off its last checker
-                board_swap(&s, &s)
-                evaluator_after(e, &s, r)
-            else:
-                evaluator_preroll_deep(e, gens + 1, &s, plies - 1, q)
-                probs_flip(q, r)
-            for k in range(NOUT):
-                p[k] += w * r[k]
     for k in range(NOUT):
         p[k] /= 36.0
 
@@ -317,41 +248,61 @@ cdef class CoreEvaluator:
         ``filter`` plays of a roll (1 to 64), or every play (0); None = ``DEFAULT_FILTER`` (5).
     :param blend: the weight of pubeval's score beside the equity among the kept plays, 0 to 1;
         None = ``DEFAULT_BLEND`` (0.03).
-    :param ply: the net's checker play, in gnubg's numbering: 0 (the play whose resulting
-        position the net values best for the mover) or 1 (the best 8 plays at 0 ply within
-        0.16 of the best, each valued by the average over the opponent's 21 rolls of its
-        0-ply reply); None = 0.  The heuristic plays at 0 ply only.
-    :raises ValueError: an unknown kind, ``filter``, ``blend`` or ``ply`` out of range, or
-        ``filter`` / ``blend`` for the net, ``ply`` 1 for the heuristic.
+    :param ply: the net's checker play, in gnubg's numbering, 0 to 3 (``search.MAX_PLIES``):
+        0 is the play whose resulting position the net values best for the mover; ``n`` is
+        the search's choice at ``n`` plies (:mod:`bgfast._core.search`: the plays its move
+        filters keep, each valued by the average over the opponent's 21 rolls of its best
+        ``n - 1``-ply reply); None = 0.  The heuristic plays at 0 ply only.
+    :param cube_ply: the plies of the cube estimates (a 0-ply look screens out clear
+        no-doubles, then this decides): 0 or 1 (the heuristic), 0 to 3 (the net); None = 1.
+    :param filters: the net's move filters, in a form :func:`bgfast._core.search.check_filters`
+        takes; None = gnubg's defaults (``search.DEFAULT_FILTERS``).
+    :param cache_size: slots of the net's cache of evaluations (a power of two, or 0 for
+        none); None = ``search.DEFAULT_CACHE_SIZE``.  The cache changes no result.
+    :raises ValueError: an unknown kind, ``filter``, ``blend``, ``ply``, ``cube_ply``,
+        ``filters`` or ``cache_size`` out of range, or ``filter`` / ``blend`` for the net,
+        a ply above 0 (checker play) or 1 (cube) or search settings for the heuristic.
     :raises TypeError: ``weights`` that do not fit the kind.
 
-    A neural evaluator's 1-ply play uses a move generator of its own: one game at a
-    time per evaluator (the game loop's players and its worker processes do that).
+    A neural evaluator's search has move generators and a cache of its own: one game (or
+    one call) at a time per evaluator (the game loop's players and its worker processes do
+    that; :meth:`on_roll_batch` makes its own search, so threads may share an evaluator).
     """
 
-    def __cinit__(self, weights, kind=None, filter=None, blend=None, ply=None):
+    def __cinit__(self, weights, kind=None, filter=None, blend=None, ply=None, cube_ply=None, filters=None,
+                  cache_size=None):
         kind = EVAL_HEURISTIC if kind is None else kind
         ply = 0 if ply is None else ply
+        cube_ply = 1 if cube_ply is None else cube_ply
         self.ev.model = NULL
-        self.ev.scratch = NULL
+        self.ev.search = NULL
         if kind == EVAL_NEURAL:
             if filter is not None or blend is not None:
                 raise ValueError("a neural evaluator has no move filter or blend")
-            if ply not in (0, 1):
-                raise ValueError("a neural evaluator plays at ply 0 or 1, got %r" % (ply,))
+            if not 0 <= ply <= SEARCH_MAX_PLIES:
+                raise ValueError("a neural evaluator plays at ply 0 to %d, got %r" % (SEARCH_MAX_PLIES, ply))
+            if not 0 <= cube_ply <= SEARCH_MAX_PLIES:
+                raise ValueError("a neural evaluator's cube estimates are at 0 to %d plies, got %r"
+                                 % (SEARCH_MAX_PLIES, cube_ply))
+            cache_size = _search.DEFAULT_CACHE_SIZE if cache_size is None else cache_size
+            if not (cache_size == 0 or (1 <= cache_size <= 1 << 26 and cache_size & (cache_size - 1) == 0)):
+                raise ValueError("the cache has 0 or a power of two slots up to 2**26, got %r" % (cache_size,))
             if not isinstance(weights, Model):
                 raise TypeError("a neural evaluator needs a Model, got %r" % (weights,))
+            self.filters = _search.check_filters(filters)
             self.weights = weights
             self.ev.kind = kind
             self.ev.ply = ply
+            self.ev.cube_ply = cube_ply
             self.ev.model = &(<Model> weights).nn
             self.ev.heuristic.weights = NULL
             self.ev.heuristic.filter = H_FILTER_ALL
             self.ev.heuristic.blend = 0
-            if ply:
-                self.ev.scratch = movegen_new()
-                if self.ev.scratch == NULL:
-                    raise MemoryError()
+            self.ev.search = search_new(self.ev.model, cache_size)
+            if self.ev.search == NULL:
+                raise MemoryError()
+            search_set_filters(self.ev.search, self.filters)
+            self._reserve(max(ply, cube_ply - 1))
             return
         filter = _heuristic.DEFAULT_FILTER if filter is None else filter
         blend = _heuristic.DEFAULT_BLEND if blend is None else blend
@@ -359,6 +310,10 @@ cdef class CoreEvaluator:
             raise ValueError("unknown evaluator kind %r" % kind)
         if ply != 0:
             raise ValueError("the heuristic evaluator plays at ply 0 only, got %r" % (ply,))
+        if cube_ply not in (0, 1):
+            raise ValueError("the heuristic evaluator's cube estimates are at 0 or 1 ply, got %r" % (cube_ply,))
+        if filters is not None or cache_size is not None:
+            raise ValueError("the heuristic evaluator has no search: no move filters or cache")
         if not 0 <= filter <= H_FILTER_MAX:
             raise ValueError("the move filter keeps 0 (all) to %d plays, got %r" % (H_FILTER_MAX, filter))
         if not 0.0 <= blend <= 1.0:
@@ -368,17 +323,25 @@ cdef class CoreEvaluator:
         self.weights = weights
         self.ev.kind = kind
         self.ev.ply = 0
+        self.ev.cube_ply = cube_ply
         self.ev.heuristic.weights = (<HeuristicWeights> weights).table
         self.ev.heuristic.filter = filter if filter else H_FILTER_ALL
         self.ev.heuristic.blend = <float> blend
 
     def __dealloc__(self):
-        movegen_free(self.ev.scratch)
+        search_free(self.ev.search)
 
     def __reduce__(self):
         if self.ev.kind == EVAL_NEURAL:
-            return (CoreEvaluator, (self.weights, self.kind, None, None, self.ply))
-        return (CoreEvaluator, (self.weights, self.kind, self.filter, self.blend))
+            return (CoreEvaluator, (self.weights, self.kind, None, None, self.ply, self.cube_ply, self.filters,
+                                    self.cache_size))
+        return (CoreEvaluator, (self.weights, self.kind, self.filter, self.blend, None, self.cube_ply))
+
+    cdef int _reserve(self, int plies) except -1:
+        """The search's generators and cache for a choice at ``plies`` (net only)."""
+        if self.ev.search != NULL and not search_reserve(self.ev.search, plies):
+            raise MemoryError()
+        return 0
 
     @property
     def kind(self):
@@ -387,8 +350,24 @@ cdef class CoreEvaluator:
 
     @property
     def ply(self):
-        """The plies of its checker play (0 or 1)."""
+        """The plies of its checker play (0 to 3)."""
         return self.ev.ply
+
+    @property
+    def cube_ply(self):
+        """The plies of its cube estimates."""
+        return self.ev.cube_ply
+
+    @property
+    def cache_size(self):
+        """Slots of the net's cache of evaluations (0: none; 0 for the heuristic)."""
+        return 0 if self.ev.search == NULL else self.ev.search.cache_size
+
+    def cache_stats(self):
+        """``(lookups, hits)`` of the net's cache so far (``(0, 0)`` without one)."""
+        if self.ev.search == NULL:
+            return (0, 0)
+        return (self.ev.search.lookups, self.ev.search.hits)
 
     @property
     def filter(self):
@@ -411,17 +390,21 @@ cdef class CoreEvaluator:
         return (p[0], p[1], p[2], p[3], p[4])
 
     def on_roll(self, const unsigned char[::1] board, int plies=0):
-        """Probabilities of side 1 of a 50-byte board with side 1 *on roll*, at 0 or 1 ply
-        (1 ply: the average over the 21 rolls of the evaluator's 0-ply play).
+        """Probabilities of side 1 of a 50-byte board with side 1 *on roll* (in play) at
+        ``plies``: 0, 1 (the average over the 21 rolls of the evaluator's 0-ply play) or, for
+        the net, up to 3 (its search: the average over the 21 rolls of the ``plies - 1``-ply
+        value of the ``plies - 1``-ply play).
 
-        :raises ValueError: ``plies`` other than 0 or 1.
+        :raises ValueError: ``plies`` out of range.
         """
         cdef Board b
         cdef float p[NOUT]
-        if plies not in (0, 1):
-            raise ValueError("plies must be 0 or 1, got %r" % plies)
+        cdef int most = SEARCH_MAX_PLIES if self.ev.kind == EVAL_NEURAL else 1
+        if not 0 <= plies <= most:
+            raise ValueError("plies must be 0 to %d, got %r" % (most, plies))
         if _SHARED == NULL:
             raise MemoryError()
+        self._reserve(plies - 1)
         board_from_bytes(&board[0], &b)
         evaluator_preroll(&self.ev, _SHARED, &b, plies, p)
         return (p[0], p[1], p[2], p[3], p[4])
@@ -429,35 +412,42 @@ cdef class CoreEvaluator:
     def on_roll_batch(self, const unsigned char[:, ::1] boards, int plies=0):
         """:meth:`on_roll` of each row of an (n, 50) uint8 array of boards (side 1 on roll, in
         play: each side has a checker left): an (n, 5) float32 array.  Releases the GIL, so
-        threads may label disjoint slices at once.  ``plies`` 0 to ``MAX_PREROLL_PLIES`` (3):
-        ``k`` plies average over the 21 rolls the ``k - 1``-ply value of the 0-ply play (2 plies
-        costs about 21 times 1 ply, as gnubg's n-ply evaluation without its move filter).
+        threads may label disjoint slices at once (each call has its own search, with this
+        evaluator's filters and a cache of its size).  ``plies`` 0 to 3 for the net (2 plies
+        costs about 21 times 1 ply times the plays the 1-ply filter keeps), 0 or 1 for the
+        heuristic.
 
         :raises ValueError: not (n, 50), or ``plies`` out of range.
         """
         cdef Py_ssize_t i, n = boards.shape[0]
         cdef Board b
-        cdef MoveGen* gens[MAX_PREROLL_PLIES + 1]
-        cdef int k, depth
+        cdef MoveGen* g
+        cdef Search* search = NULL
+        cdef Evaluator ev = self.ev
+        cdef int most = SEARCH_MAX_PLIES if self.ev.kind == EVAL_NEURAL else 1
         if boards.shape[1] != 50:
             raise ValueError("boards must be an (n, 50) array, got %r" % ((boards.shape[0], boards.shape[1]),))
-        if not 0 <= plies <= MAX_PREROLL_PLIES:
-            raise ValueError("plies must be 0 to %d, got %r" % (MAX_PREROLL_PLIES, plies))
+        if not 0 <= plies <= most:
+            raise ValueError("plies must be 0 to %d, got %r" % (most, plies))
         out = np.zeros((n, NOUT), dtype=np.float32)
         cdef float[:, ::1] o = out
-        depth = plies if plies > 0 else 1
-        for k in range(depth):
-            gens[k] = movegen_new()
-            if gens[k] == NULL:
-                for i in range(k):
-                    movegen_free(gens[i])
+        g = movegen_new()
+        if g == NULL:
+            raise MemoryError()
+        if ev.kind == EVAL_NEURAL:
+            search = search_new(ev.model, self.ev.search.cache_size)
+            if search == NULL or not search_reserve(search, plies - 1):
+                search_free(search)
+                movegen_free(g)
                 raise MemoryError()
+            search.filters = self.ev.search.filters
+            ev.search = search
         with nogil:
             for i in range(n):
                 board_from_bytes(&boards[i, 0], &b)
-                evaluator_preroll_deep(&self.ev, gens, &b, plies, &o[i, 0])
-        for k in range(depth):
-            movegen_free(gens[k])
+                evaluator_preroll(&ev, g, &b, plies, &o[i, 0])
+        search_free(search)
+        movegen_free(g)
         return out
 
     def luck(self, const unsigned char[::1] board, int d1, int d2, int filter=0):

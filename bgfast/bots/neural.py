@@ -4,18 +4,20 @@ The evaluator is :mod:`bgfast._core.neural` (a contact net and a race net over
 TD-Gammon-style point codes and the heuristic's hand-made features, the one-sided
 bear-off database of :mod:`bgfast._core.bearoff` in pure bear-offs), played through the
 core's evaluator dispatch (:mod:`bgfast._core.evaluator`, kind ``EVAL_NEURAL``) in the
-C game loop like the other built-in bots; the shipped weights and how they were made
-are described in ``bgfast/data/weights/neural.md``.
+C game loop like the other built-in bots; its look-ahead is the core's n-ply search
+(:mod:`bgfast._core.search`: gnubg's plies and move filters, a cache of evaluations).  The
+shipped weights and how they were made are described in ``bgfast/data/weights/neural.md``.
 """
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import ClassVar
+from typing import ClassVar, TypeAlias
 
 from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
 from bgfast._core.game import PlayKind
+from bgfast._core.search import DEFAULT_FILTERS, MAX_KEEP, check_filters
 from bgfast.bots.base import CoreBot
 from bgfast.bots.neural_weights import Weights, default_weights_path, read_weights
 from bgfast.errors import InvalidBotOptionsError, InvalidPositionError, UnknownBotError
@@ -24,11 +26,60 @@ from bgfast.position import Position
 from bgfast.probabilities import Probabilities
 from bgfast.validation import whole_number
 
-__all__ = ["PLIES", "NeuralBot", "shipped_weights"]
+__all__ = ["DEFAULT_FILTERS", "PLIES", "MoveFilters", "NeuralBot", "filters_text", "move_filters",
+           "shipped_weights"]
 
-PLIES = (0, 1)
-"""Look-ahead depths, in gnubg's numbering: 0 = the bare net, 1 = the average over the
-opponent's 21 rolls of its best 0-ply reply."""
+PLIES = (0, 1, 2, 3)
+"""Look-ahead depths, in gnubg's numbering: 0 = the bare net, ``n`` = the average over the
+21 rolls of the opponent's best ``n - 1``-ply reply, valued at ``n - 1`` plies."""
+
+MoveFilters: TypeAlias = tuple[tuple[tuple[int, float] | None, ...], ...]
+"""Move filters in normal form: for plies 1, 2, 3, one ``(keep, window)`` or None (skipped)
+a level (0 to ``ply - 1`` plies), as :data:`DEFAULT_FILTERS` (gnubg's "Normal")."""
+
+
+def move_filters(value: object) -> MoveFilters:
+    """Move filters in normal form from any of their written forms.
+
+    :param value: None (gnubg's defaults, :data:`DEFAULT_FILTERS`); text, the form of bot
+        specs: plies 1, 2, ... separated by ``;``, a ply's levels (0 plies first) by ``/``,
+        a level ``KEEP:WINDOW`` (at most ``KEEP`` plays within ``WINDOW`` money points of the
+        best) or ``-`` (skipped; not level 0); a sequence of plies' levels as
+        :data:`DEFAULT_FILTERS`; or a mapping ``{ply: levels}``.  Plies left out keep their
+        defaults.
+    :raises InvalidBotOptionsError: a malformed value, a ply or level out of range, ``KEEP``
+        outside 1 to 64, a negative window.
+
+    >>> move_filters("8:0.16;4:0.08/-")[:2]
+    (((8, 0.16),), ((4, 0.08), None))
+    >>> filters_text(move_filters(None))
+    '8:0.16;8:0.16/-;8:0.16/-/2:0.04'
+    """
+    if isinstance(value, str):
+        value = [[_level_of(text, value) for text in ply.split("/")] for ply in value.split(";")]
+    try:
+        return check_filters(value)  # type: ignore[arg-type]
+    except ValueError as error:
+        raise InvalidBotOptionsError(f"filters: {error}") from None
+
+
+def _level_of(text: str, whole: str) -> tuple[int, float] | None:
+    text = text.strip()
+    if text == "-":
+        return None
+    keep, colon, window = text.partition(":")
+    try:
+        return int(keep), float(window)
+    except ValueError:
+        raise InvalidBotOptionsError(
+            f"filters: {whole!r} is not plies separated by ';' of levels separated by '/', each "
+            f"KEEP:WINDOW (KEEP 1 to {MAX_KEEP}) or '-'") from None
+
+
+def filters_text(filters: MoveFilters) -> str:
+    """The text form of normal-form filters (what :func:`move_filters` reads back)."""
+    return ";".join("/".join("-" if level is None else f"{level[0]}:{level[1]:g}" for level in ply)
+                    for ply in filters)
 
 
 @lru_cache(maxsize=1)
@@ -43,23 +94,30 @@ def shipped_weights() -> Weights:
 class NeuralBot(CoreBot):
     """Plays by bgfast's neural net; doubles and takes from its probabilities.
 
-    :param ply: 0 (the net picks the play whose resulting position it values best for
-        the mover) or 1 (the best 8 plays at 0 ply within 0.16 of the best, gnubg's
-        move filter, are valued by the average over the opponent's 21 rolls of its
-        best 0-ply reply).
+    :param ply: 0 to 3, gnubg's plies: 0, the net picks the play whose resulting position
+        it values best for the mover; ``n``, the plays the move filters keep are valued by
+        the average over the opponent's 21 rolls of its best ``n - 1``-ply reply (chosen
+        the same way), and the best is played.  gnubg's default filters: 1 ply values the
+        best 8 plays at 0 ply within 0.16 of the best; 2 plies the same 8; 3 plies those 8
+        at 2 plies, then the best 2 within 0.04 at 3.  A 2-ply play costs about a tenth of a
+        second, a 3-ply one seconds (:mod:`bgfast._core.search`).
+    :param cube_ply: the plies of the cube estimates, 0 to 3 (default 1).
+    :param filters: the move filters (:func:`move_filters`: None for gnubg's defaults, or
+        text such as ``"8:0.16;8:0.16/-;8:0.16/-/2:0.04"``, the defaults).
     :param cube: ``"auto"`` (the default: Janowski in money play, the match equity table
         in match play), ``"janowski"`` (Janowski at every score), ``"met"`` (the same as
         ``"auto"``) or ``"never"`` (never doubles, always takes).  The cube estimates are
-        the net's 1-ply probabilities (a 0-ply look screens out clear no-doubles), as for
-        the heuristic bot; see :mod:`bgfast._core.cube`.  With ``"auto"``/``"met"`` the
+        the net's probabilities at ``cube_ply`` plies (a 0-ply look screens out clear
+        no-doubles), as for the heuristic bot; see :mod:`bgfast._core.cube`.  With ``"auto"``/``"met"`` the
         checker play of match play is by the score too: the play whose cubeful match
         winning chance (:func:`bgfast.cube.cubeful_mwc`, the cube as it stands) is the
-        highest, at 1 ply among the candidates of the best such value; money play, and the
-        other policies, play by cubeless money equity.
+        highest, at ``ply`` plies among the candidates of the best such value (the replies
+        below by cubeless equity); money play, and the other policies, play by cubeless
+        money equity.
     :param weights: None (the shipped net), a path to a weights file, or
         :class:`~bgfast.bots.neural_weights.Weights`.
     :param cube_efficiency: Janowski's ``x`` (0.68).
-    :raises UnknownBotError: a bad option. :raises InvalidWeightsError: a bad weights file.
+    :raises InvalidBotOptionsError: a bad option. :raises InvalidWeightsError: a bad weights file.
 
     Strength of the shipped net (8 million self-play games, then 10 rounds of refinement
     on its own look-ahead, the last three with a ranking term, the last two on its 2-ply;
@@ -87,9 +145,13 @@ class NeuralBot(CoreBot):
 
     def __init__(self, ply: int = 0, cube: str | None = None,
                  weights: Weights | str | os.PathLike[str] | None = None,
-                 cube_efficiency: float = 0.68, seed: int = 0) -> None:
+                 cube_efficiency: float = 0.68, seed: int = 0, cube_ply: int = 1,
+                 filters: object = None) -> None:
         super().__init__(cube, cube_efficiency, seed)
-        self.ply = whole_number(ply, "ply", low=0, high=1, error=InvalidBotOptionsError)
+        self.ply = whole_number(ply, "ply", low=PLIES[0], high=PLIES[-1], error=InvalidBotOptionsError)
+        self.cube_ply = whole_number(cube_ply, "cube_ply", low=PLIES[0], high=PLIES[-1],
+                                     error=InvalidBotOptionsError)
+        self.filters = move_filters(filters)
         if weights is not None and not isinstance(weights, (str, os.PathLike, Weights)):
             raise InvalidBotOptionsError(f"weights must be a file path or Weights, got {weights!r}")
         self.weights = weights
@@ -99,11 +161,16 @@ class NeuralBot(CoreBot):
             self._weights = weights
         else:
             self._weights = read_weights(weights)
-        self._evaluator = CoreEvaluator(self._weights.model(), EvaluatorKind.EVAL_NEURAL, ply=self.ply)
+        self._evaluator = CoreEvaluator(self._weights.model(), EvaluatorKind.EVAL_NEURAL, ply=self.ply,
+                                        cube_ply=self.cube_ply, filters=self.filters)
 
     def options(self) -> Mapping[str, object]:
         """The options that rebuild this bot with :func:`bgfast.bots.get_bot`."""
         extra: dict[str, object] = {"ply": self.ply}
+        if self.cube_ply != 1:
+            extra["cube_ply"] = self.cube_ply
+        if self.filters != DEFAULT_FILTERS:
+            extra["filters"] = filters_text(self.filters)
         if self.weights is not None:
             extra["weights"] = self.weights
         return {**super().options(), **extra}
@@ -116,13 +183,15 @@ class NeuralBot(CoreBot):
     def evaluate(self, position: Position | str, plies: int | None = None) -> Probabilities:
         """Cubeless probabilities of the side on roll in ``position``, before its roll.
 
-        :param plies: 0 (the net's value) or 1 (the average over the 21 rolls of the
-            0-ply play); None = the bot's ``ply``.
+        :param plies: 0 to 3: 0, the net's value; ``n``, the average over the 21 rolls of
+            the value at ``n - 1`` plies of the play the side makes at ``n - 1`` plies (with
+            the bot's move filters); None = the bot's ``ply``.  2 plies take some hundredths
+            of a second, 3 plies seconds.
         :raises InvalidPositionError: a malformed position or a finished game.
-        :raises ValueError: ``plies`` other than 0 or 1.
+        :raises ValueError: ``plies`` outside 0 to 3.
         """
         position = parse_position(position)[0]
-        plies = self.ply if plies is None else whole_number(plies, "plies", low=0, high=1)
+        plies = self.ply if plies is None else whole_number(plies, "plies", low=PLIES[0], high=PLIES[-1])
         if position.is_over():
             raise InvalidPositionError(f"the game in {position.id()!r} is over; nothing to evaluate")
         return Probabilities(*self._evaluator.on_roll(position.to_bytes(), plies))

@@ -11,6 +11,10 @@ shared machine does not skew the ratios:
   ``probabilities(board, 0)`` in a loop (it has no batch call);
 * checker-play decisions per second at 0 ply on the same positions and dice:
   :meth:`~bgfast._core.neural.Model.choose_batch` against ``best_move``;
+* checker-play decisions per second at 2 plies on the first ``deep_positions`` of those
+  positions and dice: the ``neural:ply=2`` bot's evaluator (the core's search with gnubg's
+  default move filters, :mod:`bgfast._core.search`) against ``best_move(..., n=2)``
+  (``decisions_2ply_per_s``, ``gnubg_nn_decisions_2ply_per_s``, ``decisions_2ply_ratio``);
 * self-play games per second at 0 ply, cubeless, no Jacoby rule, in the C game loop:
   the ``neural`` bot one match a call from Python (:class:`bgfast._core.game.MatchRunner`,
   what tournaments and rollouts play; ``games_per_s``) and the training's games, all in
@@ -80,7 +84,8 @@ def _gnubg_game(nn: Any, seed: int, index: int) -> int:
         d1, d2 = dice.die(), dice.die()
 
 
-_PEERS = {"evals": "evals", "decisions": "decisions", "games": "games", "train_games": "games"}
+_PEERS = {"evals": "evals", "decisions": "decisions", "decisions_2ply": "decisions_2ply", "games": "games",
+          "train_games": "games"}
 """Each figure's gnubg_nn counterpart."""
 
 
@@ -95,8 +100,16 @@ def _self_play_runner(model: _neural.Model) -> Any:
     return make_runner(bot, bot, rules=Rules(jacoby=False))
 
 
+def _two_ply_evaluator(model: _neural.Model) -> Any:
+    """The ``neural:ply=2`` bot's evaluator with ``model`` (the core's 2-ply search)."""
+    from bgfast.bots.neural import NeuralBot
+    from bgfast.bots.neural_weights import Weights
+
+    return NeuralBot(ply=2, cube="never", weights=Weights.of(model)).evaluator
+
+
 def bench_neural(model: _neural.Model, *, positions: int = 20000, games: int = 200, seed: int = 1,
-                 gnubg: bool = True, repeats: int = 3) -> dict[str, Any]:
+                 gnubg: bool = True, repeats: int = 3, deep_positions: int = 100) -> dict[str, Any]:
     """The figures, as the ``--json`` of ``bgfast bench neural`` prints them.
 
     Each figure is measured ``repeats`` times, ours and gnubg_nn's in turn, each time on
@@ -120,6 +133,8 @@ def bench_neural(model: _neural.Model, *, positions: int = 20000, games: int = 2
 
     plies: np.ndarray = np.zeros(0)
     runner = _self_play_runner(model)
+    deep = _two_ply_evaluator(model)
+    deep_positions = min(deep_positions, positions)
     training = self_play(model)
     if nn is not None:
         nn.set.score(0, 0)
@@ -134,6 +149,10 @@ def bench_neural(model: _neural.Model, *, positions: int = 20000, games: int = 2
         t = time.process_time()
         model.choose_batch(moves, dice)
         keep("decisions_per_s", positions, time.process_time() - t)
+        t = time.process_time()
+        for row, (d1, d2) in zip(moves[:deep_positions], dice[:deep_positions]):
+            deep.choose(row.tobytes(), int(d1), int(d2))
+        keep("decisions_2ply_per_s", deep_positions, time.process_time() - t)
         t = time.process_time()
         _, plies = training.versus("neural", "neural", seed, r * games, games)
         keep("train_games_per_s", games, time.process_time() - t)
@@ -153,12 +172,17 @@ def bench_neural(model: _neural.Model, *, positions: int = 20000, games: int = 2
         for b, (d1, d2) in zip(boards, dice):
             nn.best_move(b, int(max(d1, d2)), int(min(d1, d2)), n=0, b=1)
         keep("gnubg_nn_decisions_per_s", positions, time.process_time() - t)
+        t = time.process_time()
+        for b, (d1, d2) in zip(boards[:deep_positions], dice[:deep_positions]):
+            nn.best_move(b, int(max(d1, d2)), int(min(d1, d2)), n=2, b=1)
+        keep("gnubg_nn_decisions_2ply_per_s", deep_positions, time.process_time() - t)
         n = max(1, games // 4)
         t = time.process_time()
         for i in range(n):
             _gnubg_game(nn, seed, r * games + i)
         keep("gnubg_nn_games_per_s", n, time.process_time() - t)
-    out: dict[str, Any] = {"positions": positions, "games": games, "repeats": repeats, **rates,
+    out: dict[str, Any] = {"positions": positions, "deep_positions": deep_positions, "games": games,
+                           "repeats": repeats, **rates,
                            "plies_per_game": float(plies.mean()) if len(plies) else 0.0,
                            "gnubg_nn_skipped": skipped}
     if nn is not None:
@@ -170,9 +194,9 @@ def bench_neural(model: _neural.Model, *, positions: int = 20000, games: int = 2
 def format_bench(result: dict[str, Any]) -> str:
     """The figures as text, one line each."""
     lines = []
-    for kind, unit in (("evals", "evaluations/s"), ("decisions", "decisions/s"), ("games", "games/s"),
-                       ("train_games", "games/s")):
-        line = f"{kind:<11} neural {result[kind + '_per_s']:>12,.0f} {unit}"
+    for kind, unit in (("evals", "evaluations/s"), ("decisions", "decisions/s"),
+                       ("decisions_2ply", "decisions/s"), ("games", "games/s"), ("train_games", "games/s")):
+        line = f"{kind:<14} neural {result[kind + '_per_s']:>12,.0f} {unit}"
         if kind + "_ratio" in result:
             line += (f"   gnubg_nn {result['gnubg_nn_' + _PEERS[kind] + '_per_s']:>12,.0f}"
                      f"   x{result[kind + '_ratio']:.1f}")

@@ -170,10 +170,12 @@ def label_positions(model: _neural.Model, boards: NDArray[np.uint8], plies: int 
                     block: int = 1024) -> _F32:
     """The ``plies``-ply probabilities (n, 5) float32 of each (n, 50) board (side 1 on roll)
     by the net of ``model`` through the core's evaluator dispatch, ``threads`` at once (the
-    core releases the GIL; the result does not depend on ``threads``)."""
+    core releases the GIL; the result does not depend on ``threads``).  Each reply below the
+    root is the net's 0-ply play (the search's greedy filters)."""
     from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
+    from bgfast._core.search import GREEDY_FILTERS
 
-    evaluator = CoreEvaluator(model, EvaluatorKind.EVAL_NEURAL)
+    evaluator = CoreEvaluator(model, EvaluatorKind.EVAL_NEURAL, filters=GREEDY_FILTERS)
     starts = range(0, len(boards), block)
     out = np.zeros((len(boards), 5), dtype=np.float32)
 

@@ -1,0 +1,309 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, embedsignature=True, initializedcheck=False
+"""The neural net's n-ply search: checker play, evaluations and cube estimates at 0 to 3 plies.
+
+Plies are gnubg's: 0 plies is the net's value of a position; ``N`` plies, of a position
+before its side on roll rolls, is the average over the 21 rolls (doubles weighted 1/36,
+the others 2/36) of the value of the play the side would make at ``N - 1`` plies, that
+value taken at ``N - 1`` plies.  The value of a play at ``k`` plies is the ``k``-ply
+value of the position it leaves, from the mover's view (a play that bears off the last
+checker is worth its exact result at any depth).
+
+A choice at ``N`` plies (the play of one roll) runs gnubg's move filters: every play is
+valued at 0 ply; level 0 of the ``N``-ply filter keeps at most ``keep`` of them within
+``window`` money points of the best (the best always stays), and each level ``k`` from 1
+to ``N - 1`` values the survivors at ``k`` plies and prunes them again by its filter, or
+is skipped (``keep`` 0, gnubg's "no pruning"); the survivors are valued at ``N`` plies,
+and the first of the best is played (ties go to the better 0-ply value).  A single
+survivor is played without the last valuation.  gnubg's defaults ("Normal"): for 1 ply
+{0 ply: 8 within 0.16}; for 2 plies {0: 8 within 0.16, 1: none}; for 3 plies {0: 8 within
+0.16, 1: none, 2: 2 within 0.04} (:data:`DEFAULT_FILTERS`).  A filter of 1 play within 0 at
+level 0 plays the 0-ply favourite and values it deeper (gnubg's own evaluation tree).
+
+The root of a choice may be valued by a :c:type:`PlayValue` (match play: cubeful match
+winning chances; windows in money points scaled by its ``unit``); the replies below it
+are valued by cubeless money equity.
+
+Cache.  Each search keeps a table of evaluations at 1 ply or more (a position before its
+roll, its plies and its five probabilities), one slot a hash of the position and the
+plies, the newest entry winning a slot; a hit needs the same board and plies, so the cache
+changes no result.  0-ply values are not cached: the net values the plays of one roll
+together from their parent's first-layer sums, and a value so found may differ in the
+last bit from the same position's valued alone; a value at 1 ply or more is a function of
+the position only.
+
+Everything here is ``nogil`` C on the net of ``neural.pyx``; a search is used by one
+thread at a time (a :class:`~bgfast._core.evaluator.CoreEvaluator` owns one; a batch call
+makes its own).
+"""
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memcpy, memset
+from libc.stdint cimport uint64_t
+
+from bgfast._core.board cimport Board, board_swap, board_checkers, board_hash, board_equal
+from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate
+from bgfast._core.probs cimport NOUT, probs_flip, probs_equity, PlayValue
+from bgfast._core.neural cimport NN_MAX_CANDIDATES, neural_eval_after, neural_candidates
+from bgfast._core.search cimport SEARCH_MAX_PLIES, SEARCH_MAX_KEEP, MoveFilter, CacheEntry, Search
+
+assert <int> SEARCH_MAX_KEEP == <int> NN_MAX_CANDIDATES
+
+MAX_PLIES = SEARCH_MAX_PLIES
+MAX_KEEP = SEARCH_MAX_KEEP
+DEFAULT_FILTERS = (
+    ((8, 0.16),),
+    ((8, 0.16), None),
+    ((8, 0.16), None, (2, 0.04)),
+)
+"""gnubg's "Normal" move filters: for a choice at ``n`` plies (``DEFAULT_FILTERS[n - 1]``),
+level ``k``'s ``(keep, window)``, or None where level ``k`` is skipped."""
+GREEDY_FILTERS = (
+    ((1, 0.0),),
+    ((1, 0.0), None),
+    ((1, 0.0), None, None),
+)
+"""Filters that keep the 0-ply favourite alone: each reply in an evaluation is the net's
+0-ply play, valued deeper (gnubg's evaluation tree; the supervised refinement's labels)."""
+DEFAULT_CACHE_SIZE = 1 << 16
+"""Slots of a search's cache of evaluations (about 80 bytes each)."""
+
+
+# ---------------------------------------------------------------- the search
+
+cdef Search* search_new(const Neural* model, int cache_size) noexcept nogil:
+    cdef Search* s = <Search*> malloc(sizeof(Search))
+    cdef int n, k
+    if s == NULL:
+        return NULL
+    memset(s, 0, sizeof(Search))
+    s.model = model
+    s.cache_size = cache_size
+    for n in range(1, SEARCH_MAX_PLIES + 1):
+        s.filters[n][0].keep = 8
+        s.filters[n][0].window = 0.16
+    s.filters[3][2].keep = 2
+    s.filters[3][2].window = 0.04
+    return s
+
+
+cdef void search_free(Search* s) noexcept nogil:
+    cdef int k
+    if s == NULL:
+        return
+    for k in range(s.depth):
+        movegen_free(s.gens[k])
+    free(s.cache)
+    free(s)
+
+
+cdef bint search_reserve(Search* s, int plies) noexcept nogil:
+    if plies > SEARCH_MAX_PLIES:
+        plies = SEARCH_MAX_PLIES
+    while s.depth < plies:
+        s.gens[s.depth] = movegen_new()
+        if s.gens[s.depth] == NULL:
+            return False
+        s.depth += 1
+    if plies > 0 and s.cache == NULL and s.cache_size > 0:
+        s.cache = <CacheEntry*> calloc(s.cache_size, sizeof(CacheEntry))
+        if s.cache == NULL:
+            return False
+    return True
+
+
+cdef inline double _value(const PlayValue* value, const float* p) noexcept nogil:
+    return probs_equity(p) if value == NULL else value.fn(p, value.ctx)
+
+
+cdef inline CacheEntry* _slot(Search* s, const Board* b, int plies) noexcept nogil:
+    cdef uint64_t h = board_hash(b) ^ (<uint64_t> plies * 0x9e3779b97f4a7c15ULL)
+    return &s.cache[(h ^ (h >> 29)) & <uint64_t> (s.cache_size - 1)]
+
+
+cdef inline void _after(Search* s, const Board* a, float* p) noexcept nogil:
+    """Probabilities of side 1 of ``a`` after its play (the net values it for side 0, on roll)."""
+    cdef float q[NOUT]
+    neural_eval_after(s.model, a, q)
+    probs_flip(q, p)
+
+
+cdef void _preroll(Search* s, MoveGen* g, const Board* b, int plies, int depth, float* p) noexcept nogil:
+    """Probabilities of side 1 of ``b`` (on roll) at ``plies``: ``g`` for its rolls, the
+    search's generators from ``depth`` on below."""
+    cdef Board sw
+    cdef float q[NOUT]
+    cdef int d1, d2, k, top
+    cdef float w
+    cdef CacheEntry* slot = NULL
+    if plies <= 0:
+        board_swap(&sw, b)
+        _after(s, &sw, q)                       # the opponent's view, after its play
+        probs_flip(q, p)
+        return
+    if s.cache != NULL:
+        slot = _slot(s, b, plies)
+        s.lookups += 1
+        if slot.plies == plies and board_equal(&slot.board, b):
+            s.hits += 1
+            memcpy(p, slot.p, NOUT * sizeof(float))
+            return
+    for k in range(NOUT):
+        p[k] = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            w = 1.0 if d1 == d2 else 2.0
+            generate(g, b, d1, d2)
+            if plies == 1:      # the 0-ply favourite's value, found as the net ranks the plays
+                top = 0
+                neural_candidates(s.model, g, b, &top, 1, 0.0, q, NULL)
+            else:
+                _choose(s, g, b, plies - 1, NULL, depth, q)
+            for k in range(NOUT):
+                p[k] += w * q[k]
+    for k in range(NOUT):
+        p[k] /= 36.0
+    if slot != NULL:
+        memcpy(&slot.board, b, sizeof(Board))
+        slot.plies = plies
+        memcpy(slot.p, p, NOUT * sizeof(float))
+
+
+cdef void _play_value(Search* s, const Board* child, int plies, int depth, float* p) noexcept nogil:
+    """The mover's probabilities at ``plies`` after the play leading to ``child`` (the mover's
+    frame, side 1 the mover), with the search's generators from ``depth`` on."""
+    cdef Board sw
+    cdef float q[NOUT]
+    if board_checkers(child, 1) == 0:          # the mover bore off its last checker: the result
+        _after(s, child, p)
+        return
+    board_swap(&sw, child)                     # the opponent on roll
+    _preroll(s, s.gens[depth], &sw, plies, depth + 1, q)
+    probs_flip(q, p)
+
+
+cdef int _choose(Search* s, const MoveGen* g, const Board* parent, int plies, const PlayValue* value,
+                 int depth, float* out) noexcept nogil:
+    """Index of the child of ``g`` played at ``plies`` (>= 1) by the search's filters; its
+    probabilities at ``plies`` in ``out`` unless NULL (the mover's view)."""
+    cdef int top[SEARCH_MAX_KEEP]
+    cdef int order[SEARCH_MAX_KEEP]
+    cdef double keys[SEARCH_MAX_KEEP]
+    cdef float probs[SEARCH_MAX_KEEP][NOUT]
+    cdef int n, j, i, k, best
+    cdef double v, best_v = 0, unit = 1.0 if value == NULL else value.unit
+    cdef const MoveFilter* f = s.filters[plies]
+    cdef float window = f[0].window if value == NULL else <float> (f[0].window * value.unit)
+    n = neural_candidates(s.model, g, parent, top, f[0].keep, window, NULL, value)
+    for k in range(1, plies):
+        if f[k].keep == 0 or n <= 1:
+            continue
+        for j in range(n):                     # value at k plies; sort, best first, ties in 0-ply order
+            _play_value(s, &g.items[top[j]].board, k, depth, probs[0])
+            v = _value(value, probs[0])
+            i = j
+            while i > 0 and keys[i - 1] < v:
+                keys[i] = keys[i - 1]
+                order[i] = order[i - 1]
+                i -= 1
+            keys[i] = v
+            order[i] = top[j]
+        if n > f[k].keep:
+            n = f[k].keep
+        for j in range(1, n):
+            if keys[j] < keys[0] - f[k].window * unit:
+                n = j
+                break
+        for j in range(n):
+            top[j] = order[j]
+    if n <= 1 and out == NULL:
+        return top[0]
+    best = 0
+    for j in range(n):
+        _play_value(s, &g.items[top[j]].board, plies, depth, probs[j])
+        v = _value(value, probs[j])
+        if j == 0 or v > best_v:
+            best_v = v
+            best = j
+    if out != NULL:
+        memcpy(out, probs[best], NOUT * sizeof(float))
+    return top[best]
+
+
+cdef void search_preroll(Search* s, MoveGen* g, const Board* b, int plies, float* p) noexcept nogil:
+    _preroll(s, g, b, plies, 0, p)
+
+
+cdef int search_choose(Search* s, const MoveGen* g, const Board* parent, int plies,
+                       const PlayValue* value) noexcept nogil:
+    if plies <= 0:
+        return _choose0(s, g, parent, value)
+    return _choose(s, g, parent, plies, value, 0, NULL)
+
+
+cdef inline int _choose0(Search* s, const MoveGen* g, const Board* parent, const PlayValue* value) noexcept nogil:
+    cdef int best = 0
+    neural_candidates(s.model, g, parent, &best, 1, 0.0, NULL, value)
+    return best
+
+
+# ---------------------------------------------------------------- Python face
+
+def check_filters(filters):
+    """The move filters ``filters`` in their normal form, as :data:`DEFAULT_FILTERS` gives them:
+    for each ply ``n`` from 1 to ``MAX_PLIES``, a tuple of ``n`` levels, each ``(keep, window)``
+    (ints 1 to ``MAX_KEEP``, windows in money points >= 0) or None (level skipped; not level 0).
+
+    :param filters: None (the defaults), a sequence like :data:`DEFAULT_FILTERS` (the filters
+        of plies 1, 2, ...; plies left out keep their defaults), or a mapping ``{ply: levels}``
+        overriding the defaults of the plies it names.
+    :raises ValueError: a bad ply, level, ``keep`` or ``window``.
+    """
+    out = list(DEFAULT_FILTERS)
+    if filters is None:
+        return tuple(out)
+    if hasattr(filters, "items"):
+        items = list(filters.items())
+    elif isinstance(filters, (str, bytes)):
+        raise ValueError("move filters are a sequence or a mapping of plies to levels, got %r" % (filters,))
+    else:
+        items = list(enumerate(filters, 1))
+    for ply, levels in items:
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 1 <= ply <= SEARCH_MAX_PLIES:
+            raise ValueError("move filters are for plies 1 to %d, got ply %r" % (SEARCH_MAX_PLIES, ply))
+        try:
+            levels = list(levels)
+        except TypeError:
+            raise ValueError("the %d-ply move filter is a sequence of %d levels, got %r" % (ply, ply, levels)) from None
+        if len(levels) != ply:
+            raise ValueError("the %d-ply move filter has %d levels (0 to %d plies), got %d"
+                             % (ply, ply, ply - 1, len(levels)))
+        normal = []
+        for k, level in enumerate(levels):
+            if level is None:
+                if k == 0:
+                    raise ValueError("level 0 of the %d-ply move filter cannot be skipped" % ply)
+                normal.append(None)
+                continue
+            try:
+                keep, window = level
+            except (TypeError, ValueError):
+                raise ValueError("level %d of the %d-ply move filter is (keep, window) or None, got %r"
+                                 % (k, ply, level)) from None
+            if isinstance(keep, bool) or not isinstance(keep, int) or not 1 <= keep <= SEARCH_MAX_KEEP:
+                raise ValueError("level %d of the %d-ply move filter keeps 1 to %d plays, got %r"
+                                 % (k, ply, SEARCH_MAX_KEEP, keep))
+            if isinstance(window, bool) or not isinstance(window, (int, float)) or not 0 <= window < 1e6:
+                raise ValueError("level %d of the %d-ply move filter has a window of money points >= 0, got %r"
+                                 % (k, ply, window))
+            normal.append((keep, float(window)))
+        out[ply - 1] = tuple(normal)
+    return tuple(out)
+
+
+cdef int search_set_filters(Search* s, object filters) except -1:
+    cdef int n, k
+    for n, levels in enumerate(check_filters(filters), 1):
+        for k, level in enumerate(levels):
+            s.filters[n][k].keep = 0 if level is None else level[0]
+            s.filters[n][k].window = 0.0 if level is None else level[1]
+    return 0
+
