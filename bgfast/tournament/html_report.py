@@ -147,9 +147,7 @@ def html_page(standings: Standings, specs: Sequence[str], running: Series, chart
     body.append(judged_section(standings))
     if standings.sprt is not None:
         t = standings.sprt
-        verdict = {"H1": f"H1 accepted (Elo ≥ {t.elo1:g})", "H0": f"H0 accepted (Elo ≤ {t.elo0:g})"}.get(
-            t.status, "undecided")
-        body.append(f"<h2>SPRT</h2><p>SPRT [{t.elo0:g}, {t.elo1:g}]: {e(verdict)} after {t.matches} matches, "
+        body.append(f"<h2>SPRT</h2><p>SPRT [{t.elo0:g}, {t.elo1:g}]: {e(t.verdict)} after {t.matches} matches, "
                     f"LLR {t.llr:+.2f}</p>")
     body.extend(_engine_section(standings))
     for one in standings.by_length:

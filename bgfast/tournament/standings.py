@@ -99,6 +99,12 @@ class SprtOutcome:
     upper: float = math.nan
 
     @property
+    def verdict(self) -> str:
+        """The outcome in words: ``"H1 accepted (Elo >= 5)"``, ``"H0 accepted (Elo <= 0)"`` or ``"undecided"``."""
+        return {"H1": f"H1 accepted (Elo >= {self.elo1:g})", "H0": f"H0 accepted (Elo <= {self.elo0:g})"}.get(
+            self.status, "undecided")
+
+    @property
     def overshoot(self) -> float:
         """How far the LLR went past the bound it crossed (0.0 while undecided)."""
         if self.status == "H1":
@@ -230,8 +236,7 @@ class Standings:
         lines.extend(self._engine_lines())
         if self.sprt is not None:
             t = self.sprt
-            verdict = {"H1": f"H1 accepted (Elo >= {t.elo1:g})", "H0": f"H0 accepted (Elo <= {t.elo0:g})"}.get(
-                t.status, "undecided")
+            verdict = t.verdict
             lines.append("")
             bounds = f" in [{t.lower:+.2f}, {t.upper:+.2f}]" if math.isfinite(t.lower) else ""
             over = f", overshoot {t.overshoot:.2f}" if t.status in ("H0", "H1") and math.isfinite(t.lower) else ""
