@@ -618,7 +618,9 @@ def _add_report(sub: argparse._SubParsersAction[_Parser]) -> None:
         description="Print the standings of the results file DB: per player matches, match wins, points "
         "per game with its standard error, Elo with a 95% interval (a maximum-likelihood fit over all "
         "matches, mean 0 or --anchor at 0), and the per-pairing table: Elo difference, 95% interval and "
-        "LOS from the dice pairs, ppg with its paired and independent standard errors.",
+        "LOS from the dice pairs, ppg with its paired and independent standard errors.  A file with "
+        "matches of several lengths gets these tables for all its matches (the lengths pooled) and "
+        "then each length's own.",
     )
     p.add_argument("db", metavar="DB", help="a results file written by 'bgfast tournament'")
     p.add_argument("--json", action="store_true", help="print the standings as JSON")
@@ -626,6 +628,9 @@ def _add_report(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--plot", metavar="FILE.png",
                    help="also draw the ratings with their intervals and the pairwise matrix (needs matplotlib)")
     p.add_argument("--pairings", metavar="FILE.csv", help="also write one CSV row per pairing to FILE.csv")
+    p.add_argument("--html", metavar="FILE.html",
+                   help="also write the report as one self-contained HTML page: the spec, the tables, the Elo "
+                   "chart, each pairing's points per game as its matches were played (needs matplotlib)")
     p.add_argument("--anchor", metavar="NAME", help="rate this player 0 (default: the players' mean is 0)")
     p.add_argument("--rating", choices=("wins", "points"), default="wins",
                    help="rate match wins (default) or, for money games, points (net points per game "
@@ -635,6 +640,7 @@ def _add_report(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 def _cmd_report(args: argparse.Namespace) -> int:
     from bgfast.tournament import load_standings, plot_ratings, write_matches_csv, write_pairings_csv
+    from bgfast.tournament.html_report import write_html_report
     from bgfast.tournament.plots import require_plotting
 
     _path_fits(args.db, "results file")
@@ -643,12 +649,15 @@ def _cmd_report(args: argparse.Namespace) -> int:
     pairings = args.pairings if args.pairings in (None, "-") else _output_file(args.pairings, "--pairings",
                                                                                 results=args.db)
     plot = _output_file(args.plot, "--plot", suffix=".png", results=args.db) if args.plot is not None else None
+    page = _output_file(args.html, "--html", results=args.db) if args.html is not None else None
     _one_file_each(*((option, Path(name)) for option, name in (("--matches", matches), ("--pairings", pairings))
-                     if name not in (None, "-")), ("--plot", plot))
+                     if name not in (None, "-")), ("--plot", plot), ("--html", page))
     if plot is not None and plot.suffix.lower() not in PLOT_FORMATS:
         raise ValueError(f"--plot {args.plot!r}: the file type comes from its suffix, one of {', '.join(PLOT_FORMATS)}")
     if plot is not None:
         require_plotting()  # before the standings, so that a missing matplotlib is all that is printed
+    if page is not None:
+        require_plotting("--html")
     standings = load_standings(args.db, rating=args.rating, anchor=args.anchor)
     print(json.dumps(standings.to_json(), indent=2) if args.json else standings.text())
     if pairings:
@@ -660,6 +669,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
     if plot:
         plot_ratings(standings, plot)
         print(f"wrote the ratings plot to {plot}", file=sys.stderr)
+    if page:
+        write_html_report(args.db, standings, page)
+        print(f"wrote the HTML report to {page}", file=sys.stderr)
     return 0
 
 

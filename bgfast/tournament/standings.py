@@ -18,7 +18,7 @@ from typing import Any
 from bgfast.bots.cube_policy import DEFAULT_CUBE_POLICY
 from bgfast.engines.counters import EngineCounters
 from bgfast.terminal import display_width, pad
-from bgfast.tournament.pairs import MIN_SAMPLES_FOR_ERROR, PairingStats, pairing_stats, too_few_for_error
+from bgfast.tournament.pairs import MIN_SAMPLES_FOR_ERROR, PairingStats, UnitGroup, pairing_stats, too_few_for_error
 from bgfast.tournament.ratings import RATINGS, EloInterval, Ratings, fit_ratings
 from bgfast.tournament.results import SeatTotals
 from bgfast.tournament.sprt import Sprt, SprtVerdict, verdict_of_chunks
@@ -99,6 +99,12 @@ class SprtOutcome:
     upper: float = math.nan
 
     @property
+    def verdict(self) -> str:
+        """The outcome in words: ``"H1 accepted (Elo >= 5)"``, ``"H0 accepted (Elo <= 0)"`` or ``"undecided"``."""
+        return {"H1": f"H1 accepted (Elo >= {self.elo1:g})", "H0": f"H0 accepted (Elo <= {self.elo0:g})"}.get(
+            self.status, "undecided")
+
+    @property
     def overshoot(self) -> float:
         """How far the LLR went past the bound it crossed (0.0 while undecided)."""
         if self.status == "H1":
@@ -130,6 +136,12 @@ class Standings:
     """The player rated 0, or None: the players' mean is 0."""
     forfeits: tuple[tuple[str, int, str, str], ...] = ()
     """Forfeited matches: (run, match index, the player who forfeited, the opponent)."""
+    length: int | None = None
+    """The match length (0 = money) these standings are of, or None: every match of the file."""
+    by_length: tuple[Standings, ...] = ()
+    """A file with matches of several lengths: each length's own standings (its matches
+    alone, its own Elo fit; :attr:`length` set, no SPRT, engine or forfeit figures), shortest
+    first, money games (0) first of all; empty for a file of one length, whose table is this one."""
 
     @property
     def paired(self) -> bool:
@@ -162,16 +174,23 @@ class Standings:
         :data:`~bgfast.tournament.pairs.MIN_SAMPLES_FOR_ERROR` has null standard errors,
         interval and LOS, and a ``note`` that says why.
 
+        A file with matches of several lengths adds ``"lengths"``: a list, shortest first
+        (money, 0, first of all), of each length's own standings: ``length``,
+        ``matches_played``, ``rating``, ``anchor`` (null when that player did not play the
+        length), ``paired``, and ``players`` and ``pairings`` as above (without the engine
+        counts, which are the file's).  The top-level tables then pool every length.
+
         Each player has what its outside engine did (zeros for bgfast's own bots):
         ``decisions``, ``decision_ms_mean`` and ``decision_ms_max`` (milliseconds a decision,
         round trip), ``restarts``, ``crashes``, ``timeouts``, ``illegal_answers``,
         ``forfeits``, and ``cube_by_policy`` (cube decisions bgfast's policy made because
         the engine answered ``unsupported``)."""
-        out: dict[str, Any] = {
-            "tournament": self.tournament,
-            "matches_played": self.matches_played,
-            "matches_scheduled": self.matches_scheduled,
-            "running": self.running,
+        out: dict[str, Any] = {"length": self.length} if self.length is not None else {
+            "tournament": self.tournament, "matches_played": self.matches_played,
+            "matches_scheduled": self.matches_scheduled, "running": self.running}
+        if self.length is not None:
+            out["matches_played"] = self.matches_played
+        out.update({
             "rating": self.rating,
             "anchor": self.anchor,
             "paired": self.paired,
@@ -180,11 +199,13 @@ class Standings:
                  "ppg": round(p.stats.ppg, 4), "ppg_se": _json_number(p.ppg_se_independent, 4),
                  "ppg_se_paired": _json_number(p.ppg_se_paired, 4),
                  "elo": round(p.elo, 1), "elo_ci95": _json_interval(*p.elo_ci95),
-                 **p.engine.report(), **_too_few_note(p.units, self.paired)}
+                 **(p.engine.report() if self.length is None else {}), **_too_few_note(p.units, self.paired)}
                 for p in self.players
             ],
             "pairings": [_pairing_json(q) for q in self.pairings],
-        }
+        })
+        if self.by_length:
+            out["lengths"] = [s.to_json() for s in self.by_length]
         if self.sprt is not None:
             out["sprt"] = {"status": self.sprt.status, "matches": self.sprt.matches,
                            "llr": round(self.sprt.llr, 3), "elo0": self.sprt.elo0, "elo1": self.sprt.elo1,
@@ -206,6 +227,29 @@ class Standings:
             lines.append(f"{self.tournament}: {self.matches_played:,} of {self.matches_scheduled:,} matches played "
                          + ("(a run is still writing to this file)" if self.running
                             else "(interrupted: re-run the same command to finish)"))
+        lines.extend(self._table_lines())
+        if self.by_length:
+            lines.append(f"(the tables above pool the {len(self.by_length)} match lengths "
+                         f"({', '.join(length_name(s.length or 0) for s in self.by_length)}): one rating over "
+                         "this mix of lengths, each player's figures weighing the lengths as its matches do; "
+                         "each length's own tables follow)")
+        lines.extend(self._engine_lines())
+        if self.sprt is not None:
+            t = self.sprt
+            verdict = t.verdict
+            lines.append("")
+            bounds = f" in [{t.lower:+.2f}, {t.upper:+.2f}]" if math.isfinite(t.lower) else ""
+            over = f", overshoot {t.overshoot:.2f}" if t.status in ("H0", "H1") and math.isfinite(t.lower) else ""
+            lines.append(f"SPRT [{t.elo0:g}, {t.elo1:g}]: {verdict} after {t.matches} matches, "
+                         f"LLR {t.llr:+.2f}{bounds}{over}")
+        for one in self.by_length:
+            lines.append("")
+            lines.append(one.text())
+        return "\n".join(lines)
+
+    def _table_lines(self) -> list[str]:
+        """The players' table, its notes, and the pairings' table with theirs."""
+        lines = []
         width = max([len("player")] + [display_width(p.name) for p in self.players])
         se = "± pair" if self.paired else "± se"
         lines.append(f"{'player':<{width}}  {'matches':>8}  {'wins':>8}  {'win%':>6}  {'ppg':>7}  {se:>6}  "
@@ -229,23 +273,13 @@ class Standings:
             lines.append(f"({NOT_AVAILABLE}: from fewer than {MIN_SAMPLES_FOR_ERROR} {unit}"
                          + (" (matches for ± ind)" if self.paired else "")
                          + ", too few for a standard error, an interval or a LOS to rest on)")
-        lines.extend(self._engine_lines())
-        if self.sprt is not None:
-            t = self.sprt
-            verdict = {"H1": f"H1 accepted (Elo >= {t.elo1:g})", "H0": f"H0 accepted (Elo <= {t.elo0:g})"}.get(
-                t.status, "undecided")
-            lines.append("")
-            bounds = f" in [{t.lower:+.2f}, {t.upper:+.2f}]" if math.isfinite(t.lower) else ""
-            over = f", overshoot {t.overshoot:.2f}" if t.status in ("H0", "H1") and math.isfinite(t.lower) else ""
-            lines.append(f"SPRT [{t.elo0:g}, {t.elo1:g}]: {verdict} after {t.matches} matches, "
-                         f"LLR {t.llr:+.2f}{bounds}{over}")
-        return "\n".join(lines)
+        return lines
 
     def _engine_lines(self) -> list[str]:
         """The outside engines' table (decisions, time, faults), the forfeited matches, and
         which engines had their cube decisions made by bgfast; nothing without outside players."""
         outside = [p for p in self.players if p.is_outside]
-        if not outside:
+        if not outside or self.length is not None:  # the engines' figures are the file's, not a length's
             return []
         width = max([len("engine")] + [display_width(p.name) for p in outside])
         lines = ["", f"{'engine':<{width}}  {'decisions':>9}  {'ms mean':>8}  {'ms max':>8}  {'restarts':>8}  "
@@ -300,21 +334,84 @@ def _seat0_stats(t: SeatTotals) -> Stats:
 def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | None = None) -> Standings:
     """Standings from an open results file (see :func:`load_standings`)."""
     names = store.player_names()
-    ids = list(names)
+    runs = store.runs()
+    _check_rating(rating, anchor, list(names.values()), runs)
+    counters = store.engine_counters()
+    plays = store.player_bots()
+    table = _table(names, store.seat_totals(), store.unit_totals(), rating, anchor, counters, plays)
+    by_length: tuple[Standings, ...] = ()
+    if len(store.lengths()) > 1:  # each length's own table; one length's would repeat the pooled one
+        by_length = tuple(
+            _length_standings(length, _table(names, seats, units, rating, anchor, counters, plays, played_only=True),
+                              rating, anchor)
+            for length, (seats, units) in store.totals_by_length().items())
+    players, pairings, prior_draws = table
+    sprt = None
+    scheduled = 0
+    for run in runs:
+        decided = run["sprt_status"] in ("H0", "H1")  # an SPRT that decided has finished its run
+        scheduled += run["matches_played"] if decided else run["total_matches"]
+        options = tomllib.loads(run["spec"]).get("sprt")  # the raw table: bots need not be installed here
+        if options:
+            alpha, beta = float(options.get("alpha", 0.05)), float(options.get("beta", 0.05))
+            status, matches, llr = run["sprt_status"], run["sprt_matches"], run["sprt_llr"]
+            if not decided:  # the run stopped before it decided: its verdict so far, from its matches
+                verdict = _sprt_so_far(store, run, options, names)
+                status, matches, llr = verdict.status.value, verdict.matches, verdict.llr
+            sprt = SprtOutcome(status or "continue", matches or run["matches_played"],
+                               llr or 0.0, float(options["elo0"]), float(options["elo1"]),
+                               math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha))
+    return Standings(
+        tournament=" + ".join(run["name"] for run in runs) if runs else store.path.stem,
+        matches_played=sum(p.stats.matches for p in players) // 2,
+        players=players, pairings=pairings, sprt=sprt, prior_draws=prior_draws,
+        matches_scheduled=scheduled, running=store.writer_active(), rating=rating, anchor=anchor,
+        forfeits=tuple(store.forfeits()), by_length=by_length)
+
+
+_Table = tuple[tuple[PlayerStanding, ...], tuple[PairingStanding, ...], float]
+"""A standings table: its players (best Elo first), its pairings and the Elo fit's virtual draws."""
+
+
+def _length_standings(length: int, table: _Table, rating: str, anchor: str | None) -> Standings:
+    """The standings of one match length's matches (no SPRT, engines or forfeits: those are the file's)."""
+    players, pairings, prior_draws = table
+    return Standings(tournament=length_name(length), matches_played=sum(p.stats.matches for p in players) // 2,
+                     players=players, pairings=pairings, prior_draws=prior_draws, rating=rating,
+                     anchor=anchor if any(p.name == anchor for p in players) else None, length=length)
+
+
+def length_name(length: int) -> str:
+    """How the report names a match length: ``"money games"`` or ``"7-point matches"``.
+
+    >>> length_name(0), length_name(1), length_name(7)
+    ('money games', '1-point matches', '7-point matches')
+    """
+    return "money games" if length == 0 else f"{length}-point matches"
+
+
+def _table(names: dict[int, str], seat_totals: list[SeatTotals], unit_totals: list[UnitGroup], rating: str,
+           anchor: str | None, counters: dict[int, EngineCounters], plays: dict[int, str], *,
+           played_only: bool = False) -> _Table:
+    """The players and pairings of the matches these sums are of (players by id in ``names``;
+    ``anchor`` rated 0 when it played them, else the players' mean is 0).  The Elo fit
+    counts every player of ``names``, or (``played_only``) those who played these matches."""
+    played = {pid for t in seat_totals for pid in (t.player0, t.player1)}
+    ids = [pid for pid in names if pid in played or not played_only]
     pos = {pid: i for i, pid in enumerate(ids)}
     per_player = [Stats() for _ in ids]
     pairs: dict[tuple[int, int], Stats] = {}
-    for totals in store.seat_totals():
+    for totals in seat_totals:
         p0, p1 = pos[totals.player0], pos[totals.player1]
         s = _seat0_stats(totals)
         per_player[p0] += s
         per_player[p1] += ~s
         key, view = ((p0, p1), s) if p0 < p1 else ((p1, p0), ~s)
         pairs[key] = pairs.get(key, Stats()) + view
-    runs = store.runs()
-    results, ratings, paired_se = _unit_results(store, pos, pairs, rating, anchor, [names[pid] for pid in ids], runs)
-    counters = store.engine_counters()
-    plays = store.player_bots()
+    table_names = [names[pid] for pid in ids]
+    groups = [g._replace(player_a=pos[g.player_a], player_b=pos[g.player_b]) for g in unit_totals]
+    results, ratings, paired_se = _unit_results(groups, pairs, rating,
+                                                anchor if anchor in table_names else None, table_names)
     strata: list[list[UnitSums]] = [[] for _ in ids]  # each player's pairings, matches as the units
     for (a, b), q in pairs.items():
         for player, view in ((a, q), (b, ~q)):
@@ -335,27 +432,7 @@ def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | No
         key=lambda p: (-p.elo, p.name))
     pairings = tuple(PairingStanding(names[ids[a]], names[ids[b]], s, results[(a, b)], results[(a, b)].elo(rating))
                      for (a, b), s in sorted(pairs.items()))
-    sprt = None
-    scheduled = 0
-    for run in runs:
-        decided = run["sprt_status"] in ("H0", "H1")  # an SPRT that decided has finished its run
-        scheduled += run["matches_played"] if decided else run["total_matches"]
-        options = tomllib.loads(run["spec"]).get("sprt")  # the raw table: bots need not be installed here
-        if options:
-            alpha, beta = float(options.get("alpha", 0.05)), float(options.get("beta", 0.05))
-            status, matches, llr = run["sprt_status"], run["sprt_matches"], run["sprt_llr"]
-            if not decided:  # the run stopped before it decided: its verdict so far, from its matches
-                verdict = _sprt_so_far(store, run, options, names)
-                status, matches, llr = verdict.status.value, verdict.matches, verdict.llr
-            sprt = SprtOutcome(status or "continue", matches or run["matches_played"],
-                               llr or 0.0, float(options["elo0"]), float(options["elo1"]),
-                               math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha))
-    return Standings(
-        tournament=" + ".join(run["name"] for run in runs) if runs else store.path.stem,
-        matches_played=sum(s.matches for s in per_player) // 2,
-        players=tuple(players), pairings=pairings, sprt=sprt, prior_draws=ratings.prior_draws,
-        matches_scheduled=scheduled, running=store.writer_active(), rating=rating, anchor=anchor,
-        forfeits=tuple(store.forfeits()))
+    return tuple(players), pairings, ratings.prior_draws
 
 
 def _sprt_so_far(store: Store, run: dict[str, Any], options: dict[str, Any], names: dict[int, str]) -> SprtVerdict:
@@ -368,11 +445,8 @@ def _sprt_so_far(store: Store, run: dict[str, Any], options: dict[str, Any], nam
     return verdict_of_chunks(test, store.iter_outcomes(run["run"]), tested, paired=raw.get("paired_dice", True))
 
 
-def _unit_results(store: Store, pos: dict[int, int], pairs: dict[tuple[int, int], Stats], rating: str,
-                  anchor: str | None, names: list[str],
-                  runs: list[dict[str, Any]]) -> tuple[dict[tuple[int, int], PairingStats], Ratings, list[float]]:
-    """The pairings unit by unit, the ratings fitted with units as the samples, and each
-    player's paired ppg standard error (players and pairings as indices in ``names``)."""
+def _check_rating(rating: str, anchor: str | None, names: list[str], runs: list[dict[str, Any]]) -> None:
+    """Refuse an unknown rating kind, points ratings of match play, or an anchor no player is called."""
     if rating not in RATINGS:
         raise ValueError(f"rating must be one of {', '.join(RATINGS)}, got {rating!r}")
     if rating == "points":
@@ -385,7 +459,12 @@ def _unit_results(store: Store, pos: dict[int, int], pairs: dict[tuple[int, int]
                              f"{', '.join(str(n) for n in sorted(lengths - {0}))}-point matches")
     if anchor is not None and anchor not in names:
         raise ValueError(f"anchor: no player {anchor!r} in this file (players: {', '.join(names)})")
-    groups = [g._replace(player_a=pos[g.player_a], player_b=pos[g.player_b]) for g in store.unit_totals()]
+
+
+def _unit_results(groups: list[UnitGroup], pairs: dict[tuple[int, int], Stats], rating: str, anchor: str | None,
+                  names: list[str]) -> tuple[dict[tuple[int, int], PairingStats], Ratings, list[float]]:
+    """The pairings unit by unit, the ratings fitted with units as the samples, and each
+    player's paired ppg standard error (players and pairings as indices in ``names``)."""
     results = pairing_stats(groups, pairs)
     units = {key: (r.points if rating == "points" else r.wins.sums()) for key, r in results.items()}
     ratings = fit_ratings(len(names), units, anchor=None if anchor is None else names.index(anchor))

@@ -26,7 +26,8 @@ name (:data:`TOTALS_COLUMNS`, those of the ``matches`` table).
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -35,7 +36,7 @@ from bgfast.tournament.pairs import UnitGroup
 from bgfast.tournament.ratings import POINTS_CLIP
 from bgfast.tournament.results import SeatTotals
 
-__all__ = ["TOTALS_COLUMNS", "TOTALS_DTYPE", "chunk_totals"]
+__all__ = ["TOTALS_COLUMNS", "TOTALS_DTYPE", "chunk_totals", "totals_by_length"]
 
 TOTALS_COLUMNS = ("player0", "player1", "dice_index", "length", "score0", "score1", "winner", "games",
                   "gammons0", "gammons1", "backgammons0", "backgammons1", "doubles")
@@ -98,3 +99,43 @@ def chunk_totals(rows: NDArray[np.void]) -> tuple[list[SeatTotals], list[UnitGro
     fsums = _sums(np.column_stack([q, q * q, q * g]), order, starts).tolist()
     groups = [UnitGroup(*key, *i, *f) for key, i, f in zip(kinds.tolist(), isums, fsums)]
     return seatings, groups
+
+
+_Sums = TypeVar("_Sums", SeatTotals, UnitGroup)
+
+
+def _add_up(found: dict[tuple[Any, ...], _Sums], rows: Iterable[_Sums], keys: int) -> None:
+    """Add ``rows`` into ``found``, keyed by their first ``keys`` fields, the rest summed."""
+    for row in rows:
+        key = tuple(row[:keys])
+        held = found.get(key)
+        if held is not None:
+            sums: dict[str, Any] = {name: a + b for name, a, b in zip(row._fields[keys:], held[keys:], row[keys:])}
+            row = row._replace(**sums)
+        found[key] = row
+
+
+def totals_by_length(chunks: Iterable[NDArray[np.void]]) -> dict[int, tuple[list[SeatTotals], list[UnitGroup]]]:
+    """The sums of :func:`chunk_totals`, match length by match length, over many chunks.
+
+    :param chunks: each a chunk's rows (all of one run, as :func:`chunk_totals` takes them).
+    :returns: match length (0 = money) -> ``(seatings, units)`` summed over the chunks,
+        each list sorted by its keys; lengths in increasing order.  A unit (the matches that
+        share a dice index) is always of one length: the schedule pairs two matches of the
+        same (pairing, length).
+
+    >>> rows = np.array([(1, 2, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0), (2, 1, 1, 3, 3, 0, 0, 2, 0, 0, 0, 0, 0),
+    ...                  (1, 2, 2, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0)], dtype=TOTALS_DTYPE)
+    >>> found = totals_by_length([rows[:2], rows[2:]])
+    >>> sorted(found), [(s.player0, s.player1, s.matches, s.wins0) for s in found[1][0]]
+    ([1, 3], [(1, 2, 2, 1)])
+    """
+    seats: dict[int, dict[tuple[Any, ...], SeatTotals]] = {}
+    units: dict[int, dict[tuple[Any, ...], UnitGroup]] = {}
+    for rows in chunks:
+        for length in np.unique(rows["length"]).tolist():
+            chunk_seats, chunk_units = chunk_totals(rows[rows["length"] == length])
+            _add_up(seats.setdefault(length, {}), chunk_seats, 2)
+            _add_up(units.setdefault(length, {}), chunk_units, 4)
+    return {length: ([s for _, s in sorted(seats[length].items())], [u for _, u in sorted(units[length].items())])
+            for length in sorted(seats)}

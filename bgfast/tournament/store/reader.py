@@ -14,11 +14,14 @@ import inspect
 from collections.abc import Iterator
 from typing import Any, Callable, TypeVar
 
+import numpy as np
+
 from bgfast.engines.counters import EngineCounters
 from bgfast.tournament.pairs import UnitGroup
 from bgfast.tournament.results import MatchDecisions, MatchSummary, SavedMatch, SeatTotals
 from bgfast.tournament.store import schema
 from bgfast.tournament.store.file import ResultsFile
+from bgfast.tournament.totals import TOTALS_COLUMNS, TOTALS_DTYPE, totals_by_length
 
 __all__ = ["ResultsReader"]
 
@@ -148,6 +151,25 @@ class ResultsReader(ResultsFile):
             f"SELECT player_a, player_b, matches_per_unit, a_wins, {', '.join(f'SUM({c})' for c in schema.UNIT_SUMS)} "
             "FROM chunk_units GROUP BY player_a, player_b, matches_per_unit, a_wins "
             "ORDER BY player_a, player_b, matches_per_unit, a_wins")]
+
+    @_reads
+    def lengths(self) -> list[int]:
+        """The match lengths the file's matches were played at (0 = money), in increasing order."""
+        return [n for (n,) in self._conn.execute("SELECT DISTINCT length FROM matches ORDER BY length")]
+
+    @_reads
+    def totals_by_length(self) -> dict[int, tuple[list[SeatTotals], list[UnitGroup]]]:
+        """:meth:`seat_totals` and :meth:`unit_totals`, match length by match length
+        (:func:`~bgfast.tournament.totals.totals_by_length`).  The chunk sums are not kept
+        by length, so this reads every match row, chunk by chunk (one snapshot)."""
+        columns = ", ".join(TOTALS_COLUMNS)
+        chunks = [(run, chunk, size) for run, chunk, size in self._conn.execute(
+            "SELECT c.run, c.chunk, r.chunk_size FROM chunks c JOIN runs r ON r.run = c.run "
+            "ORDER BY c.run, c.chunk")]
+        return totals_by_length(
+            np.array(self._conn.execute(f"SELECT {columns} FROM matches WHERE run = ? AND idx >= ? AND idx < ?",
+                                        (run, chunk * size, (chunk + 1) * size)).fetchall(), dtype=TOTALS_DTYPE)
+            for run, chunk, size in chunks)
 
     @_reads
     def iter_outcomes(self, run: int) -> Iterator[tuple[int, int, int, int, int]]:

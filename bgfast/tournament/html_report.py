@@ -1,0 +1,344 @@
+"""The HTML report of ``bgfast report DB --html FILE``: one self-contained page.
+
+The page holds, in this order: the spec of each run in the file (name, seed, lengths,
+rules, players), the standings (players, then pairings: ppg with its standard errors, Elo
+with its interval and LOS), the Elo chart with the intervals and the pairwise matrix, the
+running points per game of each pairing as its matches were played, the SPRT outcome and
+the outside engines' figures when there are any, and, for a file with several match
+lengths, each length's own tables and chart.  Everything is inline: CSS in a ``<style>``,
+charts as SVG elements drawn by matplotlib (:mod:`~bgfast.tournament.plots`, the ``plot``
+extra); no script, no external file, nothing fetched.  Every name and text from the file is
+escaped (:func:`html.escape`).
+
+**Judged figures.**  Issue 28's judge (a ``[judge]`` table in the spec, measuring each
+game's dice luck and each decision's error) does not exist yet; the page has their place,
+the section ``id="judged"`` (:func:`judged_section`), which says that the matches were not
+judged.  When the results file keeps the judge's figures, that function is where the
+per-player and per-pairing ``ppg_luck_adjusted`` (with its standard error),
+``checker_error_rate``, ``cube_error_rate`` and ``luck_per_game`` go, and
+:func:`running_ppg` is where the luck-adjusted running ppg joins the raw one.
+
+The heart is pure: :func:`running_ppg` (match rows in index order to each pairing's running
+ppg) and :func:`html_page` (standings, run specs and running ppg to the page's text);
+:func:`write_html_report` reads the file and writes the page.
+"""
+from __future__ import annotations
+
+import html
+import math
+import sys
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from bgfast.tournament.results import SavedMatch
+from bgfast.tournament.standings import NOT_AVAILABLE, PairingStanding, Standings, format_elo, length_name
+from bgfast.tournament.store import open_results
+from bgfast.validation import output_file
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+__all__ = ["RUNNING_POINTS", "html_page", "judged_section", "running_ppg", "write_html_report"]
+
+RUNNING_POINTS = 200
+"""How many points (at most) each pairing's running-ppg line has, evenly spread over its matches."""
+
+Series = dict[tuple[str, str], list[tuple[int, float]]]
+"""Pairing ``(a, b)`` -> ``[(matches played, a's points per game so far), ...]``."""
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1150px; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
+h3 { font-size: 1.05em; }
+table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.9em; }
+th, td { padding: 0.2em 0.6em; border-bottom: 1px solid #e4e4e4; }
+th { text-align: left; background: #f3f3f3; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+p.note { color: #555; font-size: 0.85em; margin: 0.2em 0; }
+.chart svg { max-width: 100%; height: auto; }
+dl { display: grid; grid-template-columns: max-content auto; gap: 0.1em 1em; }
+dt { font-weight: 600; } dd { margin: 0; }
+section#judged { background: #fafaf0; border: 1px dashed #bba; padding: 0.2em 1em; }
+"""
+
+
+def running_ppg(matches: Iterable[SavedMatch], pairings: Sequence[tuple[str, str]],
+                totals: Mapping[tuple[str, str], int], points: int = RUNNING_POINTS) -> Series:
+    """Each pairing's points per game as its matches were played, in the order given (the
+    results file's: run by run, match index order).
+
+    :param matches: the file's matches (:meth:`~bgfast.tournament.store.ResultsReader.iter_matches`).
+    :param pairings: the pairings ``(a, b)`` to follow, each from ``a``'s side (a match of
+        ``b`` in seat 0 counts from ``a``'s side too); other matches are skipped.
+    :param totals: each pairing's number of matches, to spread the points over.
+    :param points: at most this many points a pairing (its last match always one).
+    :returns: pairing -> ``[(matches played, a's net points / games so far), ...]``.
+
+    >>> from bgfast.game import MatchSummary
+    >>> rows = [SavedMatch("r", i, "x" if i % 2 else "y", "y" if i % 2 else "x", 1, 0, i,
+    ...                    MatchSummary(1, 0, 0, 1, 0, 0, 0, 0, 0, 50)) for i in range(4)]
+    >>> running_ppg(rows, [("x", "y")], {("x", "y"): 4})
+    {('x', 'y'): [(1, -1.0), (2, 0.0), (3, -0.3333333333333333), (4, 0.0)]}
+    """
+    out: Series = {pair: [] for pair in pairings}
+    side: dict[tuple[str, str], tuple[tuple[str, str], int]] = {}
+    for a, b in pairings:
+        side[(a, b)], side[(b, a)] = ((a, b), 1), ((a, b), -1)
+    step = {pair: max(1, totals.get(pair, 0) // max(1, points)) for pair in pairings}
+    played = dict.fromkeys(pairings, 0)
+    net = dict.fromkeys(pairings, 0)
+    games = dict.fromkeys(pairings, 0)
+    for match in matches:
+        found = side.get((match.player0, match.player1))
+        if found is None:
+            continue
+        pair, sign = found
+        played[pair] += 1
+        net[pair] += sign * (match.result.score0 - match.result.score1)
+        games[pair] += match.result.games
+        n = played[pair]
+        if games[pair] and (n % step[pair] == 0 or n == totals.get(pair)):
+            out[pair].append((n, net[pair] / games[pair]))
+    for pair in pairings:  # a pairing whose total was not given, or grew meanwhile: its last point
+        if games[pair] and (not out[pair] or out[pair][-1][0] != played[pair]):
+            out[pair].append((played[pair], net[pair] / games[pair]))
+    return out
+
+
+def html_page(standings: Standings, specs: Sequence[str], running: Series, charts: Mapping[str, str]) -> str:
+    """The report page's text (UTF-8 HTML5).
+
+    :param standings: the file's standings (:func:`~bgfast.tournament.standings.load_standings`).
+    :param specs: the TOML text of each run's spec, oldest first (the file's ``runs``).
+    :param running: each pairing's running ppg (:func:`running_ppg`).
+    :param charts: inline SVG elements by name: ``"ratings"`` (the Elo chart of the
+        standings), ``"running"`` (the running ppg), ``"ratings <length>"`` (a length's Elo
+        chart); a missing one is left out.
+    """
+    e = html.escape
+    title = f"{standings.tournament}: tournament report"
+    body = [f"<h1>{e(title)}</h1>",
+            f"<p>{standings.matches_played:,} matches, {len(standings.players)} players"
+            + (f" (of {standings.matches_scheduled:,} scheduled)"
+               if standings.matches_played < standings.matches_scheduled else "") + "</p>"]
+    body.append("<h2>Spec</h2>")
+    for text in specs:
+        body.append(_spec_section(text))
+    body.append("<h2>Standings</h2>")
+    if standings.by_length:
+        body.append(f"<p class=\"note\">These tables pool the {len(standings.by_length)} match lengths "
+                    f"({e(', '.join(length_name(s.length or 0) for s in standings.by_length))}): one rating over "
+                    "this mix; each length's own tables are further down.</p>")
+    body.extend(_tables(standings))
+    body.append("<h2>Elo with 95% intervals</h2>")
+    body.append(_chart(charts, "ratings"))
+    body.append("<h2>Points per game as the matches were played</h2>")
+    body.append("<p class=\"note\">Each pairing's points per game so far, from the first player's side, after each "
+                "of its matches in the results file's order (the band at the right end: the final 95% interval, "
+                "± 1.96 standard errors).</p>")
+    body.append(_chart(charts, "running"))
+    if running:
+        body.append("<table><tr><th>pairing</th><th>after matches</th><th>a ppg so far</th></tr>"
+                    + "".join(_checkpoint_rows(pair, series) for pair, series in running.items()) + "</table>")
+    body.append(judged_section(standings))
+    if standings.sprt is not None:
+        t = standings.sprt
+        body.append(f"<h2>SPRT</h2><p>SPRT [{t.elo0:g}, {t.elo1:g}]: {e(t.verdict)} after {t.matches} matches, "
+                    f"LLR {t.llr:+.2f}</p>")
+    body.extend(_engine_section(standings))
+    for one in standings.by_length:
+        body.append(f"<h2 id=\"length-{one.length}\">{e(one.tournament)}</h2>")
+        body.append(f"<p>{one.matches_played:,} matches, {len(one.players)} players</p>")
+        body.extend(_tables(one))
+        body.append(_chart(charts, f"ratings {one.length}"))
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{e(title)}</title><style>{_STYLE}</style></head>\n<body>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def judged_section(standings: Standings) -> str:
+    """The place of the judged figures (issue 28: ``ppg_luck_adjusted`` and its standard
+    error, ``checker_error_rate``, ``cube_error_rate``, ``luck_per_game``, per player and
+    per pairing).  No results file keeps them yet, so it says the matches were not judged;
+    it shows nothing made up."""
+    del standings  # the judged figures will come from the standings once the file keeps them
+    return ("<section id=\"judged\"><h2>Judged figures</h2><p>These matches were not judged: a judge "
+            "(a bot that measures each roll's luck and each decision's error) is not part of this tournament, "
+            "so there are no luck-adjusted points per game, error rates or luck per game to show.</p></section>")
+
+
+def _spec_section(text: str) -> str:
+    """One run's spec: name, seed, format, lengths, matches, rules and players (from its TOML;
+    its bots need not be installed)."""
+    e = html.escape
+    raw = tomllib.loads(text)
+    lengths = raw["match_length"] if isinstance(raw["match_length"], list) else [raw["match_length"]]
+    items = [("name", raw.get("name", "")), ("seed", raw.get("seed", "")),
+             ("format", raw.get("format", "round-robin")),
+             ("match lengths", ", ".join(length_name(n) for n in lengths)),
+             ("matches per pairing", raw.get("matches_per_pairing", "")),
+             ("paired dice", "yes" if raw.get("paired_dice", True) else "no")]
+    if raw.get("challenger"):
+        items.append(("challenger", raw["challenger"]))
+    rules = raw.get("rules", {})
+    if rules:
+        items.append(("rules", ", ".join(f"{k} = {_toml_value(v)}" for k, v in rules.items())))
+    if raw.get("sprt"):
+        items.append(("sprt", ", ".join(f"{k} = {_toml_value(v)}" for k, v in raw["sprt"].items())))
+    out = [f"<h3>{e(str(raw.get('name', '')))}</h3><dl>"
+           + "".join(f"<dt>{e(k)}</dt><dd>{e(str(v))}</dd>" for k, v in items) + "</dl>"]
+    out.append("<table><tr><th>player</th><th>plays</th><th>settings</th></tr>")
+    for player in raw.get("players", []):
+        plays = next((f"{key} {_toml_value(player[key])}" for key in ("bot", "engine", "command") if key in player), "")
+        settings = ", ".join(f"{k} = {_toml_value(v)}" for k, v in player.items()
+                             if k not in ("name", "bot", "engine", "command"))
+        out.append(f"<tr><td>{e(str(player.get('name', '')))}</td><td>{e(plays)}</td><td>{e(settings)}</td></tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def _toml_value(value: Any) -> str:
+    """A spec value as TOML writes it (strings quoted, tables inline)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return str(value)
+
+
+def _tables(standings: Standings) -> list[str]:
+    """The players' and the pairings' tables of ``standings`` with their notes, as the text report has them."""
+    e = html.escape
+    se_name = "± pair" if standings.paired else "± se"
+    rows = ["<table><tr><th>player</th><th>plays</th><th>matches</th><th>wins</th><th>win%</th><th>ppg</th>"
+            f"<th>{e(se_name)}</th><th>Elo</th><th>95% CI</th></tr>"]
+    for p in standings.players:
+        s = p.stats
+        error = p.ppg_se_paired if standings.paired else p.ppg_se_independent
+        rows.append(f"<tr><td>{e(p.name)}</td><td>{e(p.plays)}</td>{_n(str(s.matches))}{_n(str(s.wins))}"
+                    f"{_n(f'{100 * s.win_rate:.1f}%')}{_n(f'{s.ppg:+.3f}')}{_n(_se(error))}"
+                    f"{_n(f'{p.elo:+.1f}')}{_n(_interval(*p.elo_ci95))}</tr>")
+    rows.append("</table>")
+    rated = ("points (money: net points clipped to [-3, 3], as a score)" if standings.rating == "points"
+             else "match wins")
+    zero = f"{standings.anchor} = 0" if standings.anchor is not None else "mean 0"
+    rows.append(f"<p class=\"note\">Elo: Bradley-Terry fit of {e(rated)}, {e(zero)}; 95% intervals from the "
+                + ("dice pairs" if standings.paired else "matches, taken as independent: dice not paired")
+                + (f"; {standings.prior_draws:g} virtual draw a pairing keeps the ratings finite"
+                   if standings.prior_draws else "") + ".</p>")
+    rows.append("<table><tr><th>pairing</th><th>matches</th><th>a wins</th><th>b wins</th><th>a ppg</th>"
+                "<th>± pair</th><th>± ind</th><th>Elo a-b</th><th>95% CI</th><th>LOS</th></tr>")
+    rows.extend(_pairing_row(q) for q in standings.pairings)
+    rows.append("</table>")
+    rows.append("<p class=\"note\">± pair: dice pairs as the samples; ± ind: matches as independent samples; "
+                f"{NOT_AVAILABLE}: too few samples for an error to rest on.</p>")
+    return rows
+
+
+def _pairing_row(q: PairingStanding) -> str:
+    e = html.escape
+    r, elo = q.result, q.elo
+    paired = _se(r.ppg_se_paired) if r is not None and r.paired else "-"
+    independent = _se(r.ppg_se_independent if r is not None else q.stats.ppg_se)
+    cells = [_n(str(q.stats.matches)), _n(str(q.stats.wins)), _n(str(q.stats.losses)), _n(f"{q.stats.ppg:+.3f}"),
+             _n(paired), _n(independent)]
+    if elo is not None:
+        los = NOT_AVAILABLE if math.isnan(elo.los) else f"{100 * elo.los:.1f}%"
+        cells += [_n(format_elo(elo.elo)), _n(_interval(elo.lo, elo.hi)), _n(los)]
+    else:
+        cells += ["<td></td>"] * 3
+    return f"<tr><td>{e(q.a)} - {e(q.b)}</td>{''.join(cells)}</tr>"
+
+
+def _engine_section(standings: Standings) -> list[str]:
+    """The outside engines' figures (decisions, time, faults) and the forfeits; nothing without outside players."""
+    e = html.escape
+    outside = [p for p in standings.players if p.is_outside]
+    if not outside:
+        return []
+    rows = ["<h2>Outside engines</h2><table><tr><th>engine</th><th>decisions</th><th>ms mean</th><th>ms max</th>"
+            "<th>restarts</th><th>crashes</th><th>timeouts</th><th>illegal</th><th>forfeits</th></tr>"]
+    for p in outside:
+        c = p.engine
+        rows.append(f"<tr><td>{e(p.name)}</td>{_n(str(c.decisions))}{_n(f'{c.decision_ms_mean:.3f}')}"
+                    f"{_n(f'{c.decision_ms_max:.1f}')}{_n(str(c.restarts))}{_n(str(c.crashes))}"
+                    f"{_n(str(c.timeouts))}{_n(str(c.illegal_answers))}{_n(str(c.forfeits))}</tr>")
+    rows.append("</table>")
+    if standings.forfeits:
+        shown = ", ".join(f"{idx} ({loser} vs {winner})" for _, idx, loser, winner in standings.forfeits[:10])
+        rows.append(f"<p class=\"note\">forfeited matches (index): {e(shown)}"
+                    + (f" and {len(standings.forfeits) - 10} more" if len(standings.forfeits) > 10 else "") + "</p>")
+    return rows
+
+
+def _checkpoint_rows(pair: tuple[str, str], series: list[tuple[int, float]]) -> str:
+    """A pairing's running ppg at a few points (a tenth, a quarter, half, all of its matches)."""
+    if not series:
+        return ""
+    total = series[-1][0]
+    shown = []
+    for share in (0.1, 0.25, 0.5, 1.0):
+        point = next((s for s in series if s[0] >= share * total), series[-1])
+        if point not in shown:
+            shown.append(point)
+    e = html.escape
+    return "".join(f"<tr><td>{e(pair[0])} - {e(pair[1])}</td>{_n(str(n))}{_n(f'{ppg:+.3f}')}</tr>"
+                   for n, ppg in shown)
+
+
+def _chart(charts: Mapping[str, str], name: str) -> str:
+    svg = charts.get(name)
+    return f"<div class=\"chart\">{svg}</div>" if svg else ""
+
+
+def _n(text: str) -> str:
+    """A number's cell (right-aligned)."""
+    return f"<td class=\"n\">{html.escape(text)}</td>"
+
+
+def _se(x: float) -> str:
+    return NOT_AVAILABLE if math.isnan(x) else f"{x:.3f}"
+
+
+def _interval(lo: float, hi: float) -> str:
+    return f"[{format_elo(lo)}, {format_elo(hi)}]"
+
+
+def write_html_report(db: str | Path, standings: Standings, out: str | Path) -> None:
+    """Write the HTML report of the results file ``db`` (whose standings are ``standings``)
+    to ``out``: reads its runs' specs and its match rows (once, streamed) for the running
+    ppg, draws the charts (matplotlib), and writes the page atomically
+    (:func:`bgfast.validation.output_file`).
+
+    :raises MissingExtraError: matplotlib is not installed (``pip install 'bgfast[plot]'``).
+    :raises OutputFileError: ``out`` cannot be written (nothing is written then).
+    """
+    from bgfast.tournament.plots import figure_svg, ratings_figure, require_plotting, running_ppg_figure
+
+    require_plotting("--html")
+    pairs = [(q.a, q.b) for q in standings.pairings]
+    with open_results(db) as store:
+        specs = [run["spec"] for run in store.runs()]
+        running = running_ppg(store.iter_matches(), pairs, {(q.a, q.b): q.stats.matches for q in standings.pairings})
+    final_se = {(q.a, q.b): (q.result.ppg_se_paired if q.result.paired else q.result.ppg_se_independent)
+                if q.result is not None else q.stats.ppg_se for q in standings.pairings}
+    charts: dict[str, str] = {}
+    with warnings.catch_warnings():  # text stays text in the SVG: the browser's fonts draw what matplotlib's lack
+        warnings.filterwarnings("ignore", message="Glyph .* missing from", category=UserWarning)
+        if standings.players:
+            charts["ratings"] = figure_svg(ratings_figure(standings))
+            charts["running"] = figure_svg(running_ppg_figure(running, final_se))
+        for one in standings.by_length:
+            if one.players:
+                charts[f"ratings {one.length}"] = figure_svg(ratings_figure(one))
+    page = html_page(standings, specs, running, charts)
+    with output_file(out, "the HTML report") as handle:
+        handle.write(page)
