@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -142,6 +143,21 @@ def test_show_svg_writes_a_picture_that_parses(capsys, tmp_path):
     assert {str(n) for n in range(1, 25)} <= set(texts)              # the points' numbers
     assert any("7-point match" in (t or "") for t in texts)
     assert sorted(os.listdir(tmp_path)) == ["board.svg"]            # no temporary file left behind
+
+
+def test_show_svg_writes_through_a_link_and_into_a_device_without_replacing_them(capsys, tmp_path):
+    # a new user's --svg /dev/full replaced the device with a plain file and said it wrote it
+    real, link = tmp_path / "real.svg", tmp_path / "link.svg"
+    real.write_text("old")
+    link.symlink_to(real)
+    code, _, _ = run(capsys, "show", START, "--svg", str(link))
+    assert code == 0 and link.is_symlink() and real.read_text().startswith("<svg")
+    if os.geteuid() != 0:
+        return                                                       # making device nodes needs root
+    full = tmp_path / "full"
+    os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))          # as /dev/full: every write fails
+    code, _, err = run(capsys, "show", START, "--svg", str(full))
+    assert code != 0 and "No space left on device" in err and stat.S_ISCHR(os.stat(full).st_mode)
 
 
 def _chromium() -> str | None:

@@ -20,7 +20,6 @@ with more than five checkers shows five and the count on the outermost.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -28,6 +27,7 @@ from bgfast.dice import Dice
 from bgfast.formats.text import read_position
 from bgfast.match import MatchState
 from bgfast.position import NUM_CHECKERS, Position
+from bgfast.validation import output_file
 
 __all__ = ["board_svg", "write_svg"]
 
@@ -191,27 +191,13 @@ def board_svg(position: Position | str, match: MatchState | None = None, dice: D
 
 
 def write_svg(path: str | os.PathLike[str], svg: str) -> Path:
-    """Write ``svg`` to ``path`` atomically: into a temporary file in the same folder, then
-    renamed over ``path``, so a reader never sees half a picture.  Returns the path.
+    """Write ``svg`` to ``path`` as every output file is written
+    (:func:`bgfast.validation.output_file`): whole or not at all, a link written through, a
+    device written as it is.  Returns the path.
 
-    :raises OSError: the file cannot be written; the message names it.
+    :raises OutputFileError: the file cannot be written; the message names it.
     """
-    target = Path(path)
-    tmp: str | None = None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or Path("."))
-        os.fchmod(fd, 0o644)              # a picture for the web: readable by all, as a new file is
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(svg)
-        os.replace(tmp, target)
-        tmp = None
-    except OSError as exc:
-        raise OSError(exc.errno, f"cannot write the picture {str(target)!r}: {exc.strerror or exc}") from exc
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-    return target
+    with output_file(path, "the picture") as handle:
+        handle.write(svg)
+    return Path(path)
 
