@@ -428,3 +428,14 @@ def test_the_rollout_progress_bar_on_a_terminal_of_0_columns_takes_80(tmp_path: 
     assert code == 0 and "trials" in out
     drawn = [line for line in shown.replace("\r\n", "\r").split("\r") if line.startswith("rollout: ")]
     assert drawn and all(len(line) == 79 for line in drawn), repr(shown)
+
+
+@pytest.mark.parametrize("text", ["A" * 100_000, "4HPwATDgc/ABMA:" + "B" * 100_000, "XGID=" + "A" * 100_000])
+def test_an_overlong_id_is_quoted_shortened_in_its_one_line_error(capsys: pytest.CaptureFixture[str],
+                                                                   text: str) -> None:
+    # a 100,000-character ID came back whole in the error line
+    from bgfast.cli import main
+
+    assert main(["eval", text]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 300 and "..." in err

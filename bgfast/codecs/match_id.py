@@ -30,7 +30,7 @@ import base64
 import binascii
 from collections.abc import Mapping
 
-from bgfast.errors import InvalidMatchIdError
+from bgfast.errors import InvalidMatchIdError, shortened
 from bgfast.validation import whole_number
 
 __all__ = ["CENTRED", "LAYOUT", "decode_match_id", "encode_match_id"]
@@ -67,7 +67,8 @@ def decode_match_id(match_id: str) -> dict[str, int]:
         a cube owner of 2, or bits 67-71 set.
     """
     if not isinstance(match_id, str) or len(match_id) != 12:
-        raise InvalidMatchIdError(f"a Match ID is 12 characters, got {match_id!r}")
+        shown = shortened(match_id) if isinstance(match_id, str) else match_id
+        raise InvalidMatchIdError(f"a Match ID is 12 characters, got {shown!r}")
     try:
         key = base64.b64decode(match_id, validate=True)
     except (binascii.Error, ValueError):
@@ -76,10 +77,10 @@ def decode_match_id(match_id: str) -> dict[str, int]:
         raise InvalidMatchIdError(f"a Match ID uses only A-Z a-z 0-9 + /, got {match_id!r}")
     bits = int.from_bytes(key, "little")
     if bits >> _USED_BITS:
-        raise InvalidMatchIdError(f"Match ID bits 67-71 must be zero in {match_id!r}")
+        raise InvalidMatchIdError(f"Match ID bits 67-71 must be zero in {shortened(match_id)!r}")
     fields = {name: (bits >> offset) & ((1 << width) - 1) for name, (offset, width) in LAYOUT.items()}
     if fields["owner"] == 2:
-        raise InvalidMatchIdError(f"Match ID cube owner 2 is not 0, 1 or 3 (centred) in {match_id!r}")
+        raise InvalidMatchIdError(f"Match ID cube owner 2 is not 0, 1 or 3 (centred) in {shortened(match_id)!r}")
     return fields
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bgfast._core import board as _board
-from bgfast.errors import InvalidPositionError
+from bgfast.errors import InvalidPositionError, shortened
 
 __all__ = [
     "BOARD_BYTES",
@@ -53,7 +53,7 @@ def decode_position_id(position_id: str) -> bytes:
         raise InvalidPositionError(f"a Position ID is a string, got {position_id!r}")
     err, raw = _board.decode_id(position_id.strip())
     if err or raw is None:
-        raise InvalidPositionError(f"invalid Position ID {position_id!r}: {_board.error_text(err)}")
+        raise InvalidPositionError(f"invalid Position ID {shortened(position_id)!r}: {_board.error_text(err)}")
     return raw
 
 

@@ -71,7 +71,7 @@ from typing import Any
 
 from bgfast.codecs.match_id import CENTRED, LAYOUT
 from bgfast.codecs.position_id import board_bytes
-from bgfast.errors import InvalidMatchIdError, InvalidPositionError
+from bgfast.errors import InvalidMatchIdError, InvalidPositionError, shortened
 from bgfast.validation import one_of, whole_number
 
 __all__ = [
@@ -159,7 +159,7 @@ def xgid_field_to_board(field: str, turn: int = 1) -> list[list[int]]:
     """
     _check_turn(turn)
     if not isinstance(field, str) or len(field) != _FIELD_LENGTH:
-        raise InvalidPositionError(f"an XGID position field is 26 characters, got {field!r}")
+        raise InvalidPositionError(f"an XGID position field is 26 characters, got {shortened(field)!r}")
     bottom = [0] * 25
     top = [0] * 25
     for k, ch in enumerate(field):
@@ -168,23 +168,23 @@ def xgid_field_to_board(field: str, turn: int = 1) -> list[list[int]]:
         if "A" <= ch <= "O":
             if k == 0:
                 raise InvalidPositionError(
-                    f"character 0 is the top player's bar, but holds bottom checkers {ch!r} in {field!r}"
+                    f"character 0 is the top player's bar, but holds bottom checkers {ch!r} in {shortened(field)!r}"
                 )
             bottom[24 if k == 25 else k - 1] = ord(ch) - ord("A") + 1
         elif "a" <= ch <= "o":
             if k == 25:
                 raise InvalidPositionError(
-                    f"character 25 is the bottom player's bar, but holds top checkers {ch!r} in {field!r}"
+                    f"character 25 is the bottom player's bar, but holds top checkers {ch!r} in {shortened(field)!r}"
                 )
             top[24 if k == 0 else 24 - k] = ord(ch) - ord("a") + 1
         else:
             raise InvalidPositionError(
-                f"XGID position character {ch!r} at {k} is not '-', 'A'-'O' or 'a'-'o' in {field!r}"
+                f"XGID position character {ch!r} at {k} is not '-', 'A'-'O' or 'a'-'o' in {shortened(field)!r}"
             )
     for name, side in (("bottom", bottom), ("top", top)):
         if sum(side) > _NUM_CHECKERS:
             raise InvalidPositionError(
-                f"the {name} player has {sum(side)} checkers (at most 15) in {field!r}"
+                f"the {name} player has {sum(side)} checkers (at most 15) in {shortened(field)!r}"
             )
     return [top, bottom] if turn == 1 else [bottom, top]
 
@@ -325,16 +325,16 @@ def parse_xgid(text: str) -> XgidRecord:
         body = body[5:]
     parts = body.split(":")
     if len(parts) != 10:
-        raise InvalidMatchIdError(f"an XGID has 10 fields separated by ':', got {len(parts)} in {text!r}")
+        raise InvalidMatchIdError(f"an XGID has 10 fields separated by ':', got {len(parts)} in {shortened(text)!r}")
     position, cube, owner, turn, dice, s_bottom, s_top, rules, length, max_cube = parts
     try:
         xgid_field_to_board(position)
     except InvalidPositionError as exc:
-        raise InvalidPositionError(f"{exc} (in XGID {text!r})") from None
+        raise InvalidPositionError(f"{exc} (in XGID {shortened(text)!r})") from None
 
     def number(name: str, value: str, signed: bool = False) -> int:
         if not (_SIGNED if signed else _INT).fullmatch(value):
-            raise InvalidMatchIdError(f"XGID {name} field {value!r} is not a number in {text!r}")
+            raise InvalidMatchIdError(f"XGID {name} field {value!r} is not a number in {shortened(text)!r}")
         return int(value)
 
     fields: dict[str, Any] = {
@@ -351,7 +351,7 @@ def parse_xgid(text: str) -> XgidRecord:
     try:
         _check_fields(**fields)
     except InvalidMatchIdError as exc:
-        raise InvalidMatchIdError(f"{exc} in {text!r}") from None
+        raise InvalidMatchIdError(f"{exc} in {shortened(text)!r}") from None
     return XgidRecord(position, **fields)
 
 
