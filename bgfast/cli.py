@@ -705,8 +705,11 @@ def _cmd_export(args: argparse.Namespace) -> int:
     _path_fits(args.db, "results file")
     fmt = "sgf" if args.sgf is not None or args.sgf_dir is not None else "mat"
     file, folder_name = (args.sgf, args.sgf_dir) if fmt == "sgf" else (args.mat, args.mat_dir)
-    if [args.mat, args.mat_dir, args.sgf, args.sgf_dir].count(None) != 3:
-        raise ValueError("give one of --mat, --mat-dir, --sgf, --sgf-dir")
+    given = [name for name, value in (("--mat", args.mat), ("--mat-dir", args.mat_dir), ("--sgf", args.sgf),
+                                      ("--sgf-dir", args.sgf_dir)) if value is not None]
+    if len(given) != 1:
+        raise ValueError(f"give exactly one of --mat, --mat-dir, --sgf, --sgf-dir (got {', '.join(given)})"
+                         if given else "give one of --mat, --mat-dir, --sgf, --sgf-dir: where to write")
     if args.all:
         if folder_name is None:
             raise ValueError(f"--all writes into a folder: give --{fmt}-dir DIR (not --{fmt})")

@@ -321,7 +321,7 @@ def test_export_writes_sgf_of_the_matches_a_mat_file_cannot_hold(tmp_path: Path,
     assert main(["export", str(db), "--match", "1", "--sgf", str(tmp_path / "one.sgf")]) == 0
     assert (tmp_path / "one.sgf").read_text() == (folder / "sgf-1.sgf").read_text()
     assert main(["export", str(db), "--match", "1", "--sgf", str(tmp_path / "x.sgf"), "--mat", "y.mat"]) == 2
-    assert "give one of --mat, --mat-dir, --sgf, --sgf-dir" in capsys.readouterr().err
+    assert "give exactly one of --mat, --mat-dir, --sgf, --sgf-dir (got --mat, --sgf)" in capsys.readouterr().err
     if requires_gnubg.args[0]:   # no gnubg program: the rest is its check
         return
     answers = run_gnubg("import", [{"path": str(path), "format": "sgf"} for _h, path in items])
