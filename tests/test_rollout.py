@@ -634,10 +634,10 @@ def test_plays_with_the_cube_are_ranked_by_the_luck_adjusted_cubeful_equity() ->
 def test_the_sampling_label_says_which_rolls_were_stratified() -> None:
     assert "36 trials (plain sampling)" in rollout(THREE_EACH, trials=36).report()        # fewer than 72
     assert "100 trials (first roll stratified)" in rollout(THREE_EACH, trials=100).report()
-    assert "1296 trials (first two rolls stratified)" in rollout(THREE_EACH, trials=1296).report()
+    assert "1,296 trials (first two rolls stratified)" in rollout(THREE_EACH, trials=1296).report()
     # with dice, the dice are fixed: the rolls stratified are the ones after them
     text = rollout(Position(), dice="31", trials=1296, seed=1).report()
-    assert "1296 trials (the two rolls after the 31 stratified)" in text
+    assert "1,296 trials (the two rolls after the 31 stratified)" in text
     assert "for the side on roll, with 31 to play" in text and "before the dice" not in text
     assert "(the roll after the 31 stratified)" in rollout(Position(), dice="31", play="8/5 6/5", trials=72).report()
     assert "for the side on roll, before the dice" in rollout(THREE_EACH, trials=72).report()

@@ -234,7 +234,7 @@ class RolloutResult:
         lines = [
             f"rollout of {self.position.id()}"
             + ("" if self.variant == "standard" else f" ({self.variant})") + f": {self.match.describe(dice=False)}",
-            f"{self.bot} on both sides, {self.trials} trial{'' if self.trials == 1 else 's'} "
+            f"{self.bot} on both sides, {self.trials:,} trial{'' if self.trials == 1 else 's'} "
             f"({_sampling(self.strata, self.dice)}"
             + (", luck-adjusted" if self.luck_adjusted else "") + "), "
             f"seed {self.seed}" + (f", truncated after {self.truncate} plies" if self.truncate else "")
@@ -279,7 +279,8 @@ class RolloutResult:
                       f"{'#':>3}  {'play':<{width}}  {'equity':>17}  {'difference':>17}"]
             for i, p in enumerate(self.plays, 1):
                 diff = "" if i == 1 else str(p.difference)
-                lines.append(f"{i:>3}  {p.move or '(no play)':<{width}}  {p.result.ranking_equity!s:>17}  {diff:>17}")
+                lines.append(f"{i:>3}  {p.move or '(no play)':<{width}}  {p.result.ranking_equity!s:>17}  {diff:>17}"
+                             .rstrip())
         return "\n".join(lines)
 
 
