@@ -181,3 +181,10 @@ def test_help_text_matches_its_snapshot(capsys, command):
     code, out, _ = run(capsys, command, "--help")
     assert code == 0
     assert_snapshot(f"help_{command}.txt", out)
+
+
+def test_eval_with_the_dice_rolled_says_why_it_gives_no_cube_action(capsys):
+    # the proper-cube-action line silently went away when the XGID said the dice were rolled
+    code, out, _ = run(capsys, "eval", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")
+    assert code == 0 and "proper cube action" not in out
+    assert "no cube action: the dice are rolled (31)" in out

@@ -82,6 +82,10 @@ class PositionEvaluation:
             lines.append(f"  cubeful equity  {signed(self.cubeful_equity)} points per cube (Janowski)")
         if self.cube is not None:
             lines.append(f"  proper cube action: {self.cube.action.value}")
+        else:
+            d1, d2 = s.match.dice
+            lines.append(f"  no cube action: the dice are rolled ({d1}{d2}), so the cubeful equity is the cube's as "
+                         "it stands")
         return "\n".join(lines)
 
 
