@@ -555,8 +555,9 @@ class MatchState:
         if player != self.player_on_roll or self.dice != (0, 0):
             return f"player {player} cannot double: only the player on roll doubles, before rolling"
         if self.is_crawford_game:
-            score = f"{self.score[0]}-{self.score[1]}"
-            return f"player {player} cannot double in the Crawford game ({score} in a {self.length}-point match)"
+            score = f"{self.score[player]}-{self.score[1 - player]}"
+            return (f"player {player} cannot double in the Crawford game (score {score}, player {player}'s first, "
+                    f"in a {self.length}-point match)")
         if self.cube_owner == 1 - player:
             return f"player {player} cannot double: player {1 - player} owns the cube"
         if self.cube_value * 2 > rules.max_cube:

@@ -188,3 +188,10 @@ def test_eval_with_the_dice_rolled_says_why_it_gives_no_cube_action(capsys):
     code, out, _ = run(capsys, "eval", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")
     assert code == 0 and "proper cube action" not in out
     assert "no cube action: the dice are rolled (31)" in out
+
+
+def test_the_crawford_reason_gives_the_score_in_the_headers_order(capsys):
+    # the header said 4-2 (the side on roll first) and the reason 2-4 (player 0 first)
+    code, out, _ = run(capsys, "cube", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:4:2:1:5:10")
+    assert code == 0 and "score 4-2 (the side on roll first, Crawford game)" in out
+    assert "in the Crawford game (score 4-2, player 1's first, in a 5-point match)" in out
