@@ -60,14 +60,13 @@ PLOT_FORMATS = (".png", ".svg", ".pdf", ".jpg", ".jpeg", ".webp", ".tif", ".tiff
 """File types ``report --plot`` writes (matplotlib's Agg backend, chosen by the suffix)."""
 
 
-_Parser = Parser
 """Every parser of the command (sub-commands too): one-line errors, no abbreviated options."""
 
 
 # ---------------------------------------------------------------- moves
 
 
-def _add_moves(sub: argparse._SubParsersAction[_Parser]) -> None:
+def _add_moves(sub: argparse._SubParsersAction[Parser]) -> None:
     p = sub.add_parser(
         "moves",
         help="list the legal plays of a roll",
@@ -134,7 +133,7 @@ def _cmd_moves(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- show
 
 
-def _add_show(sub: argparse._SubParsersAction[_Parser]) -> None:
+def _add_show(sub: argparse._SubParsersAction[Parser]) -> None:
     p = sub.add_parser(
         "show",
         help="draw a position",
@@ -184,7 +183,7 @@ def _add_judge_options(p: argparse.ArgumentParser) -> None:
 _POSITION_HELP = "gnubg Position ID, PositionID:MatchID (the score and cube) or XGID; the side on roll's view"
 
 
-def _add_eval(sub: argparse._SubParsersAction[_Parser]) -> None:
+def _add_eval(sub: argparse._SubParsersAction[Parser]) -> None:
     p = sub.add_parser(
         "eval",
         help="the chances and equities of the side on roll",
@@ -206,7 +205,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_hint(sub: argparse._SubParsersAction[_Parser]) -> None:
+def _add_hint(sub: argparse._SubParsersAction[Parser]) -> None:
     p = sub.add_parser(
         "hint",
         help="the plays of a roll ranked by equity",
@@ -232,7 +231,7 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_cube(sub: argparse._SubParsersAction[_Parser]) -> None:
+def _add_cube(sub: argparse._SubParsersAction[Parser]) -> None:
     p = sub.add_parser(
         "cube",
         help="the cube decision of the side on roll",
@@ -271,7 +270,7 @@ _non_negative = _int_at_least(0, "non-negative")
 _positive = _int_at_least(1, "positive")
 
 
-def _add_play(sub: argparse._SubParsersAction[_Parser]) -> None:
+def _add_play(sub: argparse._SubParsersAction[Parser]) -> None:
     p = sub.add_parser(
         "play",
         help="play one match between two bots and print its log",
@@ -368,7 +367,7 @@ def _bots_named(bots: Sequence[object], names: Sequence[str]) -> Iterator[None]:
 # ---------------------------------------------------------------- rollout
 
 
-def _add_rollout(sub: argparse._SubParsersAction[_Parser]) -> None:
+def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
     p = sub.add_parser(
         "rollout",
         help="roll out a position, or every play of a roll, with a bot",
@@ -460,9 +459,9 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- bench
 
 
-def _add_bench(sub: argparse._SubParsersAction[_Parser]) -> None:
+def _add_bench(sub: argparse._SubParsersAction[Parser]) -> None:
     p = sub.add_parser("bench", help="measure speed", description="Measure bgfast's speed (and its peers' where installed).")
-    what = p.add_subparsers(dest="what", metavar="WHAT", required=True, parser_class=_Parser)
+    what = p.add_subparsers(dest="what", metavar="WHAT", required=True, parser_class=Parser)
     mg = what.add_parser(
         "movegen",
         help="move generation on the wildbg contact+race positions, all 21 rolls",
@@ -544,7 +543,7 @@ def _cmd_bench_neural(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- train
 
 
-def _add_train(sub: argparse._SubParsersAction[_Parser]) -> None:
+def _add_train(sub: argparse._SubParsersAction[Parser]) -> None:
     sub.add_parser("train", help="train the neural net by self-play (see bgfast train --help)", add_help=False,
                    description="Train bgfast's neural net: bgfast train {td,curve,refine,bench,snapshot} ...")
 
@@ -563,7 +562,7 @@ def _cmd_train(argv: Sequence[str]) -> int:
 # ---------------------------------------------------------------- tournament, report
 
 
-def _add_tournament(sub: argparse._SubParsersAction[_Parser]) -> None:
+def _add_tournament(sub: argparse._SubParsersAction[Parser]) -> None:
     p = sub.add_parser(
         "tournament",
         help="play a bot tournament from a TOML spec (resumable)",
@@ -611,7 +610,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_report(sub: argparse._SubParsersAction[_Parser]) -> None:
+def _add_report(sub: argparse._SubParsersAction[Parser]) -> None:
     p = sub.add_parser(
         "report",
         help="show the standings of a tournament results file",
@@ -675,7 +674,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_export(sub: argparse._SubParsersAction[_Parser]) -> None:
+def _add_export(sub: argparse._SubParsersAction[Parser]) -> None:
     p = sub.add_parser(
         "export",
         help="write tournament matches as Jellyfish .mat or SGF files",
@@ -813,7 +812,7 @@ def _is_dir(path: Path, *, unknown: bool = False) -> bool:
 # ---------------------------------------------------------------- engine
 
 
-def _add_engine(sub: argparse._SubParsersAction[_Parser]) -> None:
+def _add_engine(sub: argparse._SubParsersAction[Parser]) -> None:
     from bgfast.engines import ubgi_server
 
     p = sub.add_parser(
@@ -831,7 +830,7 @@ def _add_engine(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 # ---------------------------------------------------------------- the command
 
-COMMANDS: list[Callable[[argparse._SubParsersAction[_Parser]], None]] = [
+COMMANDS: list[Callable[[argparse._SubParsersAction[Parser]], None]] = [
     _add_moves, _add_show, _add_eval, _add_hint, _add_cube, _add_play, _add_rollout, _add_tournament, _add_report,
     _add_export, _add_bench,
     _add_engine, _add_train]
@@ -839,14 +838,14 @@ COMMANDS: list[Callable[[argparse._SubParsersAction[_Parser]], None]] = [
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = Parser(
         prog=PROG,
         description="bgfast: backgammon by the full rules, very fast.",
         epilog="Positions are gnubg Position IDs (e.g. 4HPwATDgc/ABMA, the starting position); "
         "dice are two digits like 31 or 3-1.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=Parser)
     for add in COMMANDS:
         add(sub)
     return parser

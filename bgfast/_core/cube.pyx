@@ -342,7 +342,8 @@ cdef int cube_offer(const CubeArgs* a, const Evaluator* e, MoveGen* g, const Boa
         scale = 0.5 * (dp - _lookup(a.met, a.away_d, a.away_t - a.cube, a.post_crawford))
     if (dt if dt < dp else dp) - nd < -SCREEN * scale:
         return 0
-    evaluator_preroll(e, g, b, e.cube_ply, p)
+    if e.cube_ply > 0:       # else the screen's estimate is the one at cube_ply
+        evaluator_preroll(e, g, b, e.cube_ply, p)
     return cube_decide(p, a, &nd, &dt, &dp)
 
 

@@ -94,7 +94,6 @@ cdef extern from "neural.h":
 
 
 cdef extern from *:
-    int __builtin_ctz(unsigned int x) nogil
     int __builtin_ctzll(unsigned long long x) nogil
     int __builtin_clz(unsigned int x) nogil
 

@@ -30,10 +30,9 @@ from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
 
-from bgfast._core.board cimport Board
 from bgfast._core.probs cimport NOUT, probs_flip
 from bgfast._core.evaluator cimport Evaluator, CoreEvaluator, evaluator_preroll
-from bgfast._core.cube cimport Met, MetTable, money_cubeful, met_mwc, met_dead_cube
+from bgfast._core.cube cimport Met, money_cubeful, met_mwc, met_dead_cube
 from bgfast._core.game cimport (
     MatchRunner, MatchCtx, MatchLog, GameLog, GameStart, game_start, seed_match, play_position,
 )

@@ -70,18 +70,13 @@ DEFAULT_CACHE_SIZE = 1 << 16
 # ---------------------------------------------------------------- the search
 
 cdef Search* search_new(const Neural* model, int cache_size) noexcept nogil:
+    """A search with no filters set: its owner sets them (:func:`search_set_filters`)."""
     cdef Search* s = <Search*> malloc(sizeof(Search))
-    cdef int n, k
     if s == NULL:
         return NULL
     memset(s, 0, sizeof(Search))
     s.model = model
     s.cache_size = cache_size
-    for n in range(1, SEARCH_MAX_PLIES + 1):
-        s.filters[n][0].keep = 8
-        s.filters[n][0].window = 0.16
-    s.filters[3][2].keep = 2
-    s.filters[3][2].window = 0.04
     return s
 
 
@@ -234,15 +229,7 @@ cdef void search_preroll(Search* s, MoveGen* g, const Board* b, int plies, float
 
 cdef int search_choose(Search* s, const MoveGen* g, const Board* parent, int plies,
                        const PlayValue* value) noexcept nogil:
-    if plies <= 0:
-        return _choose0(s, g, parent, value)
     return _choose(s, g, parent, plies, value, 0, NULL)
-
-
-cdef inline int _choose0(Search* s, const MoveGen* g, const Board* parent, const PlayValue* value) noexcept nogil:
-    cdef int best = 0
-    neural_candidates(s.model, g, parent, &best, 1, 0.0, NULL, value)
-    return best
 
 
 # ---------------------------------------------------------------- Python face

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bgfast import cube as cube_math
-from bgfast.analysis.judge import Judge
+from bgfast.analysis.judge import DEFAULT_JUDGE, Judge
 from bgfast.analysis.report import percent, probabilities_dict, probabilities_line, signed
 from bgfast.analysis.situation import Situation
 from bgfast.errors import IllegalCubeActionError, InvalidAnalysisError
@@ -265,7 +265,7 @@ def judge_cube(situation: Situation, probabilities: object, ply: int = 0) -> Cub
     return CubeAnalysis(situation, ply, p, nd, dt, dp, action, None, chances)
 
 
-def analyse_cube(position: Position | str, judge: Judge | str = "neural", *, ply: int | None = None,
+def analyse_cube(position: Position | str, judge: Judge | str = DEFAULT_JUDGE, *, ply: int | None = None,
                  rules: Rules | None = None, met: MatchEquityTable | str | None = None) -> CubeAnalysis:
     """The cube decision of the side on roll in ``position`` (a Position ID, ``PositionID:MatchID``
     or XGID), before its roll, judged by ``judge`` (a :class:`Judge`, or a bot spec) at ``ply``.

@@ -27,7 +27,7 @@ from bgfast.dice import Dice
 from bgfast.formats.text import read_position
 from bgfast.match import MatchState
 from bgfast.position import NUM_CHECKERS, Position
-from bgfast.validation import output_file
+from bgfast.validation import write_output_file
 
 __all__ = ["board_svg", "write_svg"]
 
@@ -197,7 +197,6 @@ def write_svg(path: str | os.PathLike[str], svg: str) -> Path:
 
     :raises OutputFileError: the file cannot be written; the message names it.
     """
-    with output_file(path, "the picture") as handle:
-        handle.write(svg)
+    write_output_file(path, svg, "the picture")
     return Path(path)
 

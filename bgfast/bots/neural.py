@@ -67,7 +67,7 @@ def _level_of(text: str, whole: str) -> tuple[int, float] | None:
     text = text.strip()
     if text == "-":
         return None
-    keep, colon, window = text.partition(":")
+    keep, _, window = text.partition(":")
     try:
         return int(keep), float(window)
     except ValueError:

@@ -164,7 +164,7 @@ def _luck_scale(task: _Task) -> np.ndarray:
     m = task.match
     if m.length == 0:
         return np.array([2.0, 1.0, 1.0, -1.0, -1.0]) / m.cube_value
-    away = (m.length - m.score[task.root], m.length - m.score[1 - task.root])
+    away = (m.away(task.root), m.away(1 - task.root))
 
     def at(won: bool, kind: str) -> float:
         p = Probabilities.from_outcome(won, kind)
@@ -315,7 +315,7 @@ def _outcome_row(pos: Position, root_wins: bool, match: MatchState, met: MatchEq
         if match.length == 0:
             value = (points if root_wins else -points) / match.cube_value
         else:
-            a, b = match.length - match.score[root], match.length - match.score[1 - root]
+            a, b = match.away(root), match.away(1 - root)
             value = _mwc_after(met, a, b, root_wins, points)  # type: ignore[arg-type]
     return (*row, value)
 

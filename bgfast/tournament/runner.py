@@ -93,17 +93,15 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
                  spec.total_matches(), backend, workers)
         sprt = _SprtState(spec, store, run) if spec.sprt is not None else None
         leader = _Leader(spec, store, run) if sprt is None else None
-        todo = (c for c in range(spec.chunk_count()) if c not in run.finished)
-        remaining = spec.chunk_count() - len(run.finished)
-        to_play = bool(remaining) and not (sprt is not None and sprt.decided)
+        todo = [c for c in range(spec.chunk_count()) if c not in run.finished]
+        to_play = bool(todo) and not (sprt is not None and sprt.decided)
         if to_play:
             _check_engines(spec)
         reporter.on_start(spec, spec.total_matches(), done)
         started = True
         if to_play:
-            todo_list = list(todo)
-            forfeits = _ForfeitStreaks(spec, todo_list, path)
-            results = run_chunks(spec, todo_list, workers=min(workers, remaining), backend=backend,
+            forfeits = _ForfeitStreaks(spec, todo, path)
+            results = run_chunks(spec, todo, workers=min(workers, len(todo)), backend=backend,
                                  address=scheduler)
             try:
                 for result in results:
@@ -239,6 +237,8 @@ class _ForfeitStreaks:
             self._count(self.pending.pop(chunk))
 
     def _count(self, result: ChunkResult) -> None:
+        if not result.records:     # no match of an outside engine in the chunk
+            return
         seats = {row.idx: (row.seat0, row.seat1) for row in result.rows}
         for record in sorted(result.records):
             for seat, player in enumerate(seats[record.idx]):

@@ -107,14 +107,15 @@ def train_games(model: _neural.Model, config: TrainConfig, first: int, games: in
                              "played by one model copy per worker")
         from concurrent.futures import ThreadPoolExecutor
 
+        copies_play = [self_play(copy) for copy in copies]      # each copy's self-play, made once
         with ThreadPoolExecutor(config.workers) as pool:
             while done < first + games:
                 weights = model.get_weights()
                 for copy in copies:
                     copy.set_weights(weights)
                 starts = [done + w * config.round_games for w in range(config.workers)]
-                results = list(pool.map(lambda a: self_play(a[0]).td_targets(config.seed, a[1], config.round_games,
-                                                                             config.lam), zip(copies, starts)))
+                results = list(pool.map(lambda a: a[0].td_targets(config.seed, a[1], config.round_games, config.lam),
+                                        zip(copies_play, starts)))
                 lr = config.learning_rate(done - done % config.chunk)
                 for boards, targets, pl in results:
                     pc, pr = train_positions(model, boards, targets, lr, lr * config.race_lr_factor,
