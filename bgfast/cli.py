@@ -161,7 +161,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     if svg_file is not None:
         from bgfast.analysis import board_svg, write_svg
 
-        write_svg(svg_file, board_svg(args.position_id, dice=args.dice))
+        write_svg(svg_file, board_svg(pos, match, dice=args.dice))
         print(f"wrote the board to {svg_file}", file=sys.stderr)
     return 0
 
