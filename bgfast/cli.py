@@ -402,6 +402,11 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--cubeful", action="store_true",
                    help="also roll out with the bot's cube decisions (money: points per initial cube; "
                    "match: MWC and EMG), luck-adjusted too; --plays are then ranked by it")
+    p.add_argument("--cube", action="store_true",
+                   help="roll out the cube decision of the side on roll, before its roll: no double and "
+                   "double/take on the same dice (cubeful), with the difference's own error, double/pass "
+                   "and the proper action in gnubg's words (money: points per cube; match: EMG and MWC); "
+                   "a pending double in the Match ID or XGID is that decision")
     p.add_argument("--truncate", type=int, metavar="N",
                    help="stop trials after N plies and finish with the bot's probabilities "
                    "(the heuristic evaluator's for bots without them, such as pubeval)")
@@ -435,7 +440,7 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict(), indent=2) if args.json else result.report())
 
     try:   # Ctrl-C and SIGTERM raise KeyboardInterrupt in the trials (see main): interruptible keeps them
-        result = rollout(args.position_id, dice=args.dice, play=args.play, plays=args.plays,
+        result = rollout(args.position_id, dice=args.dice, play=args.play, plays=args.plays, cube=args.cube,
                          bot=bot, evaluator=evaluator, rules=rules, trials=args.trials, seed=args.seed,
                          workers=args.workers,
                          cubeful=args.cubeful, truncate=args.truncate, target_se=args.target_se,

@@ -166,7 +166,8 @@ def test_a_rollout_refusal_names_the_match_in_user_terms(capsys: pytest.CaptureF
     code, out, err = run(capsys, "rollout", "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10", "--bot", "random")
     assert (code, out) == (2, "")
     assert err == ("bgfast: error: a double is pending (money game, cube 1 centred (player 1 on roll), a double "
-                   "offered to its opponent, Match ID cBEAAAAAAAAE): roll out the position before or after it\n")
+                   "offered to its opponent, Match ID cBEAAAAAAAAE): roll out the position before or after it, "
+                   "or the double with cube=True (bgfast rollout --cube)\n")
     from bgfast.match import MatchState
     from bgfast.rollout import rollout
 

@@ -125,6 +125,8 @@ ctypedef struct GameStart:
     int cube
     int owner                 # -1 centred, else the owning player
     int d1, d2                # dice to play first without a cube action (0, 0 = roll as usual)
+    int no_double             # 1: with no dice given, the side on roll rolls without a cube action
+                              # (a cube rollout's no-double line); game_start sets 0
     int max_plies             # stop after this many plies (0 = play to the end)
 
 # A growing array of turns: the record of a match, kept when asked.

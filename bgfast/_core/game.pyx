@@ -298,6 +298,7 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
     cdef int left[2]                          # checkers each player still has on the board
     cdef float ply_luck[5]
     cdef bint skip_cube = True
+    cdef bint drawn = True                    # this turn's dice are known (the opening roll, given dice)
     cdef const uint8_t* loser
     cdef const Child* chosen
     cdef Scene sc
@@ -320,7 +321,8 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
         owner = start.owner
         d1 = start.d1
         d2 = start.d2
-        skip_cube = d1 != 0
+        drawn = d1 != 0
+        skip_cube = drawn or start.no_double
         max_plies = start.max_plies
     sc.score[0] = m.score[0]
     sc.score[1] = m.score[1]
@@ -361,10 +363,11 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
                 owner = 1 - turn
                 sc.cube = cube
                 sc.owner = owner
+        if not drawn:
             d1 = next_die(m)
             d2 = next_die(m)
         played = -1
-        if m.luck and not (skip_cube and start != NULL):     # leaves m.gen holding the plays of (d1, d2)
+        if m.luck and not (drawn and start != NULL):     # leaves m.gen holding the plays of (d1, d2)
             memset(ply_luck, 0, sizeof(ply_luck))
             played = evaluator_luck(&m.players[turn].evaluator, m.gen, &b, d1, d2, m.luck_filter, ply_luck)
             for k in range(5):
@@ -373,6 +376,7 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
         else:
             generate(m.gen, &b, d1, d2)
         skip_cube = False
+        drawn = False
         if played >= 0 and plays_as_luck(&m.rules, &m.players[turn]):
             idx = played
         else:
@@ -559,6 +563,7 @@ cdef int game_start(GameStart* st, const unsigned char[::1] board, int turn, int
     st.owner = owner
     st.d1 = d1
     st.d2 = d2
+    st.no_double = 0
     st.max_plies = max_plies
     return 0
 

@@ -55,6 +55,7 @@ from bgfast.met import MatchEquityTable
 from bgfast.position import Move, Position
 from bgfast.probabilities import OUTCOME_KINDS, Probabilities
 from bgfast.procs import WorkerPool
+from bgfast.rollout.cube_decision import cube_rollout, double_take_state
 from bgfast.rollout.request import RolloutRequest
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
 from bgfast.rollout.stats import estimate_columns, variance_strata
@@ -131,6 +132,8 @@ class _Line:
     d1: int = 0
     d2: int = 0
     fixed: tuple[float, ...] | None = None   # the six numbers when the game is already over
+    cube: tuple[int, int] | None = None      # the cube's value and owner (-1 centred) if not the task's
+    no_double: bool = False                  # the side on roll rolls at once, no cube action (no double)
 
 
 @dataclass(frozen=True)
@@ -154,14 +157,14 @@ class _Task:
     luck_filter: int = 0
 
 
-def _luck_scale(task: _Task) -> np.ndarray:
+def _luck_scale(task: _Task, m: MatchState) -> np.ndarray:
     """The linear map from a cube-weighted luck vector (root's view, cube values as they are) to
     the cubeful value's scale: money, the cubeless equity's weights ``(2, 1, 1, -1, -1)`` per
     initial cube; match, the dead-cube MWC's weight of each of the five chances at the initial
-    cube, per initial cube.  Any fixed map keeps the luck's mean zero (each ply's luck has mean
+    cube, per initial cube (the initial cube is ``m``'s: the task's, or a line's own).  Any
+    fixed map keeps the luck's mean zero (each ply's luck has mean
     zero over the 36 rolls and its cube value is set before the roll), so the adjusted cubeful
     value stays unbiased; the map only decides how much of the dice's noise it removes."""
-    m = task.match
     if m.length == 0:
         return np.array([2.0, 1.0, 1.0, -1.0, -1.0]) / m.cube_value
     away = (m.away(task.root), m.away(1 - task.root))
@@ -218,16 +221,32 @@ class _Worker:
             import gnubg_nn
 
             self.gnubg = gnubg_nn
-        core = None if not task.truncate or self.gnubg is not None else _core_evaluation(self.evaluator)
-        luck_scale = _luck_scale(task) if task.cubeful and task.luck else np.zeros(5)
-        self.trials = TrialRunner(
-            cubeless, cubeful, root=task.root, score=m.score, crawford=m.crawford, cube=m.cube_value,
+        self.core = None if not task.truncate or self.gnubg is not None else _core_evaluation(self.evaluator)
+        self.games = (cubeless, cubeful)
+        self.trials = self._trial_runner(m)
+        self.by_cube = {(m.cube_value, m.cube_owner): self.trials}
+
+    def _trial_runner(self, m: MatchState) -> TrialRunner:
+        """The trials' runner with the cube as ``m`` has it (the task's, or a line's own)."""
+        task, core = self.task, self.core
+        luck_scale = _luck_scale(task, m) if task.cubeful and task.luck else np.zeros(5)
+        return TrialRunner(
+            *self.games, root=task.root, score=m.score, crawford=m.crawford, cube=m.cube_value,
             owner=m.cube_owner, length=m.length, jacoby=m.jacoby,
             met=None if task.met is None else task.met.core_table, cube_efficiency=task.cube_efficiency,
             max_plies=task.truncate, stratified=task.scripted_rolls, rolls=ALL_36, luck=task.luck,
             cubeful_value=task.cubeful, luck_scale=tuple(float(w) for w in luck_scale),
             evaluator=None if core is None else core[0], evaluator_plies=0 if core is None else core[1],
             evaluate=self.evaluate if task.truncate and core is None else None)
+
+    def _runner(self, line: _Line) -> TrialRunner:
+        if line.cube is None:
+            return self.trials
+        if line.cube not in self.by_cube:
+            value, owner = line.cube
+            self.by_cube[line.cube] = self._trial_runner(
+                dataclasses.replace(self.task.match, cube_value=value, cube_owner=owner))
+        return self.by_cube[line.cube]
 
     def evaluate(self, board: bytes) -> tuple[float, float, float, float, float]:
         """Probabilities of the side on roll in ``board`` (database when exact, else the evaluator)."""
@@ -258,7 +277,8 @@ class _Worker:
             if line.fixed is not None:
                 out[j, :] = line.fixed
             else:
-                self.trials.play(self.task.seed, line.board, line.turn, line.d1, line.d2, start, out[j])
+                self._runner(line).play(self.task.seed, line.board, line.turn, line.d1, line.d2, start, out[j],
+                                        line.no_double)
         return out
 
 
@@ -468,15 +488,37 @@ def run_rollout(request: RolloutRequest) -> RolloutResult:
     result = dataclasses.replace(result, variant=request.rules.variant, target_se=request.target_se,
                                  target_reached=reached, interrupted=interrupted,
                                  trials_requested=request.trials if n != request.trials else None)
+    if request.cube:
+        result = dataclasses.replace(result, cube_decision=_cube_decision(request, data, strata, result))
     if died is not None:
         raise RolloutWorkerError(f"{died}, with the result of the {n:,} trials finished before it (of "
                                  f"{request.trials:,} asked for)", partial=result)
     return result
 
 
+def _cube_decision(request: RolloutRequest, data: np.ndarray, strata: int, result: RolloutResult) -> Any:
+    """The cube decision of a ``cube`` rollout from its two lines' cubeful values (no double,
+    double/take; :mod:`bgfast.rollout.cube_decision`)."""
+    match, table, root = request.match, request.met, request.match.player_on_roll
+    taken = double_take_state(match, request.rules)
+    if match.length == 0:      # points per unit of the current cube: double/take's trials are per the doubled cube
+        double_take, double_pass = data[1, :, 5] * (taken.cube_value / match.cube_value), 1.0
+    else:
+        double_take = data[1, :, 5]
+        double_pass = _mwc_after(table, match.away(root), match.away(1 - root), True,  # type: ignore[arg-type]
+                                 match.cube_value)
+    n = data.shape[1]
+    return cube_rollout(request.position, match, request.rules, table, data[0, :, 5], double_take, double_pass,
+                        variance_strata(n, strata), result.probabilities)
+
+
 def _lines(request: RolloutRequest) -> tuple[tuple[_Line, ...], list[Move], str | None]:
     """What is rolled out: the lines, the plays they are (with ``plays``), and the play the report names."""
     pos, roll, match, root = request.position, request.dice, request.match, request.match.player_on_roll
+    if request.cube:           # no double, then double/take: the side rolls at once in both
+        taken = double_take_state(match, request.rules)
+        return (_Line(pos.to_bytes(), root, no_double=True),
+                _Line(pos.to_bytes(), root, cube=(taken.cube_value, taken.cube_owner), no_double=True)), [], None
 
     def line_after(move: Move) -> _Line:
         after = move.position

@@ -24,7 +24,7 @@ from typing import Any
 from bgfast.bots import get_bot
 from bgfast.bots.spec import BotRecipe
 from bgfast.dice import Dice
-from bgfast.errors import InvalidRolloutError, shortened
+from bgfast.errors import IllegalCubeActionError, InvalidRolloutError, shortened
 from bgfast.game import MAX_MATCH_LENGTH
 from bgfast.formats.text import PositionText, read_position
 from bgfast.match import MatchState, Rules
@@ -78,6 +78,8 @@ class RolloutRequest:
     """With :attr:`dice`, the one play rolled out (None: the bot's, or with :attr:`plays` every one)."""
     plays: bool
     cubeful: bool
+    cube: bool
+    """The cube decision is rolled out: no double and double/take on the same dice (:attr:`cubeful` too)."""
     trials: int
     seed: int
     workers: int
@@ -103,6 +105,7 @@ class RolloutRequest:
         dice: Dice | str | tuple[int, int] | None = None,
         play: Move | str | None = None,
         plays: bool = False,
+        cube: bool = False,
         bot: Any = "neural",
         evaluator: Any = None,
         match: MatchState | None = None,
@@ -129,6 +132,12 @@ class RolloutRequest:
         :param plays: with ``dice``, roll out every distinct play with the same dice
             (common random numbers); the result is the best play's, its
             :attr:`~bgfast.rollout.RolloutResult.plays` all of them ranked with their differences.
+        :param cube: roll out the cube decision of the side on roll, before its roll: no
+            double (it rolls without doubling) and double/take (the opponent owns the cube
+            at twice its value) on the same dice, trial by trial, cubeful (``cubeful`` is
+            implied); the result's :attr:`~bgfast.rollout.RolloutResult.cube_decision`
+            has both equities, the difference with its paired error, double/pass and the
+            proper action.  A pending double in the match state is that decision.
         :param bot: a bot name or object (default ``"neural"``); it plays both sides, and
             with ``cubeful`` its cube policy makes the cube actions.
         :param evaluator: what finishes truncated trials (default: the bot); see
@@ -174,9 +183,10 @@ class RolloutRequest:
             result of the trials finished, cut the same way, in its ``partial``.)
         :raises InvalidRolloutError: zero, negative or too many (:data:`MAX_TRIALS`) trials;
             zero or negative workers, plies or
-            target, a finished position or match, a pending double, ``plays`` or
+            target, a finished position or match, a pending double (without ``cube``), ``plays`` or
             ``play`` without dice, truncation with no evaluator, a position with
-            more checkers than the variant has.
+            more checkers than the variant has; ``cube`` with dice or a play, or where the
+            side on roll may not double (the Crawford game, the opponent's cube, ...).
         :raises InvalidPositionError: a malformed position.  :raises InvalidDiceError: bad dice.
         :raises IllegalMoveError, InvalidMoveError: a bad play.  :raises UnknownBotError: an unknown bot.
         """
@@ -196,7 +206,7 @@ class RolloutRequest:
             given = shortened(position.strip()) if isinstance(position, str) else pos.id()  # as the user wrote it
             raise InvalidRolloutError(f"position {given!r} is already over: nothing to roll out")
         rules = cls._rules(rules, text)
-        match = cls._match(match or parsed_match or MatchState(jacoby=rules.jacoby))
+        match = cls._match(match or parsed_match or MatchState(jacoby=rules.jacoby), bool(cube))
         table = None
         if match.length:
             table = met if isinstance(met, MatchEquityTable) else MatchEquityTable.load(met or "Kazaross-XG2")
@@ -208,6 +218,8 @@ class RolloutRequest:
             cls._check_exact_bearoff(truncate, rules)
         roll = cls._roll(dice, match)
         move = cls._play(pos, roll, play, plays)
+        if cube:
+            cls._check_cube(match, rules, roll, move, plays)
         use_luck = variance_reduction if luck is None else bool(luck)
         if rules.variant == "hypergammon" and use_luck:
             # the luck estimate's evaluator is fitted to 15 checkers: it has no gammons with 3
@@ -217,7 +229,8 @@ class RolloutRequest:
             use_luck = False
         return cls(position=pos, match=dataclasses.replace(match, dice=(0, 0)), rules=rules, met=table,
                    bot=bot_obj, bot_name=BotRecipe.of(bot_obj).text(),
-                   evaluator=eval_obj, dice=roll, play=move, plays=bool(plays), cubeful=bool(cubeful),
+                   evaluator=eval_obj, dice=roll, play=move, plays=bool(plays), cubeful=bool(cubeful or cube),
+                   cube=bool(cube),
                    trials=trials, seed=seed, workers=workers, truncate=truncate,
                    exact_bearoff=bool(exact_bearoff), target_se=target_se,
                    variance_reduction=bool(variance_reduction), luck=bool(use_luck), progress=progress,
@@ -241,12 +254,17 @@ class RolloutRequest:
         return rules
 
     @staticmethod
-    def _match(match: MatchState) -> MatchState:
+    def _match(match: MatchState, cube: bool = False) -> MatchState:
+        """The match state checked; with ``cube``, a pending double is withdrawn (it is the
+        decision rolled out: the doubler on roll before its roll)."""
         if not isinstance(match, MatchState):
             raise InvalidRolloutError(f"match must be a MatchState, got {match!r}")
+        if match.double_offered and cube:
+            match = dataclasses.replace(match, double_offered=False, turn=match.player_on_roll)
         if match.double_offered:
             raise InvalidRolloutError(f"a double is pending ({match.describe()}, Match ID {match.match_id()}): "
-                                      "roll out the position before or after it")
+                                      "roll out the position before or after it, or the double with cube=True "
+                                      "(bgfast rollout --cube)")
         if match.length and min(match.away(0), match.away(1)) == 0:
             raise InvalidRolloutError(f"the match is already over ({match.describe(dice=False)}, Match ID "
                                       f"{match.match_id()}): nothing to roll out")
@@ -268,6 +286,18 @@ class RolloutRequest:
                 "has no evaluate() giving probabilities"
             )
         return bot_obj, eval_obj
+
+    @staticmethod
+    def _check_cube(match: MatchState, rules: Rules, roll: Dice | None, move: Move | None, plays: bool) -> None:
+        """A cube decision is before the roll, and the side on roll may double."""
+        if roll is not None or move is not None or plays:
+            given = f"the dice {roll} are" if roll is not None else "a play is"
+            raise InvalidRolloutError(f"the cube decision comes before the roll, but {given} given: "
+                                      "roll out the position before its dice")
+        try:
+            match.double(match.player_on_roll, rules)
+        except IllegalCubeActionError as exc:
+            raise InvalidRolloutError(f"no cube decision to roll out: {exc}") from None
 
     @staticmethod
     def _check_exact_bearoff(truncate: int | None, rules: Rules) -> None:
