@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+from functools import partial
 import json
 import os
 import sys
@@ -390,10 +391,26 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
         epilog="Positions are gnubg Position IDs, PositionID:MatchID, or XGIDs (which carry the score "
         "and cube).  A bot is NAME or NAME:KEY=VALUE,... (e.g. pubeval, pubeval:cube=never).",
     )
-    p.add_argument("position_id", metavar="POSITION_ID", help="gnubg Position ID, PositionID:MatchID or XGID")
+    p.add_argument("position_id", metavar="POSITION_ID", nargs="?",
+                   help="gnubg Position ID, PositionID:MatchID or XGID (not with --extend)")
+    p.add_argument("--save", metavar="FILE",
+                   help="save the rollout (its arguments and every trial's numbers, a NumPy .npz) to go on "
+                   "with --extend")
+    p.add_argument("--extend", metavar="FILE",
+                   help="go on with the rollout saved in FILE to --trials N in all, on the same dice (the "
+                   "result equals one run of N trials) and save it back (or to --save FILE); its other "
+                   "arguments are the saved ones")
     p.add_argument("--dice", metavar="DICE", help="the side on roll plays this roll first, e.g. 31")
-    p.add_argument("--plays", action="store_true", help="with --dice: roll out every play and rank them")
-    p.add_argument("--play", metavar="MOVE", help="with --dice: the play to roll out (default: the bot's)")
+    p.add_argument("--plays", nargs="?", const=True, default=False, type=_plays_option, metavar="top:K",
+                   help="with --dice: roll out every play, or with top:K the K best by the bot's evaluation "
+                   "at its ply (as hint ranks them), and rank them")
+    p.add_argument("--play", metavar="MOVE", action="append",
+                   help="with --dice: the play to roll out (default: the bot's); repeat it to roll out and "
+                   "rank several")
+    p.add_argument("--prune-se", type=float, metavar="X",
+                   help="with --plays or several --play: drop a play once it is more than X standard errors "
+                   "behind the best (checked every 1296 trials with the first two rolls stratified, else "
+                   "every 324); the table says after how many trials")
     p.add_argument("--trials", type=int, default=1296, metavar="N",
                    help="trials (default 1296, at most 100,000,000); with --target-se the most")
     p.add_argument("--bot", default="neural", metavar="BOT", help="the bot playing both sides (default neural)")
@@ -423,13 +440,28 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
     p.set_defaults(func=_cmd_rollout)
 
 
+def _plays_option(text: str) -> int:
+    """``--plays top:K``: the K best plays."""
+    count = text.removeprefix("top:")
+    if not text.startswith("top:") or not count.isdigit() or int(count) < 1:
+        raise argparse.ArgumentTypeError(f"takes top:K, K a positive number of plays (or nothing: every "
+                                         f"play), got {text!r}")
+    return int(count)
+
+
 def _cmd_rollout(args: argparse.Namespace) -> int:
     """Roll out and print the result; a rollout stopped early (Ctrl-C, SIGTERM, a worker
     process that died) prints the result of its finished trials, then one line on stderr."""
     from bgfast.bots import get_bot
     from bgfast.match import Rules
     from bgfast.rollout import RolloutResult, rollout
+    from bgfast.rollout.saved import extend_rollout, save_rollout
 
+    if (args.position_id is None) == (args.extend is None):
+        raise InvalidPositionError("give a POSITION_ID to roll out, or --extend FILE to go on with a saved rollout "
+                                   "(not both)")
+    if args.save is not None:
+        _output_file(args.save, "--save")    # checked before any trial
     rules = Rules(variant=args.variant)
     bot = get_bot(args.bot)
     evaluator = None
@@ -440,7 +472,14 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict(), indent=2) if args.json else result.report())
 
     try:   # Ctrl-C and SIGTERM raise KeyboardInterrupt in the trials (see main): interruptible keeps them
-        result = rollout(args.position_id, dice=args.dice, play=args.play, plays=args.plays, cube=args.cube,
+        several = args.play is not None and len(args.play) > 1
+        if args.extend is not None:
+            result = extend_rollout(args.extend, args.trials, save=args.save, workers=args.workers, progress=None,
+                                    interruptible=True)
+        else:
+            result = (rollout if args.save is None else partial(save_rollout, args.save))(
+                         args.position_id, dice=args.dice, play=None if args.play is None or several else args.play[0],
+                         plays=args.play if several else args.plays, prune_se=args.prune_se, cube=args.cube,
                          bot=bot, evaluator=evaluator, rules=rules, trials=args.trials, seed=args.seed,
                          workers=args.workers,
                          cubeful=args.cubeful, truncate=args.truncate, target_se=args.target_se,

@@ -56,7 +56,7 @@ def _parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParse
 
 
 @pytest.mark.parametrize(("argv", "abbreviated"), [
-    (["rollout", "4HPwATDgc/ABMA", "--cube", "--trials", "36"], "--cube"),   # ran as --cubeful
+    (["rollout", "4HPwATDgc/ABMA", "--cubef", "--trials", "36"], "--cubef"),   # ran as --cubeful
     (["rollout", "4HPwATDgc/ABMA", "--trial", "36"], "--trial 36"),          # ran as --trials 36
     (["bench", "games", "--gam", "3"], "--gam 3"),
     (["train", "bench", "--posi", "5"], "--posi 5"),

@@ -290,8 +290,9 @@ class RolloutResult:
                       f"{'#':>3}  {'play':<{width}}  {'equity':>17}  {'difference':>17}"]
             for i, p in enumerate(self.plays, 1):
                 diff = "" if i == 1 else str(p.difference)
+                dropped = "" if p.dropped_after is None else f"  dropped after {p.dropped_after:,} trials"
                 lines.append(f"{i:>3}  {p.move or '(no play)':<{width}}  {p.result.ranking_equity!s:>17}  {diff:>17}"
-                             .rstrip())
+                             f"{dropped}".rstrip())
         return "\n".join(lines)
 
 
@@ -320,6 +321,9 @@ class PlayResult:
     """The rollout of this play (perspective: the side that plays it)."""
     difference: Estimate
     """Equity (cubeful if computed, else cubeless; luck-adjusted with the rollout) minus the best play's."""
+    dropped_after: int | None = None
+    """With pruning (``prune_se``): the trials after which this play was dropped, clearly
+    behind the best (its figures are of those trials); None: rolled out to the end."""
 
     def to_dict(self) -> dict[str, Any]:
         """``move``, ``position_id``, the result's numbers (``probabilities`` and
@@ -331,6 +335,8 @@ class PlayResult:
             **_estimates(r),
             "difference": self.difference.value,
             "difference_se": _num(self.difference.se),
+            "trials": r.trials,
+            "dropped_after": self.dropped_after,
         }
 
 
