@@ -359,7 +359,9 @@ class MatchAnalysis:
                  rate_row(f"Error rate {rate}",
                           lambda p: (p.error_rate, p.checker_cost + p.cube_cost, p.decisions)),
                  words("Overall rating", lambda p: p.rating)]
-        result = (lambda v: f"{100.0 * v:+7.2f}%") if match_play else (lambda v: f"{v:+7.3f}")
+        def result(value: float) -> str:
+            return f"{100.0 * value:+7.2f}%" if match_play else f"{value:+7.3f}"
+
         lines += [row("Actual result", result(a.actual_result), result(b.actual_result)),
                   row("Luck adjusted result", result(a.luck_adjusted_result), result(b.luck_adjusted_result))]
         marked = [d for d in self.decisions if d.mark]
