@@ -201,3 +201,20 @@ def test_gnubg_counts_the_same_moves_and_cube_decisions_and_the_same_player_errs
     rate = [float(c) for c in gnubg["Error rate mEMG (MWC)"]]      # normalised, (MWC), for each player
     theirs = [rate[0], rate[2]]
     assert (theirs[0] > theirs[1]) == (ours[0]["checker_error_rate"] < ours[1]["checker_error_rate"])
+
+
+def test_ctrl_c_keeps_the_games_judged_before_it(match_file):
+    match = read_match_file(match_file)
+    first_game = len(match.history.games[0])
+    calls = 0
+
+    def progress(n: int) -> None:
+        nonlocal calls
+        calls += n
+        if calls == first_game + 3:        # in the second game
+            raise KeyboardInterrupt
+
+    analysis = analyse_match(match, progress=progress)
+    assert analysis.interrupted and analysis.games == 1
+    assert {d.game for d in analysis.decisions} == {1}
+    assert "interrupted" in analysis.text()
