@@ -254,6 +254,45 @@ def _cmd_cube(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_analyse(sub: argparse._SubParsersAction[Parser]) -> None:
+    p = sub.add_parser(
+        "analyse",
+        help="judge every decision of a match file, as gnubg's analyse match",
+        description="Judge every checker play and cube action of a match in FILE (Jellyfish .mat or SGF, as "
+        "bgfast play and GNU Backgammon write them) and the luck of every roll, then print each player's "
+        "statistics laid out as gnubg's show statistics match: checker and cube error rates (equity given up "
+        "per unforced move and per close or actual cube decision, times 1000: mEMG in match play, "
+        "millipoints per cube in money play), the doubtful, bad and very bad decisions (errors above 0.04, "
+        "0.08, 0.16), luck rate and total, the luck-adjusted result and gnubg's rating words; then the "
+        "decisions marked doubtful or worse.  Checker plays are ranked as bgfast hint ranks them at --ply; "
+        "luck is measured at 0 ply, as gnubg does.  On a terminal a progress bar is drawn on stderr; Ctrl-C "
+        "stops and prints the games judged so far.",
+    )
+    p.add_argument("file", metavar="FILE", help="the match file: .mat (Jellyfish) or .sgf (GNU Backgammon)")
+    _add_judge_options(p)
+    p.set_defaults(func=_cmd_analyse)
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    from bgfast.analysis.match_analysis import analyse_match, count_actions, read_match_file
+    from bgfast.terminal import progress_bar
+
+    match = read_match_file(args.file)
+    bar = progress_bar(total=count_actions(match), unit=" actions", desc="analyse") if sys.stderr.isatty() else None
+    try:
+        result = analyse_match(match, args.bot, ply=args.ply, progress=None if bar is None else bar.update)
+    finally:
+        if bar is not None:
+            bar.close()
+    print(json.dumps(result.to_dict(), indent=2) if args.json else result.text())
+    if result.interrupted:
+        how, status = _stopped(args.stop.terminated)
+        print(f"{PROG}: {how} after {result.games} of {len(match.history.games)} games: the figures above "
+              "are of those", file=sys.stderr)
+        return status
+    return 0
+
+
 # ---------------------------------------------------------------- play
 
 
@@ -875,7 +914,7 @@ def _add_engine(sub: argparse._SubParsersAction[Parser]) -> None:
 # ---------------------------------------------------------------- the command
 
 COMMANDS: list[Callable[[argparse._SubParsersAction[Parser]], None]] = [
-    _add_moves, _add_show, _add_eval, _add_hint, _add_cube, _add_play, _add_rollout, _add_tournament, _add_report,
+    _add_moves, _add_show, _add_eval, _add_hint, _add_cube, _add_analyse, _add_play, _add_rollout, _add_tournament, _add_report,
     _add_export, _add_bench,
     _add_engine, _add_train]
 """The subcommands, in the order ``bgfast --help`` lists them."""
