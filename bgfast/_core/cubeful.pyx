@@ -56,6 +56,7 @@ from bgfast._core.cube cimport (
     cube_screened, cube_uses_met, cube_answer,
 )
 from bgfast._core.evaluator cimport Evaluator, EVAL_NEURAL, CoreEvaluator
+from bgfast._core.cube import CubeAnswer
 from bgfast._core.cubeful cimport CF_CENTRED, CF_MINE, CF_THEIRS, CubeState, CubeRules
 
 cdef enum:
@@ -328,7 +329,10 @@ def cube_values(CoreEvaluator evaluator not None, const unsigned char[::1] board
     :param met: match play by this table, ``away`` / ``opp_away`` the side on roll's and its
         opponent's points to go (both 1 or more, within it); None: money play.
     :param crawford: the Crawford game (nobody may double).
-    :returns: ``(no_double, double_take, double_pass, probabilities)``: the three from the
+    :returns: ``(double, response, no_double, double_take, double_pass, probabilities)``:
+        whether doubling beats playing on (``min(DT, DP) > ND``), the taker's answer (a
+        :class:`~bgfast._core.cube.CubeAnswer`: pass when a take gives the doubler more than
+        a pass, beaver as :func:`~bgfast._core.cube.decide`), the three values from the
         side on roll's view (money: per unit of the current cube, double/pass 1.0; match
         play: MWC), whether or not it may double now; its five cubeless probabilities at
         ``plies`` (the search's).
@@ -382,4 +386,5 @@ def cube_values(CoreEvaluator evaluator not None, const unsigned char[::1] board
     movegen_free(g)
     if rc != 0:
         raise MemoryError()
-    return nd, dt, dp, (p[0], p[1], p[2], p[3], p[4])
+    return ((dt if dt < dp else dp) > nd, CubeAnswer(cube_answer(&a, dt, dp)), nd, dt, dp,
+            (p[0], p[1], p[2], p[3], p[4]))
