@@ -190,8 +190,12 @@ def _add_eval(sub: argparse._SubParsersAction[Parser]) -> None:
         help="the chances and equities of the side on roll",
         description="Evaluate the position for the side on roll before its roll: the five probabilities "
         "(win, win gammon, win backgammon, lose gammon, lose backgammon), the cubeless equity and the "
-        "cubeful equity at the score with the cube handled right (money: Janowski's, points per cube; "
-        "match: EMG and the match winning chance from the match equity table), and the proper cube action.",
+        "cubeful equity at the score with the cube handled right (money: points per cube; match: EMG and "
+        "the match winning chance from the match equity table), and the proper cube action.  At 0 ply the "
+        "cubeful equity is Janowski's formula (money) or the cubeful match winning chance on the net's "
+        "probabilities; at --ply N >= 1 the neural judge looks ahead N plies with the cube (gnubg's "
+        "cubeful N-ply evaluation: each side on roll doubles when that is right, the formulas at the "
+        "leaves), other judges use the formulas on their N-ply probabilities.",
     )
     p.add_argument("position_id", metavar="POSITION", help=_POSITION_HELP)
     _add_judge_options(p)
@@ -239,7 +243,12 @@ def _add_cube(sub: argparse._SubParsersAction[Parser]) -> None:
         description="Judge the cube decision of the side on roll before its roll: the equities of no "
         "double, double/take and double/pass (money: points per cube; match: EMG, with the match winning "
         "chances) and the proper action in gnubg's words (No double, take; Double, take; Double, pass; Too "
-        "good to double, pass; Never double, take in the Crawford game or with a dead cube...).",
+        "good to double, pass; Never double, take in the Crawford game or with a dead cube...).  At 0 ply "
+        "the equities are Janowski's (money) or the match equity table's cubeful formulas on the net's "
+        "probabilities; at --ply N >= 1 the neural judge finds them by gnubg's cubeful N-ply evaluation: "
+        "for each of the 21 rolls its play, then the opponent's cubeful value N-1 plies deep with each side "
+        "on roll doubling when that is right, the formulas at the leaves and exact results where the game "
+        "ends (so a last-roll position is valued exactly at 1 ply).",
     )
     p.add_argument("position_id", metavar="POSITION", help=_POSITION_HELP)
     _add_judge_options(p)

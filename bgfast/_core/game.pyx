@@ -38,9 +38,10 @@ from bgfast._core.evaluator cimport (
     Evaluator, CoreEvaluator, EVAL_HEURISTIC, EVAL_NEURAL, evaluator_choose, evaluator_luck,
 )
 from bgfast._core.cube cimport (
-    CubeArgs, MetTable, Met, cube_offer, cube_respond, cube_choose, RESPONSE_PASS, RESPONSE_TAKE,
+    CubeArgs, MetTable, Met, cube_choose, RESPONSE_PASS, RESPONSE_TAKE,
     RESPONSE_BEAVER,
 )
+from bgfast._core.cubeful cimport cubeful_offer, cubeful_respond
 from bgfast._core.game cimport (
     Player, Rules, Scene, TurnRecord, TurnLog, GameLog, MatchLog, MatchCtx, GameStart,
     MAX_GAMES, MAX_DOUBLES, MAX_SCRIPT, SUMMARY_FIELDS,
@@ -173,7 +174,7 @@ cdef int offer_double(const Rules* r, const MetTable* met, Player* p, MoveGen* g
         return diff <= (28 if s.owner == -1 else 21)
     if p.cube == CUBE_JANOWSKI or p.cube == CUBE_MET:
         cube_args(r, met, p, s, s.player, &a)
-        return cube_offer(&a, &p.evaluator, g, b)
+        return cubeful_offer(&a, &p.evaluator, g, b)
     if p.cube == CUBE_PYTHON:
         with gil:
             adapter = <object> p.py
@@ -196,7 +197,7 @@ cdef int respond_double(const Rules* r, const MetTable* met, Player* p, MoveGen*
         return RESPONSE_TAKE if diff >= 14 else RESPONSE_PASS
     if p.cube == CUBE_JANOWSKI or p.cube == CUBE_MET:
         cube_args(r, met, p, s, 1 - s.player, &a)
-        return cube_respond(&a, &p.evaluator, g, b)
+        return cubeful_respond(&a, &p.evaluator, g, b)
     if p.cube == CUBE_PYTHON:
         with gil:
             adapter = <object> p.py
