@@ -170,12 +170,11 @@ def _cmd_show(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- eval, hint, cube
 
 
-def _add_judge_options(p: argparse.ArgumentParser) -> None:
+def _add_judge_options(p: argparse.ArgumentParser, default_ply: str = "the bot's own ply, 0 for neural") -> None:
     """The options every judging command takes: --ply, --bot, --json."""
     p.add_argument("--ply", type=_non_negative, metavar="N",
                    help="look-ahead in gnubg's numbering: 0 = the net's value, 1 = the average over the 21 "
-                   "rolls of the best 0-ply play (default: the bot's own ply, 0 for neural); the bot "
-                   "gives the range")
+                   f"rolls of the best 0-ply play (default: {default_ply}); the bot gives the range")
     p.add_argument("--bot", default="neural", metavar="SPEC",
                    help="the bot that judges, one that gives probabilities (default neural)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -251,7 +250,7 @@ def _add_cube(sub: argparse._SubParsersAction[Parser]) -> None:
         "ends (so a last-roll position is valued exactly at 1 ply).",
     )
     p.add_argument("position_id", metavar="POSITION", help=_POSITION_HELP)
-    _add_judge_options(p)
+    _add_judge_options(p, default_ply="the bot's own cube_ply, 1 for neural")
     p.set_defaults(func=_cmd_cube)
 
 

@@ -277,7 +277,8 @@ def judge_cube(situation: Situation, probabilities: object, ply: int = 0,
 def analyse_cube(position: Position | str, judge: Judge | str = DEFAULT_JUDGE, *, ply: int | None = None,
                  rules: Rules | None = None, met: MatchEquityTable | str | None = None) -> CubeAnalysis:
     """The cube decision of the side on roll in ``position`` (a Position ID, ``PositionID:MatchID``
-    or XGID), before its roll, judged by ``judge`` (a :class:`Judge`, or a bot spec) at ``ply``.
+    or XGID), before its roll, judged by ``judge`` (a :class:`Judge`, or a bot spec) at ``ply``
+    (None: a bot spec's own ``cube_ply``, 1 for the neural bot; see :meth:`Judge.of`).
 
     >>> analyse_cube("4HPwATDgc/ABMA").action.value      # the opening: nobody doubles
     'No double, take'
@@ -286,7 +287,7 @@ def analyse_cube(position: Position | str, judge: Judge | str = DEFAULT_JUDGE, *
     :raises InvalidAnalysisError: a finished game, the dice already rolled, a bot without probabilities.
     :raises ValueError: a ply the bot does not have (its own error).
     """
-    judge = Judge.resolve(judge, ply)
+    judge = Judge.resolve(judge, ply, cube=True)
     situation = Situation.read(position, rules=rules, met=met, cube_efficiency=judge.cube_efficiency)
     _check_before_roll(situation)          # before the evaluation, which may take a while
     ahead = judge.cube_decision(situation)

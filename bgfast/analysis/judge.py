@@ -71,9 +71,11 @@ class Judge:
     """The look-ahead, gnubg's numbering (passed to ``evaluate`` as ``plies``)."""
 
     @classmethod
-    def of(cls, bot: str | object = DEFAULT_JUDGE, ply: int | None = None) -> Judge:
+    def of(cls, bot: str | object = DEFAULT_JUDGE, ply: int | None = None, *, cube: bool = False) -> Judge:
         """The judge ``bot`` (a bot spec such as ``"neural"`` or ``"neural:weights=FILE"``, or
-        a bot) at ``ply``; None: the bot's own ``ply`` option (0 without one).
+        a bot) at ``ply``; None: the bot's own ``ply`` option (0 without one), or with ``cube``
+        (a judge of cube decisions) its ``cube_ply`` option where it has one (the neural bot's
+        default is 1: the cubeful look-ahead that values a last roll exactly).
 
         :raises UnknownBotError: an unknown or malformed bot spec.
         :raises InvalidAnalysisError: a bot that gives no probabilities (no ``evaluate``).
@@ -83,19 +85,22 @@ class Judge:
             name = bot if isinstance(bot, str) else type(bot).__name__
             raise InvalidAnalysisError(f"bot {name!r} gives no probabilities (it has no evaluate()): "
                                        "judge with one that does, such as neural or heuristic")
-        depth = ply if ply is not None else getattr(obj, "ply", 0)
-        return cls(obj, depth)
+        if ply is not None:
+            return cls(obj, ply)
+        own = getattr(obj, "cube_ply", None) if cube else None
+        return cls(obj, own if own is not None else getattr(obj, "ply", 0))
 
     @classmethod
-    def resolve(cls, judge: Judge | str | object = DEFAULT_JUDGE, ply: int | None = None) -> Judge:
+    def resolve(cls, judge: Judge | str | object = DEFAULT_JUDGE, ply: int | None = None, *,
+                cube: bool = False) -> Judge:
         """``judge`` as a :class:`Judge` at ``ply``: a judge (at ``ply`` when one is given), a bot
-        spec or a bot (:meth:`of`).
+        spec or a bot (:meth:`of`, ``cube`` as there).
 
         :raises UnknownBotError, InvalidAnalysisError: as :meth:`of`.
         """
         if isinstance(judge, Judge):
             return judge if ply is None else cls(judge.bot, ply)
-        return cls.of(judge, ply)
+        return cls.of(judge, ply, cube=cube)
 
     @property
     def name(self) -> str:
