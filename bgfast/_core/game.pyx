@@ -36,7 +36,7 @@ from bgfast._core.evaluators cimport is_race, keith_count, pubeval_choose
 from bgfast._core.probs cimport NOUT, PlayValue, probs_equity, probs_flip
 from bgfast._core.evaluator cimport (
     Evaluator, CoreEvaluator, EVAL_HEURISTIC, EVAL_NEURAL, evaluator_choose, evaluator_luck,
-    evaluator_after, evaluator_preroll,
+    evaluator_after, evaluator_preroll, evaluator_roll,
 )
 from bgfast._core.cube cimport (
     CubeArgs, MetTable, Met, MET_SIZE, PlayScene, cube_offer, cube_respond, cube_choose, cube_decide, met_mwc,
@@ -239,19 +239,23 @@ cdef inline bint _judged_in_mwc(const MatchCtx* m) noexcept nogil:
 
 cdef void _luck_weights(const MatchCtx* m, const Scene* s, double* w) noexcept nogil:
     """The linear map from a luck vector (the five probabilities' change, the roller's view)
-    to the judge's unit: money, the cubeless equity's change times the cube; match play,
+    to the judge's unit, the game's result as the cube stands: money, the cubeless
+    equity's change times the cube (under the Jacoby rule with the cube centred, gammons
+    and backgammons count nothing, as in the result when nobody doubles); match play,
     the cubeless MWC's change at the score and cube (the MWC is linear in the five numbers:
     ``L1 + w (W1 - L1) + wg (W2 - W1) + wbg (W3 - W2) - lg (L1 - L2) - lbg (L2 - L3)``, Wk
-    and Lk the MWC after winning or losing k times the cube)."""
+    and Lk the MWC after winning or losing k times the cube).  Any weights leave the luck's
+    mean at zero; these make it follow the result."""
     cdef int away, opp, c = s.cube
     cdef bint pc
-    cdef double w1, w2, w3, l1, l2, l3
+    cdef double w1, w2, w3, l1, l2, l3, g
     if not _judged_in_mwc(m):
+        g = 0.0 if m.rules.length == 0 and m.rules.jacoby and s.owner == -1 else c
         w[0] = 2.0 * c
-        w[1] = c
-        w[2] = c
-        w[3] = -c
-        w[4] = -c
+        w[1] = g
+        w[2] = g
+        w[3] = -g
+        w[4] = -g
         return
     away = m.rules.length - s.score[s.player]
     opp = m.rules.length - s.score[1 - s.player]
@@ -279,6 +283,52 @@ cdef void _judge_luck(MatchCtx* m, const Scene* s, const Board* b, int d1, int d
     for k in range(NOUT):
         total += w[k] * v[k]
     log.judged.luck[s.player] += total
+
+
+cdef double _opening_value(MatchCtx* m, const Scene* s, const float* p) noexcept nogil:
+    """The judge's value for ``s.player`` of the probabilities ``p`` (its view) at the start of
+    a game: points (the cubeless equity as :func:`_luck_weights` counts it) or MWC."""
+    cdef double w[NOUT]
+    cdef double v
+    cdef int k
+    _luck_weights(m, s, w)
+    if _judged_in_mwc(m):                   # the MWC of losing a single game, plus the weighted changes
+        v = _mwc(m, m.rules.length - s.score[s.player], m.rules.length - s.score[1 - s.player] - s.cube,
+                 m.rules.length - s.score[0] == 1 or m.rules.length - s.score[1] == 1)
+    else:                                   # a single loss
+        v = -s.cube
+    for k in range(NOUT):
+        v += w[k] * p[k]
+    return v
+
+
+cdef void _judge_opening(MatchCtx* m, Scene* s, const Board* b, int d1, int d2, int roller,
+                         GameLog* log) noexcept nogil:
+    """Add the luck of the opening roll (d1, d2) that ``roller`` won, in ``b`` (the start,
+    the roller as side 1): who moves first, and with which roll.  Player 0's value after
+    it is the judge's value (its unit) after the roller's best 0-ply play, the roller's
+    for player 0, the complement for player 1; the luck is that minus its mean over the
+    30 equally likely opening rolls (each non-double roll once for each player).  The
+    event is zero-sum, and half of it is each side's luck (``+x/2`` and ``-x/2``): the
+    luck difference moves by the whole and each side's own luck averages zero."""
+    cdef float p[NOUT]
+    cdef double value0, mean0 = 0.0, total = 0.0 if m.rules.length == 0 else 1.0
+    cdef int a, c
+    for a in range(1, 7):
+        for c in range(a + 1, 7):
+            evaluator_roll(&m.judge, m.judge_gen, b, a, c, p)
+            s.player = 0
+            value0 = _opening_value(m, s, p)
+            s.player = 1
+            value0 += total - _opening_value(m, s, p)
+            mean0 += value0 / 30.0
+    evaluator_roll(&m.judge, m.judge_gen, b, d1, d2, p)
+    s.player = roller
+    value0 = _opening_value(m, s, p)
+    if roller == 1:
+        value0 = total - value0
+    log.judged.luck[0] += 0.5 * (value0 - mean0)
+    log.judged.luck[1] -= 0.5 * (value0 - mean0)
 
 
 cdef void _play_scene(const MatchCtx* m, const Scene* s, PlayScene* ps, PlayValue* value) noexcept nogil:
@@ -479,7 +529,7 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
     cdef int cube = 1, owner = -1, plies = 0, max_plies = 0, k
     cdef int left[2]                          # checkers each player still has on the board
     cdef float ply_luck[5]
-    cdef bint skip_cube = True
+    cdef bint skip_cube = True, judge_cube = False
     cdef const uint8_t* loser
     cdef const Child* chosen
     cdef Scene sc
@@ -507,6 +557,10 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
     sc.score[0] = m.score[0]
     sc.score[1] = m.score[1]
     sc.crawford = crawford
+    if m.judging and start == NULL:
+        sc.cube = 1
+        sc.owner = -1
+        _judge_opening(m, &sc, &b, d1, d2, turn, log)
     left[turn] = board_checkers(&b, 1)
     left[1 - turn] = board_checkers(&b, 0)
     while True:
@@ -523,17 +577,18 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
         if not skip_cube:
             doubled = 0
             if may_double(&m.rules, &sc):
-                if m.judging:
+                judge_cube = m.judging and m.players[turn].cube != CUBE_NEVER
+                if judge_cube:              # a player that never doubles makes no cube decision to judge
                     _judge_cube(m, &sc, &b, cube_eq)
                 doubled = offer_double(&m.rules, m.met, &m.players[turn], m.gen, &sc, &b)
-                if m.judging:
+                if judge_cube:
                     _judge_offer(&sc, cube_eq, doubled, log)
             if doubled:
                 sc.player = 1 - turn
                 answer = respond_double(&m.rules, m.met, &m.players[1 - turn], m.gen, &sc, &b)  # doubler on roll
                 answer = allowed_answer(&m.rules, answer, cube)
                 sc.player = turn
-                if m.judging:
+                if judge_cube:
                     _judge_answer(1 - turn, cube_eq, answer, log)
                 if log.ndoubles < MAX_DOUBLES:
                     log.double_by[log.ndoubles] = <int8_t> turn
