@@ -97,8 +97,9 @@ ctypedef struct TurnRecord:
     uint8_t dst[4]            # to 0..24 (0 = off)
 
 # What the judge measured in one game, per player (see game.pyx's judge): the luck of its
-# rolls and the error of its decisions, money play in points (cubeless equity times the
-# cube), match play in match winning chance; decisions forced or not close not counted.
+# rolls (and half the opening roll's) and the error of its decisions, money play in points
+# (cubeless equity times the cube), match play in match winning chance; decisions forced
+# or not close not counted, cube decisions only of a player that may double.
 ctypedef struct Judged:
     double luck[2]
     double checker_error[2]

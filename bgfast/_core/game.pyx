@@ -903,14 +903,20 @@ cdef class MatchRunner:
         without one): each side's luck and each decision's error, per game (:meth:`judged`).
 
         The luck of a roll is the judge's value after its best 0-ply play of the roll minus
-        the average over the 36 rolls (the opening roll, which is never a double, and a
-        game's set first roll are not measured); a checker play's error is the value of the
-        judge's best play minus the chosen one's, both at the judge's ply (a forced play is
-        no decision); a cube action's is the judge's best action minus the one taken, at its
-        cube plies (gnubg's rule: a decision counts when the double was close, or made, or
-        answered).  Money play in points (cubeless equity times the cube; the cube
-        decisions Janowski's with ``cube_efficiency``), match play in match winning chance
-        through ``met`` (cubeful for plays and cube actions, cubeless for luck).
+        the average over the 36 rolls, the roller's view; the opening roll's (who moves
+        first, and with which roll) is the value after it minus its mean over the 30
+        opening rolls, half to each side; a game's set first roll (a rollout's) is not
+        luck.  Each side's luck so averages zero whatever the judge.  A checker play's
+        error is the value of the judge's best play minus the chosen one's, both at the
+        judge's ply (a forced play is no decision); a cube action's is the judge's best
+        action minus the one taken, at its cube plies (gnubg's rule: a decision counts when
+        the double was close, or made, or answered), judged only when the player on roll
+        has a cube policy (a player that never doubles makes no cube decision).  Money play
+        in points: luck as the cubeless equity times the cube (under the Jacoby rule with
+        the cube centred gammons count nothing, as in the result), plays by the cubeless
+        equity times the cube, cube actions Janowski's with ``cube_efficiency``; match
+        play in match winning chance through ``met`` (cubeful for plays and cube actions,
+        cubeless for luck).
 
         :param evaluator: a :class:`~bgfast._core.evaluator.CoreEvaluator` (its own search:
             not one a player uses), or None.
