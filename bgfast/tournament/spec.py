@@ -238,14 +238,16 @@ class JudgeSpec:
             refuses the options; the message names the key.
         """
         from bgfast.bots import get_bot
-        from bgfast.errors import UnknownBotError
+        from bgfast.errors import InvalidBotOptionsError, UnknownBotError
         from bgfast._core.game import PlayKind
         from bgfast.game import CoreConfig
 
         try:
             bot = get_bot(self.bot, **self.options)
-        except UnknownBotError as exc:
+        except InvalidBotOptionsError as exc:
             raise _fail("judge", str(exc)) from None
+        except UnknownBotError as exc:
+            raise _fail("judge.bot", str(exc)) from None
         config = bot.core_config() if hasattr(bot, "core_config") else None
         if config is None or CoreConfig(*config).play != PlayKind.PLAY_EVALUATOR or config[3] is None:
             raise _fail("judge.bot", f"a judge plays by a core evaluator (\"neural\", \"heuristic\"), "
