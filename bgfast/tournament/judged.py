@@ -44,8 +44,8 @@ def error_rate(error: float, decisions: int) -> float:
     checker plays; close or actual cube decisions), times 1000 (millipoints, or thousandths
     of match winning chance, a decision); NaN without a decision.
 
-    >>> error_rate(0.0123, 3), math.isnan(error_rate(0.0, 0))
-    (4.1, True)
+    >>> error_rate(0.0125, 5), math.isnan(error_rate(0.0, 0))
+    (2.5, True)
     """
     return 1000.0 * error / decisions if decisions else math.nan
 
