@@ -710,7 +710,12 @@ def _add_report(sub: argparse._SubParsersAction[Parser]) -> None:
         "matches, mean 0 or --anchor at 0), and the per-pairing table: Elo difference, 95% interval and "
         "LOS from the dice pairs, ppg with its paired and independent standard errors.  A file with "
         "matches of several lengths gets these tables for all its matches (the lengths pooled) and "
-        "then each length's own.",
+        "then each length's own.  A judged run ([judge] in the spec) adds per player and pairing, each "
+        "length its own table: the raw and luck-adjusted results with their standard errors (money: "
+        "points per game; match play: match score, 1 a win), Elo and LOS from the adjusted results, "
+        "checker and cube error rates (the judge's best minus the chosen, x1000 per decision: "
+        "thousandths of a point in money play, of match winning chance in match play) and luck per "
+        "game (points, or match winning chance).",
     )
     p.add_argument("db", metavar="DB", help="a results file written by 'bgfast tournament'")
     p.add_argument("--json", action="store_true", help="print the standings as JSON")
