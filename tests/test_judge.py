@@ -150,3 +150,9 @@ def test_a_judge_of_match_play_needs_a_table() -> None:
         player._runner.set_judge(_judge()[0], None)
     with pytest.raises(TypeError, match="CoreEvaluator"):
         player._runner.set_judge("neural")
+
+
+def test_the_judges_close_cube_rule_is_analyse_matchs() -> None:
+    from bgfast._core.game import JUDGE_CLOSE_CUBE
+    from bgfast.analysis.error_rates import CLOSE_CUBE
+    assert JUDGE_CLOSE_CUBE == CLOSE_CUBE

@@ -17,7 +17,8 @@ import pytest
 from bgfast.bots import get_bot
 from bgfast.game import JUDGED_COLUMNS, MatchPlayer, play_matches
 from bgfast.rollout.stats import estimate, estimate_paired
-from bgfast.tournament.judged import JUDGED_MATCH_DTYPE, error_rate, judged_figures, judged_table
+from bgfast.analysis.error_rates import error_rate
+from bgfast.tournament.judged import JUDGED_MATCH_DTYPE, judged_figures, judged_table
 from bgfast.tournament.spec import JudgeSpec
 
 Z95 = 1.959964
@@ -119,4 +120,4 @@ def test_judged_figures_of_a_pairing_from_each_side_mirror() -> None:
 
 def test_the_error_rate_is_the_error_per_decision_times_1000() -> None:
     assert error_rate(0.25, 50) == pytest.approx(5.0)
-    assert math.isnan(error_rate(0.0, 0))
+    assert error_rate(0.0, 0) is None

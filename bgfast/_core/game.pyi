@@ -71,6 +71,7 @@ _Player: TypeAlias = (tuple[int, int, float, CoreEvaluator | None, _Adapter | No
 
 KIND_NAMES: Final[tuple[str, str, str, str]]
 TURN_DTYPE: Final[np.dtype[np.void]]
+JUDGE_CLOSE_CUBE: Final[float]
 
 @disjoint_base
 class MatchRunner:

@@ -221,8 +221,10 @@ cdef inline int allowed_answer(const Rules* r, int answer, int cube) noexcept no
 # ---------------------------------------------------------------- the judge
 
 # A cube decision counts when it is close (gnubg's rule: no double within this much
-# normalized equity of the double's value, the take capped at the cash) or actually made.
+# normalized equity of the double's value, the take capped at the cash) or actually made;
+# the same as bgfast.analysis.error_rates.CLOSE_CUBE (tests/test_judge.py checks they agree).
 cdef double CLOSE_CUBE = 0.16
+JUDGE_CLOSE_CUBE = CLOSE_CUBE
 
 
 cdef inline double _mwc(const MatchCtx* m, int away, int opp_away, bint post_crawford) noexcept nogil:

@@ -12,8 +12,8 @@ match winning chance through the table), as gnubg does.
 Pure functions of the match records (:data:`JUDGED_MATCH_DTYPE`); the standings call
 :func:`judged_table` per match length.
 
->>> error_rate(0.5, 100)
-5.0
+>>> _rate(0.5, 100), math.isnan(_rate(0.0, 0))
+(5.0, True)
 """
 from __future__ import annotations
 
@@ -24,11 +24,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from bgfast.analysis.error_rates import error_rate
 from bgfast.game import JUDGED_COLUMNS
 from bgfast.rollout.stats import estimate, estimate_paired
 from bgfast.tournament.ratings import POINTS_CLIP, EloInterval, elo_interval
 
-__all__ = ["JUDGED_MATCH_COLUMNS", "JUDGED_MATCH_DTYPE", "JudgedFigures", "error_rate", "judged_figures",
+__all__ = ["JUDGED_MATCH_COLUMNS", "JUDGED_MATCH_DTYPE", "JudgedFigures", "judged_figures",
            "judged_table"]
 
 JUDGED_MATCH_COLUMNS = ("run", "dice_index", "length", "player0", "player1", "score0", "score1", "winner", "games",
@@ -39,15 +40,11 @@ JUDGED_MATCH_DTYPE = np.dtype([(name, np.float64 if name in JUDGED_COLUMNS and "
 """A judged match as a numpy structured record (what ``Store.judged_matches`` reads)."""
 
 
-def error_rate(error: float, decisions: int) -> float:
-    """An error rate as gnubg gives it: the total error over the decisions counted (unforced
-    checker plays; close or actual cube decisions), times 1000 (millipoints, or thousandths
-    of match winning chance, a decision); NaN without a decision.
-
-    >>> error_rate(0.0125, 5), math.isnan(error_rate(0.0, 0))
-    (2.5, True)
-    """
-    return 1000.0 * error / decisions if decisions else math.nan
+def _rate(total: float, decisions: int) -> float:
+    """gnubg's error rate (:func:`bgfast.analysis.error_rates.error_rate`: total over the
+    decisions counted, times 1000); NaN without a decision, so the tables print "nan"."""
+    rate = error_rate(total, decisions)
+    return math.nan if rate is None else rate
 
 
 @dataclass(frozen=True)
@@ -67,7 +64,7 @@ class JudgedFigures:
     """Elo and LOS from the adjusted results (money: the score ``0.5 + ppg / 6``, bgci's
     points score without its clipping)."""
     checker_error_rate: float
-    """Equity (MWC) lost per unforced checker play, x1000 (:func:`error_rate`)."""
+    """Equity (MWC) lost per unforced checker play, x1000 (:func:`bgfast.analysis.error_rates.error_rate`)."""
     cube_error_rate: float
     """Equity (MWC) lost per close or actual cube decision, x1000."""
     luck_per_game: float
@@ -121,8 +118,8 @@ def judged_figures(rows: NDArray[np.void], player: int, opponent: int | None = N
     pick = {name: np.where(s0, r[f"{name}0"], r[f"{name}1"]).sum() for name in
             ("checker_error", "checker_decisions", "cube_error", "cube_decisions")}
     return JudgedFigures(len(r), money, raw, raw_se, adj, adj_se, elo,
-                         error_rate(float(pick["checker_error"]), int(pick["checker_decisions"])),
-                         error_rate(float(pick["cube_error"]), int(pick["cube_decisions"])),
+                         _rate(float(pick["checker_error"]), int(pick["checker_decisions"])),
+                         _rate(float(pick["cube_error"]), int(pick["cube_decisions"])),
                          float(luck_own.sum() / max(1, int(r["games"].sum()))),
                          int(pick["checker_decisions"]), int(pick["cube_decisions"]))
 
