@@ -429,7 +429,10 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
         "are stratified.  Luck adjustment applies to the chances, the cubeless equity and, with "
         "--cubeful, the cubeful equity and match winning chance (the luck measured on the cubeless "
         "scale, times the cube value); --plays ranks by the luck-adjusted cubeful equity with "
-        "--cubeful, else by the cubeless one.  The chances are printed clamped to "
+        "--cubeful, else by the cubeless one.  In match play the checker play is by the score: the "
+        "cubeless games (the chances) play each roll for the best match winning chance with the cube "
+        "dead where it stands (nobody doubles in them), the cubeful ones by the bot's own match play.  "
+        "The chances are printed clamped to "
         "0..100% (--json also gives the raw estimates, probabilities_raw).  On a terminal a progress "
         "bar on stderr shows the trials done, trials/s and the time left.  Ctrl-C stops the trials "
         "and prints the result of those finished (whole rounds of the stratified rolls: 36 first rolls, "
@@ -474,6 +477,15 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--truncate", type=int, metavar="N",
                    help="stop trials after N plies and finish with the bot's probabilities "
                    "(the heuristic evaluator's for bots without them, such as pubeval)")
+    p.add_argument("--truncate-ply", type=int, metavar="P",
+                   help="with --truncate and the neural bot: evaluate where a trial stops at P plies "
+                   "(0 to 3, its n-ply search; default: the bot's ply)")
+    p.add_argument("--late-ply", type=int, metavar="N",
+                   help="late evaluation (gnubg's): from ply --late-after M of each trial on, the neural bot "
+                   "plays and estimates the cube at N plies (0 to 3); give both")
+    p.add_argument("--late-after", type=int, metavar="M",
+                   help="the plies (half-moves; with --dice their play is the first) each trial plays at the "
+                   "bot's own ply before --late-ply")
     p.add_argument("--target-se", type=float, metavar="X",
                    help="stop once the equity's standard error is at most X (checked every 1296 trials)")
     p.add_argument("--no-variance-reduction", dest="variance_reduction", action="store_false",
@@ -529,7 +541,8 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
                          plays=args.play if several else args.plays, prune_se=args.prune_se, cube=args.cube,
                          bot=bot, evaluator=evaluator, rules=rules, trials=args.trials, seed=args.seed,
                          workers=args.workers,
-                         cubeful=args.cubeful, truncate=args.truncate, target_se=args.target_se,
+                         cubeful=args.cubeful, truncate=args.truncate, truncate_ply=args.truncate_ply,
+                         late_ply=args.late_ply, late_after=args.late_after, target_se=args.target_se,
                          variance_reduction=args.variance_reduction, luck=args.luck, progress=None,
                          interruptible=True)
     except RolloutWorkerError as exc:

@@ -330,6 +330,10 @@ def _core_player(config: CoreConfig) -> tuple[int, int, float, CoreEvaluator, No
             config.seed % 2**62)
 
 
+_BY_TABLE = (CubeKind.CUBE_MET, CubeKind.CUBE_NEVER_MET)
+"""The cube policies that read the match equity table (for the cube, or the checker play only)."""
+
+
 def _core_met(uses_met: bool, length: int, met: MatchEquityTable | None) -> Met | None:
     return (met or MatchEquityTable.load()).core_table if uses_met and length > 0 else None
 
@@ -352,7 +356,7 @@ def make_runner(bot0: object, bot1: object, *, length: int = 0, rules: Rules | N
             players.append((PlayKind.PLAY_PYTHON, CubeKind.CUBE_PYTHON, 0.0, default_evaluator(), _PythonAdapter(bot)))
         else:
             players.append(_core_player(config))
-            uses_met |= config.cube == CubeKind.CUBE_MET
+            uses_met |= config.cube in _BY_TABLE
     return _game.MatchRunner(_core_rules(length, rules, jacoby), VARIANTS[rules.variant][1], players,
                              _core_met(uses_met, length, met))
 
@@ -362,7 +366,7 @@ def decisions(config: CoreConfig, *, length: int = 0, rules: Rules | None = None
     """The core's single decisions (a play, a double, an answer) of a built-in bot, under ``rules``:
     what :class:`~bgfast.bots.CoreBot` answers from Python, by the same functions as the loop."""
     return _game.Decisions(_core_rules(length, rules or Rules(), jacoby), _core_player(config),
-                           _core_met(config.cube == CubeKind.CUBE_MET, length, met))
+                           _core_met(config.cube in _BY_TABLE, length, met))
 
 
 # ---------------------------------------------------------------------- the history

@@ -46,7 +46,7 @@ def test_the_save_file_is_an_npz_of_the_trials_and_the_arguments(tmp_path: Path)
     with np.load(path, allow_pickle=False) as npz:
         meta = json.loads(str(npz["request"][()]))
         assert npz["trials"].shape == (1, 72, 6)
-    assert meta["format"] == "bgfast-rollout-1" and meta["bot"].startswith("heuristic") and meta["strata"] == 36
+    assert meta["format"] == "bgfast-rollout-2" and meta["bot"].startswith("heuristic") and meta["strata"] == 36
 
 
 def test_extending_to_another_stratification_or_fewer_trials_is_refused(tmp_path: Path) -> None:
@@ -65,7 +65,7 @@ def test_a_malformed_save_file_is_refused(tmp_path: Path) -> None:
         extend_rollout(bad, 100)
     other = tmp_path / "other.npz"
     np.savez(other, trials=np.zeros((1, 3, 6)), request=np.array(json.dumps({"format": "x"})))
-    with pytest.raises(InvalidRolloutError, match="of format 'bgfast-rollout-1'"):
+    with pytest.raises(InvalidRolloutError, match="of format 'bgfast-rollout-2'"):
         extend_rollout(other, 100)
     with pytest.raises(InvalidRolloutError, match="cannot read the rollout save file"):
         extend_rollout(tmp_path / "missing.npz", 100)

@@ -30,6 +30,8 @@ cpdef enum CubeKind:
     CUBE_JANOWSKI = 2         # money: cubeful equity from the evaluator's win/gammon estimates
     CUBE_MET = 3              # match play through the match equity table (Janowski in money play)
     CUBE_PYTHON = 4
+    CUBE_NEVER_MET = 5        # never doubles, always takes; match play: plays by the table with the cube
+                              # dead where it stands (a rollout's cubeless game); money: as CUBE_NEVER
 
 # How a game ended.
 cpdef enum GameKind:
@@ -168,6 +170,10 @@ ctypedef struct MatchCtx:
     int script[MAX_SCRIPT]           # dice rolled before the stream is used
     int script_len
     int script_pos
+    int late                         # 1: gnubg's late evaluation: from ply ``late_after`` of each game on
+    int late_after                   # (plies played, the first 0) the players use ``late_ev``
+    Evaluator early_ev[2]            # the players' own evaluators, put back at the start of each game
+    Evaluator late_ev[2]
 
 cdef int next_die(MatchCtx* m) noexcept nogil
 # Seed the dice (lane 0) and both players' streams (lane 1 + seat + 4 * the player's stream:

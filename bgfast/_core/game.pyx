@@ -47,7 +47,7 @@ from bgfast._core.game cimport (
     Player, Rules, Scene, TurnRecord, TurnLog, GameLog, MatchLog, MatchCtx, GameStart, Judged,
     MAX_GAMES, MAX_DOUBLES, MAX_SCRIPT, SUMMARY_FIELDS, JUDGED_FIELDS,
     PLAY_RANDOM, PLAY_PUBEVAL, PLAY_EVALUATOR, PLAY_PYTHON, PLAY_HOOK, PlayHook,
-    CUBE_NEVER, CUBE_KEITH, CUBE_JANOWSKI, CUBE_MET, CUBE_PYTHON,
+    CUBE_NEVER, CUBE_KEITH, CUBE_JANOWSKI, CUBE_MET, CUBE_PYTHON, CUBE_NEVER_MET,
     KIND_SINGLE, KIND_GAMMON, KIND_BACKGAMMON, KIND_PASS,
     ACTION_MOVE, ACTION_DOUBLE, ACTION_TAKE, ACTION_PASS, ACTION_BEAVER,
 )
@@ -84,7 +84,8 @@ cdef int choose_play(const Rules* r, const MetTable* met, Player* p, MoveGen* g,
                      const Board* b, int d1, int d2) except -1 nogil:
     """Index of ``s.player``'s chosen child in ``g.items`` (children already generated from
     ``b``).  A player of the MET cube policy plays match play by the table
-    (:func:`~bgfast._core.cube.cube_choose`: the play of the best cubeful match winning chance)."""
+    (:func:`~bgfast._core.cube.cube_choose`: the play of the best cubeful match winning chance);
+    one of CUBE_NEVER_MET by the table with the cube dead where it stands (nobody doubles)."""
     cdef CubeArgs a
     if g.n == 1 and p.play != PLAY_HOOK:
         return 0
@@ -93,8 +94,11 @@ cdef int choose_play(const Rules* r, const MetTable* met, Player* p, MoveGen* g,
     if p.play == PLAY_PUBEVAL:
         return pubeval_choose(g, b)
     if p.play == PLAY_EVALUATOR:
-        if p.cube == CUBE_MET and r.length > 0:
+        if (p.cube == CUBE_MET or p.cube == CUBE_NEVER_MET) and r.length > 0:
             cube_args(r, met, p, s, s.player, &a)
+            if p.cube == CUBE_NEVER_MET:    # no cash points (as in the Crawford game), a dead cube
+                a.crawford = 1
+                a.x = 0.0
             return cube_choose(&a, &p.evaluator, g, b)
         return evaluator_choose(&p.evaluator, g, b, NULL)
     if p.play == PLAY_PYTHON:
@@ -155,7 +159,7 @@ cdef void cube_args(const Rules* r, const MetTable* met, const Player* p, const 
     a.beaver = r.beaver
     a.max_cube = r.max_cube
     a.x = p.cube_efficiency
-    a.met = met if p.cube == CUBE_MET else NULL
+    a.met = met if p.cube == CUBE_MET or p.cube == CUBE_NEVER_MET else NULL
 
 
 cdef int offer_double(const Rules* r, const MetTable* met, Player* p, MoveGen* g, const Scene* s,
@@ -164,7 +168,7 @@ cdef int offer_double(const Rules* r, const MetTable* met, Player* p, MoveGen* g
     cube (which the rules may allow): it cannot gain; a Python bot is asked."""
     cdef CubeArgs a
     cdef int diff
-    if p.cube == CUBE_NEVER:
+    if p.cube == CUBE_NEVER or p.cube == CUBE_NEVER_MET:
         return 0
     if p.cube != CUBE_PYTHON and cube_is_dead(r, s):
         return 0
@@ -189,7 +193,7 @@ cdef int respond_double(const Rules* r, const MetTable* met, Player* p, MoveGen*
     """``s.player``'s answer to a double; ``b`` has the doubler on roll (side 1)."""
     cdef CubeArgs a
     cdef int diff, answer
-    if p.cube == CUBE_NEVER:
+    if p.cube == CUBE_NEVER or p.cube == CUBE_NEVER_MET:
         return RESPONSE_TAKE
     if p.cube == CUBE_KEITH:
         if not is_race(b):
@@ -456,7 +460,7 @@ cdef inline bint plays_as_luck(const Rules* r, const Player* p) noexcept nogil:
     """The player's play of a roll is the luck measure's (its own evaluator's 0-ply choice by
     cubeless equity: not a match-play MET player, who ranks plays by match winning chance),
     so the loop can take the play the luck measure found instead of choosing again."""
-    if p.cube == CUBE_MET and r.length > 0:
+    if (p.cube == CUBE_MET or p.cube == CUBE_NEVER_MET) and r.length > 0:
         return False
     return p.play == PLAY_EVALUATOR and (p.evaluator.kind == EVAL_HEURISTIC
                                          or (p.evaluator.kind == EVAL_NEURAL and p.evaluator.ply == 0))
@@ -539,6 +543,9 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
     cdef Scene sc
     memset(log, 0, sizeof(GameLog))
     log.crawford = crawford
+    if m.late:
+        memcpy(&m.players[0].evaluator, &m.early_ev[0], sizeof(Evaluator))
+        memcpy(&m.players[1].evaluator, &m.early_ev[1], sizeof(Evaluator))
     if start == NULL:
         memcpy(&b, &m.rules.start, sizeof(Board))
         while True:
@@ -569,6 +576,9 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
     left[turn] = board_checkers(&b, 1)
     left[1 - turn] = board_checkers(&b, 0)
     while True:
+        if m.late and plies == m.late_after:    # late evaluation: the rest of the game at other plies
+            memcpy(&m.players[0].evaluator, &m.late_ev[0], sizeof(Evaluator))
+            memcpy(&m.players[1].evaluator, &m.late_ev[1], sizeof(Evaluator))
         if max_plies and plies >= max_plies:
             log.truncated = 1
             log.final_turn = turn
@@ -774,7 +784,7 @@ cdef int _set_player(Player* p, spec, list keep) except -1:
     p.evaluator.kind = -1
     if not (PLAY_RANDOM <= play <= PLAY_PYTHON):
         raise ValueError("unknown checker-play kind %r" % (play,))
-    if not (CUBE_NEVER <= cube <= CUBE_PYTHON):
+    if not (CUBE_NEVER <= cube <= CUBE_NEVER_MET):
         raise ValueError("unknown cube policy %r" % (cube,))
     if evaluator is not None:
         if not isinstance(evaluator, CoreEvaluator):
@@ -889,6 +899,39 @@ cdef class MatchRunner:
             self.m.script[i] = dice[i]
         self.m.script_len = n
         self.m.script_pos = 0
+
+    def late_evaluation(self, int after, evaluators=None):
+        """gnubg's late evaluation: from ply ``after`` of each game on (plies played in it, the
+        first 0; a game that starts with given dice counts their play as its first), both
+        players use ``evaluators`` (two :class:`~bgfast._core.evaluator.CoreEvaluator`, one a
+        player: their plies of checker play and cube estimates) instead of their own, which
+        each game starts with again.  None: off.
+
+        :raises ValueError: ``after`` negative, or a player without an evaluator.
+        :raises TypeError: evaluators that are not two CoreEvaluators.
+        """
+        cdef int s
+        if evaluators is None:
+            if self.m.late:
+                for s in range(2):
+                    memcpy(&self.m.players[s].evaluator, &self.m.early_ev[s], sizeof(Evaluator))
+            self.m.late = 0
+            return
+        if after < 0:
+            raise ValueError("late evaluation starts at ply 0 or later, got %d" % after)
+        if len(evaluators) != 2 or not all(isinstance(e, CoreEvaluator) for e in evaluators):
+            raise TypeError("late evaluation needs two CoreEvaluators, got %r" % (evaluators,))
+        for s in range(2):
+            if self.m.players[s].evaluator.kind < 0:
+                raise ValueError("late evaluation changes a player's evaluator; player %d has none" % s)
+        if not self.m.late:
+            for s in range(2):
+                memcpy(&self.m.early_ev[s], &self.m.players[s].evaluator, sizeof(Evaluator))
+        for s in range(2):
+            memcpy(&self.m.late_ev[s], &(<CoreEvaluator> evaluators[s]).ev, sizeof(Evaluator))
+            self._keep.append(evaluators[s])
+        self.m.late_after = after
+        self.m.late = 1
 
     def measure_luck(self, bint on, int filter=0):
         """Measure the luck of every rolled ply in :meth:`play_from` (variance reduction),

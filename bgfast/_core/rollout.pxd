@@ -33,7 +33,7 @@ ctypedef struct TrialSpec:
     int cubeful_value         # 1: the sixth number is the cubeful value, else 0
     double luck_scale[5]      # the cube-weighted luck vector's weights in the cubeful value's scale
     Evaluator evaluator       # a truncated trial's evaluator (kind -1: ``evaluate`` instead)
-    int evaluator_plies       # its plies (0 or 1)
+    int evaluator_plies       # its plies (0 or 1; the net's 0 to 3)
     PyObject* evaluate        # Python: a 50-byte board (side 1 on roll) -> its five chances, or NULL
 
 # Play trials ``first .. first + n - 1`` of the run whose key is ``key`` (bgfast._core.rng.run_key)

@@ -31,7 +31,8 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
 
 from bgfast._core.probs cimport NOUT, probs_flip
-from bgfast._core.evaluator cimport Evaluator, CoreEvaluator, evaluator_preroll
+from bgfast._core.evaluator cimport Evaluator, CoreEvaluator, EVAL_NEURAL, evaluator_preroll
+from bgfast._core.search cimport SEARCH_MAX_PLIES
 from bgfast._core.cube cimport Met, money_cubeful, met_mwc, met_dead_cube
 from bgfast._core.game cimport (
     MatchRunner, MatchCtx, MatchLog, GameLog, GameStart, game_start, seed_match, play_position,
@@ -224,7 +225,8 @@ cdef class TrialRunner:
     :param luck_scale: five weights: the cubeful value's luck is the cube-weighted luck
         vector (root's view) times these (None: zeros).
     :param evaluator: the :class:`~bgfast._core.evaluator.CoreEvaluator` of truncated
-        games' final positions (at ``evaluator_plies``, 0 or 1), or None for ``evaluate``.
+        games' final positions (at ``evaluator_plies``: 0 or 1, the net's up to 3 through its
+        n-ply search), or None for ``evaluate``.
     :param evaluate: a Python function of a 50-byte board (side 1 on roll) to the five
         chances of the side on roll, for truncated games when ``evaluator`` is None.
     :raises ValueError: a root, score, stratification, rolls, luck scale or plies out of
@@ -255,8 +257,10 @@ cdef class TrialRunner:
             raise ValueError("stratified rolls rotate through %d rolls, got %d" % (STRATA_ROLLS, len(rolls)))
         if len(luck_scale) != NOUT:
             raise ValueError("the luck scale is %d weights, got %d" % (NOUT, len(luck_scale)))
-        if evaluator_plies not in (0, 1):
-            raise ValueError("a truncated game is evaluated at 0 or 1 ply, got %d" % evaluator_plies)
+        if not 0 <= evaluator_plies <= (SEARCH_MAX_PLIES if evaluator is not None
+                                        and evaluator.ev.kind == EVAL_NEURAL else 1):
+            raise ValueError("a truncated game is evaluated at 0 or 1 ply (the net's at up to %d), got %d"
+                             % (SEARCH_MAX_PLIES, evaluator_plies))
         if max_plies < 0:
             raise ValueError("max_plies is 0 (no truncation) or more, got %d" % max_plies)
         if max_plies and evaluator is None and evaluate is None:
@@ -290,6 +294,8 @@ cdef class TrialRunner:
             t.luck_scale[k] = luck_scale[k]
         t.evaluator.kind = -1
         if evaluator is not None:
+            if evaluator_plies > 1:
+                evaluator._reserve(evaluator_plies - 1)    # its search's generators and cache
             memcpy(&t.evaluator, &evaluator.ev, sizeof(Evaluator))
         t.evaluator_plies = evaluator_plies
         t.evaluate = <PyObject*> evaluate if evaluate is not None else NULL

@@ -100,7 +100,12 @@ class Evaluator(Protocol):
 
 
 class _Cubeless:
-    """A bot's checker play without its cube: never doubles, always takes."""
+    """A bot's checker play without its cube: never doubles, always takes.
+
+    A built-in bot that plays match play by the score (the MET cube policy) keeps doing so
+    (``CUBE_NEVER_MET``: the play of the best match winning chance with the cube dead where
+    it stands, as nobody doubles in this game); the others play as they would (money play
+    by cubeless equity); a Python bot is asked with the match state, as always."""
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -111,7 +116,11 @@ class _Cubeless:
 
     def core_config(self) -> CoreConfig | None:
         config = self.bot.core_config() if hasattr(self.bot, "core_config") else None
-        return None if config is None else CoreConfig(*config)._replace(cube=CubeKind.CUBE_NEVER)
+        if config is None:
+            return None
+        config = CoreConfig(*config)
+        by_score = config.cube == CubeKind.CUBE_MET
+        return config._replace(cube=CubeKind.CUBE_NEVER_MET if by_score else CubeKind.CUBE_NEVER)
 
     def choose_move(self, position: Position, dice: Dice, match: MatchState) -> Any:
         # read here so that a bad answer is named as the bot's, not this shim's
@@ -156,6 +165,9 @@ class _Task:
     cube_efficiency: float
     luck: bool = False
     luck_filter: int = 0
+    late_bot: Any = None        # late evaluation: the bot as it plays after late_after plies (portable)
+    late_after: int = 0
+    truncate_ply: int | None = None   # the plies truncated trials are evaluated at (None: the evaluator's)
 
 
 def _luck_scale(task: _Task, m: MatchState) -> np.ndarray:
@@ -216,13 +228,19 @@ class _Worker:
         if task.cubeful and not never:
             cubeful = make_runner(bot, bot, length=m.length, rules=rules, jacoby=m.jacoby, met=task.met)
             cubeful.measure_luck(task.luck, task.luck_filter)
+        if task.late_bot is not None:
+            late = rebuild_bot(task.late_bot).evaluator
+            for runner in (cubeless, cubeful):
+                if runner is not None:
+                    runner.late_evaluation(task.late_after, (late, late))
         self.evaluator = rebuild_bot(task.evaluator)
         self.gnubg = None
         if task.exact_bearoff:
             import gnubg_nn
 
             self.gnubg = gnubg_nn
-        self.core = None if not task.truncate or self.gnubg is not None else _core_evaluation(self.evaluator)
+        self.core = (None if not task.truncate or self.gnubg is not None
+                     else _core_evaluation(self.evaluator, task.truncate_ply))
         self.games = (cubeless, cubeful)
         self.trials = self._trial_runner(m)
         self.by_cube = {(m.cube_value, m.cube_owner): self.trials}
@@ -255,7 +273,10 @@ class _Worker:
             gboard = [list(board[:25]), list(board[25:])]
             if self.gnubg.classify(gboard) == _GNUBG_BEAROFF2:
                 return tuple(Probabilities.of(self.gnubg.probabilities(gboard, 0)))  # type: ignore[return-value]
-        return _as_probabilities(self.evaluator.evaluate(Position._from_valid_bytes(board)), self.evaluator)
+        position = Position._from_valid_bytes(board)
+        if self.task.truncate_ply is None:
+            return _as_probabilities(self.evaluator.evaluate(position), self.evaluator)
+        return _as_probabilities(self.evaluator.evaluate(position, plies=self.task.truncate_ply), self.evaluator)
 
     def run(self, start: int, stop: int, active: tuple[int, ...] | None = None) -> np.ndarray:
         """The six numbers of trials ``start..stop-1``: shape ``(lines, stop - start, 6)``;
@@ -286,16 +307,19 @@ class _Worker:
         return out
 
 
-def _core_evaluation(evaluator: Any) -> tuple[CoreEvaluator, int] | None:
+def _core_evaluation(evaluator: Any, plies: int | None = None) -> tuple[CoreEvaluator, int] | None:
     """The core evaluator and plies that a built-in bot's ``evaluate`` values a position with
-    (the neural bot's at its ply, the heuristic's at 0 ply), so that the trials value their
-    truncated games in C; None for any other evaluator (called back from the trials)."""
+    (the neural bot's at its ply, or at ``plies`` when given; the heuristic's at 0 ply), so
+    that the trials value their truncated games in C; None for any other evaluator (called
+    back from the trials)."""
     from bgfast.bots.heuristic import HeuristicBot
     from bgfast.bots.neural import NeuralBot
 
     if type(evaluator) not in (NeuralBot, HeuristicBot) or "evaluate" in vars(evaluator):
         return None
-    return evaluator.evaluator, evaluator.ply if isinstance(evaluator, NeuralBot) else 0
+    if not isinstance(evaluator, NeuralBot):
+        return evaluator.evaluator, 0
+    return evaluator.evaluator, evaluator.ply if plies is None else plies
 
 
 _TASK: _Task | None = None
@@ -443,7 +467,7 @@ def rollout(position: Position | str, **options: Any) -> RolloutResult:
     :param options: ``dice``, ``play``, ``plays``, ``bot``, ``evaluator``, ``match``,
         ``rules``, ``met``, ``cubeful``, ``trials``, ``seed``, ``workers``, ``truncate``,
         ``exact_bearoff``, ``target_se``, ``variance_reduction``, ``luck``, ``progress``,
-        ``interruptible``:
+        ``interruptible``, ``late_ply``, ``late_after``, ``truncate_ply``:
         the keyword arguments of :meth:`RolloutRequest.create
         <bgfast.rollout.request.RolloutRequest.create>`, which describes and checks them.
     :raises InvalidRolloutError: zero, negative or too many trials (above
@@ -488,7 +512,9 @@ def run_rollout(request: RolloutRequest, *, previous: tuple[np.ndarray, int] | N
                  cubeful=request.cubeful, truncate=request.truncate or 0, exact_bearoff=request.exact_bearoff,
                  match=match, rules=request.rules, met=table,
                  cube_efficiency=float(getattr(request.bot, "cube_efficiency", 0.68)), luck=request.luck,
-                 luck_filter=LUCK_FILTER)
+                 luck_filter=LUCK_FILTER,
+                 late_bot=None if request.late_ply is None else portable_bot(request.late_bot()),
+                 late_after=request.late_after or 0, truncate_ply=request.truncate_ply)
 
     se_scale = 1.0
     if request.cubeful and match.length:   # the target is in EMG, the trials hold MWC
@@ -508,7 +534,9 @@ def run_rollout(request: RolloutRequest, *, previous: tuple[np.ndarray, int] | N
                       pruning)
     result = dataclasses.replace(result, variant=request.rules.variant, target_se=request.target_se,
                                  target_reached=reached, interrupted=interrupted,
-                                 trials_requested=request.trials if n != request.trials else None)
+                                 trials_requested=request.trials if n != request.trials else None,
+                                 late_ply=request.late_ply, late_after=request.late_after,
+                                 truncate_ply=request.truncate_ply)
     if request.cube:
         result = dataclasses.replace(result, cube_decision=_cube_decision(request, data, strata, result))
     if died is not None:

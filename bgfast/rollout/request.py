@@ -116,6 +116,21 @@ class RolloutRequest:
     """Whether each trial's luck is subtracted (resolved from ``luck`` and ``variance_reduction``)."""
     progress: bool | None
     interruptible: bool = False
+    late_ply: int | None = None
+    """gnubg's late evaluation: from ply :attr:`late_after` of each trial on, the neural bot
+    plays (and, cubeful, estimates the cube) at this many plies; None: at its own throughout."""
+    late_after: int | None = None
+    """The plies of a trial (half-moves, the given dice's play the first) before late evaluation."""
+    truncate_ply: int | None = None
+    """Truncated trials are finished with the neural evaluator at this many plies (its n-ply
+    search); None: the evaluator's own ply."""
+
+    def late_bot(self) -> Any:
+        """The bot as it plays after :attr:`late_after` plies (its ply and cube ply
+        :attr:`late_ply`), or None without late evaluation."""
+        if self.late_ply is None:
+            return None
+        return type(self.bot)(**{**self.bot.options(), "ply": self.late_ply, "cube_ply": self.late_ply})
 
     @property
     def checkers(self) -> int:
@@ -148,6 +163,9 @@ class RolloutRequest:
         luck: bool | None = None,
         progress: bool | None = False,
         interruptible: bool = False,
+        late_ply: int | None = None,
+        late_after: int | None = None,
+        truncate_ply: int | None = None,
     ) -> RolloutRequest:
         """Check the arguments of a rollout (those of :func:`~bgfast.rollout.rollout`).
 
@@ -197,6 +215,15 @@ class RolloutRequest:
         :param truncate: stop each trial after this many plies (half-moves) and
             use the evaluator's probabilities (cubeful: Janowski's formula in money
             play with the bot's ``cube_efficiency``, a dead cube in match play).
+        :param truncate_ply: with ``truncate``, evaluate the position a trial stops in at
+            this many plies, 0 to 3, through the neural evaluator's n-ply search (gnubg's
+            plies: 1 = the average over the 21 rolls of the 0-ply play's value); default:
+            the evaluator's own ply.  The evaluator must be the neural bot.
+        :param late_ply: gnubg's late evaluation: from ply ``late_after`` of each trial on
+            (plies are half-moves; with ``dice`` their play is the first, ply 0), the neural
+            bot plays at ``late_ply`` plies, 0 to 3, and estimates the cube at as many (its
+            ``ply`` and ``cube_ply``), on both sides; before, at its own.  Give both or neither.
+        :param late_after: the plies of each trial played before late evaluation (0: all).
         :param exact_bearoff: at truncation, use GNU Backgammon's two-sided
             bear-off database (exact) when the position is in it (needs gnubg-nn).
         :param target_se: stop once the ranking equity's standard error (cubeful
@@ -221,7 +248,10 @@ class RolloutRequest:
             target, a finished position or match, a pending double (without ``cube``), ``plays`` or
             ``play`` without dice, truncation with no evaluator, a position with
             more checkers than the variant has; ``cube`` with dice or a play, or where the
-            side on roll may not double (the Crawford game, the opponent's cube, ...).
+            side on roll may not double (the Crawford game, the opponent's cube, ...);
+            ``late_ply`` without ``late_after`` or the other way round, or either out of range,
+            or late evaluation of a bot other than the neural one; ``truncate_ply`` without
+            ``truncate``, out of 0 to 3, or with an evaluator other than the neural bot.
         :raises InvalidPositionError: a malformed position.  :raises InvalidDiceError: bad dice.
         :raises IllegalMoveError, InvalidMoveError: a bad play.  :raises UnknownBotError: an unknown bot.
         """
@@ -268,6 +298,8 @@ class RolloutRequest:
                 raise InvalidRolloutError("luck adjustment uses a 15-checker evaluator: not for hypergammon "
                                           "(give luck=False)")
             use_luck = False
+        late_ply, late_after = cls._late(late_ply, late_after, bot_obj)
+        truncate_ply = cls._truncate_ply(truncate_ply, truncate, eval_obj)
         return cls(position=pos, match=dataclasses.replace(match, dice=(0, 0)), rules=rules, met=table,
                    bot=bot_obj, bot_name=BotRecipe.of(bot_obj).text(),
                    evaluator=eval_obj, dice=roll, play=move, plays=candidates is not None or plays is True,
@@ -277,7 +309,41 @@ class RolloutRequest:
                    trials=trials, seed=seed, workers=workers, truncate=truncate,
                    exact_bearoff=bool(exact_bearoff), target_se=target_se,
                    variance_reduction=bool(variance_reduction), luck=bool(use_luck), progress=progress,
-                   interruptible=bool(interruptible))
+                   interruptible=bool(interruptible), late_ply=late_ply, late_after=late_after,
+                   truncate_ply=truncate_ply)
+
+    @staticmethod
+    def _late(late_ply: object, late_after: object, bot: Any) -> tuple[int | None, int | None]:
+        """Late evaluation's plies and the plies before it, checked (both or neither)."""
+        from bgfast.bots.neural import PLIES, NeuralBot
+
+        if late_ply is None and late_after is None:
+            return None, None
+        if late_ply is None or late_after is None:
+            given, missing = ("late_ply", "late_after") if late_after is None else ("late_after", "late_ply")
+            raise InvalidRolloutError(f"late evaluation needs both late_ply and late_after: {given} is given "
+                                      f"without {missing}")
+        ply = _count(late_ply, "late_ply", low=PLIES[0], high=PLIES[-1])
+        after = _count(late_after, "late_after", low=0, high=MAX_TRUNCATE)
+        if not isinstance(bot, NeuralBot):
+            raise InvalidRolloutError(f"late evaluation changes the neural bot's plies; bot "
+                                      f"{BotRecipe.of(bot).text()!r} has none")
+        return ply, after
+
+    @staticmethod
+    def _truncate_ply(truncate_ply: object, truncate: int | None, evaluator: Any) -> int | None:
+        """The plies a truncated trial's position is evaluated at, checked."""
+        from bgfast.bots.neural import PLIES, NeuralBot
+
+        if truncate_ply is None:
+            return None
+        plies = _count(truncate_ply, "truncate_ply", low=PLIES[0], high=PLIES[-1])
+        if truncate is None:
+            raise InvalidRolloutError("truncate_ply is the plies a truncated trial is evaluated at: give truncate=N too")
+        if not isinstance(evaluator, NeuralBot):
+            raise InvalidRolloutError(f"truncate_ply evaluates through the neural bot's n-ply search; the evaluator "
+                                      f"{BotRecipe.of(evaluator).text()!r} has none")
+        return plies
 
     @staticmethod
     def _rules(rules: Rules | None, text: PositionText) -> Rules:

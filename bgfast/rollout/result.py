@@ -135,6 +135,13 @@ class RolloutResult:
     finished trials, out of :attr:`trials_requested`."""
     trials_requested: int | None = None
     """The trials asked for (the most, with a target), or None when the same as :attr:`trials`."""
+    late_ply: int | None = None
+    """Late evaluation: from ply :attr:`late_after` of each trial on the bot played (and
+    estimated the cube) at this many plies; None: at its own throughout."""
+    late_after: int | None = None
+    """The plies of each trial played before late evaluation."""
+    truncate_ply: int | None = None
+    """Truncated trials were evaluated at this many plies (None: the evaluator's own)."""
     cube_decision: CubeRollout | None = None
     """With ``cube=True``: no double and double/take rolled out on the same dice, double/pass
     and the proper action (:class:`~bgfast.rollout.cube_decision.CubeRollout`); the other
@@ -221,7 +228,9 @@ class RolloutResult:
             out["cubeful_mwc_se"] = _num(self.cubeful_mwc.se)
         out.update(dice=None if self.dice is None else str(self.dice), play=self.play, bot=self.bot,
                    seed=self.seed, strata=self.strata, luck_adjusted=self.luck_adjusted,
-                   luck_adjusted_figures=list(self.luck_adjusted_figures), truncate=self.truncate, seconds=self.seconds,
+                   luck_adjusted_figures=list(self.luck_adjusted_figures), truncate=self.truncate,
+                   truncate_ply=self.truncate_ply, late_ply=self.late_ply, late_after=self.late_after,
+                   seconds=self.seconds,
                    target_se=self.target_se, target_reached=self.target_reached, interrupted=self.interrupted,
                    trials_requested=self.trials_requested or self.trials)
         if self.plays:
@@ -247,8 +256,12 @@ class RolloutResult:
             f"({_sampling(self.strata, self.dice)}"
             + (", luck-adjusted" if self.luck_adjusted else "") + "), "
             f"seed {self.seed}" + (f", truncated after {self.truncate} plies" if self.truncate else "")
+            + (f" (evaluated at {self.truncate_ply} ply)" if self.truncate and self.truncate_ply is not None else "")
             + f", {self.seconds:.2f} s",
         ]
+        if self.late_ply is not None:
+            lines.append(f"late evaluation: {self.late_ply} ply from ply {self.late_after} of each trial on "
+                         "(checker play and cube)")
         if self.interrupted:
             lines.append(f"interrupted: the figures are of the {self.trials:,} trials finished, of "
                          f"{self.trials_requested or self.trials:,} asked for")

@@ -14,7 +14,10 @@ luck-adjusted as rolled out; see :mod:`bgfast.rollout.engine`), and ``request``,
 text of the arguments (``format`` :data:`FORMAT`, ``position`` as ``PositionID:MatchID``,
 ``rules``, ``bot`` and ``evaluator`` as bot specs, ``dice``, ``play``, ``plays`` (a list
 of plays, or true for every play), ``prune_se``, ``cube``, ``cubeful``, ``seed``,
-``truncate``, ``exact_bearoff``, ``variance_reduction``, ``luck``, ``strata``).
+``truncate``, ``truncate_ply``, ``late_ply``, ``late_after``, ``exact_bearoff``,
+``variance_reduction``, ``luck``, ``strata``).  A save of format ``bgfast-rollout-1`` (before
+late evaluation, read with none) is read in money play only: its match play trials played the
+cubeless game by money play, and the trials after them would play it by the score.
 """
 from __future__ import annotations
 
@@ -27,7 +30,8 @@ from typing import Any
 import numpy as np
 
 from bgfast.bots.spec import BotRecipe, portable_bot
-from bgfast.errors import InvalidRolloutError, shortened
+from bgfast.errors import BgfastError, InvalidRolloutError, shortened
+from bgfast.formats.text import read_position
 from bgfast.match import Rules
 from bgfast.rollout.engine import run_rollout
 from bgfast.rollout.request import RolloutRequest
@@ -37,8 +41,11 @@ from bgfast.validation import output_file, read_input_file
 __all__ = ["FORMAT", "MAX_SAVE_BYTES", "extend_rollout", "read_saved", "request_options", "save_rollout",
            "write_saved"]
 
-FORMAT = "bgfast-rollout-1"
+FORMAT = "bgfast-rollout-2"
 """The ``format`` of a save file this version writes and reads."""
+
+_MONEY_ONLY_FORMAT = "bgfast-rollout-1"
+"""An older format still read in money play (its match play checker play was money play's)."""
 
 MAX_SAVE_BYTES = 8 * 2**30
 """The largest save file read (48 bytes a trial and line: some 170 million trial-lines)."""
@@ -69,7 +76,8 @@ def request_options(request: RolloutRequest) -> dict[str, Any]:
         "play": None if request.play is None else str(request.play),
         "plays": (request.plays if request.candidates is None else [str(m) for m in request.candidates]),
         "prune_se": request.prune_se, "cube": request.cube, "cubeful": request.cubeful, "seed": request.seed,
-        "truncate": request.truncate, "exact_bearoff": request.exact_bearoff,
+        "truncate": request.truncate, "truncate_ply": request.truncate_ply, "late_ply": request.late_ply,
+        "late_after": request.late_after, "exact_bearoff": request.exact_bearoff,
         "variance_reduction": request.variance_reduction, "luck": request.luck,
     }
 
@@ -100,6 +108,11 @@ def read_saved(path: str | os.PathLike[str]) -> tuple[dict[str, Any], np.ndarray
             trials = np.array(npz["trials"], dtype=np.float64)
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
         raise InvalidRolloutError(f"{where} is not a bgfast rollout save file ({type(exc).__name__})") from None
+    if isinstance(meta, dict) and meta.get("format") == _MONEY_ONLY_FORMAT:
+        if _match_length(str(meta.get("position"))):
+            raise InvalidRolloutError(f"{where} was saved by an older bgfast whose match play rollouts played the "
+                                      "cubeless game by money play: its trials cannot be continued; roll it out again")
+        meta["format"] = FORMAT
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         got = meta.get("format") if isinstance(meta, dict) else None
         raise InvalidRolloutError(f"{where} is not a bgfast rollout save file of format {FORMAT!r} (got {got!r})")
@@ -110,11 +123,23 @@ def read_saved(path: str | os.PathLike[str]) -> tuple[dict[str, Any], np.ndarray
     try:
         meta["rules"] = Rules(**meta["rules"])
         meta.setdefault("met", None)
+        for key in ("truncate_ply", "late_ply", "late_after"):
+            meta.setdefault(key, None)
     except (TypeError, ValueError, KeyError) as exc:
         raise InvalidRolloutError(f"{where} has rules that do not read: {exc}") from None
     if strata not in (1, 36, 1296):
         raise InvalidRolloutError(f"{where} has strata {strata!r}, not 1, 36 or 1296")
     return meta, trials, int(strata)
+
+
+def _match_length(text: str) -> int:
+    """The match length of a saved ``PositionID:MatchID`` (0: money; a malformed one is
+    refused later, when the request is checked)."""
+    try:
+        match = read_position(text).match
+    except (BgfastError, ValueError):
+        return 0
+    return 0 if match is None else match.length
 
 
 def save_rollout(path: str | os.PathLike[str], position: Any, **options: Any) -> RolloutResult:
