@@ -40,10 +40,14 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport uint64_t
 
 from bgfast._core.board cimport Board, board_swap, board_checkers, board_hash, board_equal
-from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate
+from bgfast._core.movegen cimport MoveGen, MAX_CHILDREN, movegen_new, movegen_free, prepare, generate_prepared
 from bgfast._core.probs cimport NOUT, probs_flip, probs_equity, PlayValue
-from bgfast._core.neural cimport NN_MAX_CANDIDATES, neural_eval_after, neural_candidates
-from bgfast._core.search cimport SEARCH_MAX_PLIES, SEARCH_MAX_KEEP, MoveFilter, CacheEntry, Search
+from bgfast._core.neural cimport (
+    NN_MAX_CANDIDATES, NeuralRolls, neural_eval_after, neural_rolls_init, neural_roll_candidates,
+)
+from bgfast._core.search cimport (
+    SEARCH_MAX_PLIES, SEARCH_MAX_KEEP, REPLIES_0PLY, REPLIES_FILTERED, MoveFilter, CacheEntry, Search,
+)
 
 assert <int> SEARCH_MAX_KEEP == <int> NN_MAX_CANDIDATES
 
@@ -63,6 +67,12 @@ GREEDY_FILTERS = (
 )
 """Filters that keep the 0-ply favourite alone: each reply in an evaluation is the net's
 0-ply play, valued deeper (gnubg's evaluation tree; the supervised refinement's labels)."""
+REPLIES = ("0-ply", "filtered")
+"""How a reply below the root of a search is chosen: ``"0-ply"``, the net's 0-ply play,
+valued deeper (gnubg's evaluation tree); ``"filtered"``, the search's own play at that
+depth (the move filters of that ply, the survivors valued at its plies)."""
+DEFAULT_REPLIES = "0-ply"
+"""The replies of a search unless set otherwise (see the module docstring)."""
 DEFAULT_CACHE_SIZE = 1 << 16
 """Slots of a search's cache of evaluations (about 80 bytes each)."""
 
@@ -87,6 +97,7 @@ cdef void search_free(Search* s) noexcept nogil:
     for k in range(s.depth):
         movegen_free(s.gens[k])
     free(s.cache)
+    free(s.scratch)
     free(s)
 
 
@@ -101,6 +112,10 @@ cdef bint search_reserve(Search* s, int plies) noexcept nogil:
     if plies > 0 and s.cache == NULL and s.cache_size > 0:
         s.cache = <CacheEntry*> calloc(s.cache_size, sizeof(CacheEntry))
         if s.cache == NULL:
+            return False
+    if plies > 0 and s.scratch == NULL:
+        s.scratch = <float*> malloc(NOUT * MAX_CHILDREN * sizeof(float))
+        if s.scratch == NULL:
             return False
     return True
 
@@ -129,6 +144,7 @@ cdef void _preroll(Search* s, MoveGen* g, const Board* b, int plies, int depth, 
     cdef int d1, d2, k, top
     cdef float w
     cdef CacheEntry* slot = NULL
+    cdef NeuralRolls rolls
     if plies <= 0:
         board_swap(&sw, b)
         _after(s, &sw, q)                       # the opponent's view, after its play
@@ -143,15 +159,19 @@ cdef void _preroll(Search* s, MoveGen* g, const Board* b, int plies, int depth, 
             return
     for k in range(NOUT):
         p[k] = 0
+    neural_rolls_init(&rolls, b)                # the net's sums of ``b``, shared by its 21 rolls
+    prepare(g, b)
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
             w = 1.0 if d1 == d2 else 2.0
-            generate(g, b, d1, d2)
-            if plies == 1:      # the 0-ply favourite's value, found as the net ranks the plays
-                top = 0
-                neural_candidates(s.model, g, b, &top, 1, 0.0, q, NULL)
+            generate_prepared(g, d1, d2)
+            if plies == 1 or s.replies == REPLIES_0PLY:
+                top = 0                         # the 0-ply favourite, found as the net ranks the plays
+                neural_roll_candidates(s.model, &rolls, g, &top, 1, 0.0, q, NULL, s.scratch)
+                if plies > 1:
+                    _play_value(s, &g.items[top].board, plies - 1, depth, q)
             else:
-                _choose(s, g, b, plies - 1, NULL, depth, q)
+                _choose(s, g, &rolls, plies - 1, NULL, depth, q)
             for k in range(NOUT):
                 p[k] += w * q[k]
     for k in range(NOUT):
@@ -175,10 +195,11 @@ cdef void _play_value(Search* s, const Board* child, int plies, int depth, float
     probs_flip(q, p)
 
 
-cdef int _choose(Search* s, const MoveGen* g, const Board* parent, int plies, const PlayValue* value,
+cdef int _choose(Search* s, const MoveGen* g, NeuralRolls* rolls, int plies, const PlayValue* value,
                  int depth, float* out) noexcept nogil:
-    """Index of the child of ``g`` played at ``plies`` (>= 1) by the search's filters; its
-    probabilities at ``plies`` in ``out`` unless NULL (the mover's view)."""
+    """Index of the child of ``g`` (generated from ``rolls.parent``) played at ``plies`` (>= 1)
+    by the search's filters; its probabilities at ``plies`` in ``out`` unless NULL (the
+    mover's view)."""
     cdef int top[SEARCH_MAX_KEEP]
     cdef int order[SEARCH_MAX_KEEP]
     cdef double keys[SEARCH_MAX_KEEP]
@@ -187,7 +208,7 @@ cdef int _choose(Search* s, const MoveGen* g, const Board* parent, int plies, co
     cdef double v, best_v = 0, unit = 1.0 if value == NULL else value.unit
     cdef const MoveFilter* f = s.filters[plies]
     cdef float window = f[0].window if value == NULL else <float> (f[0].window * value.unit)
-    n = neural_candidates(s.model, g, parent, top, f[0].keep, window, NULL, value)
+    n = neural_roll_candidates(s.model, rolls, g, top, f[0].keep, window, NULL, value, s.scratch)
     for k in range(1, plies):
         if f[k].keep == 0 or n <= 1:
             continue
@@ -229,7 +250,9 @@ cdef void search_preroll(Search* s, MoveGen* g, const Board* b, int plies, float
 
 cdef int search_choose(Search* s, const MoveGen* g, const Board* parent, int plies,
                        const PlayValue* value) noexcept nogil:
-    return _choose(s, g, parent, plies, value, 0, NULL)
+    cdef NeuralRolls rolls
+    neural_rolls_init(&rolls, parent)
+    return _choose(s, g, &rolls, plies, value, 0, NULL)
 
 
 # ---------------------------------------------------------------- Python face
@@ -294,3 +317,21 @@ cdef int search_set_filters(Search* s, object filters) except -1:
             s.filters[n][k].window = 0.0 if level is None else level[1]
     return 0
 
+
+
+def check_replies(replies):
+    """How the replies below the root are chosen, in normal form: one of :data:`REPLIES`.
+
+    :param replies: None (:data:`DEFAULT_REPLIES`) or one of :data:`REPLIES`.
+    :raises ValueError: anything else.
+    """
+    if replies is None:
+        return DEFAULT_REPLIES
+    if replies not in REPLIES:
+        raise ValueError("replies are %s, got %r" % (" or ".join(repr(r) for r in REPLIES), replies))
+    return str(replies)
+
+
+cdef int search_set_replies(Search* s, object replies) except -1:
+    s.replies = REPLIES_0PLY if check_replies(replies) == "0-ply" else REPLIES_FILTERED
+    return 0

@@ -17,7 +17,7 @@ from typing import ClassVar, TypeAlias
 
 from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
 from bgfast._core.game import PlayKind
-from bgfast._core.search import DEFAULT_FILTERS, MAX_KEEP, check_filters
+from bgfast._core.search import DEFAULT_FILTERS, DEFAULT_REPLIES, MAX_KEEP, REPLIES, check_filters
 from bgfast.bots.base import CoreBot
 from bgfast.bots.neural_weights import Weights, default_weights_path, read_weights
 from bgfast.errors import InvalidBotOptionsError, InvalidPositionError, UnknownBotError
@@ -26,8 +26,8 @@ from bgfast.position import Position
 from bgfast.probabilities import Probabilities
 from bgfast.validation import whole_number
 
-__all__ = ["DEFAULT_FILTERS", "PLIES", "MoveFilters", "NeuralBot", "filters_text", "move_filters",
-           "shipped_weights"]
+__all__ = ["DEFAULT_FILTERS", "DEFAULT_REPLIES", "PLIES", "REPLIES", "MoveFilters", "NeuralBot", "filters_text",
+           "move_filters", "shipped_weights"]
 
 PLIES = (0, 1, 2, 3)
 """Look-ahead depths, in gnubg's numbering: 0 = the bare net, ``n`` = the average over the
@@ -146,12 +146,15 @@ class NeuralBot(CoreBot):
     def __init__(self, ply: int = 0, cube: str | None = None,
                  weights: Weights | str | os.PathLike[str] | None = None,
                  cube_efficiency: float = 0.68, seed: int = 0, cube_ply: int = 1,
-                 filters: object = None) -> None:
+                 filters: object = None, replies: str = DEFAULT_REPLIES) -> None:
         super().__init__(cube, cube_efficiency, seed)
         self.ply = whole_number(ply, "ply", low=PLIES[0], high=PLIES[-1], error=InvalidBotOptionsError)
         self.cube_ply = whole_number(cube_ply, "cube_ply", low=PLIES[0], high=PLIES[-1],
                                      error=InvalidBotOptionsError)
         self.filters = move_filters(filters)
+        if replies not in REPLIES:
+            raise InvalidBotOptionsError(f"replies must be {' or '.join(map(repr, REPLIES))}, got {replies!r}")
+        self.replies = replies
         if weights is not None and not isinstance(weights, (str, os.PathLike, Weights)):
             raise InvalidBotOptionsError(f"weights must be a file path or Weights, got {weights!r}")
         self.weights = weights
@@ -162,7 +165,7 @@ class NeuralBot(CoreBot):
         else:
             self._weights = read_weights(weights)
         self._evaluator = CoreEvaluator(self._weights.model(), EvaluatorKind.EVAL_NEURAL, ply=self.ply,
-                                        cube_ply=self.cube_ply, filters=self.filters)
+                                        cube_ply=self.cube_ply, filters=self.filters, replies=self.replies)
 
     def options(self) -> Mapping[str, object]:
         """The options that rebuild this bot with :func:`bgfast.bots.get_bot`."""
@@ -171,6 +174,8 @@ class NeuralBot(CoreBot):
             extra["cube_ply"] = self.cube_ply
         if self.filters != DEFAULT_FILTERS:
             extra["filters"] = filters_text(self.filters)
+        if self.replies != DEFAULT_REPLIES:
+            extra["replies"] = self.replies
         if self.weights is not None:
             extra["weights"] = self.weights
         return {**super().options(), **extra}
