@@ -3,21 +3,34 @@
 
 Plies are gnubg's: 0 plies is the net's value of a position; ``N`` plies, of a position
 before its side on roll rolls, is the average over the 21 rolls (doubles weighted 1/36,
-the others 2/36) of the value of the play the side would make at ``N - 1`` plies, that
-value taken at ``N - 1`` plies.  The value of a play at ``k`` plies is the ``k``-ply
-value of the position it leaves, from the mover's view (a play that bears off the last
-checker is worth its exact result at any depth).
+the others 2/36) of the ``N - 1``-ply value of the side's reply to the roll.  The value of
+a play at ``k`` plies is the ``k``-ply value of the position it leaves, from the mover's
+view (a play that bears off the last checker is worth its exact result at any depth).
 
-A choice at ``N`` plies (the play of one roll) runs gnubg's move filters: every play is
-valued at 0 ply; level 0 of the ``N``-ply filter keeps at most ``keep`` of them within
-``window`` money points of the best (the best always stays), and each level ``k`` from 1
-to ``N - 1`` values the survivors at ``k`` plies and prunes them again by its filter, or
-is skipped (``keep`` 0, gnubg's "no pruning"); the survivors are valued at ``N`` plies,
-and the first of the best is played (ties go to the better 0-ply value).  A single
-survivor is played without the last valuation.  gnubg's defaults ("Normal"): for 1 ply
-{0 ply: 8 within 0.16}; for 2 plies {0: 8 within 0.16, 1: none}; for 3 plies {0: 8 within
-0.16, 1: none, 2: 2 within 0.04} (:data:`DEFAULT_FILTERS`).  A filter of 1 play within 0 at
-level 0 plays the 0-ply favourite and values it deeper (gnubg's own evaluation tree).
+Replies.  Which reply a roll gets below the root is the search's ``replies`` setting
+(:data:`REPLIES`): ``"0-ply"`` (the default, :data:`DEFAULT_REPLIES`), the play the net
+values best at 0 ply, valued at ``N - 1`` plies: gnubg's own evaluation tree
+(``EvaluatePositionFull``: each roll's 0-ply best move, evaluated one ply shallower); or
+``"filtered"``, the play the search itself would make at ``N - 1`` plies (the move filters
+of that ply, the survivors valued at ``N - 1`` plies): the best ``N - 1``-ply reply.  The
+two agree up to 1 ply (a 1-ply value is the average of the 0-ply favourites' values) and
+part from 2 plies on, where ``"filtered"`` costs about the 1-ply filter's survivors times
+more (8 at most by default).  Measured on the checker-play decisions of
+``experiments/checker_play`` (judged by gnubg at 2 plies), the two play alike at 2 plies
+(see ``bgfast/data/weights/neural.md``), so the cheaper is the default.
+
+A choice at ``N`` plies (the play of one roll, the root) runs gnubg's move filters: every
+play is valued at 0 ply; level 0 of the ``N``-ply filter keeps at most ``keep`` of them
+within ``window`` money points of the best (the best always stays), and each level ``k``
+from 1 to ``N - 1`` values the survivors at ``k`` plies and prunes them again by its
+filter, or is skipped (``keep`` 0, gnubg's "no pruning"); the survivors are valued at
+``N`` plies, and the first of the best is played (ties go to the better 0-ply value).  A
+single survivor is played without the last valuation.  gnubg's defaults ("Normal"): for 1
+ply {0 ply: 8 within 0.16}; for 2 plies {0: 8 within 0.16, 1: none}; for 3 plies {0: 8
+within 0.16, 1: none, 2: 2 within 0.04} (:data:`DEFAULT_FILTERS`).  With ``"0-ply"``
+replies the filters choose the root's play alone; with ``"filtered"`` they choose every
+reply too, and a filter of 1 play within 0 at level 0 (:data:`GREEDY_FILTERS`) then gives
+gnubg's tree.
 
 The root of a choice may be valued by a :c:type:`PlayValue` (match play: cubeful match
 winning chances; windows in money points scaled by its ``unit``); the replies below it
@@ -26,10 +39,17 @@ are valued by cubeless money equity.
 Cache.  Each search keeps a table of evaluations at 1 ply or more (a position before its
 roll, its plies and its five probabilities), one slot a hash of the position and the
 plies, the newest entry winning a slot; a hit needs the same board and plies, so the cache
-changes no result.  0-ply values are not cached: the net values the plays of one roll
-together from their parent's first-layer sums, and a value so found may differ in the
-last bit from the same position's valued alone; a value at 1 ply or more is a function of
-the position only.
+changes no result.  Its hits are transpositions: rolls whose replies leave the same
+position (a dance on the bar, two rolls played alike), and the positions a choice meets
+again.  0-ply values are not cached: the net values the plays of one roll together from
+their parent's first-layer sums, and a value so found may differ in the last bit from the
+same position's valued alone; a value at 1 ply or more is a function of the position only.
+
+Cost.  Nearly all the time goes to the leaves: each roll's plays valued at 0 ply to find
+the favourite.  The 21 rolls of one position share the net's sums of its point codes and
+the hand-made inputs' per-position part (:c:type:`NeuralRolls`; the same bits as valuing
+each roll alone), its move generator is prepared once, and one roll's values go to a
+scratch buffer of the search: nothing is allocated in the recursion.
 
 Everything here is ``nogil`` C on the net of ``neural.pyx``; a search is used by one
 thread at a time (a :class:`~bgfast._core.evaluator.CoreEvaluator` owns one; a batch call

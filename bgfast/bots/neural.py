@@ -31,7 +31,8 @@ __all__ = ["DEFAULT_FILTERS", "DEFAULT_REPLIES", "PLIES", "REPLIES", "MoveFilter
 
 PLIES = (0, 1, 2, 3)
 """Look-ahead depths, in gnubg's numbering: 0 = the bare net, ``n`` = the average over the
-21 rolls of the opponent's best ``n - 1``-ply reply, valued at ``n - 1`` plies."""
+21 rolls of the value at ``n - 1`` plies of the opponent's reply (its 0-ply favourite by
+default, gnubg's tree; or its own ``n - 1``-ply choice: ``replies``)."""
 
 MoveFilters: TypeAlias = tuple[tuple[tuple[int, float] | None, ...], ...]
 """Move filters in normal form: for plies 1, 2, 3, one ``(keep, window)`` or None (skipped)
@@ -96,14 +97,19 @@ class NeuralBot(CoreBot):
 
     :param ply: 0 to 3, gnubg's plies: 0, the net picks the play whose resulting position
         it values best for the mover; ``n``, the plays the move filters keep are valued by
-        the average over the opponent's 21 rolls of its best ``n - 1``-ply reply (chosen
-        the same way), and the best is played.  gnubg's default filters: 1 ply values the
-        best 8 plays at 0 ply within 0.16 of the best; 2 plies the same 8; 3 plies those 8
-        at 2 plies, then the best 2 within 0.04 at 3.  A 2-ply play costs about a tenth of a
-        second, a 3-ply one seconds (:mod:`bgfast._core.search`).
+        the average over the opponent's 21 rolls of the value at ``n - 1`` plies of its
+        reply (see ``replies``), and the best is played.  gnubg's default filters: 1 ply
+        values the best 8 plays at 0 ply within 0.16 of the best; 2 plies the same 8; 3
+        plies those 8 at 2 plies, then the best 2 within 0.04 at 3.  A 2-ply play costs
+        about a hundredth of a second, a 3-ply one a few tenths (:mod:`bgfast._core.search`).
     :param cube_ply: the plies of the cube estimates, 0 to 3 (default 1).
     :param filters: the move filters (:func:`move_filters`: None for gnubg's defaults, or
         text such as ``"8:0.16;8:0.16/-;8:0.16/-/2:0.04"``, the defaults).
+    :param replies: the replies below the root of the search, one of :data:`REPLIES`:
+        ``"0-ply"`` (the default), each the net's 0-ply play, valued deeper (gnubg's
+        evaluation tree; the filters choose the root's play alone); ``"filtered"``, each the
+        play the search would make at that depth (the best ``n - 1``-ply reply through the
+        filters; several times slower at 2 plies and more).  The same below 2 plies.
     :param cube: ``"auto"`` (the default: Janowski in money play, the match equity table
         in match play), ``"janowski"`` (Janowski at every score), ``"met"`` (the same as
         ``"auto"``) or ``"never"`` (never doubles, always takes).  The cube estimates are
@@ -189,9 +195,9 @@ class NeuralBot(CoreBot):
         """Cubeless probabilities of the side on roll in ``position``, before its roll.
 
         :param plies: 0 to 3: 0, the net's value; ``n``, the average over the 21 rolls of
-            the value at ``n - 1`` plies of the play the side makes at ``n - 1`` plies (with
-            the bot's move filters); None = the bot's ``ply``.  2 plies take some hundredths
-            of a second, 3 plies seconds.
+            the value at ``n - 1`` plies of the side's reply (the bot's ``replies``: its 0-ply
+            play, or its ``n - 1``-ply play with the bot's move filters); None = the bot's
+            ``ply``.  2 plies take some thousandths of a second, 3 plies a few tenths.
         :raises InvalidPositionError: a malformed position or a finished game.
         :raises ValueError: ``plies`` outside 0 to 3.
         """
