@@ -9,6 +9,7 @@ plies by the move filters, with ``replies="0-ply"`` (gnubg's evaluation tree) th
 """
 from __future__ import annotations
 
+import pickle
 import time
 from functools import lru_cache
 
@@ -275,6 +276,8 @@ def test_filters_are_checked_and_written() -> None:
 def test_replies_are_checked(model: nn.Model) -> None:
     assert check_replies(None) == DEFAULT_REPLIES and set(REPLIES) == {"0-ply", "filtered"}
     assert CoreEvaluator(model, NEURAL).replies == DEFAULT_REPLIES
+    for replies in REPLIES:     # a worker process gets the same search
+        assert pickle.loads(pickle.dumps(CoreEvaluator(model, NEURAL, replies=replies))).replies == replies
     for bad in ("1-ply", "", 0, "FILTERED"):
         with pytest.raises(ValueError, match="replies"):
             check_replies(bad)      # type: ignore[arg-type]
