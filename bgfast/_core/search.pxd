@@ -46,7 +46,7 @@ ctypedef struct Search:
 cdef Search* search_new(const Neural* model, int cache_size) noexcept nogil
 cdef void search_free(Search* s) noexcept nogil
 # Allocate what a choice at ``plies`` (or an evaluation at ``plies + 1`` on the caller's
-# generator) needs: ``plies`` generators and the cache.  False: out of memory.
+# generator) needs: ``plies`` generators, the cache and the scratch buffer.  False: out of memory.
 cdef bint search_reserve(Search* s, int plies) noexcept nogil
 # Probabilities of side 1 of ``b`` (on roll, in play) at ``plies`` (0 to SEARCH_MAX_PLIES),
 # with ``g`` for ``b``'s own rolls (overwritten) and the search's generators below

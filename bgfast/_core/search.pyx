@@ -133,7 +133,7 @@ cdef bint search_reserve(Search* s, int plies) noexcept nogil:
         s.cache = <CacheEntry*> calloc(s.cache_size, sizeof(CacheEntry))
         if s.cache == NULL:
             return False
-    if plies > 0 and s.scratch == NULL:
+    if s.scratch == NULL:               # a 1-ply estimate uses it too
         s.scratch = <float*> malloc(NOUT * MAX_CHILDREN * sizeof(float))
         if s.scratch == NULL:
             return False
