@@ -13,7 +13,7 @@ DIRECTIVES = {
 }
 
 MODULES = ["board", "movegen", "rng", "evaluators", "heuristic", "search", "evaluator", "cube", "game", "bearoff",
-           "neural", "training", "rollout"]
+           "neural", "training", "rollout", "cubeful"]
 
 extensions = [
     Extension(

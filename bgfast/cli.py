@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+from functools import partial
 import json
 import os
 import sys
@@ -169,12 +170,11 @@ def _cmd_show(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- eval, hint, cube
 
 
-def _add_judge_options(p: argparse.ArgumentParser) -> None:
+def _add_judge_options(p: argparse.ArgumentParser, default_ply: str = "the bot's own ply, 0 for neural") -> None:
     """The options every judging command takes: --ply, --bot, --json."""
     p.add_argument("--ply", type=_non_negative, metavar="N",
                    help="look-ahead in gnubg's numbering: 0 = the net's value, 1 = the average over the 21 "
-                   "rolls of the best 0-ply play (default: the bot's own ply, 0 for neural); the bot "
-                   "gives the range")
+                   f"rolls of the best 0-ply play (default: {default_ply}); the bot gives the range")
     p.add_argument("--bot", default="neural", metavar="SPEC",
                    help="the bot that judges, one that gives probabilities (default neural)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -189,8 +189,12 @@ def _add_eval(sub: argparse._SubParsersAction[Parser]) -> None:
         help="the chances and equities of the side on roll",
         description="Evaluate the position for the side on roll before its roll: the five probabilities "
         "(win, win gammon, win backgammon, lose gammon, lose backgammon), the cubeless equity and the "
-        "cubeful equity at the score with the cube handled right (money: Janowski's, points per cube; "
-        "match: EMG and the match winning chance from the match equity table), and the proper cube action.",
+        "cubeful equity at the score with the cube handled right (money: points per cube; match: EMG and "
+        "the match winning chance from the match equity table), and the proper cube action.  At 0 ply the "
+        "cubeful equity is Janowski's formula (money) or the cubeful match winning chance on the net's "
+        "probabilities; at --ply N >= 1 the neural judge looks ahead N plies with the cube (gnubg's "
+        "cubeful N-ply evaluation: each side on roll doubles when that is right, the formulas at the "
+        "leaves), other judges use the formulas on their N-ply probabilities.",
     )
     p.add_argument("position_id", metavar="POSITION", help=_POSITION_HELP)
     _add_judge_options(p)
@@ -238,10 +242,15 @@ def _add_cube(sub: argparse._SubParsersAction[Parser]) -> None:
         description="Judge the cube decision of the side on roll before its roll: the equities of no "
         "double, double/take and double/pass (money: points per cube; match: EMG, with the match winning "
         "chances) and the proper action in gnubg's words (No double, take; Double, take; Double, pass; Too "
-        "good to double, pass; Never double, take in the Crawford game or with a dead cube...).",
+        "good to double, pass; Never double, take in the Crawford game or with a dead cube...).  At 0 ply "
+        "the equities are Janowski's (money) or the match equity table's cubeful formulas on the net's "
+        "probabilities; at --ply N >= 1 the neural judge finds them by gnubg's cubeful N-ply evaluation: "
+        "for each of the 21 rolls its play, then the opponent's cubeful value N-1 plies deep with each side "
+        "on roll doubling when that is right, the formulas at the leaves and exact results where the game "
+        "ends (so a last-roll position is valued exactly at 1 ply).",
     )
     p.add_argument("position_id", metavar="POSITION", help=_POSITION_HELP)
-    _add_judge_options(p)
+    _add_judge_options(p, default_ply="the bot's own cube_ply, 1 for neural")
     p.set_defaults(func=_cmd_cube)
 
 
@@ -250,6 +259,45 @@ def _cmd_cube(args: argparse.Namespace) -> int:
 
     result = analyse_cube(args.position_id, args.bot, ply=args.ply)
     print(json.dumps(result.to_dict(), indent=2) if args.json else result.text())
+    return 0
+
+
+def _add_analyse(sub: argparse._SubParsersAction[Parser]) -> None:
+    p = sub.add_parser(
+        "analyse",
+        help="judge every decision of a match file, as gnubg's analyse match",
+        description="Judge every checker play and cube action of a match in FILE (Jellyfish .mat or SGF, as "
+        "bgfast play and GNU Backgammon write them) and the luck of every roll, then print each player's "
+        "statistics laid out as gnubg's show statistics match: checker and cube error rates (equity given up "
+        "per unforced move and per close or actual cube decision, times 1000: mEMG in match play, "
+        "millipoints per cube in money play), the doubtful, bad and very bad decisions (errors above 0.04, "
+        "0.08, 0.16), luck rate and total, the luck-adjusted result and gnubg's rating words; then the "
+        "decisions marked doubtful or worse.  Checker plays are ranked as bgfast hint ranks them at --ply; "
+        "luck is measured at 0 ply, as gnubg does.  On a terminal a progress bar is drawn on stderr; Ctrl-C "
+        "stops and prints the games judged so far.",
+    )
+    p.add_argument("file", metavar="FILE", help="the match file: .mat (Jellyfish) or .sgf (GNU Backgammon)")
+    _add_judge_options(p)
+    p.set_defaults(func=_cmd_analyse)
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    from bgfast.analysis.match_analysis import analyse_match, count_actions, read_match_file
+    from bgfast.terminal import progress_bar
+
+    match = read_match_file(args.file)
+    bar = progress_bar(total=count_actions(match), unit=" actions", desc="analyse") if sys.stderr.isatty() else None
+    try:
+        result = analyse_match(match, args.bot, ply=args.ply, progress=None if bar is None else bar.update)
+    finally:
+        if bar is not None:
+            bar.close()
+    print(json.dumps(result.to_dict(), indent=2) if args.json else result.text())
+    if result.interrupted:
+        how, status = _stopped(args.stop.terminated)
+        print(f"{PROG}: {how} after {result.games} of {len(match.history.games)} games: the figures above "
+              "are of those", file=sys.stderr)
+        return status
     return 0
 
 
@@ -390,10 +438,26 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
         epilog="Positions are gnubg Position IDs, PositionID:MatchID, or XGIDs (which carry the score "
         "and cube).  A bot is NAME or NAME:KEY=VALUE,... (e.g. pubeval, pubeval:cube=never).",
     )
-    p.add_argument("position_id", metavar="POSITION_ID", help="gnubg Position ID, PositionID:MatchID or XGID")
+    p.add_argument("position_id", metavar="POSITION_ID", nargs="?",
+                   help="gnubg Position ID, PositionID:MatchID or XGID (not with --extend)")
+    p.add_argument("--save", metavar="FILE",
+                   help="save the rollout (its arguments and every trial's numbers, a NumPy .npz) to go on "
+                   "with --extend")
+    p.add_argument("--extend", metavar="FILE",
+                   help="go on with the rollout saved in FILE to --trials N in all, on the same dice (the "
+                   "result equals one run of N trials) and save it back (or to --save FILE); its other "
+                   "arguments are the saved ones")
     p.add_argument("--dice", metavar="DICE", help="the side on roll plays this roll first, e.g. 31")
-    p.add_argument("--plays", action="store_true", help="with --dice: roll out every play and rank them")
-    p.add_argument("--play", metavar="MOVE", help="with --dice: the play to roll out (default: the bot's)")
+    p.add_argument("--plays", nargs="?", const=True, default=False, type=_plays_option, metavar="top:K",
+                   help="with --dice: roll out every play, or with top:K the K best by the bot's evaluation "
+                   "at its ply (as hint ranks them), and rank them")
+    p.add_argument("--play", metavar="MOVE", action="append",
+                   help="with --dice: the play to roll out (default: the bot's); repeat it to roll out and "
+                   "rank several")
+    p.add_argument("--prune-se", type=float, metavar="X",
+                   help="with --plays or several --play: drop a play once it is more than X standard errors "
+                   "behind the best (checked every 1296 trials with the first two rolls stratified, else "
+                   "every 324); the table says after how many trials")
     p.add_argument("--trials", type=int, default=1296, metavar="N",
                    help="trials (default 1296, at most 100,000,000); with --target-se the most")
     p.add_argument("--bot", default="neural", metavar="BOT", help="the bot playing both sides (default neural)")
@@ -402,6 +466,11 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--cubeful", action="store_true",
                    help="also roll out with the bot's cube decisions (money: points per initial cube; "
                    "match: MWC and EMG), luck-adjusted too; --plays are then ranked by it")
+    p.add_argument("--cube", action="store_true",
+                   help="roll out the cube decision of the side on roll, before its roll: no double and "
+                   "double/take on the same dice (cubeful), with the difference's own error, double/pass "
+                   "and the proper action in gnubg's words (money: points per cube; match: EMG and MWC); "
+                   "a pending double in the Match ID or XGID is that decision")
     p.add_argument("--truncate", type=int, metavar="N",
                    help="stop trials after N plies and finish with the bot's probabilities "
                    "(the heuristic evaluator's for bots without them, such as pubeval)")
@@ -418,13 +487,28 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
     p.set_defaults(func=_cmd_rollout)
 
 
+def _plays_option(text: str) -> int:
+    """``--plays top:K``: the K best plays."""
+    count = text.removeprefix("top:")
+    if not text.startswith("top:") or not count.isdigit() or int(count) < 1:
+        raise argparse.ArgumentTypeError(f"takes top:K, K a positive number of plays (or nothing: every "
+                                         f"play), got {text!r}")
+    return int(count)
+
+
 def _cmd_rollout(args: argparse.Namespace) -> int:
     """Roll out and print the result; a rollout stopped early (Ctrl-C, SIGTERM, a worker
     process that died) prints the result of its finished trials, then one line on stderr."""
     from bgfast.bots import get_bot
     from bgfast.match import Rules
     from bgfast.rollout import RolloutResult, rollout
+    from bgfast.rollout.saved import extend_rollout, save_rollout
 
+    if (args.position_id is None) == (args.extend is None):
+        raise InvalidPositionError("give a POSITION_ID to roll out, or --extend FILE to go on with a saved rollout "
+                                   "(not both)")
+    if args.save is not None:
+        _output_file(args.save, "--save")    # checked before any trial
     rules = Rules(variant=args.variant)
     bot = get_bot(args.bot)
     evaluator = None
@@ -435,7 +519,14 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict(), indent=2) if args.json else result.report())
 
     try:   # Ctrl-C and SIGTERM raise KeyboardInterrupt in the trials (see main): interruptible keeps them
-        result = rollout(args.position_id, dice=args.dice, play=args.play, plays=args.plays,
+        several = args.play is not None and len(args.play) > 1
+        if args.extend is not None:
+            result = extend_rollout(args.extend, args.trials, save=args.save, workers=args.workers, progress=None,
+                                    interruptible=True)
+        else:
+            result = (rollout if args.save is None else partial(save_rollout, args.save))(
+                         args.position_id, dice=args.dice, play=None if args.play is None or several else args.play[0],
+                         plays=args.play if several else args.plays, prune_se=args.prune_se, cube=args.cube,
                          bot=bot, evaluator=evaluator, rules=rules, trials=args.trials, seed=args.seed,
                          workers=args.workers,
                          cubeful=args.cubeful, truncate=args.truncate, target_se=args.target_se,
@@ -619,7 +710,12 @@ def _add_report(sub: argparse._SubParsersAction[Parser]) -> None:
         "matches, mean 0 or --anchor at 0), and the per-pairing table: Elo difference, 95% interval and "
         "LOS from the dice pairs, ppg with its paired and independent standard errors.  A file with "
         "matches of several lengths gets these tables for all its matches (the lengths pooled) and "
-        "then each length's own.",
+        "then each length's own.  A judged run ([judge] in the spec) adds per player and pairing, each "
+        "length its own table: the raw and luck-adjusted results with their standard errors (money: "
+        "points per game; match play: match score, 1 a win), Elo and LOS from the adjusted results, "
+        "checker and cube error rates (the judge's best minus the chosen, x1000 per decision: "
+        "thousandths of a point in money play, of match winning chance in match play) and luck per "
+        "game (points, or match winning chance).",
     )
     p.add_argument("db", metavar="DB", help="a results file written by 'bgfast tournament'")
     p.add_argument("--json", action="store_true", help="print the standings as JSON")
@@ -831,7 +927,7 @@ def _add_engine(sub: argparse._SubParsersAction[Parser]) -> None:
 # ---------------------------------------------------------------- the command
 
 COMMANDS: list[Callable[[argparse._SubParsersAction[Parser]], None]] = [
-    _add_moves, _add_show, _add_eval, _add_hint, _add_cube, _add_play, _add_rollout, _add_tournament, _add_report,
+    _add_moves, _add_show, _add_eval, _add_hint, _add_cube, _add_analyse, _add_play, _add_rollout, _add_tournament, _add_report,
     _add_export, _add_bench,
     _add_engine, _add_train]
 """The subcommands, in the order ``bgfast --help`` lists them."""

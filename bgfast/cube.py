@@ -37,17 +37,20 @@ from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 import numpy as np
 
 from bgfast._core import cube as _cube
+from bgfast._core import cubeful as _cubeful
 from bgfast.errors import InvalidMetError
 from bgfast.validation import real_number, whole_number
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
+    from bgfast._core.evaluator import CoreEvaluator
+
     from bgfast.met import MatchEquityTable
 
 __all__ = [
     "CubeDecision", "DEFAULT_CUBE_EFFICIENCY", "Probs", "as_probs", "cubeful_mwc", "cubeless_equities",
-    "cubeless_equity", "dead_cube_mwc", "decide", "flip", "money_equity", "mwc",
+    "cubeless_equity", "dead_cube_mwc", "decide", "decide_ahead", "flip", "money_equity", "mwc",
 ]
 
 Probs: TypeAlias = tuple[float, float, float, float, float]
@@ -195,6 +198,40 @@ def decide(p: object, *, owner: int = -1, doubler: int = 0, cube: int = 1, x: fl
         doubler=doubler, jacoby=bool(jacoby) and met is None, beaver=bool(beaver), max_cube=max_cube,
         met=table, post_crawford=bool(post_crawford))
     return CubeDecision(double, int(response), nd, dt, dp)
+
+
+def decide_ahead(evaluator: CoreEvaluator, board: bytes, plies: int, *, owner: int = -1, doubler: int = 0,
+                 cube: int = 1, x: float = DEFAULT_CUBE_EFFICIENCY, jacoby: bool = False, beaver: bool = False,
+                 max_cube: int = 64, met: MatchEquityTable | None = None, away: int = 0, opp_away: int = 0,
+                 crawford: bool = False) -> tuple[CubeDecision, Probs]:
+    """The cube decision of ``doubler``, on roll as side 1 of the 50-byte ``board``, by a
+    neural evaluator's cubeful ``plies``-ply look-ahead (gnubg's cubeful n-ply evaluation,
+    :mod:`bgfast._core.cubeful`): for each of the 21 rolls the search's play, then the
+    opponent's cubeful value ``plies - 1`` plies deep, where each side on roll takes the
+    better of no double and the taker's best answer to a double; Janowski (money) or the
+    cubeful MWC (match play) at the leaves, exact results where the game ends.  At 0 plies
+    the same numbers as :func:`decide` on the net's 0-ply probabilities.
+
+    :param plies: 0 to 3.
+    :param crawford: the Crawford game (neither side may double).
+    :returns: the :class:`CubeDecision` (equities from the doubler's view: money per current
+        cube, match play MWC; computed whether or not it may double now) and the doubler's
+        cubeless probabilities at ``plies`` (the search's).
+    :raises ValueError: not a neural evaluator; an owner, doubler, cube, ``x`` or ``plies`` out of range.
+    :raises InvalidMetError: a score beyond the table.
+    """
+    owner, doubler = _owner(owner, doubler, "doubler")
+    cube = whole_number(cube, "cube", low=1)
+    x = real_number(x, "x", low=0.0, high=1.0)
+    plies = whole_number(plies, "plies", low=0, high=_cubeful.MAX_PLIES)
+    table = None
+    if met is not None:
+        table, away, opp_away = _aways(met, away, opp_away)
+    double, response, nd, dt, dp, p = _cubeful.cube_values(
+        evaluator, board, plies, cube=cube, owner=owner, player=doubler, x=x, jacoby=bool(jacoby) and met is None,
+        beaver=bool(beaver), max_cube=whole_number(max_cube, "max_cube", low=cube), met=table, away=away,
+        opp_away=opp_away, crawford=bool(crawford))
+    return CubeDecision(double, int(response), nd, dt, dp), p
 
 
 # ---------------------------------------------------------------- match equity tables

@@ -52,12 +52,18 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ACTIONS", "MAX_MATCH_LENGTH", "CoreConfig", "CubeAction", "GameRecord", "MatchHistory", "MatchPlayer",
-    "MatchRecord", "MatchSummary", "Turn", "decisions", "failed_bot", "make_runner", "play_match",
+    "JUDGED_COLUMNS", "MatchRecord", "MatchSummary", "Turn", "decisions", "failed_bot", "make_runner", "play_match",
     "play_match_with_history", "play_matches", "position_played",
 ]
 
 MAX_MATCH_LENGTH = 64
 """The longest match the core plays (the match equity tables reach 64 at most)."""
+
+JUDGED_COLUMNS = ("luck0", "luck1", "checker_error0", "checker_error1", "checker_decisions0",
+                  "checker_decisions1", "cube_error0", "cube_error1", "cube_decisions0", "cube_decisions1")
+"""A match's judged figures (:meth:`MatchPlayer.judged`), each seat's in its own view: the
+summed luck of its rolls, the summed error and the count of its unforced checker plays and
+of its close or actual cube decisions; money in points, match play in match winning chance."""
 
 ACTIONS = ("move", "double", "take", "pass", "beaver")
 """The kinds of :class:`Turn`, in the order of the core's :class:`~bgfast._core.game.TurnAction`."""
@@ -499,6 +505,18 @@ class MatchPlayer:
         record, rows = self.turns(seed, index, start=position)
         return _history(record, rows)
 
+    def set_judge(self, evaluator: CoreEvaluator | None, cube_efficiency: float = 0.68) -> None:
+        """Judge the next matches with ``evaluator`` (None: no judge): each side's luck and
+        errors, read after each match with :meth:`judged` (see
+        :meth:`bgfast._core.game.MatchRunner.set_judge`: money in points, match play in
+        match winning chance through the default table)."""
+        met = _core_met(True, self.length, None) if evaluator is not None else None
+        self._runner.set_judge(evaluator, met, cube_efficiency)
+
+    def judged(self) -> tuple[float, ...]:
+        """The judge's figures of the last match played: ``JUDGED_COLUMNS`` in order."""
+        return tuple(self._runner.judged())
+
     @property
     def dice_left(self) -> int:
         """Scripted dice of the last :meth:`record` call that were never rolled."""
@@ -512,7 +530,8 @@ def _check_seed_index(seed: object, index: object) -> None:
 
 def play_matches(players: Sequence[MatchPlayer], seed: int, which: Sequence[int] | NDArray[np.integer],
                  indices: Sequence[int] | NDArray[np.integer], *, starts: Sequence[Position] = (),
-                 start_of: Sequence[int] | NDArray[np.integer] | None = None) -> NDArray[np.int64]:
+                 start_of: Sequence[int] | NDArray[np.integer] | None = None,
+                 judged: NDArray[np.float64] | None = None) -> NDArray[np.int64]:
     """Play match ``indices[i]`` of run ``seed`` with ``players[which[i]]``, for each i in
     order, in one call into the C loop: what :meth:`MatchPlayer.play` gives match by match,
     without the call from Python a match (a tournament's worker plays its chunks so).
@@ -531,6 +550,9 @@ def play_matches(players: Sequence[MatchPlayer], seed: int, which: Sequence[int]
     :param starts: positions first games start from, as :meth:`MatchPlayer.play`'s ``start``;
         ``start_of[i]`` is the index into ``starts`` of match i's, -1 for the opening roll
         (without ``start_of``, every match starts with the opening roll).
+    :param judged: filled, when given, with each match's judged figures (shape
+        ``(len(indices), 10)``, float64, the columns :data:`JUDGED_COLUMNS`; zeros from a
+        player without a judge, see :meth:`MatchPlayer.set_judge`).
     :returns: shape ``(len(indices), 10)``, int64: a row a match, the fields of
         :class:`MatchSummary` in order.
     :raises InvalidSpecError: a bad seed, an index outside 0 .. 2**64 - 1, a ``which`` or
@@ -557,7 +579,8 @@ def play_matches(players: Sequence[MatchPlayer], seed: int, which: Sequence[int]
     _game.play_many(seed, [p._runner for p in players], np.ascontiguousarray(arrays["which"], dtype=np.int32),
                     np.ascontiguousarray(arrays["indices"], dtype=np.uint64), out,
                     [p.to_bytes() for p in starts],
-                    None if start_of is None else np.ascontiguousarray(arrays["start_of"], dtype=np.int32))
+                    None if start_of is None else np.ascontiguousarray(arrays["start_of"], dtype=np.int32),
+                    judged)
     return out
 
 

@@ -24,8 +24,8 @@ Jobs:
   Jacoby rule first: a .mat file does not carry it, and gnubg scores a money game's
   gammons by its own setting.  With ``export_mat`` / ``export_sgf`` paths, gnubg then writes
   the match it read with ``export match mat`` / ``save match``.
-* ``cube``: ``[position_id, score_on_roll, score_opponent, length, cube, owner, crawford]``
-  (``owner`` 0: the side on roll, 1: its opponent, -1: centred) -> gnubg's 0-ply view of
+* ``cube``: ``[position_id, score_on_roll, score_opponent, length, cube, owner, crawford(, plies)]``
+  (``owner`` 0: the side on roll, 1: its opponent, -1: centred; ``plies`` default 0) -> gnubg's view (at ``plies``) of
   the side on roll's cube decision: ``{"probs": [5 cubeless probabilities], "nd", "dt",
   "dp": the three cubeful match winning chances (``cfevaluate`` at 0 ply, its normalized
   equities through ``eq2mwc``), "action": gnubg's recommendation, "class": its position
@@ -79,12 +79,15 @@ def double(item):
 
 
 def cube(item):
-    position_id, mine, theirs, length, value, owner, crawford = item
+    position_id, mine, theirs, length, value, owner, crawford, *plies = item
     board = gnubg.positionfromid(position_id)
     info = gnubg.cubeinfo(value, owner, 0, length, (mine, theirs), crawford)
-    context = gnubg.evalcontext(1, 0, 1, 1, 0.0)        # cubeful, 0 ply, deterministic
+    context = gnubg.evalcontext(1, plies[0] if plies else 0, 1, 1, 0.0)    # cubeful, deterministic
     probs = gnubg.evaluate(board, info, context)[:5]
     _best, nd, dt, dp, _code, action = gnubg.cfevaluate(board, info, context)
+    if length == 0:                                      # money: normalized equities as they are
+        return {"probs": list(probs), "nd": nd, "dt": dt, "dp": dp, "action": action,
+                "class": gnubg.classifypos(board, 0)}
     return {"probs": list(probs), "nd": gnubg.eq2mwc(nd, info), "dt": gnubg.eq2mwc(dt, info),
             "dp": gnubg.eq2mwc(dp, info), "action": action, "class": gnubg.classifypos(board, 0)}
 

@@ -192,7 +192,7 @@ def _decide(p, situation: Situation):
     (f"{BLITZ}:{MATCH7}", CubeAction.TOO_GOOD_TO_DOUBLE_PASS),
 ])
 def test_cube_equities_are_the_cube_maths(bot, text, action):
-    analysis = analyse_cube(text)
+    analysis = analyse_cube(text, ply=0)
     situation = Situation.read(text)
     decision = _decide(bot.evaluate(situation.position, plies=0), situation)
     assert analysis.action is action
@@ -218,7 +218,7 @@ def test_cube_money_and_match_differ(bot):
 
 
 def test_cube_in_the_crawford_game_no_double_is_allowed(bot):
-    analysis = analyse_cube(f"{BLITZ}:{CRAWFORD}")
+    analysis = analyse_cube(f"{BLITZ}:{CRAWFORD}", ply=0)
     assert analysis.action is CubeAction.NEVER_DOUBLE_TAKE and not analysis.action.doubles
     assert analysis.double_take is None and analysis.double_pass is None
     assert "Crawford" in analysis.reason
@@ -241,7 +241,7 @@ def test_cube_dead_for_its_owner_is_never_redoubled():
 
 
 def test_cube_the_opponent_owns_is_not_available(bot):
-    analysis = analyse_cube(f"{START}:{OPPONENTS_CUBE}")
+    analysis = analyse_cube(f"{START}:{OPPONENTS_CUBE}", ply=0)
     assert analysis.action is CubeAction.NOT_AVAILABLE and "owns the cube" in analysis.reason
     p = bot.evaluate(Position(), plies=0)
     assert analysis.no_double == pytest.approx(cube_math.money_equity(p, owner=1, player=0, jacoby=True), abs=1e-6)
@@ -298,3 +298,12 @@ def test_judge_of_a_bot_at_its_own_ply_or_the_one_given():
     assert Judge.of("neural:ply=1", 0).ply == 0
     assert Judge.resolve(Judge.of("neural"), 1).ply == 1
     assert Judge.of("heuristic").probabilities(Position()).win > 0.3
+
+
+def test_cube_judges_at_the_bots_cube_ply_unless_told():
+    # Given the side on roll's 23-of-36 last roll: Janowski's 0-ply formula says no double,
+    # the cubeful 1-ply look-ahead (the neural bot's cube_ply) values it exactly
+    assert analyse_cube("BQAACAEAAAAAAA").ply == 1
+    assert analyse_cube("BQAACAEAAAAAAA").action is CubeAction.DOUBLE_TAKE
+    assert analyse_cube("BQAACAEAAAAAAA", "neural:cube_ply=0").action is CubeAction.NO_DOUBLE_TAKE
+    assert analyse_cube("BQAACAEAAAAAAA", ply=0).ply == 0

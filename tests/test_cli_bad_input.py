@@ -56,7 +56,7 @@ def _parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParse
 
 
 @pytest.mark.parametrize(("argv", "abbreviated"), [
-    (["rollout", "4HPwATDgc/ABMA", "--cube", "--trials", "36"], "--cube"),   # ran as --cubeful
+    (["rollout", "4HPwATDgc/ABMA", "--cubef", "--trials", "36"], "--cubef"),   # ran as --cubeful
     (["rollout", "4HPwATDgc/ABMA", "--trial", "36"], "--trial 36"),          # ran as --trials 36
     (["bench", "games", "--gam", "3"], "--gam 3"),
     (["train", "bench", "--posi", "5"], "--posi 5"),
@@ -166,7 +166,8 @@ def test_a_rollout_refusal_names_the_match_in_user_terms(capsys: pytest.CaptureF
     code, out, err = run(capsys, "rollout", "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10", "--bot", "random")
     assert (code, out) == (2, "")
     assert err == ("bgfast: error: a double is pending (money game, cube 1 centred (player 1 on roll), a double "
-                   "offered to its opponent, Match ID cBEAAAAAAAAE): roll out the position before or after it\n")
+                   "offered to its opponent, Match ID cBEAAAAAAAAE): roll out the position before or after it, "
+                   "or the double with cube=True (bgfast rollout --cube)\n")
     from bgfast.match import MatchState
     from bgfast.rollout import rollout
 

@@ -189,7 +189,7 @@ def _mat() -> str:
 
 @pytest.mark.parametrize("change, message", [
     (lambda t: t.replace(" 7 point match", " seven point match"), "bad.mat: line 1: 'seven point match' before the 'N point match' line"),
-    (lambda t: t.replace("  1) ", "  1) 66: 24/12 ", 1), "line 5: the opening roll cannot be a double, got 66"),
+    (lambda t: t.replace("  1) ", "  1) 66: 24/12 ", 1), r"line 5 \(game 1, move 1\): the opening roll cannot be a double, got 66"),
     (lambda t: t.replace(" alice : 0", " alice 0", 1), "line 4: 'alice 0 .* is not the score line"),
     (lambda t: t.replace("Doubles => 2", "Doubles => 8", 1), "the cube is at 1, so a double makes it 2"),
     (lambda t: t.replace("Takes", "Frobs", 1), "'Frobs' is not a roll, a cube action or a Wins line"),

@@ -84,7 +84,7 @@ def test_measuring_luck_does_not_change_a_play(monkeypatch: pytest.MonkeyPatch, 
     # a filter the loop takes the play the luck measure found (the neural and heuristic bots'
     # own); it must be the play the bot makes.
     monkeypatch.setattr(engine, "LUCK_FILTER", flt)
-    monkeypatch.setattr(engine, "_luck_scale", lambda task: np.zeros(5))   # the cubeful luck weighs nothing
+    monkeypatch.setattr(engine, "_luck_scale", lambda task, match: np.zeros(5))   # the cubeful luck weighs nothing
     player = get_bot(bot, cube="never")
     adjusted = rollout(CONTACT[1], bot=player, trials=72, seed=3, cubeful=True, luck=True)
     plain = rollout(CONTACT[1], bot=player, trials=72, seed=3, cubeful=True, luck=False)

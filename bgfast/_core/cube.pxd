@@ -40,6 +40,14 @@ ctypedef struct CubeArgs:
 cdef int cube_decide(const float* p, const CubeArgs* a, double* nd, double* dt, double* dp) noexcept nogil
 # Whether the doubler (side 1 of ``b``, on roll) doubles, by ``e``'s estimates.
 cdef int cube_offer(const CubeArgs* a, const Evaluator* e, MoveGen* g, const Board* b) noexcept nogil
+# The 0-ply screen of cube_offer: ``p`` = the 0-ply probabilities of side 1 of ``b`` (on
+# roll), ``nd``/``dt``/``dp`` their decision; true: no double, clearly (no deeper look).
+cdef bint cube_screened(const CubeArgs* a, const Evaluator* e, MoveGen* g, const Board* b, float* p,
+                        double* nd, double* dt, double* dp) noexcept nogil
+# Whether ``a`` is valued by its match equity table (match play within the table), else Janowski.
+cdef bint cube_uses_met(const CubeArgs* a) noexcept nogil
+# The taker's answer (a CubeAnswer) to a double worth ``dt`` (take) or ``dp`` (pass) to the doubler.
+cdef int cube_answer(const CubeArgs* a, double dt, double dp) noexcept nogil
 # The taker's answer (a CubeAnswer) to a double; ``b`` has the doubler on roll.
 cdef int cube_respond(const CubeArgs* a, const Evaluator* e, MoveGen* g, const Board* b) noexcept nogil
 # The play of the side on roll in ``b`` (``a.doubler``, the mover) among the children of
@@ -50,6 +58,8 @@ cdef int cube_choose(const CubeArgs* a, const Evaluator* e, const MoveGen* g, co
 # Cubeful money equity per cube of ``player`` from its probabilities ``p`` (Janowski; the
 # cube centred for ``owner`` -1, else owned by ``owner``): what money_equity returns.
 cdef double money_cubeful(const double* p, int owner, int player, double x, bint jacoby) noexcept nogil
+# The same from float probabilities (the decisions' arithmetic: cube_decide's no double).
+cdef double money_cubeful_f(const float* p, int owner, int player, double x, bint jacoby) noexcept nogil
 # The MWC of the side ``away`` points from winning against one ``opp_away`` away: what mwc returns.
 cdef double met_mwc(const MetTable* t, int away, int opp_away, bint post_crawford) noexcept nogil
 # The MWC of the side ``away`` points from winning, from its probabilities ``p``, with the cube

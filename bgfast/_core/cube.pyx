@@ -141,6 +141,10 @@ cdef double money_cubeful(const double* p, int owner, int player, double x, bint
     return _money(p, owner == -1, owner == player, x, jacoby)
 
 
+cdef double money_cubeful_f(const float* p, int owner, int player, double x, bint jacoby) noexcept nogil:
+    return _money(p, owner == -1, owner == player, x, jacoby)
+
+
 # ---------------------------------------------------------------- match play: the MET
 
 cdef inline double _lookup(const MetTable* t, int away, int opp_away, bint post_crawford) noexcept nogil:
@@ -304,6 +308,10 @@ cdef double play_mwc(const float* p, const void* ctx) noexcept nogil:
 
 # ---------------------------------------------------------------- decisions
 
+cdef bint cube_uses_met(const CubeArgs* a) noexcept nogil:
+    return _use_met(a)
+
+
 cdef inline bint _use_met(const CubeArgs* a) noexcept nogil:
     return (a.length > 0 and a.met != NULL
             and 0 < a.away_d < MET_SIZE and 0 < a.away_t < MET_SIZE
@@ -316,6 +324,10 @@ cdef int cube_decide(const float* p, const CubeArgs* a, double* nd, double* dt, 
     else:
         _janowski(p, a, nd, dt, dp)
     return 1 if (dt[0] if dt[0] < dp[0] else dp[0]) > nd[0] else 0
+
+
+cdef int cube_answer(const CubeArgs* a, double dt, double dp) noexcept nogil:
+    return _answer(a, dt, dp)
 
 
 cdef inline int _answer(const CubeArgs* a, double dt, double dp) noexcept nogil:
@@ -334,17 +346,25 @@ cdef int cube_offer(const CubeArgs* a, const Evaluator* e, MoveGen* g, const Boa
     A 0-ply estimate screens out clear no-doubles; otherwise the estimate at the evaluator's
     ``cube_ply`` (1 by default) decides."""
     cdef float p[NOUT]
-    cdef double nd, dt, dp, scale = 1.0
-    evaluator_preroll(e, g, b, 0, p)
-    cube_decide(p, a, &nd, &dt, &dp)
-    if _use_met(a):
-        # MWC per cube unit at this score
-        scale = 0.5 * (dp - _lookup(a.met, a.away_d, a.away_t - a.cube, a.post_crawford))
-    if (dt if dt < dp else dp) - nd < -SCREEN * scale:
+    cdef double nd, dt, dp
+    if cube_screened(a, e, g, b, p, &nd, &dt, &dp):
         return 0
     if e.cube_ply > 0:       # else the screen's estimate is the one at cube_ply
         evaluator_preroll(e, g, b, e.cube_ply, p)
     return cube_decide(p, a, &nd, &dt, &dp)
+
+
+cdef bint cube_screened(const CubeArgs* a, const Evaluator* e, MoveGen* g, const Board* b, float* p,
+                        double* nd, double* dt, double* dp) noexcept nogil:
+    """The 0-ply screen of :func:`cube_offer`: the 0-ply probabilities in ``p`` and their
+    decision's equities; true when no double beats doubling by SCREEN cube units."""
+    cdef double scale = 1.0
+    evaluator_preroll(e, g, b, 0, p)
+    cube_decide(p, a, nd, dt, dp)
+    if _use_met(a):
+        # MWC per cube unit at this score
+        scale = 0.5 * (dp[0] - _lookup(a.met, a.away_d, a.away_t - a.cube, a.post_crawford))
+    return (dt[0] if dt[0] < dp[0] else dp[0]) - nd[0] < -SCREEN * scale
 
 
 cdef int cube_respond(const CubeArgs* a, const Evaluator* e, MoveGen* g, const Board* b) noexcept nogil:

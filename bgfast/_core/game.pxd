@@ -13,6 +13,7 @@ cdef enum:
     MAX_DOUBLES = 16
     MAX_SCRIPT = 1024         # scripted dice (tests, stratified rollouts)
     SUMMARY_FIELDS = 10       # a match's summary: scores, winner, games, gammons, backgammons, doubles, plies
+    JUDGED_FIELDS = 10        # a match's judged figures: luck, checker and cube errors and decisions, each side
 
 # How a player chooses its checker plays.
 cpdef enum PlayKind:
@@ -95,6 +96,17 @@ ctypedef struct TurnRecord:
     uint8_t src[4]            # the steps, notation points: from 1..25 (25 = bar)
     uint8_t dst[4]            # to 0..24 (0 = off)
 
+# What the judge measured in one game, per player (see game.pyx's judge): the luck of its
+# rolls (and half the opening roll's) and the error of its decisions, money play in points
+# (cubeless equity times the cube), match play in match winning chance; decisions forced
+# or not close not counted, cube decisions only of a player that may double.
+ctypedef struct Judged:
+    double luck[2]
+    double checker_error[2]
+    int checker_decisions[2]
+    double cube_error[2]
+    int cube_decisions[2]
+
 ctypedef struct GameLog:
     int crawford
     int cube
@@ -108,6 +120,7 @@ ctypedef struct GameLog:
     int plies
     float luck[2][5]          # variance reduction: each player's summed luck, own view (see game.pyx)
     float cube_luck[2][5]     # the same with each ply's luck times the cube value it was rolled at
+    Judged judged             # the judge's figures (zero without a judge)
     int truncated             # 1: stopped after max_plies; ``final`` holds the position
     int final_turn            # the player on roll (side 1) in ``final``
     Board final
@@ -125,6 +138,8 @@ ctypedef struct GameStart:
     int cube
     int owner                 # -1 centred, else the owning player
     int d1, d2                # dice to play first without a cube action (0, 0 = roll as usual)
+    int no_double             # 1: with no dice given, the side on roll rolls without a cube action
+                              # (a cube rollout's no-double line); game_start sets 0
     int max_plies             # stop after this many plies (0 = play to the end)
 
 # A growing array of turns: the record of a match, kept when asked.
@@ -143,6 +158,11 @@ ctypedef struct MatchCtx:
     int luck                         # 1: measure each rolled ply's luck (variance reduction)
     int luck_filter                  # plays of a roll the luck measure values (0 = all; evaluator.pyx)
     int record                       # 1: keep the record of each turn in ``log``
+    int judging                      # 1: the judge measures luck and errors (MatchRunner.set_judge)
+    Evaluator judge                  # the judge's evaluator
+    double judge_x                   # the judge's cube efficiency (Janowski's x)
+    const MetTable* judge_met        # the judge's table in match play
+    MoveGen* judge_gen               # the judge's move generator (the players' stays as it is)
     TurnLog log
     int game                         # the index of the game being played
     int script[MAX_SCRIPT]           # dice rolled before the stream is used

@@ -33,17 +33,19 @@ from bgfast._core.board cimport Board, BAR, board_swap, board_checkers, board_eq
 from bgfast._core.movegen cimport MoveGen, Child, movegen_new, movegen_free, generate
 from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
 from bgfast._core.evaluators cimport is_race, keith_count, pubeval_choose
-from bgfast._core.probs cimport NOUT
+from bgfast._core.probs cimport NOUT, PlayValue, probs_equity, probs_flip
 from bgfast._core.evaluator cimport (
     Evaluator, CoreEvaluator, EVAL_HEURISTIC, EVAL_NEURAL, evaluator_choose, evaluator_luck,
+    evaluator_after, evaluator_preroll, evaluator_roll,
 )
 from bgfast._core.cube cimport (
-    CubeArgs, MetTable, Met, cube_offer, cube_respond, cube_choose, RESPONSE_PASS, RESPONSE_TAKE,
-    RESPONSE_BEAVER,
+    CubeArgs, MetTable, Met, MET_SIZE, PlayScene, cube_choose, cube_decide, met_mwc,
+    play_mwc, RESPONSE_PASS, RESPONSE_TAKE, RESPONSE_BEAVER,
 )
+from bgfast._core.cubeful cimport cubeful_offer, cubeful_respond
 from bgfast._core.game cimport (
-    Player, Rules, Scene, TurnRecord, TurnLog, GameLog, MatchLog, MatchCtx, GameStart,
-    MAX_GAMES, MAX_DOUBLES, MAX_SCRIPT, SUMMARY_FIELDS,
+    Player, Rules, Scene, TurnRecord, TurnLog, GameLog, MatchLog, MatchCtx, GameStart, Judged,
+    MAX_GAMES, MAX_DOUBLES, MAX_SCRIPT, SUMMARY_FIELDS, JUDGED_FIELDS,
     PLAY_RANDOM, PLAY_PUBEVAL, PLAY_EVALUATOR, PLAY_PYTHON, PLAY_HOOK, PlayHook,
     CUBE_NEVER, CUBE_KEITH, CUBE_JANOWSKI, CUBE_MET, CUBE_PYTHON,
     KIND_SINGLE, KIND_GAMMON, KIND_BACKGAMMON, KIND_PASS,
@@ -173,7 +175,7 @@ cdef int offer_double(const Rules* r, const MetTable* met, Player* p, MoveGen* g
         return diff <= (28 if s.owner == -1 else 21)
     if p.cube == CUBE_JANOWSKI or p.cube == CUBE_MET:
         cube_args(r, met, p, s, s.player, &a)
-        return cube_offer(&a, &p.evaluator, g, b)
+        return cubeful_offer(&a, &p.evaluator, g, b)
     if p.cube == CUBE_PYTHON:
         with gil:
             adapter = <object> p.py
@@ -196,7 +198,7 @@ cdef int respond_double(const Rules* r, const MetTable* met, Player* p, MoveGen*
         return RESPONSE_TAKE if diff >= 14 else RESPONSE_PASS
     if p.cube == CUBE_JANOWSKI or p.cube == CUBE_MET:
         cube_args(r, met, p, s, 1 - s.player, &a)
-        return cube_respond(&a, &p.evaluator, g, b)
+        return cubeful_respond(&a, &p.evaluator, g, b)
     if p.cube == CUBE_PYTHON:
         with gil:
             adapter = <object> p.py
@@ -214,6 +216,236 @@ cdef inline int allowed_answer(const Rules* r, int answer, int cube) noexcept no
     if answer == RESPONSE_BEAVER and not (r.length == 0 and r.beaver and cube * 4 <= r.max_cube):
         return RESPONSE_TAKE
     return answer
+
+
+# ---------------------------------------------------------------- the judge
+
+# A cube decision counts when it is close (gnubg's rule: no double within this much
+# normalized equity of the double's value, the take capped at the cash) or actually made.
+cdef double CLOSE_CUBE = 0.16
+
+
+cdef inline double _mwc(const MatchCtx* m, int away, int opp_away, bint post_crawford) noexcept nogil:
+    """The judge's table: the MWC of a side ``away`` from winning against ``opp_away``."""
+    if away >= MET_SIZE:
+        away = MET_SIZE - 1
+    if opp_away >= MET_SIZE:
+        opp_away = MET_SIZE - 1
+    return met_mwc(m.judge_met, away, opp_away, post_crawford)
+
+
+cdef inline bint _judged_in_mwc(const MatchCtx* m) noexcept nogil:
+    return m.rules.length > 0 and m.judge_met != NULL
+
+
+cdef void _luck_weights(const MatchCtx* m, const Scene* s, double* w) noexcept nogil:
+    """The linear map from a luck vector (the five probabilities' change, the roller's view)
+    to the judge's unit, the game's result as the cube stands: money, the cubeless
+    equity's change times the cube (under the Jacoby rule with the cube centred, gammons
+    and backgammons count nothing, as in the result when nobody doubles); match play,
+    the cubeless MWC's change at the score and cube (the MWC is linear in the five numbers:
+    ``L1 + w (W1 - L1) + wg (W2 - W1) + wbg (W3 - W2) - lg (L1 - L2) - lbg (L2 - L3)``, Wk
+    and Lk the MWC after winning or losing k times the cube).  Any weights leave the luck's
+    mean at zero; these make it follow the result."""
+    cdef int away, opp, c = s.cube
+    cdef bint pc
+    cdef double w1, w2, w3, l1, l2, l3, g
+    if not _judged_in_mwc(m):
+        g = 0.0 if m.rules.length == 0 and m.rules.jacoby and s.owner == -1 else c
+        w[0] = 2.0 * c
+        w[1] = g
+        w[2] = g
+        w[3] = -g
+        w[4] = -g
+        return
+    away = m.rules.length - s.score[s.player]
+    opp = m.rules.length - s.score[1 - s.player]
+    pc = away == 1 or opp == 1
+    w1, w2, w3 = _mwc(m, away - c, opp, pc), _mwc(m, away - 2 * c, opp, pc), _mwc(m, away - 3 * c, opp, pc)
+    l1, l2, l3 = _mwc(m, away, opp - c, pc), _mwc(m, away, opp - 2 * c, pc), _mwc(m, away, opp - 3 * c, pc)
+    w[0] = w1 - l1
+    w[1] = w2 - w1
+    w[2] = w3 - w2
+    w[3] = l2 - l1
+    w[4] = l3 - l2
+
+
+cdef void _judge_luck(MatchCtx* m, const Scene* s, const Board* b, int d1, int d2, GameLog* log) noexcept nogil:
+    """Add the luck of ``s.player``'s roll (d1, d2) in ``b`` (on roll, side 1) by the judge:
+    its equity (MWC) after its best 0-ply play of the roll minus the average over the 36
+    rolls (``evaluator_luck``), in the judge's unit."""
+    cdef float v[NOUT]
+    cdef double w[NOUT]
+    cdef double total = 0.0
+    cdef int k
+    memset(v, 0, sizeof(v))
+    evaluator_luck(&m.judge, m.judge_gen, b, d1, d2, 0, v)
+    _luck_weights(m, s, w)
+    for k in range(NOUT):
+        total += w[k] * v[k]
+    log.judged.luck[s.player] += total
+
+
+cdef double _opening_value(MatchCtx* m, const Scene* s, const float* p) noexcept nogil:
+    """The judge's value for ``s.player`` of the probabilities ``p`` (its view) at the start of
+    a game: points (the cubeless equity as :func:`_luck_weights` counts it) or MWC."""
+    cdef double w[NOUT]
+    cdef double v
+    cdef int k
+    _luck_weights(m, s, w)
+    if _judged_in_mwc(m):                   # the MWC of losing a single game, plus the weighted changes
+        v = _mwc(m, m.rules.length - s.score[s.player], m.rules.length - s.score[1 - s.player] - s.cube,
+                 m.rules.length - s.score[0] == 1 or m.rules.length - s.score[1] == 1)
+    else:                                   # a single loss
+        v = -s.cube
+    for k in range(NOUT):
+        v += w[k] * p[k]
+    return v
+
+
+cdef void _judge_opening(MatchCtx* m, Scene* s, const Board* b, int d1, int d2, int roller,
+                         GameLog* log) noexcept nogil:
+    """Add the luck of the opening roll (d1, d2) that ``roller`` won, in ``b`` (the start,
+    the roller as side 1): who moves first, and with which roll.  Player 0's value after
+    it is the judge's value (its unit) after the roller's best 0-ply play, the roller's
+    for player 0, the complement for player 1; the luck is that minus its mean over the
+    30 equally likely opening rolls (each non-double roll once for each player).  The
+    event is zero-sum, and half of it is each side's luck (``+x/2`` and ``-x/2``): the
+    luck difference moves by the whole and each side's own luck averages zero."""
+    cdef float p[NOUT]
+    cdef double value0, mean0 = 0.0, total = 0.0 if m.rules.length == 0 else 1.0
+    cdef int a, c
+    for a in range(1, 7):
+        for c in range(a + 1, 7):
+            evaluator_roll(&m.judge, m.judge_gen, b, a, c, p)
+            s.player = 0
+            value0 = _opening_value(m, s, p)
+            s.player = 1
+            value0 += total - _opening_value(m, s, p)
+            mean0 += value0 / 30.0
+    evaluator_roll(&m.judge, m.judge_gen, b, d1, d2, p)
+    s.player = roller
+    value0 = _opening_value(m, s, p)
+    if roller == 1:
+        value0 = total - value0
+    log.judged.luck[0] += 0.5 * (value0 - mean0)
+    log.judged.luck[1] -= 0.5 * (value0 - mean0)
+
+
+cdef void _play_scene(const MatchCtx* m, const Scene* s, PlayScene* ps, PlayValue* value) noexcept nogil:
+    """The judge's value of a play in match play: the mover's cubeful MWC (``play_mwc``)."""
+    ps.met = m.judge_met
+    ps.away = m.rules.length - s.score[s.player]
+    ps.opp_away = m.rules.length - s.score[1 - s.player]
+    if ps.away >= MET_SIZE:
+        ps.away = MET_SIZE - 1
+    if ps.opp_away >= MET_SIZE:
+        ps.opp_away = MET_SIZE - 1
+    ps.post_crawford = ps.away == 1 or ps.opp_away == 1
+    ps.cube = s.cube
+    ps.mine = not s.crawford and (s.owner == -1 or s.owner == s.player)
+    ps.theirs = not s.crawford and s.owner != s.player
+    ps.max_cube = m.rules.max_cube
+    ps.x = m.judge_x
+    value.fn = play_mwc
+    value.ctx = ps
+    value.unit = 0.5 * (_mwc(m, ps.away - s.cube, ps.opp_away, ps.post_crawford)
+                        - _mwc(m, ps.away, ps.opp_away - s.cube, ps.post_crawford))
+
+
+cdef double _play_value(MatchCtx* m, const Scene* s, const Board* after, const PlayValue* value) noexcept nogil:
+    """The judge's value of the position ``after`` a play (the mover as side 1) at the judge's
+    ply, the mover's view: points (cubeless equity times the cube) or cubeful MWC."""
+    cdef float p[NOUT]
+    cdef float q[NOUT]
+    cdef Board opp
+    if m.judge.ply == 0:
+        evaluator_after(&m.judge, after, p)
+    else:                                   # an n-ply choice values each play by the opponent's n-ply roll
+        board_swap(&opp, after)
+        evaluator_preroll(&m.judge, m.judge_gen, &opp, m.judge.ply, q)
+        probs_flip(q, p)
+    if value != NULL:
+        return value.fn(p, value.ctx)
+    return s.cube * probs_equity(p)
+
+
+cdef void _judge_play(MatchCtx* m, const Scene* s, const Board* b, int chosen, GameLog* log) noexcept nogil:
+    """The error of ``s.player``'s play ``chosen`` among the plays in ``m.gen`` (generated from
+    ``b``): the judge's value of its best play minus that of the chosen one, both at its
+    ply (never below 0); a forced play (one resulting position) is no decision."""
+    cdef PlayScene ps
+    cdef PlayValue pv
+    cdef const PlayValue* value = NULL
+    cdef int best
+    cdef double err
+    if m.gen.n <= 1:
+        return
+    if _judged_in_mwc(m):
+        _play_scene(m, s, &ps, &pv)
+        value = &pv
+    log.judged.checker_decisions[s.player] += 1
+    best = evaluator_choose(&m.judge, m.gen, b, value)
+    if best == chosen:
+        return
+    err = (_play_value(m, s, &m.gen.items[best].board, value)
+           - _play_value(m, s, &m.gen.items[chosen].board, value))
+    if err > 0:
+        log.judged.checker_error[s.player] += err
+
+
+cdef void _judge_cube(MatchCtx* m, const Scene* s, const Board* b, double* eq) noexcept nogil:
+    """The judge's no double, double/take and double/pass (``eq[0..2]``) for ``s.player`` on
+    roll in ``b``, its view, at the judge's cube plies: points at the cube (money) or MWC;
+    ``eq[3]``: 1 when the decision is close (gnubg's rule, on normalized equities)."""
+    cdef CubeArgs a
+    cdef float p[NOUT]
+    cdef double scale, low, nd, dt
+    cdef int k
+    a.length = m.rules.length
+    a.doubler = s.player
+    a.owner = s.owner
+    a.away_d = m.rules.length - s.score[s.player]
+    a.away_t = m.rules.length - s.score[1 - s.player]
+    a.post_crawford = m.rules.length > 0 and (a.away_d == 1 or a.away_t == 1)
+    a.crawford = s.crawford
+    a.cube = s.cube
+    a.jacoby = m.rules.length == 0 and m.rules.jacoby
+    a.beaver = m.rules.beaver
+    a.max_cube = m.rules.max_cube
+    a.x = m.judge_x
+    a.met = m.judge_met if m.rules.length > 0 else NULL
+    evaluator_preroll(&m.judge, m.judge_gen, b, m.judge.cube_ply, p)
+    cube_decide(p, &a, &eq[0], &eq[1], &eq[2])
+    if _judged_in_mwc(m):                   # normalized: losing the cube -1, winning it (the pass) +1
+        low = _mwc(m, a.away_d, a.away_t - s.cube, a.post_crawford)
+        scale = 0.5 * (eq[2] - low)
+        nd = (eq[0] - low) / scale - 1.0 if scale > 0 else 0.0
+        dt = (eq[1] - low) / scale - 1.0 if scale > 0 else 0.0
+    else:
+        nd, dt = eq[0], eq[1]
+        for k in range(3):
+            eq[k] *= s.cube
+    eq[3] = 1.0 if nd - (dt if dt < 1.0 else 1.0) < CLOSE_CUBE else 0.0
+
+
+cdef void _judge_offer(const Scene* s, const double* eq, int doubled, GameLog* log) noexcept nogil:
+    """The error of ``s.player``'s cube action: the judge's best (no double, or the double
+    at the taker's best answer) minus the value of what it did."""
+    cdef double double_value = eq[1] if eq[1] < eq[2] else eq[2]
+    cdef double best = eq[0] if eq[0] > double_value else double_value
+    if doubled or eq[3] != 0:
+        log.judged.cube_decisions[s.player] += 1
+    log.judged.cube_error[s.player] += best - (double_value if doubled else eq[0])
+
+
+cdef void _judge_answer(int taker, const double* eq, int answer, GameLog* log) noexcept nogil:
+    """The error of ``taker``'s answer (a beaver judged as a take): what the doubler gets
+    from it, the judge's view, minus what the better answer gives the doubler."""
+    cdef double given = eq[2] if answer == RESPONSE_PASS else eq[1]
+    cdef double least = eq[1] if eq[1] < eq[2] else eq[2]
+    log.judged.cube_decisions[taker] += 1
+    log.judged.cube_error[taker] += given - least
 
 
 # ---------------------------------------------------------------- the loop
@@ -293,11 +525,13 @@ cdef int next_die(MatchCtx* m) noexcept nogil:
 cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* log) except -1 nogil:
     """Play one game to its end into ``log``; from the opening roll when ``start`` is NULL."""
     cdef Board b
-    cdef int a, c, d1, d2, turn, idx, answer, i, played
+    cdef int a, c, d1, d2, turn, idx, answer, i, played, doubled
+    cdef double cube_eq[4]                    # the judge's no double, double/take, double/pass, close
     cdef int cube = 1, owner = -1, plies = 0, max_plies = 0, k
     cdef int left[2]                          # checkers each player still has on the board
     cdef float ply_luck[5]
-    cdef bint skip_cube = True
+    cdef bint skip_cube = True, judge_cube = False
+    cdef bint drawn = True                    # this turn's dice are known (the opening roll, given dice)
     cdef const uint8_t* loser
     cdef const Child* chosen
     cdef Scene sc
@@ -320,11 +554,16 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
         owner = start.owner
         d1 = start.d1
         d2 = start.d2
-        skip_cube = d1 != 0
+        drawn = d1 != 0
+        skip_cube = drawn or start.no_double
         max_plies = start.max_plies
     sc.score[0] = m.score[0]
     sc.score[1] = m.score[1]
     sc.crawford = crawford
+    if m.judging and start == NULL:
+        sc.cube = 1
+        sc.owner = -1
+        _judge_opening(m, &sc, &b, d1, d2, turn, log)
     left[turn] = board_checkers(&b, 1)
     left[1 - turn] = board_checkers(&b, 0)
     while True:
@@ -339,11 +578,21 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
         sc.cube = cube
         sc.owner = owner
         if not skip_cube:
-            if may_double(&m.rules, &sc) and offer_double(&m.rules, m.met, &m.players[turn], m.gen, &sc, &b):
+            doubled = 0
+            if may_double(&m.rules, &sc):
+                judge_cube = m.judging and m.players[turn].cube != CUBE_NEVER
+                if judge_cube:              # a player that never doubles makes no cube decision to judge
+                    _judge_cube(m, &sc, &b, cube_eq)
+                doubled = offer_double(&m.rules, m.met, &m.players[turn], m.gen, &sc, &b)
+                if judge_cube:
+                    _judge_offer(&sc, cube_eq, doubled, log)
+            if doubled:
                 sc.player = 1 - turn
                 answer = respond_double(&m.rules, m.met, &m.players[1 - turn], m.gen, &sc, &b)  # doubler on roll
                 answer = allowed_answer(&m.rules, answer, cube)
                 sc.player = turn
+                if judge_cube:
+                    _judge_answer(1 - turn, cube_eq, answer, log)
                 if log.ndoubles < MAX_DOUBLES:
                     log.double_by[log.ndoubles] = <int8_t> turn
                     log.double_response[log.ndoubles] = <int8_t> answer
@@ -361,10 +610,13 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
                 owner = 1 - turn
                 sc.cube = cube
                 sc.owner = owner
+        if not drawn:
             d1 = next_die(m)
             d2 = next_die(m)
+            if m.judging:                   # not the opening roll (no doubles) nor a rollout's set first roll
+                _judge_luck(m, &sc, &b, d1, d2, log)
         played = -1
-        if m.luck and not (skip_cube and start != NULL):     # leaves m.gen holding the plays of (d1, d2)
+        if m.luck and not (drawn and start != NULL):     # leaves m.gen holding the plays of (d1, d2)
             memset(ply_luck, 0, sizeof(ply_luck))
             played = evaluator_luck(&m.players[turn].evaluator, m.gen, &b, d1, d2, m.luck_filter, ply_luck)
             for k in range(5):
@@ -373,10 +625,13 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
         else:
             generate(m.gen, &b, d1, d2)
         skip_cube = False
+        drawn = False
         if played >= 0 and plays_as_luck(&m.rules, &m.players[turn]):
             idx = played
         else:
             idx = choose_play(&m.rules, m.met, &m.players[turn], m.gen, &sc, &b, d1, d2)
+        if m.judging:
+            _judge_play(m, &sc, &b, idx, log)
         chosen = &m.gen.items[idx]
         if m.record:
             _record_move(m, turn, &b, d1, d2, chosen, cube)
@@ -559,6 +814,7 @@ cdef int game_start(GameStart* st, const unsigned char[::1] board, int turn, int
     st.owner = owner
     st.d1 = d1
     st.d2 = d2
+    st.no_double = 0
     st.max_plies = max_plies
     return 0
 
@@ -597,6 +853,8 @@ cdef class MatchRunner:
     def __dealloc__(self):
         if self.m != NULL:
             movegen_free(self.m.gen)
+            if self.m.judge_gen != NULL:
+                movegen_free(self.m.judge_gen)
             free(self.m.log.turns)
             PyMem_Free(self.m)
         PyMem_Free(self.log)
@@ -645,6 +903,58 @@ cdef class MatchRunner:
             raise ValueError("the luck filter keeps 0 (all) or more plays, got %d" % filter)
         self.m.luck = on
         self.m.luck_filter = filter
+
+    def set_judge(self, evaluator, met=None, double cube_efficiency=0.68):
+        """Judge the next matches and games with ``evaluator`` (None: no judge, the loop as
+        without one): each side's luck and each decision's error, per game (:meth:`judged`).
+
+        The luck of a roll is the judge's value after its best 0-ply play of the roll minus
+        the average over the 36 rolls, the roller's view; the opening roll's (who moves
+        first, and with which roll) is the value after it minus its mean over the 30
+        opening rolls, half to each side; a game's set first roll (a rollout's) is not
+        luck.  Each side's luck so averages zero whatever the judge.  A checker play's
+        error is the value of the judge's best play minus the chosen one's, both at the
+        judge's ply (a forced play is no decision); a cube action's is the judge's best
+        action minus the one taken, at its cube plies (gnubg's rule: a decision counts when
+        the double was close, or made, or answered), judged only when the player on roll
+        has a cube policy (a player that never doubles makes no cube decision).  Money play
+        in points: luck as the cubeless equity times the cube (under the Jacoby rule with
+        the cube centred gammons count nothing, as in the result), plays by the cubeless
+        equity times the cube, cube actions Janowski's with ``cube_efficiency``; match
+        play in match winning chance through ``met`` (cubeful for plays and cube actions,
+        cubeless for luck).
+
+        :param evaluator: a :class:`~bgfast._core.evaluator.CoreEvaluator` (its own search:
+            not one a player uses), or None.
+        :param met: the :class:`~bgfast._core.cube.Met` of match play (required for a match).
+        :raises ValueError: match play without a table.
+        :raises TypeError: an evaluator or table of another type.
+        """
+        if evaluator is None:
+            self.m.judging = 0
+            return
+        if not isinstance(evaluator, CoreEvaluator):
+            raise TypeError("a judge is a CoreEvaluator, got %r" % (evaluator,))
+        if self.m.rules.length > 0 and met is None:
+            raise ValueError("a judge of match play needs a match equity table")
+        if self.m.judge_gen == NULL:
+            self.m.judge_gen = movegen_new()
+            if self.m.judge_gen == NULL:
+                raise MemoryError()
+        memcpy(&self.m.judge, &(<CoreEvaluator> evaluator).ev, sizeof(Evaluator))
+        self._keep.append(evaluator)
+        self.m.judge_met = _met_table(met, self._keep) if self.m.rules.length > 0 else NULL
+        self.m.judge_x = cube_efficiency
+        self.m.judging = 1
+
+    def judged(self):
+        """The judge's figures of the last match (or game) played, summed over its games:
+        ``(luck0, luck1, checker_error0, checker_error1, checker_decisions0,
+        checker_decisions1, cube_error0, cube_error1, cube_decisions0, cube_decisions1)``,
+        each player's in its own view (see :meth:`set_judge`; zeros without a judge)."""
+        cdef double out[JUDGED_FIELDS]
+        _summarize_judged(self.log, out)
+        return tuple(out[k] for k in range(JUDGED_FIELDS))
 
     def record_turns(self, bint on):
         """Keep the record of every turn of the next matches and games (see :meth:`turns`)."""
@@ -763,9 +1073,27 @@ cdef void _summarize(const MatchLog* log, int64_t* out) noexcept nogil:
             out[6 + gl.winner] += 1
 
 
+cdef void _summarize_judged(const MatchLog* log, double* out) noexcept nogil:
+    """The judge's figures of the match in ``log``, summed over its games, into
+    ``out[0:10]``: luck, checker error, checker decisions, cube error, cube decisions, each
+    as player 0's then player 1's."""
+    cdef int i, k
+    cdef const Judged* j
+    for k in range(JUDGED_FIELDS):
+        out[k] = 0
+    for i in range(log.ngames):
+        j = &log.games[i].judged
+        for k in range(2):
+            out[k] += j.luck[k]
+            out[2 + k] += j.checker_error[k]
+            out[4 + k] += j.checker_decisions[k]
+            out[6 + k] += j.cube_error[k]
+            out[8 + k] += j.cube_decisions[k]
+
+
 cdef int _play_rows(MatchCtx** ctx, MatchLog** logs, const uint64_t* key, const int32_t[::1] which,
                     const uint64_t[::1] indices, const GameStart* starts, const int32_t* start_of,
-                    int64_t[:, ::1] out) except -1 nogil:
+                    int64_t[:, ::1] out, double* judged) except -1 nogil:
     cdef Py_ssize_t i
     cdef int32_t r
     cdef const GameStart* first = NULL
@@ -776,11 +1104,14 @@ cdef int _play_rows(MatchCtx** ctx, MatchLog** logs, const uint64_t* key, const 
             first = &starts[start_of[i]] if start_of[i] >= 0 else NULL
         play_match(ctx[r], logs[r], first)
         _summarize(logs[r], &out[i, 0])
+        if judged != NULL:
+            _summarize_judged(logs[r], &judged[i * JUDGED_FIELDS])
     return 0
 
 
 def play_many(seed, runners, const int32_t[::1] which not None, const uint64_t[::1] indices not None,
-              int64_t[:, ::1] out not None, starts=(), const int32_t[::1] start_of=None):
+              int64_t[:, ::1] out not None, starts=(), const int32_t[::1] start_of=None,
+              double[:, ::1] judged=None):
     """Play match ``indices[i]`` of run ``seed`` with ``runners[which[i]]``, for every i in
     order, and write its summary to ``out[i]``: what :meth:`MatchRunner.play` returns, without
     a call from Python a match.
@@ -790,7 +1121,9 @@ def play_many(seed, runners, const int32_t[::1] which not None, const uint64_t[:
     :param starts: boards (50 bytes, side 1 on roll, as for :meth:`MatchRunner.play`) that
         first games start from; ``start_of[i]`` is the number of match i's, -1 for the
         opening roll.  Without ``start_of`` every match starts with the opening roll.
-    :raises ValueError: arrays of different lengths, ``out`` not 10 wide, a runner or start
+    :param judged: shape ``(len(indices), 10)``: each match's judged figures
+        (:meth:`MatchRunner.judged`; zeros from a runner without a judge), or None.
+    :raises ValueError: arrays of different lengths, ``out`` or ``judged`` not 10 wide, a runner or start
         number out of range, a board that is not 50 bytes.
     :raises TypeError: a runner that is not a :class:`MatchRunner`.
     """
@@ -803,6 +1136,13 @@ def play_many(seed, runners, const int32_t[::1] which not None, const uint64_t[:
     if which.shape[0] != n or out.shape[0] != n or out.shape[1] != SUMMARY_FIELDS:
         raise ValueError("which (%d) and out (%d x %d) must be as long as indices (%d), out %d wide"
                          % (which.shape[0], out.shape[0], out.shape[1], n, SUMMARY_FIELDS))
+    cdef double* judged_at = NULL
+    if judged is not None:
+        if judged.shape[0] != n or judged.shape[1] != JUDGED_FIELDS:
+            raise ValueError("judged must be %d x %d, got %d x %d" % (n, JUDGED_FIELDS, judged.shape[0],
+                                                                        judged.shape[1]))
+        if n:
+            judged_at = &judged[0, 0]
     if start_of is not None and start_of.shape[0] != n:
         raise ValueError("start_of (%d) must be as long as indices (%d)" % (start_of.shape[0], n))
     for i in range(n):
@@ -825,10 +1165,10 @@ def play_many(seed, runners, const int32_t[::1] which not None, const uint64_t[:
         if start_of is not None and n:
             first = &start_of[0]
         if calls_python:
-            _play_rows(ctx, logs, k, which, indices, st, first, out)
+            _play_rows(ctx, logs, k, which, indices, st, first, out, judged_at)
         else:
             with nogil:
-                _play_rows(ctx, logs, k, which, indices, st, first, out)
+                _play_rows(ctx, logs, k, which, indices, st, first, out, judged_at)
     finally:
         PyMem_Free(ctx)
         PyMem_Free(logs)

@@ -49,4 +49,5 @@ class TrialRunner:
         d2: int,
         first: int,
         out: NDArray[np.float64],
+        no_double: bool = False,
     ) -> None: ...

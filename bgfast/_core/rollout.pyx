@@ -300,10 +300,12 @@ cdef class TrialRunner:
             or (cubeful is not None and (cubeful.m.players[0].py != NULL or cubeful.m.players[1].py != NULL)))
 
     def play(self, seed, const unsigned char[::1] board not None, int turn, int d1, int d2,
-             unsigned long long first, double[:, ::1] out not None):
+             unsigned long long first, double[:, ::1] out not None, bint no_double=False):
         """Play trials ``first`` to ``first + len(out) - 1`` of run ``seed`` from ``board``
         (50 bytes, ``turn`` on roll as side 1; ``d1, d2`` dice it plays first without a cube
         action, or 0, 0 to roll) and write trial ``first + k``'s six numbers to ``out[k]``.
+        ``no_double``: with 0, 0, the side on roll rolls at once, without a cube action (the
+        no-double line of a cube decision).
 
         :raises ValueError: ``out`` not six wide, a board not of 50 bytes, a turn not 0 or 1.
         :raises KeyboardInterrupt: a signal between two trials (the block is not finished).
@@ -314,6 +316,7 @@ cdef class TrialRunner:
         if out.shape[1] != TRIAL_VALUES:
             raise ValueError("out is %d wide, got %d" % (TRIAL_VALUES, out.shape[1]))
         game_start(&st, board, turn, self.t.cube, self.t.owner, d1, d2, self.max_plies)
+        st.no_double = no_double
         if out.shape[0] == 0:
             return
         if self.calls_python:

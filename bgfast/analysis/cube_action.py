@@ -1,9 +1,14 @@
 """The cube decision of the side on roll, before its roll: no double, double/take and
 double/pass, and the proper action in GNU Backgammon's words.
 
-The three equities come from the cube math of :func:`bgfast.cube.decide` (Janowski in
-money play, the match equity table in match play), from the doubler's view (the side on
-roll); :func:`proper_action` names the action from them as gnubg's ``hint`` does:
+The three equities are the doubler's (the side on roll's).  At 0 ply they come from the
+cube math of :func:`bgfast.cube.decide` (Janowski in money play, the match equity table in
+match play) on the judge's probabilities; at 1 ply or more, from a judge that looks ahead
+with the cube (the neural bot: gnubg's cubeful n-ply evaluation, :mod:`bgfast._core.cubeful`,
+where each side on roll in the look-ahead doubles when that is right and the 21 rolls are
+averaged, so a last-roll position is valued exactly), else from the cube math on its
+probabilities at that ply.  :func:`proper_action` names the action from them as gnubg's
+``hint`` does:
 
 * doubling beats playing on (double/take and double/pass both at least no double):
   "Double, take" when the taker's best answer is to take, "Double, pass" when it is to
@@ -225,10 +230,13 @@ def _double_problem(situation: Situation) -> str | None:
     return None
 
 
-def judge_cube(situation: Situation, probabilities: object, ply: int = 0) -> CubeAnalysis:
+def judge_cube(situation: Situation, probabilities: object, ply: int = 0,
+               decision: cube_math.CubeDecision | None = None) -> CubeAnalysis:
     """The cube decision of the side on roll in ``situation`` from its cubeless
     probabilities before the roll (``ply`` only labels them): the equities of
-    :func:`bgfast.cube.decide` and :func:`proper_action`.
+    :func:`bgfast.cube.decide`, or of ``decision`` when given (a look-ahead's, such as
+    :meth:`Judge.cube_decision <bgfast.analysis.judge.Judge.cube_decision>`: money per
+    current cube, match play MWC), and :func:`proper_action`.
 
     With a double pending (a Match ID that says so) the decision is the one just made:
     the same equities, whose proper answer is :attr:`CubeAction.response`.
@@ -246,17 +254,18 @@ def judge_cube(situation: Situation, probabilities: object, ply: int = 0) -> Cub
     problem = _double_problem(situation)
     redouble = m.cube_owner == situation.me
     if problem is not None:
-        value = situation.cubeful_value(p)
+        value = situation.cubeful_value(p) if decision is None else decision.no_double
         dead = situation.is_match and m.cube_owner in (-1, situation.me)
         action = (CubeAction.NEVER_REDOUBLE_TAKE if redouble else CubeAction.NEVER_DOUBLE_TAKE) if dead \
             else CubeAction.NOT_AVAILABLE
         return CubeAnalysis(situation, ply, p, situation.equity(value), None, None, action, problem,
                             (value, None, None) if situation.is_match else None)
     aways = situation.aways() if situation.is_match else (0, 0)
-    decision = cube_math.decide(p, owner=m.cube_owner, doubler=situation.me, cube=m.cube_value,
-                                x=situation.cube_efficiency, jacoby=m.jacoby, beaver=rules.beaver,
-                                max_cube=rules.max_cube, met=situation.met, away=aways[0], opp_away=aways[1],
-                                post_crawford=m.is_post_crawford)
+    if decision is None:
+        decision = cube_math.decide(p, owner=m.cube_owner, doubler=situation.me, cube=m.cube_value,
+                                    x=situation.cube_efficiency, jacoby=m.jacoby, beaver=rules.beaver,
+                                    max_cube=rules.max_cube, met=situation.met, away=aways[0], opp_away=aways[1],
+                                    post_crawford=m.is_post_crawford)
     nd, dt, dp = (situation.equity(v) for v in (decision.no_double, decision.double_take, decision.double_pass))
     action = proper_action(nd, dt, dp, redouble=redouble, can_win_gammon=p.win_gammon > 0.0, can_win=p.win > 0.0,
                            beaver=m.is_money and rules.beaver,
@@ -268,7 +277,8 @@ def judge_cube(situation: Situation, probabilities: object, ply: int = 0) -> Cub
 def analyse_cube(position: Position | str, judge: Judge | str = DEFAULT_JUDGE, *, ply: int | None = None,
                  rules: Rules | None = None, met: MatchEquityTable | str | None = None) -> CubeAnalysis:
     """The cube decision of the side on roll in ``position`` (a Position ID, ``PositionID:MatchID``
-    or XGID), before its roll, judged by ``judge`` (a :class:`Judge`, or a bot spec) at ``ply``.
+    or XGID), before its roll, judged by ``judge`` (a :class:`Judge`, or a bot spec) at ``ply``
+    (None: a bot spec's own ``cube_ply``, 1 for the neural bot; see :meth:`Judge.of`).
 
     >>> analyse_cube("4HPwATDgc/ABMA").action.value      # the opening: nobody doubles
     'No double, take'
@@ -277,7 +287,11 @@ def analyse_cube(position: Position | str, judge: Judge | str = DEFAULT_JUDGE, *
     :raises InvalidAnalysisError: a finished game, the dice already rolled, a bot without probabilities.
     :raises ValueError: a ply the bot does not have (its own error).
     """
-    judge = Judge.resolve(judge, ply)
+    judge = Judge.resolve(judge, ply, cube=True)
     situation = Situation.read(position, rules=rules, met=met, cube_efficiency=judge.cube_efficiency)
     _check_before_roll(situation)          # before the evaluation, which may take a while
+    ahead = judge.cube_decision(situation)
+    if ahead is not None:
+        decision, p = ahead
+        return judge_cube(situation, p, judge.ply, decision)
     return judge_cube(situation, judge.probabilities(situation.position), judge.ply)

@@ -5,8 +5,11 @@ The cubeful equity is the value of the position to the side on roll with the cub
 handled right (gnubg's "optimal" equity of the cube decision, :mod:`bgfast.analysis.cube_action`):
 with the cube as it stands when it should not double (Janowski's equity in money play, the
 cubeful match winning chance in match play), or the taker's best answer to a double when it
-should.  When the position's text says the dice are rolled, the cube decision is past and
-the cubeful equity is the cube's as it stands.
+should.  At 1 ply or more, a judge that looks ahead with the cube (the neural bot) gives
+it by gnubg's cubeful n-ply evaluation (:meth:`Judge.cube_decision
+<bgfast.analysis.judge.Judge.cube_decision>`); otherwise it is the cube math on the
+probabilities at the judge's ply.  When the position's text says the dice are rolled, the
+cube decision is past and the cubeful equity is the cube's as it stands.
 
 >>> e = evaluate_position("4HPwATDgc/ABMA")
 >>> e.ply, round(e.cubeless_equity, 2) == round(e.probabilities.equity(), 2)
@@ -79,7 +82,7 @@ class PositionEvaluation:
             lines.append(f"  cubeful equity  {signed(self.cubeful_equity)} EMG, match winning chance "
                          f"{percent(self.mwc)}")
         else:
-            lines.append(f"  cubeful equity  {signed(self.cubeful_equity)} points per cube (Janowski)")
+            lines.append(f"  cubeful equity  {signed(self.cubeful_equity)} points per cube")
         if self.cube is not None:
             lines.append(f"  proper cube action: {self.cube.action.value}")
         else:
@@ -102,13 +105,14 @@ def evaluate_position(position: Position | str, judge: Judge | str = DEFAULT_JUD
     """
     judge = Judge.resolve(judge, ply)
     situation = Situation.read(position, rules=rules, met=met, cube_efficiency=judge.cube_efficiency)
-    p = judge.probabilities(situation.position)
+    ahead = judge.cube_decision(situation)
+    decision, p = ahead if ahead is not None else (None, judge.probabilities(situation.position))
     if situation.match.dice != (0, 0):
         cube = None
-        value = situation.cubeful_value(p)
+        value = situation.cubeful_value(p) if decision is None else decision.no_double
         equity = situation.equity(value)
     else:
-        cube = judge_cube(situation, p, judge.ply)
+        cube = judge_cube(situation, p, judge.ply, decision)
         equity = cube.optimal
     mwc = None
     if situation.met is not None:

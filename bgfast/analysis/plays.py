@@ -39,7 +39,7 @@ from bgfast.met import MatchEquityTable
 from bgfast.position import Move, Position
 from bgfast.probabilities import Probabilities
 
-__all__ = ["PlayRanking", "RankedPlay", "rank_plays"]
+__all__ = ["PlayRanking", "RankedPlay", "rank_plays", "rank_situation"]
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,16 @@ def rank_plays(position: Position | str, dice: Dice | str | tuple[int, int] | No
         if situation.match.dice == (0, 0):
             raise InvalidAnalysisError(f"give the dice: {situation.position.id()!r} does not say which were rolled")
         dice = situation.match.dice
-    roll = situation.match.check_roll(dice)
+    return rank_situation(situation, situation.match.check_roll(dice), judge)
+
+
+def rank_situation(situation: Situation, roll: Dice, judge: Judge) -> PlayRanking:
+    """Rank every legal play of ``roll`` in ``situation`` (the side on roll moves) as
+    :func:`rank_plays` does, for a caller that holds the situation already (``bgfast
+    analyse``, a roll's luck): no text is read and the roll is not checked against the match state.
+
+    :raises ValueError: a ply the bot does not have (its own error).
+    """
     judged: list[tuple[Move, Probabilities, float, float | None]] = []
     for move in situation.position.legal_moves(roll.high, roll.low):
         p = judge.after_play(move.position)

@@ -20,7 +20,9 @@ from bgfast._core.game import PlayKind
 from bgfast._core.search import DEFAULT_FILTERS, DEFAULT_REPLIES, MAX_KEEP, REPLIES, check_filters
 from bgfast.bots.base import CoreBot
 from bgfast.bots.neural_weights import Weights, default_weights_path, read_weights
+from bgfast.cube import CubeDecision, decide_ahead
 from bgfast.errors import InvalidBotOptionsError, InvalidPositionError, UnknownBotError
+from bgfast.met import MatchEquityTable
 from bgfast.formats.text import parse_position
 from bgfast.position import Position
 from bgfast.probabilities import Probabilities
@@ -102,7 +104,10 @@ class NeuralBot(CoreBot):
         values the best 8 plays at 0 ply within 0.16 of the best; 2 plies the same 8; 3
         plies those 8 at 2 plies, then the best 2 within 0.04 at 3.  A 2-ply play costs
         about a hundredth of a second, a 3-ply one a few tenths (:mod:`bgfast._core.search`).
-    :param cube_ply: the plies of the cube estimates, 0 to 3 (default 1).
+    :param cube_ply: the plies of the cube decisions, 0 to 3 (default 1): 0, the cube math
+        of :mod:`bgfast._core.cube` on the net's probabilities; ``n`` >= 1, after a 0-ply
+        screen of clear no-doubles, gnubg's cubeful ``n``-ply evaluation
+        (:meth:`cube_decision`, :mod:`bgfast._core.cubeful`).
     :param filters: the move filters (:func:`move_filters`: None for gnubg's defaults, or
         text such as ``"8:0.16;8:0.16/-;8:0.16/-/2:0.04"``, the defaults).
     :param replies: the replies below the root of the search, one of :data:`REPLIES`:
@@ -112,9 +117,9 @@ class NeuralBot(CoreBot):
         filters; several times slower at 2 plies and more).  The same below 2 plies.
     :param cube: ``"auto"`` (the default: Janowski in money play, the match equity table
         in match play), ``"janowski"`` (Janowski at every score), ``"met"`` (the same as
-        ``"auto"``) or ``"never"`` (never doubles, always takes).  The cube estimates are
-        the net's probabilities at ``cube_ply`` plies (a 0-ply look screens out clear
-        no-doubles), as for the heuristic bot; see :mod:`bgfast._core.cube`.  With ``"auto"``/``"met"`` the
+        ``"auto"``) or ``"never"`` (never doubles, always takes): the values at the leaves
+        of the cubeful look-ahead at ``cube_ply`` plies (a 0-ply look screens out clear
+        no-doubles first); see :mod:`bgfast._core.cube` and :mod:`bgfast._core.cubeful`.  With ``"auto"``/``"met"`` the
         checker play of match play is by the score too: the play whose cubeful match
         winning chance (:func:`bgfast.cube.cubeful_mwc`, the cube as it stands) is the
         highest, at ``ply`` plies among the candidates of the best such value (the replies
@@ -206,6 +211,38 @@ class NeuralBot(CoreBot):
         if position.is_over():
             raise InvalidPositionError(f"the game in {position.id()!r} is over; nothing to evaluate")
         return Probabilities(*self._evaluator.on_roll(position.to_bytes(), plies))
+
+    def cube_decision(self, position: Position | str, plies: int | None = None, *, owner: int = -1,
+                      player: int = 0, cube: int = 1, jacoby: bool = False, beaver: bool = False,
+                      max_cube: int = 64, met: MatchEquityTable | None = None, away: int = 0, opp_away: int = 0,
+                      crawford: bool = False) -> tuple[CubeDecision, Probabilities]:
+        """The cube decision of the side on roll in ``position`` (``player``), before its roll,
+        by gnubg's cubeful n-ply evaluation on this bot's search (:func:`bgfast.cube.decide_ahead`),
+        with this bot's ``cube_efficiency`` at the leaves.
+
+        :param plies: 0 to 3; None = the bot's ``cube_ply``.
+        :param owner: -1 centred, else the player who owns the cube.
+        :param met: match play by this table (``away``, ``opp_away``: the side on roll's and its
+            opponent's points to go); None: money play (``jacoby``, ``beaver``).
+        :param crawford: the Crawford game.
+        :returns: the decision (from the side on roll's view: money per current cube, match
+            play MWC) and the side's cubeless probabilities at ``plies``.
+        :raises InvalidPositionError: a malformed position or a finished game.
+        :raises ValueError: an argument out of range.
+        :raises InvalidMetError: a score beyond the table.
+
+        >>> decision, p = NeuralBot().cube_decision("BQAACAEAAAAAAA", plies=1)   # a 23-of-36 last roll
+        >>> decision.double, round(decision.no_double, 3), round(decision.double_take, 3)
+        (True, 0.278, 0.556)
+        """
+        position = parse_position(position)[0]
+        plies = self.cube_ply if plies is None else whole_number(plies, "plies", low=PLIES[0], high=PLIES[-1])
+        if position.is_over():
+            raise InvalidPositionError(f"the game in {position.id()!r} is over; nothing to decide")
+        decision, p = decide_ahead(self._evaluator, position.to_bytes(), plies, owner=owner, doubler=player,
+                                   cube=cube, x=self.cube_efficiency, jacoby=jacoby, beaver=beaver,
+                                   max_cube=max_cube, met=met, away=away, opp_away=opp_away, crawford=crawford)
+        return decision, Probabilities(*p)
 
     def evaluate_after(self, position: Position | str) -> Probabilities:
         """Cubeless probabilities of the side that has just *moved* to ``position`` (the

@@ -360,6 +360,8 @@ def parse_mat(text: str | bytes, *, rules: Rules | None = None, source: str = "<
             raise replay.fail(where, f"{line.strip()[:40]!r} before the first 'Game 1' line")
         if _ROW.match(line):
             left, right = _columns(line)
+            if replay.game is not None:      # errors name the game and the move as well as the line
+                where += f" (game {replay.game.number}, move {line.split(')', 1)[0].strip()})"
             reader.cell(where, 0, left)
             reader.cell(where, 1, right)
         elif line.strip().lower().startswith("wins"):

@@ -34,9 +34,10 @@ luck-adjusted (see :func:`rollout`).  That is 48 bytes a trial a line.
 from __future__ import annotations
 
 import dataclasses
+import math
 import pickle
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -55,6 +56,7 @@ from bgfast.met import MatchEquityTable
 from bgfast.position import Move, Position
 from bgfast.probabilities import OUTCOME_KINDS, Probabilities
 from bgfast.procs import WorkerPool
+from bgfast.rollout.cube_decision import cube_rollout, double_take_state
 from bgfast.rollout.request import RolloutRequest
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
 from bgfast.rollout.stats import estimate_columns, variance_strata
@@ -131,6 +133,8 @@ class _Line:
     d1: int = 0
     d2: int = 0
     fixed: tuple[float, ...] | None = None   # the six numbers when the game is already over
+    cube: tuple[int, int] | None = None      # the cube's value and owner (-1 centred) if not the task's
+    no_double: bool = False                  # the side on roll rolls at once, no cube action (no double)
 
 
 @dataclass(frozen=True)
@@ -154,14 +158,14 @@ class _Task:
     luck_filter: int = 0
 
 
-def _luck_scale(task: _Task) -> np.ndarray:
+def _luck_scale(task: _Task, m: MatchState) -> np.ndarray:
     """The linear map from a cube-weighted luck vector (root's view, cube values as they are) to
     the cubeful value's scale: money, the cubeless equity's weights ``(2, 1, 1, -1, -1)`` per
     initial cube; match, the dead-cube MWC's weight of each of the five chances at the initial
-    cube, per initial cube.  Any fixed map keeps the luck's mean zero (each ply's luck has mean
+    cube, per initial cube (the initial cube is ``m``'s: the task's, or a line's own).  Any
+    fixed map keeps the luck's mean zero (each ply's luck has mean
     zero over the 36 rolls and its cube value is set before the roll), so the adjusted cubeful
     value stays unbiased; the map only decides how much of the dice's noise it removes."""
-    m = task.match
     if m.length == 0:
         return np.array([2.0, 1.0, 1.0, -1.0, -1.0]) / m.cube_value
     away = (m.away(task.root), m.away(1 - task.root))
@@ -218,16 +222,32 @@ class _Worker:
             import gnubg_nn
 
             self.gnubg = gnubg_nn
-        core = None if not task.truncate or self.gnubg is not None else _core_evaluation(self.evaluator)
-        luck_scale = _luck_scale(task) if task.cubeful and task.luck else np.zeros(5)
-        self.trials = TrialRunner(
-            cubeless, cubeful, root=task.root, score=m.score, crawford=m.crawford, cube=m.cube_value,
+        self.core = None if not task.truncate or self.gnubg is not None else _core_evaluation(self.evaluator)
+        self.games = (cubeless, cubeful)
+        self.trials = self._trial_runner(m)
+        self.by_cube = {(m.cube_value, m.cube_owner): self.trials}
+
+    def _trial_runner(self, m: MatchState) -> TrialRunner:
+        """The trials' runner with the cube as ``m`` has it (the task's, or a line's own)."""
+        task, core = self.task, self.core
+        luck_scale = _luck_scale(task, m) if task.cubeful and task.luck else np.zeros(5)
+        return TrialRunner(
+            *self.games, root=task.root, score=m.score, crawford=m.crawford, cube=m.cube_value,
             owner=m.cube_owner, length=m.length, jacoby=m.jacoby,
             met=None if task.met is None else task.met.core_table, cube_efficiency=task.cube_efficiency,
             max_plies=task.truncate, stratified=task.scripted_rolls, rolls=ALL_36, luck=task.luck,
             cubeful_value=task.cubeful, luck_scale=tuple(float(w) for w in luck_scale),
             evaluator=None if core is None else core[0], evaluator_plies=0 if core is None else core[1],
             evaluate=self.evaluate if task.truncate and core is None else None)
+
+    def _runner(self, line: _Line) -> TrialRunner:
+        if line.cube is None:
+            return self.trials
+        if line.cube not in self.by_cube:
+            value, owner = line.cube
+            self.by_cube[line.cube] = self._trial_runner(
+                dataclasses.replace(self.task.match, cube_value=value, cube_owner=owner))
+        return self.by_cube[line.cube]
 
     def evaluate(self, board: bytes) -> tuple[float, float, float, float, float]:
         """Probabilities of the side on roll in ``board`` (database when exact, else the evaluator)."""
@@ -237,14 +257,15 @@ class _Worker:
                 return tuple(Probabilities.of(self.gnubg.probabilities(gboard, 0)))  # type: ignore[return-value]
         return _as_probabilities(self.evaluator.evaluate(Position._from_valid_bytes(board)), self.evaluator)
 
-    def run(self, start: int, stop: int) -> np.ndarray:
-        """The six numbers of trials ``start..stop-1``: shape ``(lines, stop - start, 6)``.
+    def run(self, start: int, stop: int, active: tuple[int, ...] | None = None) -> np.ndarray:
+        """The six numbers of trials ``start..stop-1``: shape ``(lines, stop - start, 6)``;
+        only the lines ``active`` are played (None: all), the others' rows are NaN.
 
         :raises BotFailedError: the bot's own code raised, or returned no play or an illegal
             one (:func:`bgfast.game.failed_bot`); the message names the bot by its spec.
         """
         try:
-            return self._run(start, stop)
+            return self._run(start, stop, active)
         except Exception as exc:
             culprit = failed_bot(exc)
             if culprit is None:
@@ -252,13 +273,16 @@ class _Worker:
             bot = culprit.bot if isinstance(culprit, _Cubeless) else culprit
             raise BotFailedError(f"bot {BotRecipe.of(bot).text()!r} failed: {type(exc).__name__}: {one_line(exc)}") from exc
 
-    def _run(self, start: int, stop: int) -> np.ndarray:
+    def _run(self, start: int, stop: int, active: tuple[int, ...] | None) -> np.ndarray:
         out = np.zeros((len(self.task.lines), stop - start, VALUES))
         for j, line in enumerate(self.task.lines):
-            if line.fixed is not None:
+            if active is not None and j not in active:
+                out[j, :] = np.nan
+            elif line.fixed is not None:
                 out[j, :] = line.fixed
             else:
-                self.trials.play(self.task.seed, line.board, line.turn, line.d1, line.d2, start, out[j])
+                self._runner(line).play(self.task.seed, line.board, line.turn, line.d1, line.d2, start, out[j],
+                                        line.no_double)
         return out
 
 
@@ -284,7 +308,7 @@ def _set_task(task: _Task) -> None:
     _TASK = task
 
 
-def _run_block(bounds: tuple[int, int]) -> np.ndarray:
+def _run_block(bounds: tuple[int, int, tuple[int, ...] | None]) -> np.ndarray:
     global _WORKER
     if _WORKER is None:  # built here, not in the initializer, so that its errors reach the parent as they are
         assert _TASK is not None
@@ -292,7 +316,7 @@ def _run_block(bounds: tuple[int, int]) -> np.ndarray:
     return _WORKER.run(*bounds)
 
 
-def _worker_died(lost: list[tuple[int, int]]) -> RolloutWorkerError:
+def _worker_died(lost: list[tuple[int, int, tuple[int, ...] | None]]) -> RolloutWorkerError:
     """The pool's error when a worker died while the blocks ``lost`` were being played;
     :func:`_run` says what is kept."""
     trials = f"trials {lost[0][0]}-{lost[-1][1] - 1}" if lost else "trials"
@@ -438,10 +462,18 @@ def rollout(position: Position | str, **options: Any) -> RolloutResult:
     return run_rollout(RolloutRequest.create(position, **options))
 
 
-def run_rollout(request: RolloutRequest) -> RolloutResult:
+def run_rollout(request: RolloutRequest, *, previous: tuple[np.ndarray, int] | None = None,
+                record: Callable[[np.ndarray, int], None] | None = None) -> RolloutResult:
     """Play the trials of a checked request and estimate from them (:func:`rollout`, once checked).
 
-    :raises InvalidRolloutError: with workers, a bot or evaluator that cannot be pickled.
+    :param previous: the numbers of trials ``0..n-1`` of this request already played
+        (``(lines, n, 6)``, as ``record`` gets them) and their strata: only trials ``n`` on
+        are played, and the result is that of all (:mod:`bgfast.rollout.saved`).
+    :param record: called with the numbers of every trial kept and the strata, before the
+        result is built (to save them).
+
+    :raises InvalidRolloutError: with workers, a bot or evaluator that cannot be pickled;
+        ``previous`` trials of other lines or strata, or as many as asked for or more.
     :raises RolloutWorkerError: a worker process died (e.g. killed); its ``partial`` is the
         result of the trials finished before (or None).
     """
@@ -449,6 +481,8 @@ def run_rollout(request: RolloutRequest) -> RolloutResult:
     match, table, root = request.match, request.met, request.match.player_on_roll
     lines, moves, shown_play = _lines(request)
     strata, scripted = _sampling(request)
+    if previous is not None:
+        _check_previous(previous, len(lines), strata, request.trials)
     task = _Task(lines=lines, root=root, seed=request.seed, scripted_rolls=scripted, bot=portable_bot(request.bot),
                  evaluator=portable_bot(request.evaluator) if request.truncate is not None else None,
                  cubeful=request.cubeful, truncate=request.truncate or 0, exact_bearoff=request.exact_bearoff,
@@ -460,23 +494,69 @@ def run_rollout(request: RolloutRequest) -> RolloutResult:
     if request.cubeful and match.length:   # the target is in EMG, the trials hold MWC
         a, b = match.away(root), match.away(1 - root)
         se_scale = abs(table.mwc_to_emg(1.0, a, b, match.cube_value) - table.mwc_to_emg(0.0, a, b, match.cube_value))  # type: ignore[union-attr]
+    pruning = None
+    if request.prune_se is not None and len(lines) > 1:
+        pruning = _Pruning(request.prune_se, PRUNE_EVERY[strata], list(range(len(lines))))
     data, reached, interrupted, died = _run(task, request.trials, request.workers, request.target_se, strata,
-                                            request.progress, se_scale, request.interruptible)
+                                            request.progress, se_scale, request.interruptible, pruning,
+                                            None if previous is None else previous[0])
     n = data.shape[1]
+    if record is not None:
+        record(data, strata)
     result = _results(request.position, match, request.dice, shown_play, request.bot_name, n, request.seed, strata,
-                      task.luck, request.truncate, data, moves, table, request.cubeful, time.perf_counter() - started)
+                      task.luck, request.truncate, data, moves, table, request.cubeful, time.perf_counter() - started,
+                      pruning)
     result = dataclasses.replace(result, variant=request.rules.variant, target_se=request.target_se,
                                  target_reached=reached, interrupted=interrupted,
                                  trials_requested=request.trials if n != request.trials else None)
+    if request.cube:
+        result = dataclasses.replace(result, cube_decision=_cube_decision(request, data, strata, result))
     if died is not None:
         raise RolloutWorkerError(f"{died}, with the result of the {n:,} trials finished before it (of "
                                  f"{request.trials:,} asked for)", partial=result)
     return result
 
 
+def _check_previous(previous: tuple[np.ndarray, int], lines: int, strata: int, trials: int) -> None:
+    """:raises InvalidRolloutError: trials saved of other lines or strata, or not fewer than ``trials``."""
+    data, saved_strata = previous
+    if data.shape[0] != lines:
+        raise InvalidRolloutError(f"the saved rollout has {data.shape[0]} lines rolled out, this one {lines}: "
+                                  "not the same rollout")
+    if data.shape[1] >= trials:
+        raise InvalidRolloutError(f"the saved rollout has {data.shape[1]:,} trials already: extend it to more "
+                                  f"than that, not {trials:,}")
+    if saved_strata != strata:
+        need = ("a multiple of 1296 (its first two rolls are stratified)" if saved_strata == 1296 else
+                "not a multiple of 1296 (only its first roll is stratified)" if saved_strata == 36 else
+                "a number of trials sampled plainly as it was")
+        raise InvalidRolloutError(f"the saved rollout's trials are stratified over {saved_strata} (first rolls), "
+                                  f"{trials:,} trials would be over {strata}: extend it to {need}")
+
+
+def _cube_decision(request: RolloutRequest, data: np.ndarray, strata: int, result: RolloutResult) -> Any:
+    """The cube decision of a ``cube`` rollout from its two lines' cubeful values (no double,
+    double/take; :mod:`bgfast.rollout.cube_decision`)."""
+    match, table, root = request.match, request.met, request.match.player_on_roll
+    taken = double_take_state(match, request.rules)
+    if match.length == 0:      # points per unit of the current cube: double/take's trials are per the doubled cube
+        double_take, double_pass = data[1, :, 5] * (taken.cube_value / match.cube_value), 1.0
+    else:
+        double_take = data[1, :, 5]
+        double_pass = _mwc_after(table, match.away(root), match.away(1 - root), True,  # type: ignore[arg-type]
+                                 match.cube_value)
+    n = data.shape[1]
+    return cube_rollout(request.position, match, request.rules, table, data[0, :, 5], double_take, double_pass,
+                        variance_strata(n, strata), result.probabilities)
+
+
 def _lines(request: RolloutRequest) -> tuple[tuple[_Line, ...], list[Move], str | None]:
     """What is rolled out: the lines, the plays they are (with ``plays``), and the play the report names."""
     pos, roll, match, root = request.position, request.dice, request.match, request.match.player_on_roll
+    if request.cube:           # no double, then double/take: the side rolls at once in both
+        taken = double_take_state(match, request.rules)
+        return (_Line(pos.to_bytes(), root, no_double=True),
+                _Line(pos.to_bytes(), root, cube=(taken.cube_value, taken.cube_owner), no_double=True)), [], None
 
     def line_after(move: Move) -> _Line:
         after = move.position
@@ -486,7 +566,8 @@ def _lines(request: RolloutRequest) -> tuple[tuple[_Line, ...], list[Move], str 
         return _Line(after.swap_sides().to_bytes(), 1 - root)
 
     if request.plays:
-        moves = sorted(pos.legal_moves(roll.high, roll.low), key=str)  # type: ignore[union-attr]
+        moves = list(request.candidates) if request.candidates is not None else \
+            sorted(pos.legal_moves(roll.high, roll.low), key=str)  # type: ignore[union-attr]
         return tuple(line_after(m) for m in moves), moves, None
     if request.play is not None:
         return (line_after(request.play),), [], str(request.play)
@@ -515,14 +596,69 @@ def _ranking_column(data: NDArray[np.float64], cubeful: bool) -> NDArray[np.floa
     return cubeless_equities(data[..., :5])
 
 
-def _blocks(total: int, size: int) -> Iterator[tuple[int, int]]:
-    for start in range(0, total, size):
+def _blocks(total: int, size: int, first: int = 0) -> Iterator[tuple[int, int]]:
+    for start in range(first, total, size):
         yield start, min(start + size, total)
 
 
+PRUNE_EVERY = {1296: 1296, 36: 324, 1: 324}
+"""Trials between two checks of the candidates still rolled out (``prune_se``), by the
+strata: every 1296 trials when the first two rolls are stratified (whole rounds of them),
+else every 324 (nine rounds of the 36 first rolls)."""
+
+
+def _behind(ranking: NDArray[np.float64], active: list[int], strata: int, prune_se: float) -> list[int]:
+    """The lines of ``active`` clearly behind the best of them: their per-trial difference to
+    the best (``ranking``: ``(lines, n)``, the ranking equity of the same ``n`` trials) is
+    more than ``prune_se`` standard errors below zero.
+
+    >>> ranking = np.array([[1.0, 0.0] * 36, [0.9, -0.1] * 36, [0.5, 0.45] * 36])
+    >>> _behind(ranking, [0, 1, 2], 1, 3.0)
+    [1]
+    """
+    n = ranking.shape[1]
+    vstrata = variance_strata(n, strata)
+    best = max(active, key=lambda j: float(ranking[j].mean()))
+    dropped = []
+    for j in active:
+        if j == best:
+            continue
+        mean, se = estimate_columns((ranking[j] - ranking[best])[:, None], vstrata)
+        if mean[0] < 0.0 and not math.isnan(se[0]) and mean[0] + prune_se * se[0] < 0.0:
+            dropped.append(j)
+    return dropped
+
+
+@dataclass
+class _Pruning:
+    """The candidates still rolled out, and the trials each dropped one was dropped after.
+
+    A check at ``c`` trials (a multiple of :data:`PRUNE_EVERY`) looks at trials ``0..c-1``
+    only, and a line dropped there keeps those: the same whatever the blocks and workers."""
+
+    se: float
+    every: int
+    active: list[int]
+    dropped_after: dict[int, int] = dataclasses.field(default_factory=dict)
+
+    def check(self, data: NDArray[np.float64], cubeful: bool, strata: int, at: int) -> None:
+        """Drop the lines clearly behind after the first ``at`` trials of ``data``."""
+        if len(self.active) < 2:
+            return
+        ranking = _ranking_column(data[:, :at], cubeful)
+        for j in _behind(ranking, self.active, strata, self.se):
+            self.active.remove(j)
+            self.dropped_after[j] = at
+
+    def kept(self, line: int, n: int) -> int:
+        """The trials of ``line`` kept, of ``n``."""
+        return min(self.dropped_after.get(line, n), n)
+
+
 def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata: int,
-         progress: bool | None, se_scale: float = 1.0,
-         interruptible: bool = False) -> tuple[np.ndarray, bool | None, bool, RolloutWorkerError | None]:
+         progress: bool | None, se_scale: float = 1.0, interruptible: bool = False,
+         pruning: _Pruning | None = None,
+         previous: np.ndarray | None = None) -> tuple[np.ndarray, bool | None, bool, RolloutWorkerError | None]:
     """Play the trials in blocks (in a pool if ``workers`` > 1): the ``(lines, n, 6)`` results
     in trial order, whether ``target_se`` was reached (None without one), whether the
     trials were ended early, and the pool's error when that was a worker's death.
@@ -532,7 +668,12 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
     strata (:func:`_kept_after_interrupt`); with too few, it is raised after all.
 
     With ``target_se``, stop at the first check point where every line's ranking
-    equity has a standard error (times ``se_scale``: MWC to EMG) of at most the target.
+    equity has a standard error (times ``se_scale``: MWC to EMG) of at most the target
+    (of the lines still rolled out, with ``pruning``).  With ``pruning``, the lines clearly
+    behind are dropped at its check points (:class:`_Pruning`): their later blocks are not
+    played (a block already handed to a worker is, and its rows past the drop are ignored).
+
+    ``previous``: the numbers of the first trials, already played: the trials go on from there.
 
     :raises RolloutWorkerError: a worker died before enough trials were finished to keep.
     """
@@ -544,35 +685,44 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
             raise InvalidRolloutError(
                 f"bot or evaluator cannot be sent to worker processes ({exc}); use workers=1"
             ) from None
-    workers = min(workers, -(-trials // size))   # a worker per block at most: more would only idle
-    chunks: list[np.ndarray] = []
-    done = 0
-    check = _next_check(0)
+    workers = min(workers, -(-(trials - (0 if previous is None else previous.shape[1])) // size))   # a worker a block at most
+    chunks: list[np.ndarray] = [] if previous is None else [previous]
+    done = 0 if previous is None else previous.shape[1]
+    check = _next_check(done)
 
     def reached(n: int) -> bool:
         values = _ranking_column(np.concatenate(chunks, axis=1), task.cubeful)
         vstrata = variance_strata(n, strata)
-        worst = max(estimate_columns(values[j][:, None], vstrata)[1][0] for j in range(len(values)))
+        lines = range(len(values)) if pruning is None else pruning.active
+        worst = max(estimate_columns(values[j][:, None], vstrata)[1][0] for j in lines)
         return bool(worst * se_scale <= target_se)
 
-    pool: WorkerPool[tuple[int, int], np.ndarray] | None = None
+    def blocks() -> Iterator[tuple[int, int, tuple[int, ...] | None]]:
+        for a, b in _blocks(trials, size, done):   # the lines still rolled out when the block is handed out
+            yield a, b, None if pruning is None else tuple(pruning.active)
+
+    prune_at = trials if pruning is None else pruning.every
+    pool: WorkerPool[tuple[int, int, tuple[int, ...] | None], np.ndarray] | None = None
     bar: Any = None
     interrupted, died = False, None
     try:
         if workers == 1:
             worker = _Worker(task)
-            results: Iterator[np.ndarray] = (worker.run(a, b) for a, b in _blocks(trials, size))
+            results: Iterator[np.ndarray] = (worker.run(*bounds) for bounds in blocks())
         else:
             # the pool is started before the progress bar's thread exists (fork after threads is unsafe)
-            pool = WorkerPool(_run_block, _blocks(trials, size), workers=workers, ordered=True,
+            pool = WorkerPool(_run_block, blocks(), workers=workers, ordered=True,
                               initializer=_set_task, initargs=(task,), on_worker_death=_worker_died)
             results = pool.results()
-        bar = progress_bar(total=trials, unit="trial", leave=False,
+        bar = progress_bar(total=trials, unit="trial", leave=False, initial=done,
                            disable=None if progress is None else not progress, desc="rollout")
         for block in results:
             chunks.append(block)
             done += block.shape[1]
             bar.update(block.shape[1])
+            while pruning is not None and done >= prune_at and prune_at < trials:
+                pruning.check(np.concatenate(chunks, axis=1), task.cubeful, strata, prune_at)
+                prune_at += pruning.every
             if target_se is not None and done >= check and done < trials:
                 if reached(done):
                     break
@@ -622,12 +772,16 @@ def _estimate(values: np.ndarray, strata: int) -> list[Estimate]:
 
 def _results(pos: Position, match: MatchState, roll: Dice | None, shown_play: str | None, bot: str, n: int,
              seed: int, strata: int, luck: bool, truncate: int | None, data: np.ndarray, moves: list[Move],
-             table: MatchEquityTable | None, cubeful: bool, seconds: float) -> RolloutResult:
-    vstrata = variance_strata(n, strata)
+             table: MatchEquityTable | None, cubeful: bool, seconds: float,
+             pruning: _Pruning | None = None) -> RolloutResult:
     cube0 = match.cube_value
 
+    def kept(j: int) -> int:
+        return n if pruning is None else pruning.kept(j, n)
+
     def one(j: int, play: str | None, plays: tuple[PlayResult, ...] = ()) -> RolloutResult:
-        rows = data[j]
+        rows = data[j, :kept(j)]
+        vstrata = variance_strata(len(rows), strata)
         columns = np.column_stack([rows[:, :5], _ranking_column(rows[None], False)[0], rows[:, 5]])
         est = _estimate(columns, vstrata)
         cf = mwc = None
@@ -641,7 +795,7 @@ def _results(pos: Position, match: MatchState, roll: Dice | None, shown_play: st
                 scale = table.mwc_to_emg(1.0, a, b, cube0) - zero  # type: ignore[union-attr]
                 cf = Estimate(zero + scale * mwc.value, abs(scale) * mwc.se)
         return RolloutResult(
-            position=pos, match=match, dice=roll, play=play, bot=bot, trials=n, seed=seed, strata=strata,
+            position=pos, match=match, dice=roll, play=play, bot=bot, trials=len(rows), seed=seed, strata=strata,
             truncate=truncate, win=est[0], win_gammon=est[1], win_backgammon=est[2], lose_gammon=est[3],
             lose_backgammon=est[4], equity=est[5], cubeful_equity=cf, cubeful_mwc=mwc, seconds=seconds,
             plays=plays, luck_adjusted=luck,
@@ -651,14 +805,20 @@ def _results(pos: Position, match: MatchState, roll: Dice | None, shown_play: st
         return one(0, shown_play)
     singles = [one(j, str(m)) for j, m in enumerate(moves)]
     ranking = _ranking_column(data, cubeful)
-    best = int(np.argmax([r.ranking_equity.value for r in singles]))
-    diffs = ranking - ranking[best]
-    diff_est = _estimate(diffs.T, vstrata)
+    dropped = {} if pruning is None else pruning.dropped_after
+    best = max((j for j in range(len(moves)) if j not in dropped), key=lambda j: singles[j].ranking_equity.value)
+    if pruning is None:
+        diff_est = _estimate((ranking - ranking[best]).T, variance_strata(n, strata))
+    else:   # a dropped play's difference over its trials (the best is never dropped: it has them all)
+        diff_est = [_estimate((ranking[j, :kept(j)] - ranking[best, :kept(j)])[:, None],
+                              variance_strata(kept(j), strata))[0] for j in range(len(moves))]
     if cubeful and match.length:
         a, b = match.away(match.player_on_roll), match.away(1 - match.player_on_roll)
         scale = table.mwc_to_emg(1.0, a, b, cube0) - table.mwc_to_emg(0.0, a, b, cube0)  # type: ignore[union-attr]
         diff_est = [Estimate(scale * e.value, abs(scale) * e.se) for e in diff_est]
-    order = sorted(range(len(moves)), key=lambda j: (-singles[j].ranking_equity.value, str(moves[j])))
+    order = sorted(range(len(moves)), key=lambda j: (j in dropped, -singles[j].ranking_equity.value, str(moves[j])))
     ranked = tuple(PlayResult(move=str(moves[j]), position_id=moves[j].position.id(), result=singles[j],
-                              difference=diff_est[j]) for j in order)
+                              difference=diff_est[j],
+                              dropped_after=None if pruning is None else pruning.dropped_after.get(j))
+                   for j in order)
     return dataclasses.replace(singles[best], plays=ranked)

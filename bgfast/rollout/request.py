@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from bgfast.bots import get_bot
 from bgfast.bots.spec import BotRecipe
 from bgfast.dice import Dice
-from bgfast.errors import InvalidRolloutError, shortened
+from bgfast.errors import IllegalCubeActionError, InvalidRolloutError, shortened
 from bgfast.game import MAX_MATCH_LENGTH
 from bgfast.formats.text import PositionText, read_position
 from bgfast.match import MatchState, Rules
@@ -33,6 +34,25 @@ from bgfast.position import VARIANTS, Move, Position
 from bgfast.validation import real_number, whole_number
 
 __all__ = ["MAX_TRIALS", "MAX_TRUNCATE", "RolloutRequest"]
+
+
+def _best_plays(pos: Position, match: MatchState, rules: Rules, met: MatchEquityTable | None, roll: Dice,
+                bot: Any, top: int) -> list[Move]:
+    """The ``top`` best plays of ``roll`` by ``bot``'s evaluation at its ply, as ``bgfast hint``
+    ranks them at the score (:func:`bgfast.analysis.plays.rank_plays`)."""
+    from bgfast.analysis.judge import Judge
+    from bgfast.analysis.plays import rank_plays
+    from bgfast.errors import InvalidAnalysisError
+
+    try:
+        judge = Judge.of(bot)
+    except InvalidAnalysisError:
+        raise InvalidRolloutError(f"the best {top} plays are found by the bot's evaluation, but "
+                                  f"{BotRecipe.of(bot).text()!r} gives no probabilities: give the plays "
+                                  "or use a bot that evaluates (neural, heuristic)") from None
+    text = f"{pos.id()}:{dataclasses.replace(match, dice=(roll.high, roll.low)).match_id()}"
+    ranking = rank_plays(text, roll, judge, rules=rules, met=met)
+    return [p.move for p in ranking.plays[:top]]
 
 MAX_TRIALS = 10**8
 """The most trials of a rollout: it keeps every trial's six numbers (48 bytes a trial and
@@ -77,7 +97,14 @@ class RolloutRequest:
     play: Move | None
     """With :attr:`dice`, the one play rolled out (None: the bot's, or with :attr:`plays` every one)."""
     plays: bool
+    """Several plays of :attr:`dice` are rolled out and ranked: :attr:`candidates`, or every one."""
+    candidates: tuple[Move, ...] | None
+    """With :attr:`plays`, the plays rolled out (the K best, or those given); None: every play."""
+    prune_se: float | None
+    """With :attr:`plays`: a play this many standard errors behind the best is dropped early."""
     cubeful: bool
+    cube: bool
+    """The cube decision is rolled out: no double and double/take on the same dice (:attr:`cubeful` too)."""
     trials: int
     seed: int
     workers: int
@@ -102,7 +129,9 @@ class RolloutRequest:
         *,
         dice: Dice | str | tuple[int, int] | None = None,
         play: Move | str | None = None,
-        plays: bool = False,
+        plays: bool | int | Sequence[Move | str] = False,
+        prune_se: float | None = None,
+        cube: bool = False,
         bot: Any = "neural",
         evaluator: Any = None,
         match: MatchState | None = None,
@@ -126,9 +155,24 @@ class RolloutRequest:
             (the last two also give the match state).
         :param dice: a roll for the side on roll to play first (no cube action before it).
         :param play: with ``dice``, the play to roll out (notation or a :class:`Move`).
-        :param plays: with ``dice``, roll out every distinct play with the same dice
-            (common random numbers); the result is the best play's, its
-            :attr:`~bgfast.rollout.RolloutResult.plays` all of them ranked with their differences.
+        :param plays: with ``dice``, roll out several plays with the same dice (common random
+            numbers): True, every distinct play; an int K, the K best by the bot's own
+            evaluation at its ply (:func:`bgfast.analysis.plays.rank_plays`, the ranking of
+            ``bgfast hint``); a sequence of plays (notation or :class:`Move`), those.  The
+            result is the best play's, its :attr:`~bgfast.rollout.RolloutResult.plays` all of
+            them ranked with their differences.
+        :param prune_se: with ``plays``, drop a play early once its difference to the best is
+            more than this many standard errors below zero (as gnubg's rollouts drop clearly
+            worse candidates), checked every :data:`~bgfast.rollout.engine.PRUNE_EVERY` trials
+            (1296 with the first two rolls stratified, else 324) on the trials so far; a
+            dropped play's figures are of the trials it had
+            (:attr:`~bgfast.rollout.PlayResult.dropped_after`).
+        :param cube: roll out the cube decision of the side on roll, before its roll: no
+            double (it rolls without doubling) and double/take (the opponent owns the cube
+            at twice its value) on the same dice, trial by trial, cubeful (``cubeful`` is
+            implied); the result's :attr:`~bgfast.rollout.RolloutResult.cube_decision`
+            has both equities, the difference with its paired error, double/pass and the
+            proper action.  A pending double in the match state is that decision.
         :param bot: a bot name or object (default ``"neural"``); it plays both sides, and
             with ``cubeful`` its cube policy makes the cube actions.
         :param evaluator: what finishes truncated trials (default: the bot); see
@@ -174,9 +218,10 @@ class RolloutRequest:
             result of the trials finished, cut the same way, in its ``partial``.)
         :raises InvalidRolloutError: zero, negative or too many (:data:`MAX_TRIALS`) trials;
             zero or negative workers, plies or
-            target, a finished position or match, a pending double, ``plays`` or
+            target, a finished position or match, a pending double (without ``cube``), ``plays`` or
             ``play`` without dice, truncation with no evaluator, a position with
-            more checkers than the variant has.
+            more checkers than the variant has; ``cube`` with dice or a play, or where the
+            side on roll may not double (the Crawford game, the opponent's cube, ...).
         :raises InvalidPositionError: a malformed position.  :raises InvalidDiceError: bad dice.
         :raises IllegalMoveError, InvalidMoveError: a bad play.  :raises UnknownBotError: an unknown bot.
         """
@@ -196,7 +241,7 @@ class RolloutRequest:
             given = shortened(position.strip()) if isinstance(position, str) else pos.id()  # as the user wrote it
             raise InvalidRolloutError(f"position {given!r} is already over: nothing to roll out")
         rules = cls._rules(rules, text)
-        match = cls._match(match or parsed_match or MatchState(jacoby=rules.jacoby))
+        match = cls._match(match or parsed_match or MatchState(jacoby=rules.jacoby), bool(cube))
         table = None
         if match.length:
             table = met if isinstance(met, MatchEquityTable) else MatchEquityTable.load(met or "Kazaross-XG2")
@@ -207,7 +252,15 @@ class RolloutRequest:
         if exact_bearoff:
             cls._check_exact_bearoff(truncate, rules)
         roll = cls._roll(dice, match)
-        move = cls._play(pos, roll, play, plays)
+        move = cls._play(pos, roll, play, bool(plays) if isinstance(plays, (bool, int)) else True)
+        candidates = cls._candidates(pos, match, rules, table, roll, plays, bot_obj)
+        if prune_se is not None:
+            real_number(prune_se, "prune_se", low=0.0, strict=True, what="a positive number", bounds="",
+                        error=InvalidRolloutError)
+            if not plays:
+                raise InvalidRolloutError("prune_se drops plays behind the best: give plays too")
+        if cube:
+            cls._check_cube(match, rules, roll, move, plays is not False)
         use_luck = variance_reduction if luck is None else bool(luck)
         if rules.variant == "hypergammon" and use_luck:
             # the luck estimate's evaluator is fitted to 15 checkers: it has no gammons with 3
@@ -217,7 +270,10 @@ class RolloutRequest:
             use_luck = False
         return cls(position=pos, match=dataclasses.replace(match, dice=(0, 0)), rules=rules, met=table,
                    bot=bot_obj, bot_name=BotRecipe.of(bot_obj).text(),
-                   evaluator=eval_obj, dice=roll, play=move, plays=bool(plays), cubeful=bool(cubeful),
+                   evaluator=eval_obj, dice=roll, play=move, plays=candidates is not None or plays is True,
+                   candidates=candidates, prune_se=None if prune_se is None else float(prune_se),
+                   cubeful=bool(cubeful or cube),
+                   cube=bool(cube),
                    trials=trials, seed=seed, workers=workers, truncate=truncate,
                    exact_bearoff=bool(exact_bearoff), target_se=target_se,
                    variance_reduction=bool(variance_reduction), luck=bool(use_luck), progress=progress,
@@ -241,12 +297,17 @@ class RolloutRequest:
         return rules
 
     @staticmethod
-    def _match(match: MatchState) -> MatchState:
+    def _match(match: MatchState, cube: bool = False) -> MatchState:
+        """The match state checked; with ``cube``, a pending double is withdrawn (it is the
+        decision rolled out: the doubler on roll before its roll)."""
         if not isinstance(match, MatchState):
             raise InvalidRolloutError(f"match must be a MatchState, got {match!r}")
+        if match.double_offered and cube:
+            match = dataclasses.replace(match, double_offered=False, turn=match.player_on_roll)
         if match.double_offered:
             raise InvalidRolloutError(f"a double is pending ({match.describe()}, Match ID {match.match_id()}): "
-                                      "roll out the position before or after it")
+                                      "roll out the position before or after it, or the double with cube=True "
+                                      "(bgfast rollout --cube)")
         if match.length and min(match.away(0), match.away(1)) == 0:
             raise InvalidRolloutError(f"the match is already over ({match.describe(dice=False)}, Match ID "
                                       f"{match.match_id()}): nothing to roll out")
@@ -268,6 +329,41 @@ class RolloutRequest:
                 "has no evaluate() giving probabilities"
             )
         return bot_obj, eval_obj
+
+    @staticmethod
+    def _candidates(pos: Position, match: MatchState, rules: Rules, met: MatchEquityTable | None,
+                    roll: Dice | None, plays: object, bot: Any) -> tuple[Move, ...] | None:
+        """The plays rolled out when only some are (``plays`` a count or a sequence), checked
+        legal, in notation order; None otherwise."""
+        if isinstance(plays, bool) or roll is None:
+            return None
+        if isinstance(plays, int):
+            top = _count(plays, "plays (the best K plays)")
+            return tuple(sorted(_best_plays(pos, match, rules, met, roll, bot, top), key=str))
+        if isinstance(plays, (str, Move)) or not isinstance(plays, Sequence):
+            raise InvalidRolloutError(f"plays must be True, a number of plays or a list of plays, got {plays!r}")
+        legal = pos.legal_moves(roll.high, roll.low)
+        chosen: dict[Position, Move] = {}
+        for given in plays:
+            move = given if isinstance(given, Move) else pos.parse_move(str(given), roll)
+            if move not in legal:
+                raise InvalidRolloutError(f"play {str(move)!r} is not a play of {roll} in {pos.id()}")
+            chosen.setdefault(move.position, move)      # the same play twice is rolled out once
+        if not chosen:
+            raise InvalidRolloutError("plays is an empty list: give at least one play")
+        return tuple(sorted(chosen.values(), key=str))
+
+    @staticmethod
+    def _check_cube(match: MatchState, rules: Rules, roll: Dice | None, move: Move | None, plays: bool) -> None:
+        """A cube decision is before the roll, and the side on roll may double."""
+        if roll is not None or move is not None or plays:
+            given = f"the dice {roll} are" if roll is not None else "a play is"
+            raise InvalidRolloutError(f"the cube decision comes before the roll, but {given} given: "
+                                      "roll out the position before its dice")
+        try:
+            match.double(match.player_on_roll, rules)
+        except IllegalCubeActionError as exc:
+            raise InvalidRolloutError(f"no cube decision to roll out: {exc}") from None
 
     @staticmethod
     def _check_exact_bearoff(truncate: int | None, rules: Rules) -> None:

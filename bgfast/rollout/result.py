@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bgfast.dice import Dice
 from bgfast.match import MatchState
 from bgfast.position import Position
 from bgfast.rollout.stats import Z95
+
+if TYPE_CHECKING:
+    from bgfast.rollout.cube_decision import CubeRollout
 
 __all__ = ["Estimate", "PlayResult", "RolloutResult"]
 
@@ -132,6 +135,10 @@ class RolloutResult:
     finished trials, out of :attr:`trials_requested`."""
     trials_requested: int | None = None
     """The trials asked for (the most, with a target), or None when the same as :attr:`trials`."""
+    cube_decision: CubeRollout | None = None
+    """With ``cube=True``: no double and double/take rolled out on the same dice, double/pass
+    and the proper action (:class:`~bgfast.rollout.cube_decision.CubeRollout`); the other
+    figures are then no double's."""
 
     @property
     def luck_adjusted_figures(self) -> tuple[str, ...]:
@@ -219,6 +226,8 @@ class RolloutResult:
                    trials_requested=self.trials_requested or self.trials)
         if self.plays:
             out["plays"] = [p.to_dict() for p in self.plays]
+        if self.cube_decision is not None:
+            out.update(self.cube_decision.to_dict())
         return out
 
     def report(self) -> str:
@@ -260,9 +269,11 @@ class RolloutResult:
             "",
             _equity_line("cubeless equity", self.equity),
         ]
-        if self.cubeful_equity is not None:
+        if self.cube_decision is not None:   # its no double is the cubeful equity
+            lines += ["", *self.cube_decision.text(self.cubeful_mwc is not None)]
+        elif self.cubeful_equity is not None:
             lines.append(_equity_line("cubeful equity" + (" (EMG)" if self.cubeful_mwc else ""), self.cubeful_equity))
-        if self.cubeful_mwc is not None:
+        if self.cubeful_mwc is not None and self.cube_decision is None:
             low, high = self.cubeful_mwc.interval
             mwc = f"{'match winning chance:':<28}{100 * self.cubeful_mwc.value:.2f}% ± "
             if math.isnan(self.cubeful_mwc.se):
@@ -279,8 +290,9 @@ class RolloutResult:
                       f"{'#':>3}  {'play':<{width}}  {'equity':>17}  {'difference':>17}"]
             for i, p in enumerate(self.plays, 1):
                 diff = "" if i == 1 else str(p.difference)
+                dropped = "" if p.dropped_after is None else f"  dropped after {p.dropped_after:,} trials"
                 lines.append(f"{i:>3}  {p.move or '(no play)':<{width}}  {p.result.ranking_equity!s:>17}  {diff:>17}"
-                             .rstrip())
+                             f"{dropped}".rstrip())
         return "\n".join(lines)
 
 
@@ -309,6 +321,9 @@ class PlayResult:
     """The rollout of this play (perspective: the side that plays it)."""
     difference: Estimate
     """Equity (cubeful if computed, else cubeless; luck-adjusted with the rollout) minus the best play's."""
+    dropped_after: int | None = None
+    """With pruning (``prune_se``): the trials after which this play was dropped, clearly
+    behind the best (its figures are of those trials); None: rolled out to the end."""
 
     def to_dict(self) -> dict[str, Any]:
         """``move``, ``position_id``, the result's numbers (``probabilities`` and
@@ -320,6 +335,8 @@ class PlayResult:
             **_estimates(r),
             "difference": self.difference.value,
             "difference_se": _num(self.difference.se),
+            "trials": r.trials,
+            "dropped_after": self.dropped_after,
         }
 
 

@@ -161,14 +161,33 @@ def html_page(standings: Standings, specs: Sequence[str], running: Series, chart
 
 
 def judged_section(standings: Standings) -> str:
-    """The place of the judged figures (issue 28: ``ppg_luck_adjusted`` and its standard
-    error, ``checker_error_rate``, ``cube_error_rate``, ``luck_per_game``, per player and
-    per pairing).  No results file keeps them yet, so it says the matches were not judged;
-    it shows nothing made up."""
-    del standings  # the judged figures will come from the standings once the file keeps them
-    return ("<section id=\"judged\"><h2>Judged figures</h2><p>These matches were not judged: a judge "
-            "(a bot that measures each roll's luck and each decision's error) is not part of this tournament, "
-            "so there are no luck-adjusted points per game, error rates or luck per game to show.</p></section>")
+    """The judged figures (issue 28), per player and per pairing: the raw and luck-adjusted
+    results with their standard errors, Elo from the adjusted results, the checker and cube
+    error rates (x1000 a decision) and the luck per game; each match length's own table
+    for a file of several; a note when the matches were not judged (nothing made up)."""
+    e = html.escape
+    tables = [s for s in (standings, *standings.by_length) if s.judged_players]
+    if not tables:
+        return ("<section id=\"judged\"><h2>Judged figures</h2><p>These matches were not judged: a judge "
+                "(a bot that measures each roll's luck and each decision's error) is not part of this tournament, "
+                "so there are no luck-adjusted points per game, error rates or luck per game to show.</p></section>")
+    parts = ["<section id=\"judged\"><h2>Judged figures</h2><p>Adjusted = the result minus the player's luck "
+             "plus its opponent's (gnubg's luck-adjusted result); money games in points per game, match play in "
+             "match score; error rates in thousandths of a point (or of match winning chance) per decision.</p>"]
+    for one in tables:
+        if one.length is not None:
+            parts.append(f"<h3>{e(length_name(one.length))}</h3>")
+        parts.append("<table><tr><th>player or pairing</th><th>raw</th><th>adjusted</th><th>Elo (adjusted)</th>"
+                     "<th>LOS</th><th>checker error rate</th><th>cube error rate</th><th>luck per game</th></tr>")
+        rows = [*one.judged_players.items(), *((f"{a} vs {b}", f) for (a, b), f in one.judged_pairings.items())]
+        for name, f in rows:
+            parts.append(f"<tr><td>{e(name)}</td><td>{f.raw:+.3f} ± {f.raw_se:.3f}</td>"
+                         f"<td>{f.adjusted:+.3f} ± {f.adjusted_se:.3f}</td><td>{format_elo(f.elo.elo)}</td>"
+                         f"<td>{f.elo.los:.3f}</td><td>{f.checker_error_rate:.2f}</td>"
+                         f"<td>{f.cube_error_rate:.2f}</td><td>{f.luck_per_game:+.4f}</td></tr>")
+        parts.append("</table>")
+    parts.append("</section>")
+    return "".join(parts)
 
 
 def _spec_section(text: str) -> str:

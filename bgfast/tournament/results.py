@@ -86,13 +86,16 @@ class ChunkResult:
     records: list[MatchDecisions] = field(default_factory=list)
     counters: dict[int, EngineCounters] = field(default_factory=dict)
     faults: dict[int, str] = field(default_factory=dict)
+    judged: NDArray[np.float64] | None = None
+    """With a judge: shape ``(len(rows), 10)``, each match's judged figures in row order
+    (the columns :data:`bgfast.game.JUDGED_COLUMNS`); else None."""
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # A worker sends each chunk to the parent: the rows as one int64 array pickle many
         # times faster than named tuples of named tuples (and faster than the structured
         # array, whose field names would travel with each chunk); the store reads them as columns.
         return _unpack_chunk, (self.chunk, row_array(self.rows).view(np.int64), self.seconds, self.worker,
-                               self.records, self.counters, self.faults)
+                               self.records, self.counters, self.faults, self.judged)
 
 
 PLACE_COLUMNS: tuple[str, ...] = MatchRow._fields[:-1]
@@ -187,12 +190,12 @@ def _row(t: Any) -> MatchRow:
 
 def _unpack_chunk(chunk: int, values: NDArray[np.int64], seconds: float, worker: str,
                   records: list[MatchDecisions], counters: dict[int, EngineCounters],
-                  faults: dict[int, str]) -> ChunkResult:
+                  faults: dict[int, str], judged: NDArray[np.float64] | None = None) -> ChunkResult:
     """The :class:`ChunkResult` that :meth:`ChunkResult.__reduce__` packed (its rows' values,
     row after row), its rows :class:`FlatRows`."""
     rows = named_rows(values.reshape(-1, len(ROW_COLUMNS)))
     return ChunkResult(chunk, FlatRows(rows), seconds, worker, records, counters,  # type: ignore[arg-type]
-                       faults)
+                       faults, judged)
 
 
 class SavedMatch(NamedTuple):

@@ -29,18 +29,23 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
 
 from bgfast.errors import InvalidSpecError, shortened
 from bgfast.match import Rules
 from bgfast.validation import flag, one_of, read_input_file, real_number, whole_number
+
+if TYPE_CHECKING:
+    from bgfast._core.evaluator import CoreEvaluator
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["FORMATS", "MAX_MATCH_LENGTH", "MAX_MATCHES", "MAX_NAME_LENGTH", "MAX_SPEC_BYTES", "PlayerSpec", "SprtOptions", "TournamentSpec"]
+__all__ = ["FORMATS", "MAX_MATCH_LENGTH", "MAX_MATCHES", "MAX_NAME_LENGTH", "MAX_SPEC_BYTES", "JudgeSpec", "PlayerSpec", "SprtOptions",
+           "TournamentSpec"]
 
 FORMATS = ("round-robin", "gauntlet")
 """The tournament formats: every pair of players, or one challenger against each of the others."""
@@ -209,6 +214,52 @@ class SprtOptions:
 
 
 @dataclass(frozen=True)
+class JudgeSpec:
+    """The ``[judge]`` section: the bot whose evaluator measures each side's dice luck and
+    each decision's error in every match (``bot`` and its options, e.g. ``ply``): a bot that
+    plays by its core evaluator (``"neural"`` at any ply, ``"heuristic"``).
+
+    >>> JudgeSpec("neural", {"ply": 1}).describe()
+    'neural ply=1'
+    """
+
+    bot: str
+    options: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    """Keyword options of the bot (``ply``, ``cube_ply``, ``weights``...)."""
+
+    def describe(self) -> str:
+        """The judge in one line: its bot and options."""
+        return " ".join([self.bot, *(f"{k}={v}" for k, v in sorted(self.options.items()))])
+
+    def evaluator(self) -> tuple[CoreEvaluator, float]:
+        """A new judge: its core evaluator (with a search of its own) and cube efficiency.
+
+        :raises InvalidSpecError: a bot that does not play by a core evaluator, or that
+            refuses the options; the message names the key.
+        """
+        from bgfast.bots import get_bot
+        from bgfast.errors import InvalidBotOptionsError, UnknownBotError
+        from bgfast._core.game import PlayKind
+        from bgfast.game import CoreConfig
+
+        try:
+            bot = get_bot(self.bot, **self.options)
+        except InvalidBotOptionsError as exc:
+            raise _fail("judge", str(exc)) from None
+        except UnknownBotError as exc:
+            raise _fail("judge.bot", str(exc)) from None
+        config = bot.core_config() if hasattr(bot, "core_config") else None
+        if config is None or CoreConfig(*config).play != PlayKind.PLAY_EVALUATOR or config[3] is None:
+            raise _fail("judge.bot", f"a judge plays by a core evaluator (\"neural\", \"heuristic\"), "
+                        f"got {self.bot!r}")
+        return CoreConfig(*config).evaluator, float(config[2])  # type: ignore[return-value]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The TOML table of the judge."""
+        return {"bot": self.bot, **self.options}
+
+
+@dataclass(frozen=True)
 class TournamentSpec:
     """A whole tournament.  Build it with :meth:`from_toml` (or :meth:`from_dict`),
     which checks every value; the constructor itself checks nothing.
@@ -232,6 +283,8 @@ class TournamentSpec:
     """Each two consecutive matches of a pairing replay the same dice with the seats swapped."""
     rules: Rules = field(default_factory=Rules)
     sprt: SprtOptions | None = None
+    judge: JudgeSpec | None = None
+    """The judge of luck and errors (``[judge]``), or None: none measured."""
     chunk_size: int = 0
     """Matches per unit of work (0 = chosen from the spec; :meth:`from_dict` fills it in)."""
     openings: tuple[str, ...] = ()
@@ -283,7 +336,7 @@ class TournamentSpec:
             raise InvalidSpecError(f"a tournament spec must be a table, got {type(data).__name__}")
         _check_keys(data, "", ("name", "match_length", "matches_per_pairing", "players"),
                     ("seed", "format", "challenger", "paired_dice", "rules", "sprt", "chunk_size", "openings",
-                     "openings_order"))
+                     "openings_order", "judge"))
         name = _str(data["name"], "name")
         if not _NAME.fullmatch(name):
             raise _fail("name", f"must use only letters, digits and . _ + - (it names the results file), got {name!r}")
@@ -320,9 +373,10 @@ class TournamentSpec:
         rules = cls._rules(data.get("rules", {}))
         sprt = cls._sprt(data["sprt"], len(players)) if "sprt" in data else None
         openings, order = cls._openings(data, base_dir, lengths, paired, rules)
+        judge = cls._judge(data["judge"], base_dir) if "judge" in data else None
         spec = cls(name=name, players=players, match_length=lengths, matches_per_pairing=per_pairing,
                    seed=seed, format=fmt, challenger=challenger, paired_dice=paired, rules=rules, sprt=sprt,
-                   openings=openings, openings_order=order)
+                   judge=judge, openings=openings, openings_order=order)
         if spec.total_matches() > MAX_MATCHES:
             raise _fail("matches_per_pairing", f"{per_pairing} makes {spec.total_matches():,} matches in all "
                         f"({len(spec.pairs())} pairings x {len(lengths)} lengths); at most {MAX_MATCHES:,}")
@@ -426,6 +480,27 @@ class TournamentSpec:
         return Rules(**raw)
 
     @staticmethod
+    def _judge(raw: Any, base_dir: str | Path | None) -> JudgeSpec:
+        """The ``[judge]`` table: ``bot`` and the bot's options beside it (built once, to check them)."""
+        if not isinstance(raw, Mapping):
+            raise _fail("judge", f"must be a table (bot = \"neural\", ply = ...), got {raw!r}")
+        if "bot" not in raw:
+            raise _fail("judge.bot", "missing (the judge's bot: \"neural\" or \"heuristic\")")
+        bot = _str(raw["bot"], "judge.bot")
+        options = {k: v for k, v in raw.items() if k != "bot"}
+        weights = options.get(WEIGHTS_OPTION)
+        if isinstance(weights, str) and base_dir is not None and not Path(weights).is_absolute():
+            options[WEIGHTS_OPTION] = str((Path(base_dir) / weights).resolve())
+        judge = JudgeSpec(bot, options)
+        try:
+            judge.evaluator()
+        except InvalidSpecError:
+            raise
+        except (ValueError, TypeError, ImportError, OSError) as exc:
+            raise _fail("judge", f"bot {bot!r} with {options!r}: {' '.join(str(exc).split())}") from None
+        return judge
+
+    @staticmethod
     def _sprt(raw: Any, n_players: int) -> SprtOptions:
         if not isinstance(raw, Mapping):
             raise _fail("sprt", f"must be a table, got {raw!r}")
@@ -507,6 +582,8 @@ class TournamentSpec:
             out["openings_order"] = self.openings_order
         if self.sprt is not None:
             out["sprt"] = dataclasses.asdict(self.sprt)
+        if self.judge is not None:  # left out without one, so that a spec keeps its hash
+            out["judge"] = self.judge.to_dict()
         out["players"] = [p.to_dict() for p in self.players]
         return out
 

@@ -12,12 +12,14 @@ import dataclasses
 import math
 import sys
 from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from bgfast.bots.cube_policy import DEFAULT_CUBE_POLICY
 from bgfast.engines.counters import EngineCounters
 from bgfast.terminal import display_width, pad
+from bgfast.tournament.judged import JudgedFigures, judged_table
 from bgfast.tournament.pairs import MIN_SAMPLES_FOR_ERROR, PairingStats, UnitGroup, pairing_stats, too_few_for_error
 from bgfast.tournament.ratings import RATINGS, EloInterval, Ratings, fit_ratings
 from bgfast.tournament.results import SeatTotals
@@ -142,6 +144,11 @@ class Standings:
     """A file with matches of several lengths: each length's own standings (its matches
     alone, its own Elo fit; :attr:`length` set, no SPRT, engine or forfeit figures), shortest
     first, money games (0) first of all; empty for a file of one length, whose table is this one."""
+    judged_players: Mapping[str, JudgedFigures] = dataclasses.field(default_factory=dict)
+    """A judged run's figures (:mod:`~bgfast.tournament.judged`) by player name; empty when not
+    judged, or in a table that pools several match lengths (each length's own has them)."""
+    judged_pairings: Mapping[tuple[str, str], JudgedFigures] = dataclasses.field(default_factory=dict)
+    """The same by pairing ``(a, b)``, a's view."""
 
     @property
     def paired(self) -> bool:
@@ -199,10 +206,13 @@ class Standings:
                  "ppg": round(p.stats.ppg, 4), "ppg_se": _json_number(p.ppg_se_independent, 4),
                  "ppg_se_paired": _json_number(p.ppg_se_paired, 4),
                  "elo": round(p.elo, 1), "elo_ci95": _json_interval(*p.elo_ci95),
-                 **(p.engine.report() if self.length is None else {}), **_too_few_note(p.units, self.paired)}
+                 **(p.engine.report() if self.length is None else {}), **_too_few_note(p.units, self.paired),
+                 **(self.judged_players[p.name].to_json() if p.name in self.judged_players else {})}
                 for p in self.players
             ],
-            "pairings": [_pairing_json(q) for q in self.pairings],
+            "pairings": [{**_pairing_json(q), **(self.judged_pairings[(q.a, q.b)].to_json()
+                                                 if (q.a, q.b) in self.judged_pairings else {})}
+                         for q in self.pairings],
         })
         if self.by_length:
             out["lengths"] = [s.to_json() for s in self.by_length]
@@ -228,6 +238,7 @@ class Standings:
                          + ("(a run is still writing to this file)" if self.running
                             else "(interrupted: re-run the same command to finish)"))
         lines.extend(self._table_lines())
+        lines.extend(self._judged_lines())
         if self.by_length:
             lines.append(f"(the tables above pool the {len(self.by_length)} match lengths "
                          f"({', '.join(length_name(s.length or 0) for s in self.by_length)}): one rating over "
@@ -246,6 +257,25 @@ class Standings:
             lines.append("")
             lines.append(one.text())
         return "\n".join(lines)
+
+    def _judged_lines(self) -> list[str]:
+        """The judged figures, a line a player and a pairing (none when not judged)."""
+        if not self.judged_players:
+            return []
+        money = next(iter(self.judged_players.values())).money
+        unit = "ppg" if money else "score"
+        lines = ["", f"judged ({'points' if money else 'match winning chance'}; adjusted = result - own luck "
+                 "+ opponent's luck; error rates x1000 per decision):",
+                 f"  {'player':<20} {unit + ' raw':>16} {unit + ' adjusted':>16} {'Elo adj':>8} "
+                 f"{'checker':>8} {'cube':>8} {'luck/game':>9}"]
+
+        def row(name: str, f: JudgedFigures) -> str:
+            return (f"  {name:<20} {f.raw:+8.3f} ±{_se_text(f.raw_se):>6} {f.adjusted:+8.3f} ±{_se_text(f.adjusted_se):>6} "
+                    f"{format_elo(f.elo.elo):>8} {f.checker_error_rate:8.2f} {f.cube_error_rate:8.2f} "
+                    f"{f.luck_per_game:+9.4f}")
+        lines.extend(row(name, f) for name, f in self.judged_players.items())
+        lines.extend(row(f"{a} - {b}", f) for (a, b), f in self.judged_pairings.items())
+        return lines
 
     def _table_lines(self) -> list[str]:
         """The players' table, its notes, and the pairings' table with theirs."""
@@ -346,6 +376,13 @@ def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | No
                               rating, anchor)
             for length, (seats, units) in store.totals_by_length().items())
     players, pairings, prior_draws = table
+    judged_rows = store.judged_matches()
+    judged: tuple[dict[str, JudgedFigures], dict[tuple[str, str], JudgedFigures]] = ({}, {})
+    if len(judged_rows) and len(store.lengths()) == 1:
+        judged = judged_table(judged_rows, names)
+    elif len(judged_rows):
+        by_length = tuple(_with_judged(one, *judged_table(judged_rows[judged_rows["length"] == one.length], names))
+                          for one in by_length)
     sprt = None
     scheduled = 0
     for run in runs:
@@ -366,7 +403,7 @@ def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | No
         matches_played=sum(p.stats.matches for p in players) // 2,
         players=players, pairings=pairings, sprt=sprt, prior_draws=prior_draws,
         matches_scheduled=scheduled, running=store.writer_active(), rating=rating, anchor=anchor,
-        forfeits=tuple(store.forfeits()), by_length=by_length)
+        forfeits=tuple(store.forfeits()), by_length=by_length, judged_players=judged[0], judged_pairings=judged[1])
 
 
 _Table = tuple[tuple[PlayerStanding, ...], tuple[PairingStanding, ...], float]
@@ -379,6 +416,11 @@ def _length_standings(length: int, table: _Table, rating: str, anchor: str | Non
     return Standings(tournament=length_name(length), matches_played=sum(p.stats.matches for p in players) // 2,
                      players=players, pairings=pairings, prior_draws=prior_draws, rating=rating,
                      anchor=anchor if any(p.name == anchor for p in players) else None, length=length)
+
+
+def _with_judged(one: Standings, players: dict[str, JudgedFigures],
+                 pairings: dict[tuple[str, str], JudgedFigures]) -> Standings:
+    return dataclasses.replace(one, judged_players=players, judged_pairings=pairings)
 
 
 def length_name(length: int) -> str:

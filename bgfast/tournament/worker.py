@@ -28,7 +28,7 @@ import numpy as np
 from bgfast.engines.players import play_match, take_counters
 from bgfast.engines.record import RecordingBot, plays_in_core
 from bgfast.errors import WorkerFailedError, one_line
-from bgfast.game import failed_bot, play_matches
+from bgfast.game import JUDGED_COLUMNS, failed_bot, play_matches
 from bgfast.position import Position
 from bgfast.procs import JobWindow, WorkerPool
 from bgfast.tournament.results import PLACE_DTYPE, ChunkResult, FlatRows, MatchDecisions, MatchRow, named_rows
@@ -113,12 +113,16 @@ class _Players:
         self.match_players: dict[tuple[int, int, int], Any] = {}
         self.openings = tuple(Position(pid) for pid in spec.openings)
         """The positions of ``spec.openings`` (empty: every game starts with the opening roll)."""
+        self.judge = spec.judge.evaluator() if spec.judge is not None else None
+        """The judge's evaluator and cube efficiency (one per process), or None."""
 
     def get(self, a: int, b: int, length: int) -> Any:
         key = (a, b, length)
         player = self.match_players.get(key)
         if player is None:
             player = self._make(self.seated[a], self.seated[b], length=length, rules=self.spec.rules)
+            if self.judge is not None:
+                player.set_judge(*self.judge)
             self.match_players[key] = player
         return player
 
@@ -172,10 +176,12 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
                 seating, length = divmod(code, lengths)
                 seat0, seat1 = divmod(seating, n)
                 seated.append(players.get(seat0, seat1, length))
+            judged = np.zeros((len(seats), len(JUDGED_COLUMNS))) if players.judge is not None else None
             summaries = play_matches(seated, seed, which, seats["dice_index"], starts=openings,
-                                     start_of=schedule.opening_array(*bounds) if openings else None)
+                                     start_of=schedule.opening_array(*bounds) if openings else None, judged=judged)
             rows = FlatRows(named_rows(np.column_stack([places, summaries])))  # type: ignore[assignment]
         else:
+            judged_rows: list[tuple[float, ...]] = []
             for index, pairing, length, dice, a, b in seats.tolist():
                 player = players.get(a, b, length)
                 opening = openings[schedule.opening(index) or 0] if openings else None
@@ -192,13 +198,17 @@ def play_chunk(spec: TournamentSpec, chunk: int) -> ChunkResult:
                 else:
                     result = play()
                 rows.append(MatchRow(index, pairing, length, dice, a, b, result))
+                if players.judge is not None:
+                    judged_rows.append(player.judged())
+            judged = np.array(judged_rows, dtype=np.float64).reshape(-1, len(JUDGED_COLUMNS)) \
+                if players.judge is not None else None
         counters = take_counters(players.bots)
     except Exception as exc:
         log.exception("chunk %d failed (pid %d)", chunk, os.getpid())
         raise ChunkError(chunk, _failure(exc, players), traceback.format_exc()) from None
     seconds = time.perf_counter() - start
     log.info("chunk %d: %d matches in %.3f s (pid %d)", chunk, len(rows), seconds, os.getpid())
-    return ChunkResult(chunk, rows, seconds, f"pid {os.getpid()}", records, counters, faults)
+    return ChunkResult(chunk, rows, seconds, f"pid {os.getpid()}", records, counters, faults, judged)
 
 
 def _bounds(r: range) -> tuple[int, int]:

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any, Callable, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from bgfast.engines.counters import EngineCounters
 from bgfast.tournament.pairs import UnitGroup
@@ -170,6 +171,20 @@ class ResultsReader(ResultsFile):
             np.array(self._conn.execute(f"SELECT {columns} FROM matches WHERE run = ? AND idx >= ? AND idx < ?",
                                         (run, chunk * size, (chunk + 1) * size)).fetchall(), dtype=TOTALS_DTYPE)
             for run, chunk, size in chunks)
+
+    @_reads
+    def judged_matches(self) -> NDArray[np.void]:
+        """The judged matches of the file (runs with a ``[judge]``): a structured array of
+        :data:`~bgfast.tournament.judged.JUDGED_MATCH_DTYPE`, a record a match, in (run, idx)
+        order; empty for a file without judged runs (or written before they were kept)."""
+        from bgfast.tournament.judged import JUDGED_MATCH_COLUMNS, JUDGED_MATCH_DTYPE
+
+        if not schema.JUDGED_TABLES <= schema.table_names(self._conn):
+            return np.zeros(0, dtype=JUDGED_MATCH_DTYPE)
+        columns = ", ".join(f"j.{c}" if c in schema.JUDGED_COLUMNS else f"m.{c}" for c in JUDGED_MATCH_COLUMNS)
+        rows = self._conn.execute(f"SELECT {columns} FROM match_judged j JOIN matches m "
+                                  "ON m.run = j.run AND m.idx = j.idx ORDER BY j.run, j.idx").fetchall()
+        return np.array([tuple(r) for r in rows], dtype=JUDGED_MATCH_DTYPE)
 
     @_reads
     def iter_outcomes(self, run: int) -> Iterator[tuple[int, int, int, int, int]]:

@@ -15,10 +15,15 @@ Layout (``PRAGMA user_version = 1``):
 - ``match_records``: per (run, idx) of a match with a Python bot or an outside engine in
   a seat, each recorded seat's decisions (:mod:`bgfast.engines.record`) and the seat
   that forfeited, if one did;
+- ``match_judged``: per (run, idx) of a match of a judged run (``[judge]``), the judge's
+  figures (:data:`bgfast.game.JUDGED_COLUMNS`: each seat's luck, checker and cube errors
+  and decisions; money in points, match play in match winning chance);
 - ``chunk_seats`` and ``chunk_units``: per (run, chunk) the chunk's sums by seating and by
   kind of unit (:mod:`~bgfast.tournament.totals`), which standings add up.
 
-A file written before the engine tables existed is read as it is (no engine counts,
+A file written before the judged table existed is read as it is (no judged figures)
+and gets it when a run writes to it again (:func:`add_judged_table`).  A file written
+before the engine tables existed is read as it is (no engine counts,
 no records) and gets them when a run writes to it again (:func:`add_engine_tables`).  One
 written before the chunk sums existed gets them, made from its match rows, when it is
 opened (:func:`add_chunk_sums`; read-only: in temporary tables of the connection, nothing
@@ -37,6 +42,7 @@ from numpy.typing import NDArray
 
 from bgfast.engines.counters import EngineCounters
 from bgfast.errors import ResultsFileError
+from bgfast.game import JUDGED_COLUMNS as _JUDGED_COLUMNS
 from bgfast.tournament.pairs import UnitGroup
 from bgfast.tournament.results import MatchSummary, SeatTotals
 from bgfast.tournament.totals import TOTALS_COLUMNS, TOTALS_DTYPE, chunk_totals
@@ -45,6 +51,8 @@ __all__ = [
     "BASE_TABLES",
     "COUNTER_COLUMNS",
     "ENGINE_TABLES",
+    "JUDGED_COLUMNS",
+    "JUDGED_TABLES",
     "MATCH_COLUMNS",
     "SCHEMA_VERSION",
     "SEAT_SUMS",
@@ -52,6 +60,7 @@ __all__ = [
     "UNIT_SUMS",
     "add_chunk_sums",
     "add_engine_tables",
+    "add_judged_table",
     "check_version",
     "create_tables",
     "find_damage",
@@ -146,6 +155,19 @@ CREATE TABLE IF NOT EXISTS match_records (
 """The tables of outside engines and recorded matches (files of earlier versions lack them)."""
 ENGINE_TABLES = frozenset({"engine_counters", "match_records"})
 
+JUDGED_COLUMNS = _JUDGED_COLUMNS
+"""The figures of ``match_judged`` (after run and idx), named as in :data:`bgfast.game.JUDGED_COLUMNS`."""
+_JUDGED_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS match_judged (
+    run INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    {", ".join(f"{name} {'INTEGER' if 'decisions' in name else 'REAL'} NOT NULL" for name in JUDGED_COLUMNS)},
+    PRIMARY KEY (run, idx)
+) WITHOUT ROWID;
+"""
+JUDGED_TABLES = frozenset({"match_judged"})
+"""The table of judged runs' figures (files of earlier versions lack it)."""
+
 SEAT_SUMS = SeatTotals._fields[2:]
 """The sums of ``chunk_seats`` (after its seating), named as in SeatTotals."""
 UNIT_SUMS = UnitGroup._fields[4:]
@@ -208,7 +230,7 @@ def check_version(conn: sqlite3.Connection, name: str) -> bool:
 
 def create_tables(conn: sqlite3.Connection) -> None:
     """Make every table of a new file, and set its version, in one transaction."""
-    conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA}{_ENGINE_SCHEMA}{_TOTALS_SCHEMA}"
+    conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA}{_ENGINE_SCHEMA}{_JUDGED_SCHEMA}{_TOTALS_SCHEMA}"
                        f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
 
 
@@ -330,6 +352,12 @@ def add_engine_tables(conn: sqlite3.Connection) -> None:
     """Migration: add the engine tables (:data:`ENGINE_TABLES`) that files of earlier
     versions lack, before a run writes to such a file."""
     conn.executescript(_ENGINE_SCHEMA)
+
+
+def add_judged_table(conn: sqlite3.Connection) -> None:
+    """Migration: add the judged table (:data:`JUDGED_TABLES`) that files of earlier
+    versions lack, before a run writes to such a file."""
+    conn.executescript(_JUDGED_SCHEMA)
 
 
 def add_chunk_sums(conn: sqlite3.Connection, *, temporary: bool) -> None:

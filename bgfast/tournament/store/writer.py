@@ -49,6 +49,10 @@ statement of many rows costs about half what as many one-row statements do; beyo
 100 rows (1,700 values) binding them gets slower again."""
 
 
+_INSERT_JUDGED = (f"INSERT INTO match_judged (run, idx, {', '.join(schema.JUDGED_COLUMNS)}) "
+                  f"VALUES ({', '.join('?' * (len(schema.JUDGED_COLUMNS) + 2))})")
+
+
 def _rows_per_insert(conn: sqlite3.Connection) -> int:
     """:data:`_ROWS_PER_INSERT`, or fewer if this SQLite binds fewer values a statement."""
     getlimit = getattr(conn, "getlimit", None)  # Python 3.11+
@@ -116,6 +120,8 @@ class ResultsWriter(ResultsFile):
             if not self._engine_tables:  # a file of an earlier version: add the tables it lacks
                 schema.add_engine_tables(conn)
                 self._engine_tables = True
+            if not schema.JUDGED_TABLES <= schema.table_names(conn):  # a file of an earlier version
+                schema.add_judged_table(conn)
             row = conn.execute("SELECT run FROM runs WHERE spec_hash = ?", (spec.hash,)).fetchone()
             if row is not None:
                 run = row[0]
@@ -193,6 +199,9 @@ class ResultsWriter(ResultsFile):
                     conn.executemany(
                         "INSERT INTO match_records (run, idx, seat0, seat1, forfeit) VALUES (?, ?, ?, ?, ?)",
                         ((run.run, *record) for record in result.records))
+                if result.judged is not None:
+                    conn.executemany(_INSERT_JUDGED, ((run.run, idx, *figures) for idx, figures in
+                                                      zip(bound["idx"].tolist(), result.judged.tolist())))
                 for player, counts in result.counters.items():
                     conn.execute(_ADD_COUNTERS, (run.run, run.player_ids[player],
                                                  *(getattr(counts, c) for c in schema.COUNTER_COLUMNS)))

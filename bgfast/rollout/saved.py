@@ -1,0 +1,148 @@
+"""A rollout saved to continue: ``bgfast rollout --save FILE`` and ``--extend FILE --trials N``.
+
+A trial is a pure function of the rollout's arguments and its index (see
+:mod:`bgfast.rollout.engine`), so a rollout is continued by playing trials ``n..N-1`` of
+the same arguments and estimating from all ``N``: the result equals one run of ``N``
+trials, bit for bit (with the same stratification: a save whose first two rolls are
+stratified, ``n`` a multiple of 1296, continues to a multiple of 1296; one with only the
+first roll stratified, to a total that is not one; plays dropped by ``prune_se`` are
+dropped again at the same check points).
+
+The file is a NumPy ``.npz`` (no pickles): ``trials``, an ``(lines, n, 6)`` float64 array,
+each trial's six numbers per line (the five chances and the cubeful value, root's view,
+luck-adjusted as rolled out; see :mod:`bgfast.rollout.engine`), and ``request``, a JSON
+text of the arguments (``format`` :data:`FORMAT`, ``position`` as ``PositionID:MatchID``,
+``rules``, ``bot`` and ``evaluator`` as bot specs, ``dice``, ``play``, ``plays`` (a list
+of plays, or true for every play), ``prune_se``, ``cube``, ``cubeful``, ``seed``,
+``truncate``, ``exact_bearoff``, ``variance_reduction``, ``luck``, ``strata``).
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from typing import Any
+
+import numpy as np
+
+from bgfast.bots.spec import BotRecipe, portable_bot
+from bgfast.errors import InvalidRolloutError, shortened
+from bgfast.match import Rules
+from bgfast.rollout.engine import run_rollout
+from bgfast.rollout.request import RolloutRequest
+from bgfast.rollout.result import RolloutResult
+from bgfast.validation import output_file, read_input_file
+
+__all__ = ["FORMAT", "MAX_SAVE_BYTES", "extend_rollout", "read_saved", "request_options", "save_rollout",
+           "write_saved"]
+
+FORMAT = "bgfast-rollout-1"
+"""The ``format`` of a save file this version writes and reads."""
+
+MAX_SAVE_BYTES = 8 * 2**30
+"""The largest save file read (48 bytes a trial and line: some 170 million trial-lines)."""
+
+
+def request_options(request: RolloutRequest) -> dict[str, Any]:
+    """The arguments of ``request`` as JSON values, those :meth:`RolloutRequest.create` takes
+    again (but ``trials``).
+
+    :raises InvalidRolloutError: a bot or evaluator that is not a registered bot (it has no
+        spec to rebuild it from).
+    """
+    def spec(bot: Any) -> str:
+        recipe = portable_bot(bot)
+        if not isinstance(recipe, BotRecipe):
+            raise InvalidRolloutError(f"bot {bot!r} is not a registered bot: a rollout it plays cannot be saved")
+        return recipe.text()
+
+    rules = request.rules
+    return {
+        "position": f"{request.position.id()}:{request.match.match_id()}",
+        "rules": {"variant": rules.variant, "beaver": rules.beaver, "max_cube": rules.max_cube,
+                  "jacoby": rules.jacoby, "crawford": rules.crawford, "dead_cube": rules.dead_cube},
+        "met": None if request.met is None else request.met.name,
+        "bot": spec(request.bot),
+        "evaluator": None if request.evaluator is request.bot else spec(request.evaluator),
+        "dice": None if request.dice is None else str(request.dice),
+        "play": None if request.play is None else str(request.play),
+        "plays": (request.plays if request.candidates is None else [str(m) for m in request.candidates]),
+        "prune_se": request.prune_se, "cube": request.cube, "cubeful": request.cubeful, "seed": request.seed,
+        "truncate": request.truncate, "exact_bearoff": request.exact_bearoff,
+        "variance_reduction": request.variance_reduction, "luck": request.luck,
+    }
+
+
+def write_saved(path: str | os.PathLike[str], request: RolloutRequest, trials: np.ndarray, strata: int) -> None:
+    """Save a rollout's arguments and its trials' numbers (``(lines, n, 6)``) to ``path``.
+
+    :raises InvalidRolloutError: a bot that cannot be saved (see :func:`request_options`).
+    :raises OutputFileError: the file cannot be written.
+    """
+    meta = {"format": FORMAT, **request_options(request), "strata": strata}
+    with output_file(path, "the rollout save file", binary=True) as f:
+        np.savez(f, trials=np.ascontiguousarray(trials, dtype=np.float64), request=np.array(json.dumps(meta)))
+
+
+def read_saved(path: str | os.PathLike[str]) -> tuple[dict[str, Any], np.ndarray, int]:
+    """A save file's arguments (for :meth:`RolloutRequest.create`, less ``trials``), its
+    trials' numbers and its strata.
+
+    :raises InvalidRolloutError: a file that is missing or unreadable, not a save file of
+        this format, or whose numbers do not fit its arguments.
+    """
+    raw = read_input_file(path, "the rollout save file", limit=MAX_SAVE_BYTES, error=InvalidRolloutError)
+    where = repr(shortened(str(path)))
+    try:
+        with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
+            meta = json.loads(str(npz["request"][()]))
+            trials = np.array(npz["trials"], dtype=np.float64)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
+        raise InvalidRolloutError(f"{where} is not a bgfast rollout save file ({type(exc).__name__})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        got = meta.get("format") if isinstance(meta, dict) else None
+        raise InvalidRolloutError(f"{where} is not a bgfast rollout save file of format {FORMAT!r} (got {got!r})")
+    if trials.ndim != 3 or trials.shape[2] != 6 or trials.shape[1] < 1:
+        raise InvalidRolloutError(f"{where} holds trials of shape {trials.shape}, not (lines, trials, 6)")
+    strata = meta.pop("strata", None)
+    meta.pop("format")
+    try:
+        meta["rules"] = Rules(**meta["rules"])
+        meta.setdefault("met", None)
+    except (TypeError, ValueError, KeyError) as exc:
+        raise InvalidRolloutError(f"{where} has rules that do not read: {exc}") from None
+    if strata not in (1, 36, 1296):
+        raise InvalidRolloutError(f"{where} has strata {strata!r}, not 1, 36 or 1296")
+    return meta, trials, int(strata)
+
+
+def save_rollout(path: str | os.PathLike[str], position: Any, **options: Any) -> RolloutResult:
+    """:func:`~bgfast.rollout.rollout` of ``position`` with ``options``, saved to ``path`` to be
+    continued by :func:`extend_rollout` (an interrupted rollout saves the trials it kept).
+
+    :raises InvalidRolloutError: as :func:`~bgfast.rollout.rollout`; a bot that is not registered.
+    :raises OutputFileError: the file cannot be written.
+    """
+    request = RolloutRequest.create(position, **options)
+    request_options(request)       # a bot that cannot be saved is refused before the trials
+    return run_rollout(request, record=lambda data, strata: write_saved(path, request, data, strata))
+
+
+def extend_rollout(path: str | os.PathLike[str], trials: int, *, save: str | os.PathLike[str] | None = None,
+                   workers: int = 1, progress: bool | None = False, interruptible: bool = False) -> RolloutResult:
+    """Continue the rollout saved in ``path`` to ``trials`` trials in all, on the same dice
+    streams, and save it again (to ``save``, default ``path``): the result equals one
+    rollout of ``trials`` trials with the saved arguments, bit for bit.
+
+    :raises InvalidRolloutError: a missing, unreadable or malformed save file, one that does
+        not fit its arguments, ``trials`` not more than saved, or of another stratification
+        (see the module's docstring).
+    :raises OutputFileError: the file cannot be written.
+    """
+    options, data, strata = read_saved(path)
+    request = RolloutRequest.create(options.pop("position"), trials=trials, workers=workers, progress=progress,
+                                    interruptible=interruptible, **options)
+    target = path if save is None else save
+    return run_rollout(request, previous=(data, strata),
+                       record=lambda rows, s: write_saved(target, request, rows, s))

@@ -1,0 +1,152 @@
+"""The tournament judge in the game loop (bgfast/_core/game.pyx, ``MatchRunner.set_judge``):
+the luck of each roll and the error of each decision, against exact enumeration and by
+simulation.
+
+Oracles: in a last-roll position (the side on roll bears off with some rolls, else its
+opponent surely wins) the luck of a roll is exactly its value (a win or a loss) minus the
+mean over the 36 rolls; over many games each side's luck averages zero (each roll's luck
+has mean zero given the position), within its standard error.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from bgfast.bots import get_bot
+from bgfast.game import JUDGED_COLUMNS, MatchPlayer, play_matches
+from bgfast.met import MatchEquityTable
+from bgfast.position import Position
+from bgfast.tournament.spec import JudgeSpec
+
+ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+# Side 1 (on roll) has one checker on its 6-point and one on its 5-point; side 0 one on its ace.
+LAST_ROLL = Position.from_board([[1] + [0] * 24, [0, 0, 0, 0, 1, 1] + [0] * 19])
+WINNING = {(6, 5), (6, 6), (5, 5), (4, 4), (3, 3)}     # the rolls that bear both checkers off
+
+
+def _judge(bot: str = "neural", **options: object) -> tuple[object, float]:
+    return JudgeSpec(bot, options).evaluator()
+
+
+def _player(bot0: str = "neural", bot1: str = "pubeval", *, length: int = 0, cube: str | None = "never",
+            judge: str = "neural") -> MatchPlayer:
+    """Two bots (each with ``cube``, None: its default policy) judged by ``judge`` at 0-ply."""
+    options = {} if cube is None else {"cube": cube}
+    player = MatchPlayer(get_bot(bot0, **options), get_bot(bot1, **options), length=length)
+    player.set_judge(*_judge(judge))
+    return player
+
+
+def _judged(player: MatchPlayer) -> dict[str, float]:
+    return dict(zip(JUDGED_COLUMNS, player.judged()))
+
+
+def _last_roll_luck(player: MatchPlayer, roll: tuple[int, int], **where: int) -> dict[str, float]:
+    """The judged figures of one game from LAST_ROLL, side 1 (player 1) rolling ``roll``
+    and player 0 then 1-1, at the cube and score ``where`` says."""
+    player._runner.script([*roll, 1, 1])
+    player._runner.play_from(LAST_ROLL.to_bytes(), 1, **where)
+    return _judged(player)
+
+
+WIN = sum(1 if a == b else 2 for a, b in ROLLS if (a, b) in WINNING) / 36
+
+
+@pytest.mark.parametrize(("cube", "owner", "points"), [(1, -1, 1), (2, 0, 2), (2, 1, 2)])
+def test_the_last_roll_luck_is_the_rolls_value_minus_the_mean_over_36_rolls_in_money_play(
+        cube: int, owner: int, points: int) -> None:
+    assert WIN == pytest.approx(6 / 36)
+    player = _player("pubeval", "pubeval")
+    for roll in ROLLS:
+        # Given side 1 on roll in the last-roll position, when it rolls ``roll``
+        got = _last_roll_luck(player, roll, cube=cube, owner=owner)
+        # Then its luck is 2 x cube x (won - P(win)) points, and side 0's sure win has none
+        assert got["luck1"] == pytest.approx(2 * points * ((roll in WINNING) - WIN), abs=1e-4), roll
+        assert got["luck0"] == pytest.approx(0.0, abs=1e-4), roll
+
+
+@pytest.mark.parametrize(("cube", "owner", "score0", "score1"), [(1, -1, 2, 1), (2, 0, 0, 0), (1, -1, 3, 4)])
+def test_the_last_roll_luck_is_in_match_winning_chance_at_the_score_in_match_play(
+        cube: int, owner: int, score0: int, score1: int) -> None:
+    met = MatchEquityTable.load()
+    player = _player("pubeval", "pubeval", length=5)
+    away0, away1 = 5 - score0, 5 - score1
+    post = away0 == 1 or away1 == 1
+    # Player 1's match winning chance after winning this game minus after losing it
+    swing = ((1.0 if away1 <= cube else met.mwc(away1 - cube, away0, post))
+             - (0.0 if away0 <= cube else met.mwc(away1, away0 - cube, post)))
+    for roll in ROLLS:
+        got = _last_roll_luck(player, roll, cube=cube, owner=owner, score0=score0, score1=score1)
+        assert got["luck1"] == pytest.approx(swing * ((roll in WINNING) - WIN), abs=1e-4), roll
+        assert got["luck0"] == pytest.approx(0.0, abs=1e-4), roll
+
+
+def test_a_forced_or_best_play_is_no_checker_error() -> None:
+    got = _last_roll_luck(_player("pubeval", "pubeval"), (6, 5))
+    assert got["checker_error1"] == 0.0 and got["checker_error0"] == 0.0
+    assert got["checker_decisions0"] == 0          # 1-1 with one checker on the ace: one play
+
+
+def test_each_sides_luck_averages_zero_over_many_games() -> None:
+    # Given many money games between unequal bots, judged by the heuristic (cheap)
+    n = 1500
+    player = _player("neural", "pubeval", judge="heuristic")
+    judged = np.zeros((n, len(JUDGED_COLUMNS)))
+    play_matches([player], 11, np.zeros(n, np.int32), np.arange(n), judged=judged)
+    for seat in (0, 1):
+        luck = judged[:, seat]
+        se = luck.std(ddof=1) / math.sqrt(n)
+        # Then each side's mean luck is zero within 4 standard errors
+        assert abs(luck.mean()) < 4 * se, (seat, luck.mean(), se)
+        assert luck.std() > 0.2                # and it is measured (a game's luck is large)
+
+
+def test_the_result_minus_the_luck_difference_has_a_much_smaller_spread_with_a_good_judge() -> None:
+    n = 300
+    player = _player("neural", "pubeval", judge="neural")
+    judged = np.zeros((n, len(JUDGED_COLUMNS)))
+    out = play_matches([player], 5, np.zeros(n, np.int32), np.arange(n), judged=judged)
+    result = (out[:, 0] - out[:, 1]).astype(float)
+    adjusted = result - (judged[:, 0] - judged[:, 1])
+    # The neural net judging itself and pubeval removes more than half the spread.
+    assert adjusted.std() < 0.5 * result.std(), (adjusted.std(), result.std())
+
+
+def test_players_that_never_double_have_no_cube_decisions_judged() -> None:
+    n = 50
+    player = _player("neural", "pubeval", cube="never")
+    judged = np.zeros((n, len(JUDGED_COLUMNS)))
+    play_matches([player], 3, np.zeros(n, np.int32), np.arange(n), judged=judged)
+    named = dict(zip(JUDGED_COLUMNS, judged.T))
+    for seat in "01":
+        assert (named[f"cube_decisions{seat}"] == 0).all() and (named[f"cube_error{seat}"] == 0).all()
+        assert named[f"checker_decisions{seat}"].sum() > 0
+
+
+def test_players_that_double_have_their_cube_decisions_judged() -> None:
+    n = 50
+    player = _player("neural", "neural", cube="janowski")
+    judged = np.zeros((n, len(JUDGED_COLUMNS)))
+    play_matches([player], 3, np.zeros(n, np.int32), np.arange(n), judged=judged)
+    named = dict(zip(JUDGED_COLUMNS, judged.T))
+    assert named["cube_decisions0"].sum() + named["cube_decisions1"].sum() > 0
+    assert (named["cube_error0"] >= -1e-9).all() and (named["cube_error1"] >= -1e-9).all()
+
+
+def test_a_judged_match_plays_the_same_dice_and_plays_as_an_unjudged_one() -> None:
+    n = 40
+    plain = MatchPlayer(get_bot("neural"), get_bot("pubeval"), length=3)
+    judged_player = _player("neural", "pubeval", length=3, cube=None)
+    a = play_matches([plain], 9, np.zeros(n, np.int32), np.arange(n))
+    b = play_matches([judged_player], 9, np.zeros(n, np.int32), np.arange(n), judged=np.zeros((n, 10)))
+    assert (a == b).all()
+
+
+def test_a_judge_of_match_play_needs_a_table() -> None:
+    player = MatchPlayer(get_bot("pubeval"), get_bot("pubeval"), length=3)
+    with pytest.raises(ValueError, match="match equity table"):
+        player._runner.set_judge(_judge()[0], None)
+    with pytest.raises(TypeError, match="CoreEvaluator"):
+        player._runner.set_judge("neural")

@@ -1,0 +1,97 @@
+"""A rollout saved and extended on the same dice streams (bgfast/rollout/saved.py)."""
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bgfast.cli import main
+from bgfast.errors import InvalidRolloutError
+from bgfast.rollout import RolloutResult, rollout
+from bgfast.rollout.saved import extend_rollout, read_saved, save_rollout
+
+OPENING = "4HPwATDgc/ABMA"
+
+
+def _same(a: RolloutResult, b: RolloutResult) -> bool:
+    def bare(r: RolloutResult) -> RolloutResult:
+        return dataclasses.replace(r, seconds=0.0, plays=tuple(dataclasses.replace(
+            p, result=dataclasses.replace(p.result, seconds=0.0)) for p in r.plays))
+    return bare(a) == bare(b)
+
+
+@pytest.mark.parametrize("options", [
+    {"cubeful": True},
+    {"dice": "31", "plays": ["8/5 6/5", "24/21 6/5", "8/7 8/5"], "prune_se": 2.0},
+    {"cube": True},
+])
+def test_an_extended_rollout_equals_one_run_of_all_its_trials_bit_for_bit(tmp_path: Path,
+                                                                          options: dict[str, object]) -> None:
+    path = tmp_path / "r.npz"
+    first = save_rollout(path, OPENING, trials=324, seed=7, bot="heuristic", **options)
+    assert first.trials in (324, 324 if "plays" not in options else first.trials)
+    extended = extend_rollout(path, 648)
+    once = rollout(OPENING, trials=648, seed=7, bot="heuristic", **options)
+    assert _same(extended, once)
+    _, data, strata = read_saved(path)            # the file now holds all 648
+    assert data.shape[1] == 648 and strata == 36
+
+
+def test_the_save_file_is_an_npz_of_the_trials_and_the_arguments(tmp_path: Path) -> None:
+    path = tmp_path / "r.npz"
+    save_rollout(path, OPENING, trials=72, seed=1, bot="heuristic")
+    with np.load(path, allow_pickle=False) as npz:
+        meta = json.loads(str(npz["request"][()]))
+        assert npz["trials"].shape == (1, 72, 6)
+    assert meta["format"] == "bgfast-rollout-1" and meta["bot"].startswith("heuristic") and meta["strata"] == 36
+
+
+def test_extending_to_another_stratification_or_fewer_trials_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "r.npz"
+    save_rollout(path, OPENING, trials=72, seed=1, bot="heuristic")
+    with pytest.raises(InvalidRolloutError, match="stratified over 36 .* extend it to not a multiple of 1296"):
+        extend_rollout(path, 1296)
+    with pytest.raises(InvalidRolloutError, match="has 72 trials already: extend it to more than that"):
+        extend_rollout(path, 72)
+
+
+def test_a_malformed_save_file_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a zip")
+    with pytest.raises(InvalidRolloutError, match="is not a bgfast rollout save file"):
+        extend_rollout(bad, 100)
+    other = tmp_path / "other.npz"
+    np.savez(other, trials=np.zeros((1, 3, 6)), request=np.array(json.dumps({"format": "x"})))
+    with pytest.raises(InvalidRolloutError, match="of format 'bgfast-rollout-1'"):
+        extend_rollout(other, 100)
+    with pytest.raises(InvalidRolloutError, match="cannot read the rollout save file"):
+        extend_rollout(tmp_path / "missing.npz", 100)
+
+
+def test_cli_save_and_extend(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(tmp_path / "r.npz")
+    assert main(["rollout", OPENING, "--bot", "heuristic", "--trials", "72", "--save", path, "--json"]) == 0
+    capsys.readouterr()
+    assert main(["rollout", "--extend", path, "--trials", "144", "--json"]) == 0
+    extended = json.loads(capsys.readouterr().out)
+    assert main(["rollout", OPENING, "--bot", "heuristic", "--trials", "144", "--json"]) == 0
+    once = json.loads(capsys.readouterr().out)
+    extended.pop("seconds"), once.pop("seconds")
+    assert extended == once
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["rollout", "--extend", "{bad}", "--trials", "100"], "is not a bgfast rollout save file"),
+    (["rollout", "--trials", "100"], "give a POSITION_ID to roll out, or --extend FILE"),
+    (["rollout", OPENING, "--save", "/nonexistent-folder/r.npz"], "--save '/nonexistent-folder/r.npz': no folder"),
+])
+def test_cli_bad_save_files_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    argv: list[str], message: str) -> None:
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"junk")
+    assert main([a.replace("{bad}", str(bad)) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bgfast: error: ") and message in err and err.count("\n") == 1

@@ -1,0 +1,172 @@
+"""A judged tournament ([judge] in the spec): the spec's errors, the results file's
+judged table (written, resumed, added to files of the previous version) and the report's
+judged figures in text, --json and --html."""
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pytest
+from tournament_helpers import csv_of
+
+from bgfast.cli import main
+from bgfast.errors import InvalidSpecError
+from bgfast.game import JUDGED_COLUMNS
+from bgfast.tournament import TournamentSpec, load_standings, run_tournament
+from bgfast.tournament.store import Store
+from bgfast.tournament.worker import play_chunk
+
+PLAYERS = """
+[[players]]
+name = "pubeval"
+bot = "pubeval"
+cube = "never"
+
+[[players]]
+name = "random"
+bot = "random"
+cube = "never"
+"""
+HEAD = """name = "{name}"
+seed = {seed}
+match_length = {length}
+matches_per_pairing = 40
+paired_dice = true
+chunk_size = 10
+"""
+JUDGE = """
+[judge]
+bot = "neural"
+ply = 0
+"""
+
+
+def spec_text(name: str = "judged", *, seed: int = 3, length: int = 0, judge: str = JUDGE) -> str:
+    return HEAD.format(name=name, seed=seed, length=length) + judge + PLAYERS
+
+
+def judged_of(db: Path) -> list[tuple[object, ...]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT * FROM match_judged ORDER BY run, idx").fetchall()
+
+
+# ---------------------------------------------------------------- the spec
+
+
+@pytest.mark.parametrize(("judge", "message"), [
+    ("judge = 3", "judge: must be a table"),
+    ("[judge]\nply = 0", "judge.bot: missing"),
+    ("[judge]\nbot = 5", "judge.bot: must be a non-empty string"),
+    ('[judge]\nbot = "nosuch"', "judge.bot: unknown bot 'nosuch'"),
+    ('[judge]\nbot = "pubeval"', "judge.bot: a judge plays by a core evaluator"),
+    ('[judge]\nbot = "random"', "judge.bot: a judge plays by a core evaluator"),
+    ('[judge]\nbot = "neural"\nply = 9', "judge: ply must be a whole number from 0 to 3, got 9"),
+    ('[judge]\nbot = "neural"\nfoo = 1', "judge: bad options {'foo': 1} for bot 'neural'"),
+])
+def test_a_bad_judge_is_a_spec_error_naming_the_key(judge: str, message: str) -> None:
+    with pytest.raises(InvalidSpecError, match=message.replace("(", r"\(").replace("{", r"\{")):
+        TournamentSpec.from_toml_string(spec_text(judge="\n" + judge + "\n"))
+
+
+def test_the_judge_is_part_of_the_specs_hash_and_absent_without_one() -> None:
+    judged = TournamentSpec.from_toml_string(spec_text())
+    plain = TournamentSpec.from_toml_string(spec_text(judge=""))
+    assert judged.hash != plain.hash and "judge" not in plain.to_dict()
+    assert TournamentSpec.from_toml_string(judged.to_toml()).judge == judged.judge
+    assert TournamentSpec.from_toml_string(judged.to_toml()).hash == judged.hash
+    other = TournamentSpec.from_toml_string(spec_text(judge=JUDGE.replace("ply = 0", "ply = 1")))
+    assert other.hash != judged.hash
+
+
+# ---------------------------------------------------------------- the results file
+
+
+def test_a_judged_run_keeps_each_matchs_figures_and_plays_the_same_matches_as_an_unjudged_one(tmp_path: Path) -> None:
+    judged, plain = tmp_path / "judged.sqlite", tmp_path / "plain.sqlite"
+    run_tournament(TournamentSpec.from_toml_string(spec_text()), judged, workers=1)
+    run_tournament(TournamentSpec.from_toml_string(spec_text(judge="")), plain, workers=1)
+    assert csv_of(judged).replace("judged", "x") == csv_of(plain).replace("judged", "x")
+    rows = judged_of(judged)
+    assert len(rows) == 40 and [r[1] for r in rows] == list(range(40))
+    figures = np.array([r[2:] for r in rows], dtype=float)
+    named = dict(zip(JUDGED_COLUMNS, figures.T))
+    assert (named["checker_decisions0"] + named["checker_decisions1"] > 0).all()
+    assert (named["cube_decisions0"] == 0).all()          # neither player doubles: no cube judged
+    assert judged_of(plain) == []
+
+
+def test_a_judged_run_resumes_to_the_same_figures(tmp_path: Path) -> None:
+    spec = TournamentSpec.from_toml_string(spec_text())
+    whole, part = tmp_path / "whole.sqlite", tmp_path / "part.sqlite"
+    run_tournament(spec, whole, workers=1)
+    with Store(part) as store:                             # as after a crash: chunks 0 and 2 saved
+        run = store.begin_run(spec)
+        for chunk in (0, 2):
+            store.write_chunk(run, play_chunk(spec, chunk))
+    assert len(judged_of(part)) == 20
+    run_tournament(spec, part, workers=2)
+    assert judged_of(part) == judged_of(whole)
+
+
+def test_a_results_file_of_the_previous_version_is_reported_resumed_and_takes_a_judged_run(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite"
+    plain = TournamentSpec.from_toml_string(spec_text("old", judge=""))
+    run_tournament(plain, db, workers=1)
+    before = csv_of(db)
+    with sqlite3.connect(db) as conn:                      # as the previous version wrote it, one chunk short
+        conn.execute("DROP TABLE match_judged")
+        for table in ("matches", "chunks", "chunk_seats", "chunk_units"):
+            conn.execute(f"DELETE FROM {table} WHERE chunk = 3")
+    standings = load_standings(db)
+    assert standings.matches_played == 30 and not standings.judged_players
+    assert "ppg_luck_adjusted" not in json.dumps(standings.to_json())
+    run_tournament(plain, db, workers=1)                   # resumes, adding the judged table
+    assert csv_of(db) == before and judged_of(db) == []
+    judged = TournamentSpec.from_toml_string(spec_text("new", seed=4))
+    run_tournament(judged, db, workers=1, append=True)     # a judged run added to the file
+    assert len(judged_of(db)) == 40
+    assert set(load_standings(db).judged_players) == {"pubeval", "random"}
+
+
+# ---------------------------------------------------------------- the report
+
+PLAYER_KEYS = {"ppg_raw", "ppg_raw_se", "ppg_luck_adjusted", "ppg_luck_adjusted_se", "elo_luck_adjusted",
+               "elo_luck_adjusted_ci95", "los_luck_adjusted", "checker_error_rate", "cube_error_rate",
+               "luck_per_game", "checker_decisions", "cube_decisions"}
+
+
+@pytest.fixture(scope="module")
+def judged_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("judged") / "judged.sqlite"
+    run_tournament(TournamentSpec.from_toml_string(spec_text()), db, workers=1)
+    return db
+
+
+def test_the_report_gives_the_judged_figures_in_json_per_player_and_pairing(
+        judged_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", str(judged_db), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for p in out["players"]:
+        assert PLAYER_KEYS <= set(p), p
+    (pairing,) = out["pairings"]
+    assert PLAYER_KEYS <= set(pairing)
+    pub = next(p for p in out["players"] if p["name"] == "pubeval")
+    rnd = next(p for p in out["players"] if p["name"] == "random")
+    assert pub["ppg_luck_adjusted"] == pytest.approx(-rnd["ppg_luck_adjusted"], abs=1e-3)
+    assert pub["checker_error_rate"] < rnd["checker_error_rate"]   # pubeval errs less than random
+    assert pub["cube_error_rate"] is None and pub["cube_decisions"] == 0
+
+
+def test_the_report_gives_the_judged_figures_in_text_and_html(judged_db: Path, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    page = tmp_path / "report.html"
+    assert main(["report", str(judged_db), "--html", str(page)]) == 0
+    text = capsys.readouterr().out
+    assert "judged (points;" in text and "pubeval - random" in text
+    html = page.read_text()
+    section = html[html.index('<section id="judged">'):]
+    section = section[:section.index("</section>")]
+    assert "<table>" in section and "pubeval vs random" in section and "not judged" not in section
