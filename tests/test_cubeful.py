@@ -191,7 +191,8 @@ CHOOSERS = {k: NeuralBot(ply=k) for k in (0, 1)}
 
 def reference(position: Position, plies: int, game: Game, c: Cube) -> float:
     """raw(position, c, plies) as the module docstring defines it, in plain Python: the net's
-    (0-ply) probabilities and Janowski / cubeful MWC at the leaves, the search's plays."""
+    (0-ply) probabilities and Janowski / cubeful MWC at the leaves, the search's plays (its
+    replies: the 0-ply play, or with filtered replies the ``plies - 1``-ply one)."""
     if plies == 0:
         p = BOT.evaluate(position, plies=0)
         if game.met is None:
@@ -201,7 +202,8 @@ def reference(position: Position, plies: int, game: Game, c: Cube) -> float:
                                      player=0, x=game.x, crawford=game.crawford, max_cube=game.max_cube)
     total = 0.0
     for d1, d2, w in ROLLS:
-        child = Position.from_bytes(CHOOSERS[plies - 1].evaluator.choose(position.to_bytes(), d1, d2))
+        chooser = CHOOSERS[plies - 1 if BOT.replies == "filtered" else 0]   # the search's reply
+        child = Position.from_bytes(chooser.evaluator.choose(position.to_bytes(), d1, d2))
         outcome = child.outcome()
         if outcome is not None:
             total += w * game.won(c, outcome.points)

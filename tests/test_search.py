@@ -3,10 +3,13 @@
 The reference is gnubg's numbering written out over :meth:`Position.children` and the
 0-ply net (:meth:`bgfast._core.neural.Model.children`, the values the core ranks a roll's
 plays by): ``n`` plies before a roll is the average over the 21 rolls of the value at
-``n - 1`` plies of the play chosen at ``n - 1`` plies by the move filters.
+``n - 1`` plies of the reply: with ``replies="filtered"`` the play chosen at ``n - 1``
+plies by the move filters, with ``replies="0-ply"`` (gnubg's evaluation tree) the net's
+0-ply play.
 """
 from __future__ import annotations
 
+import pickle
 import time
 from functools import lru_cache
 
@@ -15,7 +18,7 @@ import pytest
 
 from bgfast._core import neural as nn
 from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
-from bgfast._core.search import DEFAULT_FILTERS, GREEDY_FILTERS, check_filters
+from bgfast._core.search import DEFAULT_FILTERS, DEFAULT_REPLIES, GREEDY_FILTERS, REPLIES, check_filters, check_replies
 from bgfast.bots import get_bot
 from bgfast.bots.neural import NeuralBot, filters_text, move_filters, shipped_weights
 from bgfast.errors import InvalidBotOptionsError
@@ -55,8 +58,8 @@ def _swap(board: bytes) -> bytes:
 class Reference:
     """The search in plain Python: plays from :meth:`Position.children`, 0-ply values from the net."""
 
-    def __init__(self, model: nn.Model, filters: Filters) -> None:
-        self.model, self.filters = model, filters
+    def __init__(self, model: nn.Model, filters: Filters, replies: str = "filtered") -> None:
+        self.model, self.filters, self.replies = model, filters, replies
         self.preroll = lru_cache(maxsize=None)(self._preroll)
 
     def roll(self, board: bytes, d1: int, d2: int) -> tuple[list[bytes], np.ndarray]:
@@ -71,7 +74,12 @@ class Reference:
             return np.array(self.model.evaluate(board), dtype=np.float64)
         total = np.zeros(5)
         for d1, d2 in ROLLS_21:
-            total += (1 if d1 == d2 else 2) * self.choose(board, d1, d2, plies - 1)[1]
+            if self.replies == "0-ply":
+                reply = self.choose(board, d1, d2, 0)[0]
+                value = self.play_value(reply, plies - 1) if plies > 1 else self.choose(board, d1, d2, 0)[1]
+            else:
+                value = self.choose(board, d1, d2, plies - 1)[1]
+            total += (1 if d1 == d2 else 2) * value
         return total / 36
 
     def play_value(self, kid: bytes, plies: int) -> np.ndarray:
@@ -146,9 +154,11 @@ def test_the_special_positions_are_legal() -> None:
     assert all(len(closed.children(d1, d2)) == 1 and closed.children(d1, d2)[0] == closed for d1, d2 in ROLLS_21)
 
 
-def test_two_plies_is_the_average_of_the_best_one_ply_replies(model: nn.Model) -> None:
-    ev = CoreEvaluator(model, NEURAL)
-    ref = Reference(model, DEFAULT_FILTERS)
+@pytest.mark.parametrize("replies", REPLIES)
+def test_two_plies_is_the_average_of_the_replies_at_one_ply(model: nn.Model, replies: str) -> None:
+    # "filtered": the best 1-ply reply (the 1-ply move filter's); "0-ply": the net's 0-ply reply
+    ev = CoreEvaluator(model, NEURAL, replies=replies)
+    ref = Reference(model, DEFAULT_FILTERS, replies)
     boards = _positions(24, seed=3) + list(SPECIAL.values())
     worst = 0.0
     for board in boards:
@@ -166,22 +176,34 @@ def test_one_ply_and_zero_plies_are_the_reference_too(model: nn.Model) -> None:
             assert ev.on_roll(board, plies) == pytest.approx(ref.preroll(board, plies), abs=2e-6)
 
 
+def test_the_replies_change_nothing_below_two_plies(model: nn.Model) -> None:
+    evs = [CoreEvaluator(model, NEURAL, ply=1, replies=replies) for replies in REPLIES]
+    rng = np.random.default_rng(4)
+    for board in _positions(10, seed=6) + list(SPECIAL.values()):
+        d1, d2 = (int(d) for d in rng.integers(1, 7, 2))
+        for plies in (0, 1):
+            assert len({ev.on_roll(board, plies) for ev in evs}) == 1
+        assert len({ev.choose(board, d1, d2) for ev in evs}) == 1
+
+
 NARROW: Filters = (((2, 0.08),), ((2, 0.08), (1, 0.0)), ((2, 0.08), None, (1, 0.0)))
 """Filters narrow enough for the Python reference at 3 plies, with a pruning level at 1 and 2."""
 
 
-def test_three_plies_is_the_average_of_the_best_two_ply_replies(model: nn.Model) -> None:
-    ev = CoreEvaluator(model, NEURAL, filters=NARROW)
-    ref = Reference(model, NARROW)
+@pytest.mark.parametrize("replies", REPLIES)
+def test_three_plies_is_the_average_of_the_replies_at_two_plies(model: nn.Model, replies: str) -> None:
+    ev = CoreEvaluator(model, NEURAL, filters=NARROW, replies=replies)
+    ref = Reference(model, NARROW, replies)
     for board in (SPECIAL["race"], SPECIAL["bearoff_contact"], SPECIAL["closed"]):
         assert ev.on_roll(board, 3) == pytest.approx(ref.preroll(board, 3), abs=2e-5)
 
 
+@pytest.mark.parametrize("replies", REPLIES)
 @pytest.mark.parametrize("ply", [1, 2, 3])
-def test_the_play_at_each_ply_is_the_references(model: nn.Model, ply: int) -> None:
+def test_the_play_at_each_ply_is_the_references(model: nn.Model, ply: int, replies: str) -> None:
     filters = DEFAULT_FILTERS if ply < 3 else NARROW
-    ev = CoreEvaluator(model, NEURAL, ply=ply, filters=filters)
-    ref = Reference(model, filters)
+    ev = CoreEvaluator(model, NEURAL, ply=ply, filters=filters, replies=replies)
+    ref = Reference(model, filters, replies)
     boards = _positions(8 if ply < 3 else 2, seed=7 + ply) + [SPECIAL["bearoff_contact"], SPECIAL["bar"]]
     rng = np.random.default_rng(ply)
     for board in boards:
@@ -207,18 +229,22 @@ def test_a_one_play_window_of_zero_is_the_greedy_play(model: nn.Model) -> None:
             pytest.approx(ev.on_roll(board, 2), abs=0)
 
 
-def test_wider_filters_change_the_two_ply_value(model: nn.Model) -> None:
+def test_wider_filters_change_the_two_ply_value_of_filtered_replies_only(model: nn.Model) -> None:
     boards = _positions(6, seed=13)
-    default = CoreEvaluator(model, NEURAL)
-    greedy = CoreEvaluator(model, NEURAL, filters=GREEDY_FILTERS)
+    default = CoreEvaluator(model, NEURAL, replies="filtered")
+    greedy = CoreEvaluator(model, NEURAL, filters=GREEDY_FILTERS, replies="filtered")
     assert any(default.on_roll(b, 2) != greedy.on_roll(b, 2) for b in boards)
+    # with 0-ply replies the filters choose the root's play alone
+    zero = CoreEvaluator(model, NEURAL, replies="0-ply")
+    assert all(zero.on_roll(b, 2) == greedy.on_roll(b, 2) for b in boards)
 
 
-def test_the_cache_changes_no_result(model: nn.Model) -> None:
+@pytest.mark.parametrize("replies", REPLIES)
+def test_the_cache_changes_no_result(model: nn.Model, replies: str) -> None:
     boards = _positions(5, seed=17)
     results = []
     for size in (0, 1, 2, 1 << 16):
-        ev = CoreEvaluator(model, NEURAL, ply=2, cache_size=size)
+        ev = CoreEvaluator(model, NEURAL, ply=2, cache_size=size, replies=replies)
         values = [ev.on_roll(b, 2) for b in boards] + [ev.on_roll(b, 2) for b in boards[:3]]
         plays = [ev.choose(b, d1, d2) for b in boards for d1, d2 in ((4, 1), (6, 2))]
         batch = ev.on_roll_batch(np.array([np.frombuffer(b, np.uint8) for b in boards]), 2)
@@ -247,9 +273,21 @@ def test_filters_are_checked_and_written() -> None:
             move_filters(text)
 
 
+def test_replies_are_checked(model: nn.Model) -> None:
+    assert check_replies(None) == DEFAULT_REPLIES and set(REPLIES) == {"0-ply", "filtered"}
+    assert CoreEvaluator(model, NEURAL).replies == DEFAULT_REPLIES
+    for replies in REPLIES:     # a worker process gets the same search
+        assert pickle.loads(pickle.dumps(CoreEvaluator(model, NEURAL, replies=replies))).replies == replies
+    for bad in ("1-ply", "", 0, "FILTERED"):
+        with pytest.raises(ValueError, match="replies"):
+            check_replies(bad)      # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="replies"):
+            CoreEvaluator(model, NEURAL, replies=bad)
+
+
 def test_bad_bot_options_raise() -> None:
     for spec in ("neural:ply=4", "neural:ply=-1", "neural:cube_ply=4", "neural:filters=8:0.16/-",
-                 "neural:ply=true"):
+                 "neural:ply=true", "neural:replies=best", "neural:replies=0"):
         with pytest.raises(InvalidBotOptionsError):
             get_bot(spec)
     with pytest.raises(ValueError):
@@ -258,15 +296,21 @@ def test_bad_bot_options_raise() -> None:
         CoreEvaluator(get_bot("heuristic").evaluator.weights, EvaluatorKind.EVAL_HEURISTIC, cube_ply=2)
     with pytest.raises(ValueError):
         CoreEvaluator(get_bot("heuristic").evaluator.weights, EvaluatorKind.EVAL_HEURISTIC, filters=DEFAULT_FILTERS)
+    with pytest.raises(ValueError):
+        CoreEvaluator(get_bot("heuristic").evaluator.weights, EvaluatorKind.EVAL_HEURISTIC, replies="0-ply")
 
 
 def test_the_bot_rebuilds_from_its_options_and_evaluates_at_each_ply() -> None:
-    bot = get_bot("neural:ply=2,cube_ply=2,filters=4:0.1")
-    assert isinstance(bot, NeuralBot) and bot.ply == 2 and bot.cube_ply == 2
+    other = next(r for r in REPLIES if r != DEFAULT_REPLIES)
+    bot = get_bot(f"neural:ply=2,cube_ply=2,filters=4:0.1,replies={other}")
+    assert isinstance(bot, NeuralBot) and bot.ply == 2 and bot.cube_ply == 2 and bot.replies == other
     assert bot.filters[0] == ((4, 0.1),) and bot.filters[1:] == DEFAULT_FILTERS[1:]
+    assert bot.evaluator.replies == other
     again = get_bot("neural", **bot.options())
     assert isinstance(again, NeuralBot) and again.filters == bot.filters and again.cube_ply == 2
-    assert "filters" not in NeuralBot(ply=2).options() and "cube_ply" not in NeuralBot(ply=2).options()
+    assert again.replies == other
+    plain = NeuralBot(ply=2).options()
+    assert "filters" not in plain and "cube_ply" not in plain and "replies" not in plain
     start = Position()
     values = [bot.evaluate(start, plies=n) for n in range(4)]
     assert all(0.45 < v.win < 0.6 for v in values) and len({v.win for v in values}) == 4

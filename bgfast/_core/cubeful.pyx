@@ -17,7 +17,8 @@ or match, Crawford, Jacoby, beavers, the maximum cube, Janowski's ``x``) are a
 * ``raw(b, c, N)``, ``N >= 1``: the average over the 21 rolls (doubles 1/36, the others
   2/36) of the mover's value after the play the search makes (chosen as
   :func:`~bgfast._core.search.search_preroll` chooses it: the net's 0-ply favourite for
-  ``N = 1``, the search's ``N - 1``-ply choice by cubeless money equity above), that value
+  ``N = 1`` and with the search's 0-ply replies, with its filtered replies the search's
+  ``N - 1``-ply choice by cubeless money equity above), that value
   the opponent's ``opt(child, c', N - 1)`` from its view (negated in money, ``1 - MWC`` in
   match play) with ``c'`` the same cube from the opponent's side; a play that bears off
   the last checker is worth its exact result: 1, 2 or 3 times the cube (single while the
@@ -50,7 +51,7 @@ from bgfast._core.board cimport Board, board_swap, board_checkers, board_from_by
 from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate
 from bgfast._core.probs cimport NOUT, probs_flip
 from bgfast._core.neural cimport neural_eval_after, neural_candidates
-from bgfast._core.search cimport SEARCH_MAX_PLIES, Search, search_preroll, search_choose
+from bgfast._core.search cimport SEARCH_MAX_PLIES, REPLIES_0PLY, Search, search_preroll, search_choose
 from bgfast._core.cube cimport (
     CubeArgs, MetTable, Met, PlayScene, play_mwc, met_mwc, money_cubeful_f, cube_offer, cube_respond,
     cube_screened, cube_uses_met, cube_answer,
@@ -206,7 +207,7 @@ cdef void _raw(_Walk* w, const Board* b, int plies, int depth, const CubeState* 
         for d2 in range(d1, 7):
             wt = 1.0 if d1 == d2 else 2.0
             generate(g, b, d1, d2)
-            if plies == 1:                 # the 0-ply favourite, its value found as the net ranks the plays
+            if plies == 1 or w.s.replies == REPLIES_0PLY:   # the 0-ply favourite, valued as the net ranks the plays
                 top = 0
                 neural_candidates(w.s.model, g, b, &top, 1, 0.0, q, NULL)
             else:

@@ -48,4 +48,5 @@ cdef class CoreEvaluator:
     cdef Evaluator ev
     cdef readonly object weights
     cdef readonly object filters      # the net's move filters (normal form), None for the heuristic
+    cdef readonly object replies      # how the net's search chooses replies (search.REPLIES), None for the heuristic
     cdef int _reserve(self, int plies) except -1

@@ -41,7 +41,7 @@ from bgfast._core.neural cimport (
 )
 from bgfast._core.search cimport (
     SEARCH_MAX_PLIES, Search, search_new, search_free, search_reserve, search_preroll, search_choose,
-    search_set_filters,
+    search_set_filters, search_set_replies,
 )
 from bgfast._core.evaluator cimport EVAL_HEURISTIC, EVAL_NEURAL, Evaluator
 from bgfast._core import heuristic as _heuristic
@@ -259,8 +259,12 @@ cdef class CoreEvaluator:
         takes; None = gnubg's defaults (``search.DEFAULT_FILTERS``).
     :param cache_size: slots of the net's cache of evaluations (a power of two, or 0 for
         none); None = ``search.DEFAULT_CACHE_SIZE``.  The cache changes no result.
+    :param replies: how the net's search chooses the replies below the root, one of
+        ``search.REPLIES``: ``"0-ply"``, the net's 0-ply play valued deeper (gnubg's
+        evaluation tree), or ``"filtered"``, the search's own play at that depth through the
+        move filters; None = ``search.DEFAULT_REPLIES``.  The same below 2 plies.
     :raises ValueError: an unknown kind, ``filter``, ``blend``, ``ply``, ``cube_ply``,
-        ``filters`` or ``cache_size`` out of range, or ``filter`` / ``blend`` for the net,
+        ``filters``, ``cache_size`` or ``replies`` out of range, or ``filter`` / ``blend`` for the net,
         a ply above 0 (checker play) or 1 (cube) or search settings for the heuristic.
     :raises TypeError: ``weights`` that do not fit the kind.
 
@@ -270,7 +274,7 @@ cdef class CoreEvaluator:
     """
 
     def __cinit__(self, weights, kind=None, filter=None, blend=None, ply=None, cube_ply=None, filters=None,
-                  cache_size=None):
+                  cache_size=None, replies=None):
         kind = EVAL_HEURISTIC if kind is None else kind
         ply = 0 if ply is None else ply
         cube_ply = 1 if cube_ply is None else cube_ply
@@ -290,6 +294,7 @@ cdef class CoreEvaluator:
             if not isinstance(weights, Model):
                 raise TypeError("a neural evaluator needs a Model, got %r" % (weights,))
             self.filters = _search.check_filters(filters)
+            self.replies = _search.check_replies(replies)
             self.weights = weights
             self.ev.kind = kind
             self.ev.ply = ply
@@ -302,6 +307,7 @@ cdef class CoreEvaluator:
             if self.ev.search == NULL:
                 raise MemoryError()
             search_set_filters(self.ev.search, self.filters)
+            search_set_replies(self.ev.search, self.replies)
             self._reserve(max(ply, cube_ply - 1))
             return
         filter = _heuristic.DEFAULT_FILTER if filter is None else filter
@@ -312,8 +318,8 @@ cdef class CoreEvaluator:
             raise ValueError("the heuristic evaluator plays at ply 0 only, got %r" % (ply,))
         if cube_ply not in (0, 1):
             raise ValueError("the heuristic evaluator's cube estimates are at 0 or 1 ply, got %r" % (cube_ply,))
-        if filters is not None or cache_size is not None:
-            raise ValueError("the heuristic evaluator has no search: no move filters or cache")
+        if filters is not None or cache_size is not None or replies is not None:
+            raise ValueError("the heuristic evaluator has no search: no move filters, cache or replies")
         if not 0 <= filter <= H_FILTER_MAX:
             raise ValueError("the move filter keeps 0 (all) to %d plays, got %r" % (H_FILTER_MAX, filter))
         if not 0.0 <= blend <= 1.0:
@@ -334,7 +340,7 @@ cdef class CoreEvaluator:
     def __reduce__(self):
         if self.ev.kind == EVAL_NEURAL:
             return (CoreEvaluator, (self.weights, self.kind, None, None, self.ply, self.cube_ply, self.filters,
-                                    self.cache_size))
+                                    self.cache_size, self.replies))
         return (CoreEvaluator, (self.weights, self.kind, self.filter, self.blend, None, self.cube_ply))
 
     cdef int _reserve(self, int plies) except -1:
@@ -441,6 +447,7 @@ cdef class CoreEvaluator:
                 movegen_free(g)
                 raise MemoryError()
             search.filters = self.ev.search.filters
+            search.replies = self.ev.search.replies
             ev.search = search
         with nogil:
             for i in range(n):

@@ -43,12 +43,31 @@ ctypedef struct NeuralParent:
     bint have[NN_NETS]
     float acc[NN_NETS][NN_MAX_HIDDEN]
 
+# What the children of the 21 rolls of one position share when the net values them as
+# neural_children does, to the bit: the hand-made inputs' per-parent part and each net's
+# biases plus the columns of the parent's point codes (neural_children adds the columns
+# of a roll's first child's hand-made inputs to these), each filled when first needed.
+ctypedef struct NeuralRolls:
+    Board parent
+    bint rolled
+    DenseRoll roll
+    bint have[NN_NETS]
+    float raw[NN_NETS][NN_MAX_HIDDEN]
+
 cdef int neural_class(const Board* a) noexcept nogil
 # Probabilities of the side on roll (side 0) of ``a``, a position after side 1's play.
 cdef void neural_eval_after(const Neural* nn, const Board* a, float* q) noexcept nogil
 # Probabilities of the mover (side 1) for every child of ``g`` (generated from ``parent``):
 # ``out[5 i .. 5 i + 4]``, the first layer computed from the inputs that differ from the parent's.
 cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* parent, float* out) noexcept nogil
+# Start the shared part of valuing the children of ``parent``'s rolls (mover on roll as side 1).
+cdef void neural_rolls_init(NeuralRolls* r, const Board* parent) noexcept nogil
+# neural_children of ``g``, generated from ``r.parent``: the same values, to the bit.
+cdef void neural_roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* g, float* out) noexcept nogil
+# neural_candidates of ``g``, generated from ``r.parent``: the same answer, to the bit;
+# ``scratch`` is NN_OUT * g.n floats (or NULL: on the stack, or allocated for a large roll).
+cdef int neural_roll_candidates(const Neural* nn, NeuralRolls* r, const MoveGen* g, int* top, int most,
+                                float window, float* best, const PlayValue* value, float* scratch) noexcept nogil
 # The children of ``g`` the net values best for the mover at 0 ply: their indices into
 # ``top``, best first, at most ``most`` (up to NN_MAX_CANDIDATES) and within ``window``
 # of the best; returns how many (0 only when ``g`` has no child).  Valued by ``value``

@@ -67,7 +67,7 @@ from bgfast._core.probs cimport probs_flip, probs_equity, PlayValue
 from bgfast._core.topk cimport topk_insert
 from bgfast._core.bearoff cimport bearoff_build, bearoff_ready, bearoff_probs
 from bgfast._core.neural cimport (
-    NetPart, Neural, NeuralParent, NN_OUT, NN_RAW_SIDE, NN_RAW, NN_HAND, NN_IN, NN_MAX_HIDDEN, NN_NETS,
+    NetPart, Neural, NeuralParent, NeuralRolls, NN_OUT, NN_RAW_SIDE, NN_RAW, NN_HAND, NN_IN, NN_MAX_HIDDEN, NN_NETS,
     NET_CONTACT, NET_RACE, CLASS_CONTACT, CLASS_RACE, CLASS_BEAROFF, CLASS_DECIDED,
 )
 
@@ -364,7 +364,19 @@ cdef void neural_eval_after(const Neural* nn, const Board* a, float* q) noexcept
     _joint(o, bits, q)
 
 
-cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* parent, float* out) noexcept nogil:
+cdef void neural_rolls_init(NeuralRolls* r, const Board* parent) noexcept nogil:
+    memcpy(&r.parent, parent, sizeof(Board))
+    r.rolled = False
+    r.have[0] = False
+    r.have[1] = False
+
+
+cdef void neural_roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* g, float* out) noexcept nogil:
+    """The children of one roll: each net's sums start from the parent's point codes (shared
+    by the rolls) plus the roll's first child's hand-made inputs; each child adds the codes
+    its play changed and the hand-made inputs that differ from that first child's.  The
+    additions run in the order of a single sum (biases, point codes, hand-made inputs), so
+    sharing the parent's part changes no bit."""
     cdef float acc[NN_NETS][NN_MAX_HIDDEN]
     cdef bint have[NN_NETS]
     cdef float z[NN_MAX_HIDDEN]
@@ -375,10 +387,9 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
     cdef int i, m, cls, net, bits
     cdef float hand[NN_HAND]
     cdef float ref[NN_NETS][NN_HAND]
-    cdef DenseRoll roll
-    cdef bint rolled = False
     cdef const NetPart* part
     cdef const Board* a
+    cdef const Board* parent = &r.parent
     cdef Board s
     have[0] = False
     have[1] = False
@@ -393,14 +404,17 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
         else:
             net = NET_RACE if cls == CLASS_RACE else NET_CONTACT
             part = &nn.part[net]
-            if not rolled:
-                heuristic_dense_roll(parent, &roll)
-                rolled = True
-            heuristic_dense_child(&roll, a, hand)
+            if not r.rolled:
+                heuristic_dense_roll(parent, &r.roll)
+                r.rolled = True
+            heuristic_dense_child(&r.roll, a, hand)
             if not have[net]:           # the parent's point codes and this first child's hand inputs
-                m = _encode_raw(parent, idx, val)
+                if not r.have[net]:
+                    m = _encode_raw(parent, idx, val)
+                    nn_accumulate(r.raw[net], part.b1, part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
+                    r.have[net] = True
                 memcpy(ref[net], hand, NN_HAND * sizeof(float))
-                nn_accumulate(acc[net], part.b1, part.w1, idx, val, m, part.w1 + NN_RAW * part.hidden, hand,
+                nn_accumulate(acc[net], r.raw[net], part.w1, idx, val, 0, part.w1 + NN_RAW * part.hidden, hand,
                               NN_HAND, part.hidden)
                 have[net] = True
             m = _encode_delta(a, parent, idx, val)
@@ -410,6 +424,12 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
             _outputs(part, z, o)
             _joint(o, bits, q)
         probs_flip(q, out + NN_OUT * i)
+
+
+cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* parent, float* out) noexcept nogil:
+    cdef NeuralRolls r
+    neural_rolls_init(&r, parent)
+    neural_roll_children(nn, &r, g, out)
 
 
 cdef void neural_parent_init(NeuralParent* ps, const Board* parent) noexcept nogil:
@@ -457,34 +477,54 @@ cdef void neural_children_of(const Neural* nn, NeuralParent* ps, const MoveGen* 
         probs_flip(q, out + NN_OUT * i)
 
 
-cdef int neural_candidates(const Neural* nn, const MoveGen* g, const Board* parent, int* top, int most,
-                           float window, float* best, const PlayValue* value) noexcept nogil:
+cdef int neural_roll_candidates(const Neural* nn, NeuralRolls* r, const MoveGen* g, int* top, int most,
+                                float window, float* best, const PlayValue* value, float* scratch) noexcept nogil:
     cdef float small[SMALL_ROLL * NN_OUT]
-    cdef float* vals = small
+    cdef float* vals = scratch
     cdef float tope[NN_MAX_CANDIDATES]
+    cdef float key
     cdef int i, j, k, n = g.n, kept = 0
     if most > NN_MAX_CANDIDATES:
         most = NN_MAX_CANDIDATES
     top[0] = 0
     if n < 1 or most < 1:
         return 0
-    if n > SMALL_ROLL:
-        vals = <float*> malloc(n * NN_OUT * sizeof(float))
-    neural_children(nn, g, parent, vals)
-    for i in range(n):
-        if value == NULL:
-            kept = topk_insert(tope, top, kept, most, probs_equity(vals + NN_OUT * i), i)
+    if scratch == NULL:
+        if n <= SMALL_ROLL:
+            vals = small
         else:
-            kept = topk_insert(tope, top, kept, most, <float> value.fn(vals + NN_OUT * i, value.ctx), i)
+            vals = <float*> malloc(n * NN_OUT * sizeof(float))
+    neural_roll_children(nn, r, g, vals)
+    if value == NULL and most == 1:     # the 0-ply favourite alone: the first of the best
+        tope[0] = probs_equity(vals)
+        for i in range(1, n):
+            key = probs_equity(vals + NN_OUT * i)
+            if key > tope[0]:
+                tope[0] = key
+                top[0] = i
+        kept = 1
+    else:
+        for i in range(n):
+            if value == NULL:
+                kept = topk_insert(tope, top, kept, most, probs_equity(vals + NN_OUT * i), i)
+            else:
+                kept = topk_insert(tope, top, kept, most, <float> value.fn(vals + NN_OUT * i, value.ctx), i)
     if best != NULL:
         for k in range(NN_OUT):
             best[k] = vals[NN_OUT * top[0] + k]
-    if vals != small:
+    if vals != small and vals != scratch:
         free(vals)
     for j in range(1, kept):
         if tope[j] < tope[0] - window:
             return j
     return kept
+
+
+cdef int neural_candidates(const Neural* nn, const MoveGen* g, const Board* parent, int* top, int most,
+                           float window, float* best, const PlayValue* value) noexcept nogil:
+    cdef NeuralRolls r
+    neural_rolls_init(&r, parent)
+    return neural_roll_candidates(nn, &r, g, top, most, window, best, value, NULL)
 
 
 cdef int neural_choose(const Neural* nn, const MoveGen* g, const Board* parent) noexcept nogil:

@@ -3,21 +3,34 @@
 
 Plies are gnubg's: 0 plies is the net's value of a position; ``N`` plies, of a position
 before its side on roll rolls, is the average over the 21 rolls (doubles weighted 1/36,
-the others 2/36) of the value of the play the side would make at ``N - 1`` plies, that
-value taken at ``N - 1`` plies.  The value of a play at ``k`` plies is the ``k``-ply
-value of the position it leaves, from the mover's view (a play that bears off the last
-checker is worth its exact result at any depth).
+the others 2/36) of the ``N - 1``-ply value of the side's reply to the roll.  The value of
+a play at ``k`` plies is the ``k``-ply value of the position it leaves, from the mover's
+view (a play that bears off the last checker is worth its exact result at any depth).
 
-A choice at ``N`` plies (the play of one roll) runs gnubg's move filters: every play is
-valued at 0 ply; level 0 of the ``N``-ply filter keeps at most ``keep`` of them within
-``window`` money points of the best (the best always stays), and each level ``k`` from 1
-to ``N - 1`` values the survivors at ``k`` plies and prunes them again by its filter, or
-is skipped (``keep`` 0, gnubg's "no pruning"); the survivors are valued at ``N`` plies,
-and the first of the best is played (ties go to the better 0-ply value).  A single
-survivor is played without the last valuation.  gnubg's defaults ("Normal"): for 1 ply
-{0 ply: 8 within 0.16}; for 2 plies {0: 8 within 0.16, 1: none}; for 3 plies {0: 8 within
-0.16, 1: none, 2: 2 within 0.04} (:data:`DEFAULT_FILTERS`).  A filter of 1 play within 0 at
-level 0 plays the 0-ply favourite and values it deeper (gnubg's own evaluation tree).
+Replies.  Which reply a roll gets below the root is the search's ``replies`` setting
+(:data:`REPLIES`): ``"0-ply"`` (the default, :data:`DEFAULT_REPLIES`), the play the net
+values best at 0 ply, valued at ``N - 1`` plies: gnubg's own evaluation tree
+(``EvaluatePositionFull``: each roll's 0-ply best move, evaluated one ply shallower); or
+``"filtered"``, the play the search itself would make at ``N - 1`` plies (the move filters
+of that ply, the survivors valued at ``N - 1`` plies): the best ``N - 1``-ply reply.  The
+two agree up to 1 ply (a 1-ply value is the average of the 0-ply favourites' values) and
+part from 2 plies on, where ``"filtered"`` costs about the 1-ply filter's survivors times
+more (8 at most by default).  Measured on the checker-play decisions of
+``experiments/checker_play`` (judged by gnubg at 2 plies), the two play alike at 2 plies
+(see ``bgfast/data/weights/neural.md``), so the cheaper is the default.
+
+A choice at ``N`` plies (the play of one roll, the root) runs gnubg's move filters: every
+play is valued at 0 ply; level 0 of the ``N``-ply filter keeps at most ``keep`` of them
+within ``window`` money points of the best (the best always stays), and each level ``k``
+from 1 to ``N - 1`` values the survivors at ``k`` plies and prunes them again by its
+filter, or is skipped (``keep`` 0, gnubg's "no pruning"); the survivors are valued at
+``N`` plies, and the first of the best is played (ties go to the better 0-ply value).  A
+single survivor is played without the last valuation.  gnubg's defaults ("Normal"): for 1
+ply {0 ply: 8 within 0.16}; for 2 plies {0: 8 within 0.16, 1: none}; for 3 plies {0: 8
+within 0.16, 1: none, 2: 2 within 0.04} (:data:`DEFAULT_FILTERS`).  With ``"0-ply"``
+replies the filters choose the root's play alone; with ``"filtered"`` they choose every
+reply too, and a filter of 1 play within 0 at level 0 (:data:`GREEDY_FILTERS`) then gives
+gnubg's tree.
 
 The root of a choice may be valued by a :c:type:`PlayValue` (match play: cubeful match
 winning chances; windows in money points scaled by its ``unit``); the replies below it
@@ -26,10 +39,17 @@ are valued by cubeless money equity.
 Cache.  Each search keeps a table of evaluations at 1 ply or more (a position before its
 roll, its plies and its five probabilities), one slot a hash of the position and the
 plies, the newest entry winning a slot; a hit needs the same board and plies, so the cache
-changes no result.  0-ply values are not cached: the net values the plays of one roll
-together from their parent's first-layer sums, and a value so found may differ in the
-last bit from the same position's valued alone; a value at 1 ply or more is a function of
-the position only.
+changes no result.  Its hits are transpositions: rolls whose replies leave the same
+position (a dance on the bar, two rolls played alike), and the positions a choice meets
+again.  0-ply values are not cached: the net values the plays of one roll together from
+their parent's first-layer sums, and a value so found may differ in the last bit from the
+same position's valued alone; a value at 1 ply or more is a function of the position only.
+
+Cost.  Nearly all the time goes to the leaves: each roll's plays valued at 0 ply to find
+the favourite.  The 21 rolls of one position share the net's sums of its point codes and
+the hand-made inputs' per-position part (:c:type:`NeuralRolls`; the same bits as valuing
+each roll alone), its move generator is prepared once, and one roll's values go to a
+scratch buffer of the search: nothing is allocated in the recursion.
 
 Everything here is ``nogil`` C on the net of ``neural.pyx``; a search is used by one
 thread at a time (a :class:`~bgfast._core.evaluator.CoreEvaluator` owns one; a batch call
@@ -40,10 +60,14 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport uint64_t
 
 from bgfast._core.board cimport Board, board_swap, board_checkers, board_hash, board_equal
-from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate
+from bgfast._core.movegen cimport MoveGen, MAX_CHILDREN, movegen_new, movegen_free, prepare, generate_prepared
 from bgfast._core.probs cimport NOUT, probs_flip, probs_equity, PlayValue
-from bgfast._core.neural cimport NN_MAX_CANDIDATES, neural_eval_after, neural_candidates
-from bgfast._core.search cimport SEARCH_MAX_PLIES, SEARCH_MAX_KEEP, MoveFilter, CacheEntry, Search
+from bgfast._core.neural cimport (
+    NN_MAX_CANDIDATES, NeuralRolls, neural_eval_after, neural_rolls_init, neural_roll_candidates,
+)
+from bgfast._core.search cimport (
+    SEARCH_MAX_PLIES, SEARCH_MAX_KEEP, REPLIES_0PLY, REPLIES_FILTERED, MoveFilter, CacheEntry, Search,
+)
 
 assert <int> SEARCH_MAX_KEEP == <int> NN_MAX_CANDIDATES
 
@@ -63,6 +87,12 @@ GREEDY_FILTERS = (
 )
 """Filters that keep the 0-ply favourite alone: each reply in an evaluation is the net's
 0-ply play, valued deeper (gnubg's evaluation tree; the supervised refinement's labels)."""
+REPLIES = ("0-ply", "filtered")
+"""How a reply below the root of a search is chosen: ``"0-ply"``, the net's 0-ply play,
+valued deeper (gnubg's evaluation tree); ``"filtered"``, the search's own play at that
+depth (the move filters of that ply, the survivors valued at its plies)."""
+DEFAULT_REPLIES = "0-ply"
+"""The replies of a search unless set otherwise (see the module docstring)."""
 DEFAULT_CACHE_SIZE = 1 << 16
 """Slots of a search's cache of evaluations (about 80 bytes each)."""
 
@@ -87,6 +117,7 @@ cdef void search_free(Search* s) noexcept nogil:
     for k in range(s.depth):
         movegen_free(s.gens[k])
     free(s.cache)
+    free(s.scratch)
     free(s)
 
 
@@ -101,6 +132,10 @@ cdef bint search_reserve(Search* s, int plies) noexcept nogil:
     if plies > 0 and s.cache == NULL and s.cache_size > 0:
         s.cache = <CacheEntry*> calloc(s.cache_size, sizeof(CacheEntry))
         if s.cache == NULL:
+            return False
+    if s.scratch == NULL:               # a 1-ply estimate uses it too
+        s.scratch = <float*> malloc(NOUT * MAX_CHILDREN * sizeof(float))
+        if s.scratch == NULL:
             return False
     return True
 
@@ -129,6 +164,7 @@ cdef void _preroll(Search* s, MoveGen* g, const Board* b, int plies, int depth, 
     cdef int d1, d2, k, top
     cdef float w
     cdef CacheEntry* slot = NULL
+    cdef NeuralRolls rolls
     if plies <= 0:
         board_swap(&sw, b)
         _after(s, &sw, q)                       # the opponent's view, after its play
@@ -143,15 +179,19 @@ cdef void _preroll(Search* s, MoveGen* g, const Board* b, int plies, int depth, 
             return
     for k in range(NOUT):
         p[k] = 0
+    neural_rolls_init(&rolls, b)                # the net's sums of ``b``, shared by its 21 rolls
+    prepare(g, b)
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
             w = 1.0 if d1 == d2 else 2.0
-            generate(g, b, d1, d2)
-            if plies == 1:      # the 0-ply favourite's value, found as the net ranks the plays
-                top = 0
-                neural_candidates(s.model, g, b, &top, 1, 0.0, q, NULL)
+            generate_prepared(g, d1, d2)
+            if plies == 1 or s.replies == REPLIES_0PLY:
+                top = 0                         # the 0-ply favourite, found as the net ranks the plays
+                neural_roll_candidates(s.model, &rolls, g, &top, 1, 0.0, q, NULL, s.scratch)
+                if plies > 1:
+                    _play_value(s, &g.items[top].board, plies - 1, depth, q)
             else:
-                _choose(s, g, b, plies - 1, NULL, depth, q)
+                _choose(s, g, &rolls, plies - 1, NULL, depth, q)
             for k in range(NOUT):
                 p[k] += w * q[k]
     for k in range(NOUT):
@@ -175,10 +215,11 @@ cdef void _play_value(Search* s, const Board* child, int plies, int depth, float
     probs_flip(q, p)
 
 
-cdef int _choose(Search* s, const MoveGen* g, const Board* parent, int plies, const PlayValue* value,
+cdef int _choose(Search* s, const MoveGen* g, NeuralRolls* rolls, int plies, const PlayValue* value,
                  int depth, float* out) noexcept nogil:
-    """Index of the child of ``g`` played at ``plies`` (>= 1) by the search's filters; its
-    probabilities at ``plies`` in ``out`` unless NULL (the mover's view)."""
+    """Index of the child of ``g`` (generated from ``rolls.parent``) played at ``plies`` (>= 1)
+    by the search's filters; its probabilities at ``plies`` in ``out`` unless NULL (the
+    mover's view)."""
     cdef int top[SEARCH_MAX_KEEP]
     cdef int order[SEARCH_MAX_KEEP]
     cdef double keys[SEARCH_MAX_KEEP]
@@ -187,7 +228,7 @@ cdef int _choose(Search* s, const MoveGen* g, const Board* parent, int plies, co
     cdef double v, best_v = 0, unit = 1.0 if value == NULL else value.unit
     cdef const MoveFilter* f = s.filters[plies]
     cdef float window = f[0].window if value == NULL else <float> (f[0].window * value.unit)
-    n = neural_candidates(s.model, g, parent, top, f[0].keep, window, NULL, value)
+    n = neural_roll_candidates(s.model, rolls, g, top, f[0].keep, window, NULL, value, s.scratch)
     for k in range(1, plies):
         if f[k].keep == 0 or n <= 1:
             continue
@@ -229,7 +270,9 @@ cdef void search_preroll(Search* s, MoveGen* g, const Board* b, int plies, float
 
 cdef int search_choose(Search* s, const MoveGen* g, const Board* parent, int plies,
                        const PlayValue* value) noexcept nogil:
-    return _choose(s, g, parent, plies, value, 0, NULL)
+    cdef NeuralRolls rolls
+    neural_rolls_init(&rolls, parent)
+    return _choose(s, g, &rolls, plies, value, 0, NULL)
 
 
 # ---------------------------------------------------------------- Python face
@@ -294,3 +337,21 @@ cdef int search_set_filters(Search* s, object filters) except -1:
             s.filters[n][k].window = 0.0 if level is None else level[1]
     return 0
 
+
+
+def check_replies(replies):
+    """How the replies below the root are chosen, in normal form: one of :data:`REPLIES`.
+
+    :param replies: None (:data:`DEFAULT_REPLIES`) or one of :data:`REPLIES`.
+    :raises ValueError: anything else.
+    """
+    if replies is None:
+        return DEFAULT_REPLIES
+    if replies not in REPLIES:
+        raise ValueError("replies are %s, got %r" % (" or ".join(repr(r) for r in REPLIES), replies))
+    return str(replies)
+
+
+cdef int search_set_replies(Search* s, object replies) except -1:
+    s.replies = REPLIES_0PLY if check_replies(replies) == "0-ply" else REPLIES_FILTERED
+    return 0

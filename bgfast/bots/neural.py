@@ -17,7 +17,7 @@ from typing import ClassVar, TypeAlias
 
 from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
 from bgfast._core.game import PlayKind
-from bgfast._core.search import DEFAULT_FILTERS, MAX_KEEP, check_filters
+from bgfast._core.search import DEFAULT_FILTERS, DEFAULT_REPLIES, MAX_KEEP, REPLIES, check_filters
 from bgfast.bots.base import CoreBot
 from bgfast.bots.neural_weights import Weights, default_weights_path, read_weights
 from bgfast.cube import CubeDecision, decide_ahead
@@ -28,12 +28,13 @@ from bgfast.position import Position
 from bgfast.probabilities import Probabilities
 from bgfast.validation import whole_number
 
-__all__ = ["DEFAULT_FILTERS", "PLIES", "MoveFilters", "NeuralBot", "filters_text", "move_filters",
-           "shipped_weights"]
+__all__ = ["DEFAULT_FILTERS", "DEFAULT_REPLIES", "PLIES", "REPLIES", "MoveFilters", "NeuralBot", "filters_text",
+           "move_filters", "shipped_weights"]
 
 PLIES = (0, 1, 2, 3)
 """Look-ahead depths, in gnubg's numbering: 0 = the bare net, ``n`` = the average over the
-21 rolls of the opponent's best ``n - 1``-ply reply, valued at ``n - 1`` plies."""
+21 rolls of the value at ``n - 1`` plies of the opponent's reply (its 0-ply favourite by
+default, gnubg's tree; or its own ``n - 1``-ply choice: ``replies``)."""
 
 MoveFilters: TypeAlias = tuple[tuple[tuple[int, float] | None, ...], ...]
 """Move filters in normal form: for plies 1, 2, 3, one ``(keep, window)`` or None (skipped)
@@ -98,17 +99,22 @@ class NeuralBot(CoreBot):
 
     :param ply: 0 to 3, gnubg's plies: 0, the net picks the play whose resulting position
         it values best for the mover; ``n``, the plays the move filters keep are valued by
-        the average over the opponent's 21 rolls of its best ``n - 1``-ply reply (chosen
-        the same way), and the best is played.  gnubg's default filters: 1 ply values the
-        best 8 plays at 0 ply within 0.16 of the best; 2 plies the same 8; 3 plies those 8
-        at 2 plies, then the best 2 within 0.04 at 3.  A 2-ply play costs about a tenth of a
-        second, a 3-ply one seconds (:mod:`bgfast._core.search`).
+        the average over the opponent's 21 rolls of the value at ``n - 1`` plies of its
+        reply (see ``replies``), and the best is played.  gnubg's default filters: 1 ply
+        values the best 8 plays at 0 ply within 0.16 of the best; 2 plies the same 8; 3
+        plies those 8 at 2 plies, then the best 2 within 0.04 at 3.  A 2-ply play costs
+        about a hundredth of a second, a 3-ply one a few tenths (:mod:`bgfast._core.search`).
     :param cube_ply: the plies of the cube decisions, 0 to 3 (default 1): 0, the cube math
         of :mod:`bgfast._core.cube` on the net's probabilities; ``n`` >= 1, after a 0-ply
         screen of clear no-doubles, gnubg's cubeful ``n``-ply evaluation
         (:meth:`cube_decision`, :mod:`bgfast._core.cubeful`).
     :param filters: the move filters (:func:`move_filters`: None for gnubg's defaults, or
         text such as ``"8:0.16;8:0.16/-;8:0.16/-/2:0.04"``, the defaults).
+    :param replies: the replies below the root of the search, one of :data:`REPLIES`:
+        ``"0-ply"`` (the default), each the net's 0-ply play, valued deeper (gnubg's
+        evaluation tree; the filters choose the root's play alone); ``"filtered"``, each the
+        play the search would make at that depth (the best ``n - 1``-ply reply through the
+        filters; several times slower at 2 plies and more).  The same below 2 plies.
     :param cube: ``"auto"`` (the default: Janowski in money play, the match equity table
         in match play), ``"janowski"`` (Janowski at every score), ``"met"`` (the same as
         ``"auto"``) or ``"never"`` (never doubles, always takes): the values at the leaves
@@ -151,12 +157,15 @@ class NeuralBot(CoreBot):
     def __init__(self, ply: int = 0, cube: str | None = None,
                  weights: Weights | str | os.PathLike[str] | None = None,
                  cube_efficiency: float = 0.68, seed: int = 0, cube_ply: int = 1,
-                 filters: object = None) -> None:
+                 filters: object = None, replies: str = DEFAULT_REPLIES) -> None:
         super().__init__(cube, cube_efficiency, seed)
         self.ply = whole_number(ply, "ply", low=PLIES[0], high=PLIES[-1], error=InvalidBotOptionsError)
         self.cube_ply = whole_number(cube_ply, "cube_ply", low=PLIES[0], high=PLIES[-1],
                                      error=InvalidBotOptionsError)
         self.filters = move_filters(filters)
+        if replies not in REPLIES:
+            raise InvalidBotOptionsError(f"replies must be {' or '.join(map(repr, REPLIES))}, got {replies!r}")
+        self.replies = replies
         if weights is not None and not isinstance(weights, (str, os.PathLike, Weights)):
             raise InvalidBotOptionsError(f"weights must be a file path or Weights, got {weights!r}")
         self.weights = weights
@@ -167,7 +176,7 @@ class NeuralBot(CoreBot):
         else:
             self._weights = read_weights(weights)
         self._evaluator = CoreEvaluator(self._weights.model(), EvaluatorKind.EVAL_NEURAL, ply=self.ply,
-                                        cube_ply=self.cube_ply, filters=self.filters)
+                                        cube_ply=self.cube_ply, filters=self.filters, replies=self.replies)
 
     def options(self) -> Mapping[str, object]:
         """The options that rebuild this bot with :func:`bgfast.bots.get_bot`."""
@@ -176,6 +185,8 @@ class NeuralBot(CoreBot):
             extra["cube_ply"] = self.cube_ply
         if self.filters != DEFAULT_FILTERS:
             extra["filters"] = filters_text(self.filters)
+        if self.replies != DEFAULT_REPLIES:
+            extra["replies"] = self.replies
         if self.weights is not None:
             extra["weights"] = self.weights
         return {**super().options(), **extra}
@@ -189,9 +200,9 @@ class NeuralBot(CoreBot):
         """Cubeless probabilities of the side on roll in ``position``, before its roll.
 
         :param plies: 0 to 3: 0, the net's value; ``n``, the average over the 21 rolls of
-            the value at ``n - 1`` plies of the play the side makes at ``n - 1`` plies (with
-            the bot's move filters); None = the bot's ``ply``.  2 plies take some hundredths
-            of a second, 3 plies seconds.
+            the value at ``n - 1`` plies of the side's reply (the bot's ``replies``: its 0-ply
+            play, or its ``n - 1``-ply play with the bot's move filters); None = the bot's
+            ``ply``.  2 plies take some thousandths of a second, 3 plies a few tenths.
         :raises InvalidPositionError: a malformed position or a finished game.
         :raises ValueError: ``plies`` outside 0 to 3.
         """

@@ -13,7 +13,8 @@ shared machine does not skew the ratios:
   :meth:`~bgfast._core.neural.Model.choose_batch` against ``best_move``;
 * checker-play decisions per second at 2 plies on the first ``deep_positions`` of those
   positions and dice: the ``neural:ply=2`` bot's evaluator (the core's search with gnubg's
-  default move filters, :mod:`bgfast._core.search`) against ``best_move(..., n=2)``
+  default move filters and its default replies, the 0-ply play below the root as in
+  gnubg's tree, :mod:`bgfast._core.search`) against ``best_move(..., n=2)``
   (``decisions_2ply_per_s``, ``gnubg_nn_decisions_2ply_per_s``, ``decisions_2ply_ratio``);
 * self-play games per second at 0 ply, cubeless, no Jacoby rule, in the C game loop:
   the ``neural`` bot one match a call from Python (:class:`bgfast._core.game.MatchRunner`,
