@@ -213,8 +213,8 @@ class SprtOptions:
     """The chance of accepting H0 when H1 holds."""
 
 
-JUDGE_LUCK_FILTER = 8
-"""The judge's default luck filter: pubeval's best 8 plays of each roll valued (measured:
+JUDGE_LUCK_FILTER = 4
+"""The judge's default luck filter: pubeval's best 4 plays of each roll valued, as rollouts' (measured:
 README, "judged tournaments")."""
 JUDGE_LUCK_FILTER_MAX = 64
 """The most plays of a roll the luck filter keeps (the core's ``LUCK_FILTER_MAX``)."""
@@ -227,7 +227,7 @@ class JudgeSpec:
     plays by its core evaluator (``"neural"`` at any ply, ``"heuristic"``).
 
     >>> JudgeSpec("neural", {"ply": 1}).describe()
-    'neural ply=1 luck_filter=8'
+    'neural ply=1 luck_filter=4'
     """
 
     bot: str
