@@ -509,13 +509,15 @@ class MatchPlayer:
         record, rows = self.turns(seed, index, start=position)
         return _history(record, rows)
 
-    def set_judge(self, evaluator: CoreEvaluator | None, cube_efficiency: float = 0.68) -> None:
+    def set_judge(self, evaluator: CoreEvaluator | None, cube_efficiency: float = 0.68, *,
+                  luck_filter: int = 0) -> None:
         """Judge the next matches with ``evaluator`` (None: no judge): each side's luck and
         errors, read after each match with :meth:`judged` (see
         :meth:`bgfast._core.game.MatchRunner.set_judge`: money in points, match play in
-        match winning chance through the default table)."""
+        match winning chance through the default table; ``luck_filter``: plays of each roll
+        a neural judge's luck measure values, 0 all)."""
         met = _core_met(True, self.length, None) if evaluator is not None else None
-        self._runner.set_judge(evaluator, met, cube_efficiency)
+        self._runner.set_judge(evaluator, met, cube_efficiency, luck_filter)
 
     def judged(self) -> tuple[float, ...]:
         """The judge's figures of the last match played: ``JUDGED_COLUMNS`` in order."""

@@ -31,11 +31,12 @@ def _judge(bot: str = "neural", **options: object) -> tuple[object, float]:
 
 
 def _player(bot0: str = "neural", bot1: str = "pubeval", *, length: int = 0, cube: str | None = "never",
-            judge: str = "neural") -> MatchPlayer:
-    """Two bots (each with ``cube``, None: its default policy) judged by ``judge`` at 0-ply."""
+            judge: str = "neural", luck_filter: int = 0) -> MatchPlayer:
+    """Two bots (each with ``cube``, None: its default policy) judged by ``judge`` at 0-ply,
+    its luck measure valuing pubeval's best ``luck_filter`` plays of each roll (0: all)."""
     options = {} if cube is None else {"cube": cube}
     player = MatchPlayer(get_bot(bot0, **options), get_bot(bot1, **options), length=length)
-    player.set_judge(*_judge(judge))
+    player.set_judge(*_judge(judge), luck_filter=luck_filter)
     return player
 
 
@@ -54,11 +55,12 @@ def _last_roll_luck(player: MatchPlayer, roll: tuple[int, int], **where: int) ->
 WIN = sum(1 if a == b else 2 for a, b in ROLLS if (a, b) in WINNING) / 36
 
 
+@pytest.mark.parametrize("luck_filter", [0, 1])
 @pytest.mark.parametrize(("cube", "owner", "points"), [(1, -1, 1), (2, 0, 2), (2, 1, 2)])
 def test_the_last_roll_luck_is_the_rolls_value_minus_the_mean_over_36_rolls_in_money_play(
-        cube: int, owner: int, points: int) -> None:
+        cube: int, owner: int, points: int, luck_filter: int) -> None:
     assert WIN == pytest.approx(6 / 36)
-    player = _player("pubeval", "pubeval")
+    player = _player("pubeval", "pubeval", luck_filter=luck_filter)
     for roll in ROLLS:
         # Given side 1 on roll in the last-roll position, when it rolls ``roll``
         got = _last_roll_luck(player, roll, cube=cube, owner=owner)
@@ -101,6 +103,62 @@ def test_each_sides_luck_averages_zero_over_many_games() -> None:
         # Then each side's mean luck is zero within 4 standard errors
         assert abs(luck.mean()) < 4 * se, (seat, luck.mean(), se)
         assert luck.std() > 0.2                # and it is measured (a game's luck is large)
+
+
+def test_a_neural_judges_luck_with_a_filter_averages_zero_and_keeps_most_of_its_variance_cut() -> None:
+    # Given many money games judged by the net valuing only pubeval's best 2 plays of each roll
+    n = 1200
+    judged = {}
+    for luck_filter in (0, 2):
+        player = _player("neural", "pubeval", luck_filter=luck_filter)
+        judged[luck_filter] = np.zeros((n, len(JUDGED_COLUMNS)))
+        out = play_matches([player], 13, np.zeros(n, np.int32), np.arange(n), judged=judged[luck_filter])
+    luck = judged[2][:, :2]
+    assert not np.allclose(luck, judged[0][:, :2])         # the filter changes the luck measured
+    for seat in (0, 1):                                     # each side's luck still averages zero
+        se = luck[:, seat].std(ddof=1) / math.sqrt(n)
+        assert abs(luck[:, seat].mean()) < 4 * se, (seat, luck[:, seat].mean(), se)
+    result = (out[:, 0] - out[:, 1]).astype(float)
+    spread = {k: (result - (j[:, 0] - j[:, 1])).std() for k, j in judged.items()}
+    assert spread[2] < 0.5 * result.std() and spread[2] < 1.1 * spread[0], (spread, result.std())
+
+
+def test_a_neural_judges_checker_errors_do_not_depend_on_its_luck_filter() -> None:
+    # The 0-ply judge reads each play's value from the luck measure of the roll rolled,
+    # which values every play of that roll whatever the filter (two different sums of the
+    # net's first layer: equal to float rounding).
+    n = 60
+    judged = {}
+    for luck_filter in (0, 3):
+        player = _player("heuristic", "pubeval", luck_filter=luck_filter)
+        judged[luck_filter] = np.zeros((n, len(JUDGED_COLUMNS)))
+        play_matches([player], 17, np.zeros(n, np.int32), np.arange(n), judged=judged[luck_filter])
+    errors = [JUDGED_COLUMNS.index(c) for c in ("checker_error0", "checker_error1", "checker_decisions0",
+                                                "checker_decisions1")]
+    assert judged[0][:, errors].sum(axis=0)[:2].min() > 0
+    np.testing.assert_allclose(judged[3][:, errors], judged[0][:, errors], rtol=1e-3, atol=1e-4)
+
+
+def test_the_judges_0_ply_checker_errors_are_the_1_ply_judges_best_minus_chosen_in_order() -> None:
+    # The 0-ply judge's errors (read from its luck measure) rank the players as the 1-ply
+    # judge's (valued afresh by its search) do: pubeval errs more than the heuristic.
+    n = 40
+    rates = {}
+    for ply in (0, 1):
+        player = MatchPlayer(get_bot("heuristic", cube="never"), get_bot("pubeval", cube="never"), length=0)
+        player.set_judge(*_judge("neural", ply=ply), luck_filter=4)
+        judged = np.zeros((n, len(JUDGED_COLUMNS)))
+        play_matches([player], 19, np.zeros(n, np.int32), np.arange(n), judged=judged)
+        named = dict(zip(JUDGED_COLUMNS, judged.sum(axis=0)))
+        rates[ply] = [named[f"checker_error{s}"] / named[f"checker_decisions{s}"] for s in "01"]
+    for ply in (0, 1):
+        assert 0 < rates[ply][0] < rates[ply][1], rates
+
+
+def test_a_negative_luck_filter_is_refused() -> None:
+    player = MatchPlayer(get_bot("pubeval"), get_bot("pubeval"), length=0)
+    with pytest.raises(ValueError, match="luck filter"):
+        player.set_judge(*_judge("neural"), luck_filter=-1)
 
 
 def test_the_result_minus_the_luck_difference_has_a_much_smaller_spread_with_a_good_judge() -> None:

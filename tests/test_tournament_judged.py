@@ -15,6 +15,7 @@ from bgfast.cli import main
 from bgfast.errors import InvalidSpecError
 from bgfast.game import JUDGED_COLUMNS
 from bgfast.tournament import TournamentSpec, load_standings, run_tournament
+from bgfast.tournament.spec import JUDGE_LUCK_FILTER
 from bgfast.tournament.store import Store
 from bgfast.tournament.worker import play_chunk
 
@@ -64,6 +65,9 @@ def judged_of(db: Path) -> list[tuple[object, ...]]:
     ('[judge]\nbot = "random"', "judge.bot: a judge plays by a core evaluator"),
     ('[judge]\nbot = "neural"\nply = 9', "judge: ply must be a whole number from 0 to 3, got 9"),
     ('[judge]\nbot = "neural"\nfoo = 1', "judge: bad options {'foo': 1} for bot 'neural'"),
+    ('[judge]\nbot = "neural"\nluck_filter = -1', "judge.luck_filter: must be a whole number of plays"),
+    ('[judge]\nbot = "neural"\nluck_filter = 65', "judge.luck_filter: must be a whole number of plays"),
+    ('[judge]\nbot = "neural"\nluck_filter = "all"', "judge.luck_filter: must be a whole number of plays"),
 ])
 def test_a_bad_judge_is_a_spec_error_naming_the_key(judge: str, message: str) -> None:
     with pytest.raises(InvalidSpecError, match=message.replace("(", r"\(").replace("{", r"\{")):
@@ -78,6 +82,10 @@ def test_the_judge_is_part_of_the_specs_hash_and_absent_without_one() -> None:
     assert TournamentSpec.from_toml_string(judged.to_toml()).hash == judged.hash
     other = TournamentSpec.from_toml_string(spec_text(judge=JUDGE.replace("ply = 0", "ply = 1")))
     assert other.hash != judged.hash
+    filtered = TournamentSpec.from_toml_string(spec_text(judge=JUDGE + "luck_filter = 0\n"))
+    assert judged.judge is not None and judged.judge.luck_filter == JUDGE_LUCK_FILTER
+    assert filtered.judge is not None and filtered.judge.luck_filter == 0 and filtered.hash != judged.hash
+    assert TournamentSpec.from_toml_string(filtered.to_toml()).judge == filtered.judge
 
 
 # ---------------------------------------------------------------- the results file

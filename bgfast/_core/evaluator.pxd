@@ -35,9 +35,10 @@ cdef void evaluator_roll(const Evaluator* e, MoveGen* g, const Board* b, int d1,
 # Add to ``total`` the luck of rolling (d1, d2) for side 1 of ``b`` (on roll): the value of
 # the roll (see evaluator.pyx; ``filter`` > 0: pubeval's best ``filter`` plays valued) minus
 # its mean over the 36 rolls.  ``g`` is left holding the plays of (d1, d2); returns the index
-# there of the evaluator's own 0-ply play when the luck measure found it, else -1.
+# there of the evaluator's own 0-ply play when the luck measure found it, else -1.  ``every``
+# (NULL, or MAX_CHILDREN rows of five): a neural evaluator's values of each play of (d1, d2).
 cdef int evaluator_luck(const Evaluator* e, MoveGen* g, const Board* b, int d1, int d2, int filter,
-                        float* total) noexcept nogil
+                        float* total, float* every) noexcept nogil
 # Probabilities of side 1 of ``b`` *on roll* (in play) at ``plies``: 0 = the opponent's view
 # of the position flipped, 1 = the average of evaluator_roll over the 21 rolls, more (the
 # net's, up to the plies its search has reserved) = search_preroll.  ``g`` is overwritten.

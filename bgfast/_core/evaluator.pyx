@@ -37,7 +37,8 @@ from bgfast._core.heuristic cimport (
     HeuristicWeights, heuristic_probs, heuristic_choose, H_FILTER_MAX, H_FILTER_ALL,
 )
 from bgfast._core.neural cimport (
-    Model, NeuralParent, neural_eval_after, neural_choose, neural_candidates, neural_parent_init, neural_children_of,
+    Model, NeuralParent, neural_eval_after, neural_choose, neural_candidates, neural_children, neural_parent_init,
+    neural_children_of,
 )
 from bgfast._core.search cimport (
     SEARCH_MAX_PLIES, Search, search_new, search_free, search_reserve, search_preroll, search_choose,
@@ -107,7 +108,7 @@ cdef void luck_parent_init(const Evaluator* e, LuckParent* lp, const Board* b, i
 
 
 cdef int evaluator_luck_roll(const Evaluator* e, MoveGen* g, LuckParent* lp, int d1, int d2,
-                             float* p) noexcept nogil:
+                             float* p, float* every) noexcept nogil:
     """The value of rolling (d1, d2) that the luck measure takes for side 1 of ``lp.b``.
 
     Without a filter (``lp.filter`` 0) this is :func:`evaluator_roll`: the probabilities
@@ -121,6 +122,13 @@ cdef int evaluator_luck_roll(const Evaluator* e, MoveGen* g, LuckParent* lp, int
     filter, the luck is a function of the roll minus its mean over the 36 rolls, so its
     expectation is exactly zero.
 
+    With ``every`` (not NULL) a neural evaluator also writes there the probabilities
+    after each play of the roll (``g.n`` rows of five, the mover's view), the numbers its
+    value of the roll is taken from: every play is valued as it would be alone (without
+    a filter by :func:`neural_children`, as its 0-ply choice values them; with one from
+    the shared sums), so ``p`` is the same as without ``every``.  A judge reads the
+    roll's checker-play error from them.  Other kinds leave ``every`` alone.
+
     :returns: the index in ``g`` (the roll's plays, as :func:`generate` orders them for
         ``(d1, d2)``) of the evaluator's own 0-ply play of the roll, when that is the play
         valued; else -1.
@@ -131,10 +139,19 @@ cdef int evaluator_luck_roll(const Evaluator* e, MoveGen* g, LuckParent* lp, int
     cdef float vals[LUCK_FILTER_MAX * NOUT]
     cdef float scores[MAX_CHILDREN]
     cdef float eq, best_eq = 0
+    cdef int all_plays[MAX_CHILDREN]
     generate(g, lp.b, d1, d2)
     if e.kind == EVAL_NEURAL:
         if keep <= 0:
-            neural_candidates(e.model, g, lp.b, &top, 1, 0.0, p, NULL)
+            if every == NULL:
+                neural_candidates(e.model, g, lp.b, &top, 1, 0.0, p, NULL)
+                return top
+            neural_children(e.model, g, lp.b, every)     # what neural_candidates values, then its choice
+            for j in range(g.n):
+                n = topk_insert(keys, which, n, 1, probs_equity(every + NOUT * j), j)
+            top = which[0] if n > 0 else 0
+            for k in range(NOUT):
+                p[k] = every[NOUT * top + k] if n > 0 else 0
             return top
         if keep > LUCK_FILTER_MAX:
             keep = LUCK_FILTER_MAX
@@ -146,7 +163,15 @@ cdef int evaluator_luck_roll(const Evaluator* e, MoveGen* g, LuckParent* lp, int
             pubeval_deltas(g, lp.b, scores)
             for j in range(g.n):
                 n = topk_insert(keys, which, n, keep, scores[j], j)
-        neural_children_of(e.model, &lp.sums, g, which, n, vals)
+        if every == NULL:
+            neural_children_of(e.model, &lp.sums, g, which, n, vals)
+        else:                                   # every play valued; the kept ones read from there
+            for j in range(g.n):
+                all_plays[j] = j
+            neural_children_of(e.model, &lp.sums, g, all_plays, g.n, every)
+            for j in range(n):
+                for k in range(NOUT):
+                    vals[NOUT * j + k] = every[NOUT * which[j] + k]
         for j in range(n):
             eq = probs_equity(vals + NOUT * j)
             if j == 0 or eq > best_eq:
@@ -163,7 +188,7 @@ cdef int evaluator_luck_roll(const Evaluator* e, MoveGen* g, LuckParent* lp, int
 
 
 cdef int evaluator_luck(const Evaluator* e, MoveGen* g, const Board* b, int d1, int d2, int filter,
-                        float* total) noexcept nogil:
+                        float* total, float* every) noexcept nogil:
     """Add to ``total`` the luck of rolling (d1, d2) for the side on roll in ``b`` (side 1).
 
     Luck, as GNU Backgammon and eXtreme Gammon measure it for variance reduction:
@@ -180,7 +205,9 @@ cdef int evaluator_luck(const Evaluator* e, MoveGen* g, const Board* b, int d1, 
     without one of its own).
 
     The rolled roll is valued last, so ``g`` is left holding its plays (generated
-    for ``(d1, d2)`` in that order, as the game loop generates them).
+    for ``(d1, d2)`` in that order, as the game loop generates them); with ``every``
+    (not NULL, room for ``MAX_CHILDREN`` rows of five) a neural evaluator values every
+    play of the rolled roll there (:func:`evaluator_luck_roll`; the luck is unchanged).
 
     :returns: the index in ``g`` of the evaluator's own 0-ply play of (d1, d2)
         when the luck measure found it (without a filter), else -1.
@@ -194,8 +221,8 @@ cdef int evaluator_luck(const Evaluator* e, MoveGen* g, const Board* b, int d1, 
     for a in range(1, 7):
         for c in range(a, 7):
             if a != lo or c != hi:
-                evaluator_luck_roll(e, g, &lp, a, c, vals[a - 1][c - 1])
-    played = evaluator_luck_roll(e, g, &lp, d1, d2, vals[lo - 1][hi - 1])
+                evaluator_luck_roll(e, g, &lp, a, c, vals[a - 1][c - 1], NULL)
+    played = evaluator_luck_roll(e, g, &lp, d1, d2, vals[lo - 1][hi - 1], every)
     for k in range(NOUT):
         avg[k] = 0
     for a in range(1, 7):
@@ -479,7 +506,7 @@ cdef class CoreEvaluator:
         board_from_bytes(&board[0], &b)
         for k in range(NOUT):
             total[k] = 0
-        evaluator_luck(&self.ev, _SHARED, &b, d1, d2, filter, total)
+        evaluator_luck(&self.ev, _SHARED, &b, d1, d2, filter, total, NULL)
         return (total[0], total[1], total[2], total[3], total[4])
 
     def choose(self, const unsigned char[::1] board, int d1, int d2):

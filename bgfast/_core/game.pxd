@@ -165,6 +165,9 @@ ctypedef struct MatchCtx:
     double judge_x                   # the judge's cube efficiency (Janowski's x)
     const MetTable* judge_met        # the judge's table in match play
     MoveGen* judge_gen               # the judge's move generator (the players' stays as it is)
+    int judge_filter                 # plays of each roll the judge's luck measure values (0 = all)
+    float* judge_every               # the judge's 0-ply values of each play of the roll rolled
+    int judge_valued                 # 1: judge_every holds this turn's plays (its 0-ply luck measure)
     TurnLog log
     int game                         # the index of the game being played
     int script[MAX_SCRIPT]           # dice rolled before the stream is used

@@ -25,12 +25,12 @@ decision functions, from :class:`Decisions`, without a match.
 """
 from cpython.ref cimport PyObject
 from cpython.mem cimport PyMem_Calloc, PyMem_Free, PyMem_Malloc
-from libc.stdlib cimport realloc, free
+from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 
 from bgfast._core.board cimport Board, BAR, board_swap, board_checkers, board_equal, board_from_bytes, BOARD_SIZE
-from bgfast._core.movegen cimport MoveGen, Child, movegen_new, movegen_free, generate
+from bgfast._core.movegen cimport MoveGen, Child, movegen_new, movegen_free, generate, MAX_CHILDREN
 from bgfast._core.rng cimport Rng, rng_seed, rng_die, rng_below
 from bgfast._core.evaluators cimport is_race, keith_count, pubeval_choose
 from bgfast._core.probs cimport NOUT, PlayValue, probs_equity, probs_flip
@@ -279,13 +279,17 @@ cdef void _luck_weights(const MatchCtx* m, const Scene* s, double* w) noexcept n
 cdef void _judge_luck(MatchCtx* m, const Scene* s, const Board* b, int d1, int d2, GameLog* log) noexcept nogil:
     """Add the luck of ``s.player``'s roll (d1, d2) in ``b`` (on roll, side 1) by the judge:
     its equity (MWC) after its best 0-ply play of the roll minus the average over the 36
-    rolls (``evaluator_luck``), in the judge's unit."""
+    rolls (``evaluator_luck``, valuing pubeval's best ``m.judge_filter`` plays of each roll,
+    0: all), in the judge's unit.  A neural judge at 0 ply keeps its values of every play
+    of the roll rolled (``m.judge_every``) for :func:`_judge_play`."""
     cdef float v[NOUT]
     cdef double w[NOUT]
     cdef double total = 0.0
     cdef int k
+    cdef bint reuse = m.judge.kind == EVAL_NEURAL and m.judge.ply == 0
     memset(v, 0, sizeof(v))
-    evaluator_luck(&m.judge, m.judge_gen, b, d1, d2, 0, v)
+    evaluator_luck(&m.judge, m.judge_gen, b, d1, d2, m.judge_filter, v, m.judge_every if reuse else NULL)
+    m.judge_valued = reuse
     _luck_weights(m, s, w)
     for k in range(NOUT):
         total += w[k] * v[k]
@@ -376,21 +380,42 @@ cdef double _play_value(MatchCtx* m, const Scene* s, const Board* after, const P
     return s.cube * probs_equity(p)
 
 
+cdef inline double _every_value(const MatchCtx* m, const Scene* s, int j, const PlayValue* value) noexcept nogil:
+    """The judge's 0-ply value of play ``j`` of the roll from ``m.judge_every``, as
+    :func:`_play_value` values it."""
+    if value != NULL:
+        return value.fn(m.judge_every + NOUT * j, value.ctx)
+    return s.cube * probs_equity(m.judge_every + NOUT * j)
+
+
 cdef void _judge_play(MatchCtx* m, const Scene* s, const Board* b, int chosen, GameLog* log) noexcept nogil:
     """The error of ``s.player``'s play ``chosen`` among the plays in ``m.gen`` (generated from
     ``b``): the judge's value of its best play minus that of the chosen one, both at its
-    ply (never below 0); a forced play (one resulting position) is no decision."""
+    ply (never below 0); a forced play (one resulting position) is no decision.  At 0 ply
+    after the judge's luck measure of this roll the values are those it found for every
+    play (``m.judge_every``, the same plays in the same order): nothing is valued again."""
     cdef PlayScene ps
     cdef PlayValue pv
     cdef const PlayValue* value = NULL
-    cdef int best
-    cdef double err
+    cdef int best, j
+    cdef double err, v, top = 0.0
+    cdef bint valued = m.judge_valued
+    m.judge_valued = 0
     if m.gen.n <= 1:
         return
     if _judged_in_mwc(m):
         _play_scene(m, s, &ps, &pv)
         value = &pv
     log.judged.checker_decisions[s.player] += 1
+    if valued and m.judge_gen.n == m.gen.n:
+        for j in range(m.gen.n):
+            v = _every_value(m, s, j, value)
+            if j == 0 or v > top:
+                top = v
+        err = top - _every_value(m, s, chosen, value)
+        if err > 0:
+            log.judged.checker_error[s.player] += err
+        return
     best = evaluator_choose(&m.judge, m.gen, b, value)
     if best == chosen:
         return
@@ -630,7 +655,7 @@ cdef int play_game(MatchCtx* m, int crawford, const GameStart* start, GameLog* l
         played = -1
         if m.luck and not (drawn and start != NULL):     # leaves m.gen holding the plays of (d1, d2)
             memset(ply_luck, 0, sizeof(ply_luck))
-            played = evaluator_luck(&m.players[turn].evaluator, m.gen, &b, d1, d2, m.luck_filter, ply_luck)
+            played = evaluator_luck(&m.players[turn].evaluator, m.gen, &b, d1, d2, m.luck_filter, ply_luck, NULL)
             for k in range(5):
                 log.luck[turn][k] += ply_luck[k]
                 log.cube_luck[turn][k] += cube * ply_luck[k]    # the cube was set before the roll
@@ -867,6 +892,7 @@ cdef class MatchRunner:
             movegen_free(self.m.gen)
             if self.m.judge_gen != NULL:
                 movegen_free(self.m.judge_gen)
+            free(self.m.judge_every)
             free(self.m.log.turns)
             PyMem_Free(self.m)
         PyMem_Free(self.log)
@@ -949,7 +975,7 @@ cdef class MatchRunner:
         self.m.luck = on
         self.m.luck_filter = filter
 
-    def set_judge(self, evaluator, met=None, double cube_efficiency=0.68):
+    def set_judge(self, evaluator, met=None, double cube_efficiency=0.68, int luck_filter=0):
         """Judge the next matches and games with ``evaluator`` (None: no judge, the loop as
         without one): each side's luck and each decision's error, per game (:meth:`judged`).
 
@@ -969,12 +995,20 @@ cdef class MatchRunner:
         play in match winning chance through ``met`` (cubeful for plays and cube actions,
         cubeless for luck).
 
+        With ``luck_filter`` > 0 a neural judge values only pubeval's best ``luck_filter``
+        plays of each roll for the luck (as rollouts' ``measure_luck``): the luck's mean
+        stays zero, its variance grows a little.  A neural judge at 0 ply values every play
+        of the roll rolled once, for its luck and the play's error alike.
+
         :param evaluator: a :class:`~bgfast._core.evaluator.CoreEvaluator` (its own search:
             not one a player uses), or None.
         :param met: the :class:`~bgfast._core.cube.Met` of match play (required for a match).
-        :raises ValueError: match play without a table.
+        :param luck_filter: plays of each roll the luck measure values (0: all).
+        :raises ValueError: match play without a table, a negative ``luck_filter``.
         :raises TypeError: an evaluator or table of another type.
         """
+        if luck_filter < 0:
+            raise ValueError("the luck filter keeps 0 (all) or more plays, got %d" % luck_filter)
         if evaluator is None:
             self.m.judging = 0
             return
@@ -986,10 +1020,16 @@ cdef class MatchRunner:
             self.m.judge_gen = movegen_new()
             if self.m.judge_gen == NULL:
                 raise MemoryError()
+        if self.m.judge_every == NULL:
+            self.m.judge_every = <float*> malloc(MAX_CHILDREN * NOUT * sizeof(float))
+            if self.m.judge_every == NULL:
+                raise MemoryError()
         memcpy(&self.m.judge, &(<CoreEvaluator> evaluator).ev, sizeof(Evaluator))
         self._keep.append(evaluator)
         self.m.judge_met = _met_table(met, self._keep) if self.m.rules.length > 0 else NULL
         self.m.judge_x = cube_efficiency
+        self.m.judge_filter = luck_filter
+        self.m.judge_valued = 0
         self.m.judging = 1
 
     def judged(self):

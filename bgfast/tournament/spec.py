@@ -213,6 +213,13 @@ class SprtOptions:
     """The chance of accepting H0 when H1 holds."""
 
 
+JUDGE_LUCK_FILTER = 4
+"""The judge's default luck filter: pubeval's best 4 plays of each roll valued, as rollouts' (measured:
+README, "judged tournaments")."""
+JUDGE_LUCK_FILTER_MAX = 64
+"""The most plays of a roll the luck filter keeps (the core's ``LUCK_FILTER_MAX``)."""
+
+
 @dataclass(frozen=True)
 class JudgeSpec:
     """The ``[judge]`` section: the bot whose evaluator measures each side's dice luck and
@@ -220,16 +227,22 @@ class JudgeSpec:
     plays by its core evaluator (``"neural"`` at any ply, ``"heuristic"``).
 
     >>> JudgeSpec("neural", {"ply": 1}).describe()
-    'neural ply=1'
+    'neural ply=1 luck_filter=4'
     """
 
     bot: str
     options: Mapping[str, Any] = field(default_factory=dict, hash=False)
     """Keyword options of the bot (``ply``, ``cube_ply``, ``weights``...)."""
+    luck_filter: int = JUDGE_LUCK_FILTER
+    """Plays of each roll the luck measure values: a neural judge values pubeval's best
+    ``luck_filter`` plays of each of the 21 rolls (0: every play), as rollouts' luck
+    filter does; the luck's mean stays zero whatever the filter (see
+    :meth:`bgfast._core.game.MatchRunner.set_judge`)."""
 
     def describe(self) -> str:
-        """The judge in one line: its bot and options."""
-        return " ".join([self.bot, *(f"{k}={v}" for k, v in sorted(self.options.items()))])
+        """The judge in one line: its bot, options and luck filter."""
+        return " ".join([self.bot, *(f"{k}={v}" for k, v in sorted(self.options.items())),
+                         f"luck_filter={self.luck_filter}"])
 
     def evaluator(self) -> tuple[CoreEvaluator, float]:
         """A new judge: its core evaluator (with a search of its own) and cube efficiency.
@@ -256,7 +269,7 @@ class JudgeSpec:
 
     def to_dict(self) -> dict[str, Any]:
         """The TOML table of the judge."""
-        return {"bot": self.bot, **self.options}
+        return {"bot": self.bot, **self.options, "luck_filter": self.luck_filter}
 
 
 @dataclass(frozen=True)
@@ -487,11 +500,13 @@ class TournamentSpec:
         if "bot" not in raw:
             raise _fail("judge.bot", "missing (the judge's bot: \"neural\" or \"heuristic\")")
         bot = _str(raw["bot"], "judge.bot")
-        options = {k: v for k, v in raw.items() if k != "bot"}
+        luck_filter = _int(raw.get("luck_filter", JUDGE_LUCK_FILTER), "judge.luck_filter", 0, JUDGE_LUCK_FILTER_MAX,
+                           what="a whole number of plays (0: all)")
+        options = {k: v for k, v in raw.items() if k not in ("bot", "luck_filter")}
         weights = options.get(WEIGHTS_OPTION)
         if isinstance(weights, str) and base_dir is not None and not Path(weights).is_absolute():
             options[WEIGHTS_OPTION] = str((Path(base_dir) / weights).resolve())
-        judge = JudgeSpec(bot, options)
+        judge = JudgeSpec(bot, options, luck_filter)
         try:
             judge.evaluator()
         except InvalidSpecError:

@@ -115,6 +115,8 @@ class _Players:
         """The positions of ``spec.openings`` (empty: every game starts with the opening roll)."""
         self.judge = spec.judge.evaluator() if spec.judge is not None else None
         """The judge's evaluator and cube efficiency (one per process), or None."""
+        self.judge_filter = spec.judge.luck_filter if spec.judge is not None else 0
+        """The judge's luck filter (plays of each roll its luck measure values; 0: all)."""
 
     def get(self, a: int, b: int, length: int) -> Any:
         key = (a, b, length)
@@ -122,7 +124,7 @@ class _Players:
         if player is None:
             player = self._make(self.seated[a], self.seated[b], length=length, rules=self.spec.rules)
             if self.judge is not None:
-                player.set_judge(*self.judge)
+                player.set_judge(*self.judge, luck_filter=self.judge_filter)
             self.match_players[key] = player
         return player
 
