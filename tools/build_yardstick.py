@@ -29,7 +29,11 @@ seeds ``--seed`` + the row's index.  It appends ``position_id,class,win,win_gamm
 win_backgammon,lose_gammon,lose_backgammon,equity,equity_se,trials,seed,ply`` every
 ``--checkpoint`` positions (the side on roll's view; the equity cubeless money,
 ``2 win - 1 + win gammon - lose gammon + win backgammon - lose backgammon``), so a killed
-run loses at most that many and a rerun continues where the file ends.
+run loses at most that many and a rerun continues where the file ends.  ``--bot gnubg``
+has gnubg-nn (the ``gnubg`` bot, its own move search at ``--ply``) play the trials instead:
+the same positions rolled out by another player, to measure how much the yardstick
+favours the net that played its rollouts (``experiments/yardstick/``); those numbers
+measure only and are never training data.
 """
 from __future__ import annotations
 
@@ -162,7 +166,7 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
     with args.positions.open(encoding="ascii") as f:
         positions = list(csv.DictReader(f))
     done = _done(args.out)
-    bot = get_bot("neural", ply=args.ply, cube="never")
+    bot = get_bot("neural", ply=args.ply, cube="never") if args.bot == "neural" else get_bot("gnubg", ply=args.ply)
     pending: list[dict[str, object]] = []
     start, rolled = time.process_time(), 0
     for index, row in enumerate(positions):
@@ -203,6 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("out", type=Path)
     r.add_argument("--trials", type=int, default=324)
     r.add_argument("--ply", type=int, default=0, help="the neural bot's ply in the trials (0 on a small machine)")
+    r.add_argument("--bot", choices=("neural", "gnubg"), default="neural",
+                   help="who plays the trials: the neural bot (the yardstick), or gnubg-nn through its "
+                   "adapter (only to measure the yardstick's bias towards the neural net; never training data)")
     r.add_argument("--seed", type=int, default=1, help="trial seeds: this plus the row's index")
     r.add_argument("--checkpoint", type=int, default=25, help="append every this many positions")
     r.add_argument("--limit", type=int, default=None, help="stop after this many positions this run")
