@@ -22,8 +22,9 @@ are only taken more readily from the games (every game is searched for them).  R
 ``position_id,class,source`` are written class by class in turn (one of each class, then
 the next of each), so a partial rollout covers every class alike.
 
-``rollout`` rolls out each position with :func:`bgfast.rollout.rollout`: cubeless, the
-first two rolls stratified (1,296 strata) and luck-adjusted (variance reduction), the
+``rollout`` rolls out each position with :func:`bgfast.rollout.rollout`: cubeless, with
+its variance reduction (the first roll stratified over the 36 rolls, the first two over
+the 1,296 pairs when the trials are a multiple of 1,296; every roll's luck subtracted), the
 neural bot at ``--ply`` playing both sides to the end of the game (no truncation), trial
 seeds ``--seed`` + the row's index.  It appends ``position_id,class,win,win_gammon,
 win_backgammon,lose_gammon,lose_backgammon,equity,equity_se,trials,seed,ply`` every
