@@ -33,10 +33,10 @@ Every class but ``race`` is about both sides alike, so a position and its
 >>> from bgfast.position import Position
 >>> classify(Position()).value
 'contact'
->>> classify(Position.from_id("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")).value
-Traceback (most recent call last):
-  ...
-bgfast.errors.InvalidPositionError: invalid Position ID: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'
+>>> back_game = Position.from_board([[2, 2, 0, 3, 0, 3, 2, 3] + [0] * 17,
+...                                  [0] * 5 + [5, 0, 3] + [0] * 4 + [3] + [0] * 6 + [2, 0, 2, 0, 0, 0]])
+>>> classify(back_game).value, classify(back_game.swap_sides()).value
+('back_game', 'back_game')
 """
 from __future__ import annotations
 

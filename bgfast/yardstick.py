@@ -25,7 +25,7 @@ value).
 
 >>> rows = [Row("4HPwATDgc/ABMA", "contact", 0.010, 0.004), Row("4HPwATDgc/ABMA", "race", -0.5, 0.002)]
 >>> stats = class_errors(rows, [0.030, -0.47])
->>> stats["contact"].mae, stats["race"].mae, stats["all"].positions
+>>> round(stats["contact"].mae, 6), round(stats["race"].mae, 6), stats["all"].positions
 (20.0, 30.0, 2)
 """
 from __future__ import annotations
