@@ -15,7 +15,10 @@ plies and reports, per class and overall, the mean absolute error against the ro
   equity would still show a mean absolute error of about ``0.8 × rollout_se``;
 * ``rms_excess``: the root of (mean squared error minus mean squared rollout standard
   error), the evaluator's own root mean square error once the rollout's noise variance is
-  taken out (0 when the noise explains all of it; ×1000).
+  taken out (0 when the noise explains all of it; ×1000);
+* and, with several evaluators, the first against each other at the same ply, position by
+  position (:func:`paired_difference`): the mean difference of their absolute errors and
+  its standard error, a sharper test than the two means side by side.
 
 Evaluators: a bot spec whose bot gives probabilities (``neural``, ``neural:weights=FILE``,
 ``heuristic``: :class:`bgfast.analysis.judge.Judge`), or ``gnubg-nn``, GNU Backgammon's
@@ -46,10 +49,11 @@ from bgfast.errors import InvalidYardstickError
 from bgfast.position import Position
 from bgfast.position_class import PositionClass
 from bgfast.probabilities import Probabilities
+from bgfast.rollout.stats import estimate
 from bgfast.validation import read_input_file
 
-__all__ = ["ClassError", "GNUBG_NN", "Row", "class_errors", "equities", "load", "measure", "report",
-           "shipped_file"]
+__all__ = ["ClassError", "GNUBG_NN", "Row", "class_errors", "equities", "load", "measure", "paired_difference",
+           "report", "shipped_file"]
 
 GNUBG_NN = "gnubg-nn"
 """The name of GNU Backgammon's nets as a measured evaluator."""
@@ -150,11 +154,9 @@ def equities(rows: Sequence[Row], name: str, ply: int) -> list[float]:
 
 
 def _stats(errors: np.ndarray, ses: np.ndarray) -> ClassError:
-    n = len(errors)
-    absolute = np.abs(errors)
-    mae_se = float(absolute.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    mae, mae_se = estimate(np.abs(errors), 1)
     excess = float(np.mean(errors ** 2) - np.mean(ses ** 2))
-    return ClassError(n, 1000 * float(absolute.mean()), 1000 * mae_se, 1000 * float(np.sqrt(np.mean(ses ** 2))),
+    return ClassError(len(errors), 1000 * mae, 1000 * mae_se, 1000 * float(np.sqrt(np.mean(ses ** 2))),
                       1000 * math.sqrt(max(excess, 0.0)))
 
 
@@ -172,28 +174,52 @@ def class_errors(rows: Sequence[Row], estimates: Sequence[float]) -> dict[str, C
     return out
 
 
+def paired_difference(rows: Sequence[Row], first: Sequence[float], second: Sequence[float]) -> dict[str, Any]:
+    """How much larger the absolute error of ``first`` is than that of ``second`` on the same
+    positions (the mean of ``|first - rollout| - |second - rollout|``, ×1000, and its standard
+    error over positions: pairing cancels the rollouts' noise and the positions' difficulty
+    that both share), per class present and ``all``: ``{"positions", "difference", "se"}``.
+    Negative: ``first`` is the closer."""
+    truth = np.array([r.equity for r in rows])
+    gap = np.abs(np.asarray(first) - truth) - np.abs(np.asarray(second) - truth)
+    classes = np.array([r.cls for r in rows])
+    out: dict[str, Any] = {}
+    for c in [c for c in _CLASSES if np.any(classes == c)] + ["all"]:
+        values = gap if c == "all" else gap[classes == c]
+        mean, se = estimate(values, 1)
+        out[c] = {"positions": int(len(values)), "difference": 1000 * mean, "se": 1000 * se}
+    return out
+
+
 def measure(evaluators: Sequence[str], plies: Sequence[int], *, path: str | Path | None = None,
             positions: int | None = None) -> dict[str, Any]:
     """Each evaluator's error at each depth on the yardstick (``positions``: the first N rows).
 
     :returns: the JSON form: ``file``, ``positions`` (rows used), ``positions_per_class``,
-        and ``results``, one per evaluator and ply: ``evaluator``, ``ply``, ``seconds``
-        (CPU) and ``classes`` (class -> the fields of :class:`ClassError`, ×1000).
+        ``results``, one per evaluator and ply: ``evaluator``, ``ply``, ``seconds`` (CPU) and
+        ``classes`` (class -> the fields of :class:`ClassError`, ×1000); and ``comparisons``,
+        the first evaluator against each other one at the same ply: ``evaluator``, ``other``,
+        ``ply`` and ``classes`` (class -> :func:`paired_difference`'s figures).
     :raises InvalidYardstickError: as :func:`load` and :func:`equities`, or an empty file.
     """
     rows = load(path)[:positions]
     if not rows:
         raise InvalidYardstickError("the yardstick file has no positions yet")
-    results = []
+    results, estimates = [], {}
     for name in evaluators:
         for ply in plies:
             start = time.process_time()
-            stats = class_errors(rows, equities(rows, name, ply))
+            estimates[name, ply] = equities(rows, name, ply)
+            stats = class_errors(rows, estimates[name, ply])
             results.append({"evaluator": name, "ply": ply, "seconds": round(time.process_time() - start, 2),
                             "classes": {c: asdict(s) for c, s in stats.items()}})
+    comparisons = [{"evaluator": evaluators[0], "other": other, "ply": ply,
+                    "classes": paired_difference(rows, estimates[evaluators[0], ply], estimates[other, ply])}
+                   for ply in plies for other in evaluators[1:] if other != evaluators[0]]
     counts = {c: sum(1 for r in rows if r.cls == c) for c in _CLASSES}
     return {"file": str(shipped_file() if path is None else path), "positions": len(rows),
-            "positions_per_class": {c: n for c, n in counts.items() if n}, "results": results}
+            "positions_per_class": {c: n for c, n in counts.items() if n}, "results": results,
+            "comparisons": comparisons}
 
 
 def report(result: dict[str, Any]) -> str:
@@ -201,15 +227,23 @@ def report(result: dict[str, Any]) -> str:
     classes = list(result["positions_per_class"]) + ["all"]
     width = max(16, max(len(c) for c in classes) + 2)
     counts = result["positions_per_class"]
+    labels = [f"{c['evaluator']} - {c['other']} {c['ply']}-ply" for c in result["comparisons"]]
+    left = max([16] + [len(x) + 2 for x in labels])
     lines = [f"Yardstick: {result['positions']:,} positions ({result['file']}): cubeless equity error against "
              "bgfast's rollouts,", "mean absolute error ×1000 ± its standard error; the rollouts' own noise "
              "(rms standard error ×1000) on the last line.", "",
-             f"{'evaluator':<16}" + "".join(f"{c:>{width}}" for c in classes),
-             f"{'positions':<16}" + "".join(f"{counts.get(c, result['positions']):>{width},}" for c in classes)]
+             f"{'evaluator':<{left}}" + "".join(f"{c:>{width}}" for c in classes),
+             f"{'positions':<{left}}" + "".join(f"{counts.get(c, result['positions']):>{width},}" for c in classes)]
     for res in result["results"]:
         cells = (f"{res['classes'][c]['mae']:.1f} ± {res['classes'][c]['mae_se']:.1f}" for c in classes)
-        lines.append(f"{res['evaluator'] + ' ' + str(res['ply']) + '-ply':<16}" + "".join(f"{x:>{width}}" for x in cells))
+        lines.append(f"{res['evaluator'] + ' ' + str(res['ply']) + '-ply':<{left}}" + "".join(f"{x:>{width}}" for x in cells))
     if result["results"]:
         noise = result["results"][0]["classes"]
-        lines.append(f"{'rollout noise':<16}" + "".join(f"{noise[c]['rollout_se']:>{width}.1f}" for c in classes))
+        lines.append(f"{'rollout noise':<{left}}" + "".join(f"{noise[c]['rollout_se']:>{width}.1f}" for c in classes))
+    if result["comparisons"]:
+        lines += ["", "paired: the first evaluator's absolute error minus the other's, ×1000 "
+                  "(negative: the first is closer)"]
+    for label, comp in zip(labels, result["comparisons"]):
+        cells = (f"{comp['classes'][c]['difference']:+.1f} ± {comp['classes'][c]['se']:.1f}" for c in classes)
+        lines.append(f"{label:<{left}}" + "".join(f"{x:>{width}}" for x in cells))
     return "\n".join(lines)

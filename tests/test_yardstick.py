@@ -15,7 +15,7 @@ import pytest
 from bgfast.errors import InvalidYardstickError, UnknownBotError
 from bgfast.position import Position
 from bgfast.position_class import PositionClass, classify
-from bgfast.yardstick import Row, class_errors, equities, load, measure, report, shipped_file
+from bgfast.yardstick import Row, class_errors, equities, load, measure, paired_difference, report, shipped_file
 from cli_helpers import run
 
 SMALL = Path(__file__).parent / "data" / "yardstick_small.csv"
@@ -111,6 +111,18 @@ def test_bench_yardstick_prints_json(capsys: pytest.CaptureFixture[str]) -> None
     first = result["results"][0]
     assert (first["evaluator"], first["ply"]) == ("heuristic", 0)
     assert set(first["classes"]["all"]) == {"positions", "mae", "mae_se", "rollout_se", "rms_excess"}
+    [comparison] = result["comparisons"]
+    assert (comparison["evaluator"], comparison["other"], comparison["ply"]) == ("heuristic", "neural", 0)
+    by_name = {r["evaluator"]: r["classes"]["all"]["mae"] for r in result["results"]}
+    assert comparison["classes"]["all"]["difference"] == pytest.approx(by_name["heuristic"] - by_name["neural"])
+
+
+def test_paired_difference_is_the_mean_gap_of_absolute_errors() -> None:
+    rows = [Row("4HPwATDgc/ABMA", "contact", 0.0, 0.01)] * 3
+    gaps = paired_difference(rows, [0.03, -0.02, 0.01], [0.01, 0.0, -0.04])
+    assert gaps["contact"]["difference"] == pytest.approx(1000 * (0.02 + 0.02 - 0.03) / 3)
+    assert gaps["contact"]["se"] == pytest.approx(1000 * np.std([0.02, 0.02, -0.03], ddof=1) / math.sqrt(3))
+    assert gaps["all"]["positions"] == 3
 
 
 def test_bench_yardstick_refuses_a_bad_evaluator_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
