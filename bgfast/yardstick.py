@@ -9,7 +9,7 @@ plies and reports, per class and overall, the mean absolute error against the ro
 
 * ``mae``: the mean over the class's positions of ``|evaluator - rollout|``, in thousandths
   of a point (millipoints, ×1000), with ``mae_se`` its standard error over positions
-  (the sample standard deviation of the errors over the square root of their number);
+  (the sample standard deviation of the absolute errors over the square root of their number);
 * ``rollout_se``: the rollout's own noise, the root mean square of its standard errors in
   the class (×1000).  The absolute error contains it: an evaluator equal to the true
   equity would still show a mean absolute error of about ``0.8 × rollout_se``;
