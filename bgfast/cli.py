@@ -614,6 +614,27 @@ def _add_bench(sub: argparse._SubParsersAction[Parser]) -> None:
                     help="timed passes, best kept (default 3)")
     nn.add_argument("--no-peers", dest="peers", action="store_false", help="do not time gnubg_nn")
     nn.set_defaults(func=_cmd_bench_neural)
+    ys = what.add_parser(
+        "yardstick",
+        help="evaluators' cubeless equity error per position class against bgfast's rollouts",
+        description="Measure evaluators on bgfast's equity yardstick (bgfast/data/yardstick: positions from "
+        "games between other bots, in classes -- race, back game, crashed, bear-off with contact, prime versus "
+        "prime, contact -- each rolled out by bgfast): the mean absolute cubeless-equity error x1000 against the "
+        "rollout per class and ply, with its standard error and the rollouts' own noise.  Works on a partial "
+        "rollouts file too.  Evaluators: a bot that gives probabilities (neural, neural:weights=FILE, "
+        "heuristic) or gnubg-nn (GNU Backgammon's nets, when the gnubg-nn package is installed).",
+    )
+    ys.add_argument("--evaluator", action="append", metavar="NAME",
+                    help="neural, heuristic, gnubg-nn or another bot spec; repeat for several "
+                    "(default: neural, gnubg-nn when installed, heuristic)")
+    ys.add_argument("--ply", action="append", type=_non_negative, metavar="N",
+                    help="a look-ahead depth, gnubg's numbering; repeat for several (default: 0 and 1)")
+    ys.add_argument("--file", metavar="FILE", default=None,
+                    help="a rollouts file of tools/build_yardstick.py (default: the shipped yardstick)")
+    ys.add_argument("--positions", type=_positive, default=None, metavar="N",
+                    help="use only the first N positions (the file is in class-by-class turn; default: all)")
+    ys.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ys.set_defaults(func=_cmd_bench_yardstick)
 
 
 def _cmd_bench_movegen(args: argparse.Namespace) -> int:
@@ -641,6 +662,19 @@ def _cmd_bench_neural(args: argparse.Namespace) -> int:
     result = bench_neural(weights.model(), positions=args.positions, games=args.games, repeats=args.repeat,
                           gnubg=args.peers, deep_positions=args.deep_positions)
     print(json.dumps(result, indent=2) if args.json else format_bench(result))
+    return 0
+
+
+def _cmd_bench_yardstick(args: argparse.Namespace) -> int:
+    import importlib.util
+
+    from bgfast import yardstick
+
+    evaluators = args.evaluator or ["neural"] + (
+        [yardstick.GNUBG_NN] if importlib.util.find_spec("gnubg_nn") else []) + ["heuristic"]
+    plies = sorted(set(args.ply)) if args.ply else [0, 1]
+    result = yardstick.measure(evaluators, plies, path=args.file, positions=args.positions)
+    print(json.dumps(result, indent=2) if args.json else yardstick.report(result))
     return 0
 
 

@@ -105,6 +105,11 @@ class InvalidAnalysisError(BgfastError, ValueError):
     probabilities."""
 
 
+class InvalidYardstickError(BgfastError, ValueError):
+    """A yardstick file that cannot be read or does not parse, or an evaluator or depth it
+    cannot measure (:mod:`bgfast.yardstick`)."""
+
+
 class InvalidMetError(BgfastError, ValueError):
     """A match equity table that is unknown or does not parse, or a lookup outside it."""
 
