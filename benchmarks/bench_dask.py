@@ -84,12 +84,18 @@ def _runner_child(matches: int, workers: int, backend: str, address: str | None,
             "workers_cpu_s": workers_cpu, "csv_sha256": hashlib.sha256(out.getvalue().encode()).hexdigest()}
 
 
-def _start_cluster(workers: int, tmp: str) -> tuple[str, list[subprocess.Popen[bytes]]]:
-    """A ``dask scheduler`` and ``workers`` single-threaded ``dask worker`` processes on loopback."""
+def _start_cluster(workers: int, tmp: str, quiet_workers: bool = False) -> tuple[str, list[subprocess.Popen[bytes]]]:
+    """A ``dask scheduler`` and ``workers`` single-threaded ``dask worker`` processes on loopback
+    (with ``quiet_workers``, given the README's settings: :data:`~bgfast.tournament.worker.QUIET_WORKER_CONFIG`)."""
     dask = str(Path(sys.executable).with_name("dask"))
     file = os.path.join(tmp, "scheduler.json")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[1]),
                                                                       os.environ.get("PYTHONPATH")]))}
+    if quiet_workers:
+        from bgfast.tournament.worker import QUIET_WORKER_CONFIG
+
+        env.update({"DASK_" + key.upper().replace(".", "__").replace("-", "_"): str(value)
+                    for key, value in QUIET_WORKER_CONFIG.items()})
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": env}
     procs = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
                                "--scheduler-file", file], **quiet)]  # type: ignore[call-overload]
@@ -112,10 +118,11 @@ def run_child(args: list[str]) -> dict[str, Any]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def figures(matches: int, bare: int, workers: int, rounds: int, backends: tuple[str, ...]) -> dict[str, Any]:
+def figures(matches: int, bare: int, workers: int, rounds: int, backends: tuple[str, ...],
+            quiet_workers: bool = False) -> dict[str, Any]:
     runs: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
-        address, procs = _start_cluster(workers, tmp) if "dask-cluster" in backends else (None, [])
+        address, procs = _start_cluster(workers, tmp, quiet_workers) if "dask-cluster" in backends else (None, [])
         pids = [p.pid for p in procs[1:]]
         try:
             for _ in range(rounds):
@@ -146,7 +153,7 @@ def figures(matches: int, bare: int, workers: int, rounds: int, backends: tuple[
         s["over_bare_x_workers"] = s["matches_per_s"] / (workers * summary["bare"]["matches_per_s"])
         if pool:
             s["over_pool"] = s["matches_per_s"] / pool
-    return {"workers": workers, "matches": matches, "load_average": os.getloadavg(),
+    return {"workers": workers, "matches": matches, "load_average": os.getloadavg(), "quiet_workers": quiet_workers,
             "identical_results": len(hashes) == 1, "summary": summary, "runs": runs}
 
 
@@ -157,6 +164,8 @@ if __name__ == "__main__":
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--backends", default=",".join(BACKENDS))
+    parser.add_argument("--quiet-workers", action="store_true",
+                        help="start the loopback cluster's workers with the README's quiet settings")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--bare-child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--backend", help=argparse.SUPPRESS)
@@ -170,4 +179,4 @@ if __name__ == "__main__":
                                        [int(p) for p in args.pids.split(",") if p])))
     else:
         print(json.dumps(figures(args.matches, args.bare, args.workers, args.rounds,
-                                 tuple(args.backends.split(","))), indent=2))
+                                 tuple(args.backends.split(",")), args.quiet_workers), indent=2))
