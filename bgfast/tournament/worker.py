@@ -337,6 +337,46 @@ class _Batches:
             start += size
 
 
+def _bots_not_here(spec: TournamentSpec) -> list[tuple[str, str, str]]:
+    """Run on each Dask worker before play (``client.run``): the players whose bot this
+    process cannot build, as ``(player, bot, why)``, without building any (a plugin's module
+    is imported, its factory not called)."""
+    from bgfast.bots import available_bots
+    from bgfast.bots.plugins import find_plugin
+    from bgfast.errors import UnknownBotError
+
+    known = set(available_bots())
+    missing = []
+    for player in spec.players:
+        if player.bot is None or player.bot in known or player.bot.partition(":")[0] in known:
+            continue
+        try:
+            if find_plugin(player.bot) is None:
+                missing.append((player.name, player.bot, "no bot of that name there"))
+        except UnknownBotError as exc:
+            missing.append((player.name, player.bot, one_line(exc)))
+    return missing
+
+
+def _check_bots_on_workers(client: Any, spec: TournamentSpec) -> None:
+    """Ask every worker of ``client`` whether it can build each player's bot.
+
+    :raises BotNotOnWorkersError: one cannot; the message names the player, the bot, the
+        worker and how to make the bot reach the workers.
+    """
+    from bgfast.errors import BotNotOnWorkersError
+
+    for address, missing in sorted(client.run(_bots_not_here, spec).items()):
+        if missing:
+            player, bot, why = missing[0]
+            raise BotNotOnWorkersError(
+                f"player {player!r} (bot {bot!r}) cannot be built on the Dask worker {address} ({why}): "
+                "a bot registered with register_bot exists only in the process that registered it; "
+                "install the package that publishes the bot (entry-point group 'bgfast.bots') on every worker, "
+                "or name it as 'module:factory' with the module importable there (PYTHONPATH)",
+                player=player, bot=bot)
+
+
 def _run_dask(spec: TournamentSpec, chunks: Iterable[int], workers: int,
               address: str | None) -> Iterator[ChunkResult]:
     try:
@@ -360,6 +400,7 @@ def _run_dask(spec: TournamentSpec, chunks: Iterable[int], workers: int,
     window: JobWindow[tuple[int, ...], list[ChunkResult]] | None = None
     try:
         n_workers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
+        _check_bots_on_workers(client, spec)
         remote_spec = client.scatter(spec, broadcast=True)
         batches = _Batches(chunks, n_workers)
         window = JobWindow(batches, lambda batch: client.submit(play_chunks, remote_spec, batch, pure=False),
