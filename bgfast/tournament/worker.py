@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import multiprocessing
 import os
 import threading
 import time
@@ -391,7 +392,13 @@ def _run_dask(spec: TournamentSpec, chunks: Iterable[int], workers: int,
     dist: Any = distributed  # untyped
     cluster = None
     if address is None:
-        with dask.config.set(QUIET_WORKER_CONFIG):
+        config = dict(QUIET_WORKER_CONFIG)
+        if "forkserver" in multiprocessing.get_all_start_methods():
+            # the workers forked from a server that has imported these once, not each a fresh
+            # interpreter importing them again: the cluster starts in about half the time
+            multiprocessing.set_forkserver_preload(["distributed", "bgfast.tournament.worker"])
+            config["distributed.worker.multiprocessing-method"] = "forkserver"
+        with dask.config.set(config):
             cluster = dist.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                         dashboard_address=None)
         client = dist.Client(cluster)
