@@ -13,7 +13,7 @@ started once before the first round and counted in no run), ``--matches`` one-po
 of pubeval against heuristic (``tournaments/million.toml``'s setting).  Every run is in a
 fresh child process, which reports its own CPU seconds (the parent's: the SQLite writes, the
 scheduler client) and its workers' (the pool's children, or the cluster's processes read
-with psutil).  It prints JSON: each run, and per backend the median rate and its spread
+with psutil; the local cluster's workers are the forkserver's children, not counted).  It prints JSON: each run, and per backend the median rate and its spread
 (half the range), the ratio to the process pool and to twice the bare loop, and the
 parent's CPU seconds per 100,000 matches.  Runs of one round against the same results are
 checked equal (the CSV of every match).
