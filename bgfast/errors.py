@@ -208,6 +208,23 @@ class BotLoadError(UnknownBotError):
     not callable, or the factory raises.  The message names the plugin and the cause."""
 
 
+class BotNotOnWorkersError(UnknownBotError):
+    """A player's bot that this process builds but a Dask worker cannot: a bot registered
+    at run time with :func:`bgfast.bots.register_bot` (it exists only in the process that
+    registered it), or a plugin whose package or module the worker lacks.  The message names
+    the player, its bot, the worker and the fix: publish the bot as an entry point of a package
+    installed on every worker, or name it ``module:factory`` with the module importable there.
+
+    :ivar player: the player's name.
+    :ivar bot: the player's bot, as the spec writes it.
+    """
+
+    def __init__(self, message: str, *, player: str, bot: str) -> None:
+        super().__init__(message)
+        self.player = player
+        self.bot = bot
+
+
 class UbgiError(BgfastError, ValueError):
     """A UBGI v0.2 line that does not parse, or a value it carries that is out of range.
 

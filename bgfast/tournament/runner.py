@@ -69,6 +69,8 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
     :raises EngineStartError: an outside engine that cannot start or fails its handshake
         (found before any match is played).
     :raises MissingExtraError: the dask backend without dask.distributed installed.
+    :raises BotNotOnWorkersError: a Dask worker cannot build a player's bot (a bot
+        registered only in this process, a plugin not installed there); nothing is played.
     """
     if not isinstance(spec, TournamentSpec):
         spec = TournamentSpec.from_toml(spec)

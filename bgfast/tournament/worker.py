@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import multiprocessing
 import os
 import threading
 import time
@@ -35,7 +36,7 @@ from bgfast.tournament.results import PLACE_DTYPE, ChunkResult, FlatRows, MatchD
 from bgfast.tournament.schedule import chunk_range, scheduler
 from bgfast.tournament.spec import MAX_MATCH_LENGTH, TournamentSpec
 
-__all__ = ["BACKENDS", "ChunkError", "play_chunk", "run_chunks"]
+__all__ = ["BACKENDS", "ChunkBatchError", "ChunkError", "play_chunk", "play_chunks", "run_chunks"]
 
 log = logging.getLogger("bgfast.tournament")
 
@@ -257,10 +258,132 @@ def _ranges(chunks: list[int]) -> str:
 
 # ---------------------------------------------------------------- dask backend
 
+TASK_SECONDS = 1.0
+"""About how long one Dask task plays: its chunks, as many as the chunks finished so far say
+fit (:class:`_Batches`).  A task costs the scheduler, the worker and this process a few
+milliseconds of CPU whatever it plays, where a process pool's job costs a fraction of one:
+a task of a second keeps that under a percent."""
+
+TASKS_PER_WORKER_LEFT = 4
+"""Batches shrink towards the end of a run so that about this many tasks a worker remain:
+the last ones end together rather than one worker playing a long batch alone."""
+
+QUIET_WORKER_CONFIG: dict[str, object] = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+}
+"""The Dask settings of the local cluster's workers (:func:`_run_dask`): no statistical
+profiler (it samples the playing thread every 10 ms) and the event loop's health check, the
+nanny's memory monitor and the system monitor at a second or two instead of 20 to 500 ms.
+An idle worker and its nanny then use about 0.3% of a core instead of 2-3%, which a core
+playing matches gets back.  Give a cluster's ``dask worker`` processes the same settings as
+environment variables (the README's "Dask" paragraph)."""
+
+
+class ChunkBatchError(Exception):
+    """A batch of chunks of which one raised: the chunks finished before it, and its error."""
+
+    def __init__(self, results: list[ChunkResult], error: ChunkError) -> None:
+        super().__init__(results, error)
+        self.results = results
+        self.error = error
+
+
+def play_chunks(spec: TournamentSpec, chunks: tuple[int, ...]) -> list[ChunkResult]:
+    """Play ``chunks`` one after the other (:func:`play_chunk`): one Dask task.
+
+    :raises ChunkBatchError: a chunk raised; it carries the results of those before it,
+        which the parent saves before it stops.
+    """
+    results: list[ChunkResult] = []
+    for chunk in chunks:
+        try:
+            results.append(play_chunk(spec, chunk))
+        except ChunkError as exc:
+            raise ChunkBatchError(results, exc) from None
+    return results
+
+
+class _Batches:
+    """The chunks to play as batches, one a Dask task, each sized when it is submitted:
+    as many chunks as :data:`TASK_SECONDS` holds at the mean play time of the chunks
+    finished so far (one until a chunk has finished), and no more than leaves
+    :data:`TASKS_PER_WORKER_LEFT` tasks a worker.  Which chunks go together changes only
+    when results arrive, never what a chunk plays."""
+
+    def __init__(self, chunks: Iterable[int], workers: int) -> None:
+        self.chunks = list(chunks)
+        self.workers = workers
+        self.seconds = 0.0
+        self.finished = 0
+
+    def add(self, result: ChunkResult) -> None:
+        """Count a finished chunk's play time."""
+        self.seconds += result.seconds
+        self.finished += 1
+
+    def size(self, left: int) -> int:
+        """The number of chunks of the next batch, with ``left`` chunks still to submit."""
+        if not self.finished:
+            return 1
+        mean = self.seconds / self.finished
+        fits = int(TASK_SECONDS / mean) if mean > 0 else left
+        return max(1, min(fits, left // (TASKS_PER_WORKER_LEFT * self.workers)))
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        start = 0
+        while start < len(self.chunks):
+            size = self.size(len(self.chunks) - start)
+            yield tuple(self.chunks[start:start + size])
+            start += size
+
+
+def _bots_not_here(spec: TournamentSpec) -> list[tuple[str, str, str]]:
+    """Run on each Dask worker before play (``client.run``): the players whose bot this
+    process cannot build, as ``(player, bot, why)``, without building any (a plugin's module
+    is imported, its factory not called)."""
+    from bgfast.bots import available_bots
+    from bgfast.bots.plugins import find_plugin
+    from bgfast.errors import UnknownBotError
+
+    known = set(available_bots())
+    missing = []
+    for player in spec.players:
+        if player.bot is None or player.bot in known or player.bot.partition(":")[0] in known:
+            continue
+        try:
+            if find_plugin(player.bot) is None:
+                missing.append((player.name, player.bot, "no bot of that name there"))
+        except UnknownBotError as exc:
+            missing.append((player.name, player.bot, one_line(exc)))
+    return missing
+
+
+def _check_bots_on_workers(client: Any, spec: TournamentSpec) -> None:
+    """Ask every worker of ``client`` whether it can build each player's bot.
+
+    :raises BotNotOnWorkersError: one cannot; the message names the player, the bot, the
+        worker and how to make the bot reach the workers.
+    """
+    from bgfast.errors import BotNotOnWorkersError
+
+    for address, missing in sorted(client.run(_bots_not_here, spec).items()):
+        if missing:
+            player, bot, why = missing[0]
+            raise BotNotOnWorkersError(
+                f"player {player!r} (bot {bot!r}) cannot be built on the Dask worker {address} ({why}): "
+                "a bot registered with register_bot exists only in the process that registered it; "
+                "install the package that publishes the bot (entry-point group 'bgfast.bots') on every worker, "
+                "or name it as 'module:factory' with the module importable there (PYTHONPATH)",
+                player=player, bot=bot)
+
 
 def _run_dask(spec: TournamentSpec, chunks: Iterable[int], workers: int,
               address: str | None) -> Iterator[ChunkResult]:
     try:
+        import dask
         import distributed
     except ImportError:
         from bgfast.errors import MissingExtraError
@@ -271,19 +394,35 @@ def _run_dask(spec: TournamentSpec, chunks: Iterable[int], workers: int,
     dist: Any = distributed  # untyped
     cluster = None
     if address is None:
-        cluster = dist.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                    dashboard_address=None)
+        config = dict(QUIET_WORKER_CONFIG)
+        if "forkserver" in multiprocessing.get_all_start_methods():
+            # the workers forked from a server that has imported these once, not each a fresh
+            # interpreter importing them again: the cluster starts in about half the time
+            multiprocessing.set_forkserver_preload(["distributed", "bgfast.tournament.worker"])
+            config["distributed.worker.multiprocessing-method"] = "forkserver"
+        with dask.config.set(config):
+            cluster = dist.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                        dashboard_address=None)
         client = dist.Client(cluster)
     else:
         client = dist.Client(address)
-    window: JobWindow[int, ChunkResult] | None = None
+    window: JobWindow[tuple[int, ...], list[ChunkResult]] | None = None
     try:
         n_workers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
+        _check_bots_on_workers(client, spec)
         remote_spec = client.scatter(spec, broadcast=True)
-        window = JobWindow(chunks, lambda chunk: client.submit(play_chunk, remote_spec, chunk, pure=False),
+        batches = _Batches(chunks, n_workers)
+        window = JobWindow(batches, lambda batch: client.submit(play_chunks, remote_spec, batch, pure=False),
                            2 * n_workers + 2,
                            wait_any=lambda futures: dist.wait(futures, return_when="FIRST_COMPLETED").done)
-        yield from window.results()
+        try:
+            for results in window.results():
+                for result in results:
+                    batches.add(result)
+                    yield result
+        except ChunkBatchError as exc:
+            yield from exc.results
+            raise exc.error from None
     finally:
         for future in window.pending if window is not None else ():
             future.cancel()  # type: ignore[attr-defined]
