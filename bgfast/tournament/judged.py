@@ -42,7 +42,8 @@ JUDGED_MATCH_DTYPE = np.dtype([(name, np.float64 if name in JUDGED_COLUMNS and "
 
 def _rate(total: float, decisions: int) -> float:
     """gnubg's error rate (:func:`bgfast.analysis.error_rates.error_rate`: total over the
-    decisions counted, times 1000); NaN without a decision, so the tables print "nan"."""
+    decisions counted, times 1000); NaN without a decision, which the tables print "n/a"
+    (:func:`~bgfast.tournament.standings.format_rate`)."""
     rate = error_rate(total, decisions)
     return math.nan if rate is None else rate
 

@@ -38,6 +38,7 @@ __all__ = [
     "SprtOutcome",
     "Standings",
     "format_elo",
+    "format_rate",
     "load_standings",
     "standings_from_store",
 ]
@@ -271,8 +272,8 @@ class Standings:
 
         def row(name: str, f: JudgedFigures) -> str:
             return (f"  {name:<20} {f.raw:+8.3f} ±{_se_text(f.raw_se):>6} {f.adjusted:+8.3f} ±{_se_text(f.adjusted_se):>6} "
-                    f"{format_elo(f.elo.elo):>8} {f.checker_error_rate:8.2f} {f.cube_error_rate:8.2f} "
-                    f"{f.luck_per_game:+9.4f}")
+                    f"{format_elo(f.elo.elo):>8} {format_rate(f.checker_error_rate):>8} "
+                    f"{format_rate(f.cube_error_rate):>8} {f.luck_per_game:+9.4f}")
         lines.extend(row(name, f) for name, f in self.judged_players.items())
         lines.extend(row(f"{a} - {b}", f) for (a, b), f in self.judged_pairings.items())
         return lines
@@ -528,6 +529,16 @@ def format_elo(x: float) -> str:
     if math.isnan(x):
         return NOT_AVAILABLE
     return f"{x + 0.0:+.1f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")  # + 0.0: no "-0.0"
+
+
+def format_rate(x: float) -> str:
+    """An error rate as the tables show it: two decimals, or ``n/a`` for NaN (no decision
+    counted, as gnubg prints it).
+
+    >>> format_rate(12.345), format_rate(float("nan"))
+    ('12.35', 'n/a')
+    """
+    return NOT_AVAILABLE if math.isnan(x) else f"{x:.2f}"
 
 
 NOT_AVAILABLE = "n/a"
