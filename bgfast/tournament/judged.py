@@ -30,7 +30,7 @@ from bgfast.rollout.stats import estimate, estimate_paired
 from bgfast.tournament.ratings import POINTS_CLIP, EloInterval, elo_interval
 
 __all__ = ["JUDGED_MATCH_COLUMNS", "JUDGED_MATCH_DTYPE", "JudgedFigures", "judged_figures",
-           "judged_table"]
+           "judged_table", "match_results"]
 
 JUDGED_MATCH_COLUMNS = ("run", "dice_index", "length", "player0", "player1", "score0", "score1", "winner", "games",
                         *JUDGED_COLUMNS)
@@ -108,11 +108,8 @@ def judged_figures(rows: NDArray[np.void], player: int, opponent: int | None = N
         return None
     s0 = r["player0"] == player
     money = bool((r["length"] == 0).all())
-    net = np.where(s0, r["score0"] - r["score1"], r["score1"] - r["score0"]).astype(np.float64)
-    result = net if money else (r["winner"] == np.where(s0, 0, 1)).astype(np.float64)
+    result, adjusted = match_results(r, player)
     luck_own = np.where(s0, r["luck0"], r["luck1"])
-    luck_opp = np.where(s0, r["luck1"], r["luck0"])
-    adjusted = result - (luck_own - luck_opp)
     (raw, raw_se), (adj, adj_se) = (_unit_estimate(r, s0, x) for x in (result, adjusted))
     scale = 2.0 * POINTS_CLIP if money else 1.0
     elo = elo_interval(0.5 + adj / scale if money else adj, adj_se / scale)
@@ -123,6 +120,19 @@ def judged_figures(rows: NDArray[np.void], player: int, opponent: int | None = N
                          _rate(float(pick["cube_error"]), int(pick["cube_decisions"])),
                          float(luck_own.sum() / max(1, int(r["games"].sum()))),
                          int(pick["checker_decisions"]), int(pick["cube_decisions"]))
+
+
+def match_results(rows: NDArray[np.void], player: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Each match's result for ``player`` (a player of every match of ``rows``, all of one
+    match length), its own view, and its luck-adjusted result (minus its own luck, plus its
+    opponent's): money net points, match play the match score (1 a win, 0 a loss)."""
+    s0 = rows["player0"] == player
+    if bool((rows["length"] == 0).all()):
+        result = np.where(s0, rows["score0"] - rows["score1"], rows["score1"] - rows["score0"]).astype(np.float64)
+    else:
+        result = (rows["winner"] == np.where(s0, 0, 1)).astype(np.float64)
+    luck = np.where(s0, rows["luck0"] - rows["luck1"], rows["luck1"] - rows["luck0"])
+    return result, result - luck
 
 
 def _unit_estimate(r: NDArray[np.void], seat0: NDArray[np.bool_], x: NDArray[np.float64]) -> tuple[float, float]:
