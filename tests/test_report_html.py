@@ -199,3 +199,52 @@ def test_html_renders_in_headless_chromium(multi_db: Path, capsys: pytest.Captur
     assert done.returncode == 0, done.stderr[-2000:]
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 50_000     # a picture, not a blank page
+
+
+@pytest.fixture
+def judged_multi_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Path:
+    monkeypatch.chdir(tmp_path)
+    spec = (MULTI.replace("[1, 3, 0]", "[3, 0]").replace('"multi"', '"judged"')    # nobody doubles: no cube rate
+            .replace('bot = "pubeval"\n\n', 'bot = "pubeval"\ncube = "never"\n\n')
+            .replace('bot = "random"\n', 'bot = "random"\ncube = "never"\n') + '\n[judge]\nbot = "neural"\n')
+    (tmp_path / "judged.toml").write_text(spec, encoding="utf-8")
+    code, _, err = run(capsys, "tournament", "judged.toml", "--db", "judged.sqlite", "--workers", "1", "--quiet")
+    assert code == 0, err
+    return tmp_path / "judged.sqlite"
+
+
+@needs_matplotlib
+def test_the_judged_section_has_each_lengths_charts_and_no_nan(judged_multi_db: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "report", str(judged_multi_db), "--html", "judged.html")[0] == 0
+    source = Path("judged.html").read_text(encoding="utf-8")
+    section = source[source.index('<section id="judged">'):]
+    section = section[:section.index("</section>")]
+    page = _Page()
+    page.feed(source)
+    page.close()
+    assert "nan" not in " ".join(page.text).split() and "n/a" in page.text
+    svgs = [section[i:section.index("</svg>", i) + 6] for i in range(len(section)) if section.startswith("<svg", i)]
+    assert len(svgs) == 2 * 2                              # each length: running raw and adjusted; rates and luck
+    texts = [" ".join(t.text or "" for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text"))
+             for svg in svgs]
+    assert "points per game" in texts[0] and "match score" in texts[2]     # money games, then 3-point matches
+    for running in (texts[0], texts[2]):
+        assert "luck-adjusted" in running and all(name in running for name in NAMES)
+    for rates in (texts[1], texts[3]):
+        assert "checker error rate (x1000)" in rates and "n/a" in rates
+        assert all(name in rates for name in NAMES)
+
+
+@needs_matplotlib
+@pytest.mark.skipif(_chromium() is None, reason="Debian's chromium is not installed (apt-get install chromium)")
+def test_the_judged_page_renders_in_headless_chromium(judged_multi_db: Path, capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    assert run(capsys, "report", str(judged_multi_db), "--html", "judged.html")[0] == 0
+    png = tmp_path / "judged.png"
+    done = subprocess.run([_chromium(), "--headless", "--no-sandbox", "--disable-gpu", f"--screenshot={png}",
+                           "--window-size=1200,3000", (tmp_path / "judged.html").as_uri()],
+                          capture_output=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 50_000

@@ -4,6 +4,7 @@ judged figures in text, --json and --html."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -15,8 +16,9 @@ from bgfast.cli import main
 from bgfast.errors import InvalidSpecError
 from bgfast.game import JUDGED_COLUMNS
 from bgfast.tournament import TournamentSpec, load_standings, run_tournament
+from bgfast.tournament.html_report import running_judged
 from bgfast.tournament.spec import JUDGE_LUCK_FILTER
-from bgfast.tournament.store import Store
+from bgfast.tournament.store import Store, open_results
 from bgfast.tournament.worker import play_chunk
 
 PLAYERS = """
@@ -178,3 +180,19 @@ def test_the_report_gives_the_judged_figures_in_text_and_html(judged_db: Path, t
     section = html[html.index('<section id="judged">'):]
     section = section[:section.index("</section>")]
     assert "<table>" in section and "pubeval vs random" in section and "not judged" not in section
+    # no cube decision: gnubg's n/a, not nan, in the text and on the page
+    assert not re.search(r"\bnan\b", text) and "n/a" in text
+    assert not re.search(r"\bnan\b", html) and "n/a</td>" in section
+    assert section.count("<svg") == 2                      # the running raw and adjusted results; the error rates
+    assert "luck-adjusted" in section and "checker error rate (x1000)" in section
+
+
+def test_the_running_judged_results_end_at_the_pairings_judged_figures(judged_db: Path) -> None:
+    standings = load_standings(judged_db)
+    with open_results(judged_db) as store:
+        series = running_judged(store.judged_matches(), store.player_names(), list(standings.judged_pairings),
+                                points=7)
+    for pair, f in standings.judged_pairings.items():
+        points = series[pair]
+        assert points[-1] == (f.matches, pytest.approx(f.raw), pytest.approx(f.adjusted))
+        assert 7 <= len(points) <= 8 and [n for n, *_ in points] == sorted(n for n, *_ in points)

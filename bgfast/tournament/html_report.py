@@ -10,16 +10,19 @@ charts as SVG elements drawn by matplotlib (:mod:`~bgfast.tournament.plots`, the
 extra); no script, no external file, nothing fetched.  Every name and text from the file is
 escaped (:func:`html.escape`).
 
-**Judged figures.**  Issue 28's judge (a ``[judge]`` table in the spec, measuring each
-game's dice luck and each decision's error) does not exist yet; the page has their place,
-the section ``id="judged"`` (:func:`judged_section`), which says that the matches were not
-judged.  When the results file keeps the judge's figures, that function is where the
-per-player and per-pairing ``ppg_luck_adjusted`` (with its standard error),
-``checker_error_rate``, ``cube_error_rate`` and ``luck_per_game`` go, and
-:func:`running_ppg` is where the luck-adjusted running ppg joins the raw one.
+**Judged figures.**  A judged run's (a ``[judge]`` table in the spec, measuring each
+game's dice luck and each decision's error) figures are the section ``id="judged"``
+(:func:`judged_section`), for each match length of the file: the table of each player's
+and pairing's raw and luck-adjusted result, Elo from the adjusted results, error rates
+and luck per game ("n/a" for a rate with no decision, as gnubg prints it); a chart a
+pairing of its running raw and adjusted results, each in its narrowing 95% band
+(:func:`running_judged`), where the adjusted one settles sooner; and a bar chart of each
+player's error rates and luck.  Without a judge the section says that the matches were
+not judged.
 
 The heart is pure: :func:`running_ppg` (match rows in index order to each pairing's running
-ppg) and :func:`html_page` (standings, run specs and running ppg to the page's text);
+ppg), :func:`running_judged` (the same of the judged records, raw and adjusted) and
+:func:`html_page` (standings, run specs and running ppg to the page's text);
 :func:`write_html_report` reads the file and writes the page.
 """
 from __future__ import annotations
@@ -32,8 +35,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
+from bgfast.tournament.judged import match_results
 from bgfast.tournament.results import SavedMatch
-from bgfast.tournament.standings import NOT_AVAILABLE, PairingStanding, Standings, format_elo, length_name
+from bgfast.tournament.standings import (NOT_AVAILABLE, PairingStanding, Standings, format_elo, format_rate,
+                                         length_name)
 from bgfast.tournament.store import open_results
 from bgfast.validation import output_file
 
@@ -42,13 +50,16 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["RUNNING_POINTS", "html_page", "judged_section", "running_ppg", "write_html_report"]
+__all__ = ["RUNNING_POINTS", "html_page", "judged_section", "running_judged", "running_ppg", "write_html_report"]
 
 RUNNING_POINTS = 200
 """How many points (at most) each pairing's running-ppg line has, evenly spread over its matches."""
 
 Series = dict[tuple[str, str], list[tuple[int, float]]]
 """Pairing ``(a, b)`` -> ``[(matches played, a's points per game so far), ...]``."""
+
+JudgedSeries = dict[tuple[str, str], list[tuple[int, float, float]]]
+"""Pairing ``(a, b)`` -> ``[(matches played, a's raw result so far, its luck-adjusted so far), ...]``."""
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1150px; color: #222; }
@@ -109,7 +120,47 @@ def running_ppg(matches: Iterable[SavedMatch], pairings: Sequence[tuple[str, str
     return out
 
 
-def html_page(standings: Standings, specs: Sequence[str], running: Series, charts: Mapping[str, str]) -> str:
+def running_judged(rows: NDArray[np.void], names: Mapping[int, str], pairings: Sequence[tuple[str, str]],
+                   points: int = RUNNING_POINTS) -> JudgedSeries:
+    """Each judged pairing's mean raw and luck-adjusted result so far as its matches were
+    played, in the results file's order (run by run, match index order), from the first
+    player's side: money in points per game, match play in match score
+    (:func:`~bgfast.tournament.judged.match_results`); its last point is the pairing's
+    judged figures over all its matches.
+
+    :param rows: judged match records of one match length (``Store.judged_matches``).
+    :param names: player id -> name (``Store.player_names``).
+    :param pairings: the pairings ``(a, b)`` to follow, by name; one without a match in
+        ``rows`` gets no points.
+    :param points: at most this many points a pairing (its last match always one).
+
+    >>> from bgfast.tournament.judged import JUDGED_MATCH_DTYPE
+    >>> rows = np.zeros(3, dtype=JUDGED_MATCH_DTYPE)
+    >>> rows["player1"], rows["score0"], rows["luck0"] = 1, [1, 2, 0], [0.5, 1.0, 0.0]
+    >>> rows["score1"] = [0, 0, 1]
+    >>> running_judged(rows, {0: "x", 1: "y"}, [("x", "y")])
+    {('x', 'y'): [(1, 1.0, 0.5), (2, 1.5, 0.75), (3, 0.6666666666666666, 0.16666666666666666)]}
+    """
+    ids = {name: i for i, name in names.items()}
+    out: JudgedSeries = {}
+    for a, b in pairings:
+        out[(a, b)] = []
+        if a not in ids or b not in ids:
+            continue
+        mine = ((rows["player0"] == ids[a]) & (rows["player1"] == ids[b])) | (
+            (rows["player0"] == ids[b]) & (rows["player1"] == ids[a]))
+        r = rows[mine]
+        if not len(r):
+            continue
+        raw, adjusted = (np.cumsum(x) / np.arange(1, len(r) + 1) for x in match_results(r, ids[a]))
+        step = max(1, len(r) // max(1, points))
+        at = sorted(set(range(step, len(r) + 1, step)) | {len(r)})
+        out[(a, b)] = [(n, float(raw[n - 1]), float(adjusted[n - 1])) for n in at]
+    return out
+
+
+def html_page(standings: Standings, specs: Sequence[str], running: Series, charts: Mapping[str, str],
+              judged: Mapping[int | None, JudgedSeries] | None = None) -> str:
     """The report page's text (UTF-8 HTML5).
 
     :param standings: the file's standings (:func:`~bgfast.tournament.standings.load_standings`).
@@ -117,7 +168,9 @@ def html_page(standings: Standings, specs: Sequence[str], running: Series, chart
     :param running: each pairing's running ppg (:func:`running_ppg`).
     :param charts: inline SVG elements by name: ``"ratings"`` (the Elo chart of the
         standings), ``"running"`` (the running ppg), ``"ratings <length>"`` (a length's Elo
-        chart); a missing one is left out.
+        chart), and a judged table's charts (:func:`judged_section`); a missing one is left out.
+    :param judged: each judged table's running raw and adjusted results, by its length
+        (None: the file's one length; :func:`running_judged`).
     """
     e = html.escape
     title = f"{standings.tournament}: tournament report"
@@ -144,7 +197,7 @@ def html_page(standings: Standings, specs: Sequence[str], running: Series, chart
     if running:
         body.append("<table><tr><th>pairing</th><th>after matches</th><th>a ppg so far</th></tr>"
                     + "".join(_checkpoint_rows(pair, series) for pair, series in running.items()) + "</table>")
-    body.append(judged_section(standings))
+    body.append(judged_section(standings, charts, judged))
     if standings.sprt is not None:
         t = standings.sprt
         body.append(f"<h2>SPRT</h2><p>SPRT [{t.elo0:g}, {t.elo1:g}]: {e(t.verdict)} after {t.matches} matches, "
@@ -160,12 +213,22 @@ def html_page(standings: Standings, specs: Sequence[str], running: Series, chart
             + "\n".join(body) + "\n</body></html>\n")
 
 
-def judged_section(standings: Standings) -> str:
-    """The judged figures (issue 28), per player and per pairing: the raw and luck-adjusted
-    results with their standard errors, Elo from the adjusted results, the checker and cube
-    error rates (x1000 a decision) and the luck per game; each match length's own table
-    for a file of several; a note when the matches were not judged (nothing made up)."""
+def judged_section(standings: Standings, charts: Mapping[str, str] | None = None,
+                   running: Mapping[int | None, JudgedSeries] | None = None) -> str:
+    """The judged figures, per player and per pairing: the raw and luck-adjusted results
+    with their standard errors, Elo from the adjusted results, the checker and cube error
+    rates (x1000 a decision, "n/a" without a decision) and the luck per game; each match
+    length's own table for a file of several; a note when the matches were not judged
+    (nothing made up).
+
+    :param charts: inline SVG elements by name (:func:`judged_chart_name`): a table's
+        running raw and adjusted results (``"judged running"``) and its players' error
+        rates and luck (``"judged players"``); a missing one is left out.
+    :param running: a table's running results by its length (None: the file's one
+        length; :func:`running_judged`), for a few checkpoints as numbers.
+    """
     e = html.escape
+    charts = charts or {}
     tables = [s for s in (standings, *standings.by_length) if s.judged_players]
     if not tables:
         return ("<section id=\"judged\"><h2>Judged figures</h2><p>These matches were not judged: a judge "
@@ -173,7 +236,8 @@ def judged_section(standings: Standings) -> str:
                 "so there are no luck-adjusted points per game, error rates or luck per game to show.</p></section>")
     parts = ["<section id=\"judged\"><h2>Judged figures</h2><p>Adjusted = the result minus the player's luck "
              "plus its opponent's (gnubg's luck-adjusted result); money games in points per game, match play in "
-             "match score; error rates in thousandths of a point (or of match winning chance) per decision.</p>"]
+             f"match score; error rates in thousandths of a point (or of match winning chance) per decision; "
+             f"{NOT_AVAILABLE}: no decision of that kind.</p>"]
     for one in tables:
         if one.length is not None:
             parts.append(f"<h3>{e(length_name(one.length))}</h3>")
@@ -181,13 +245,37 @@ def judged_section(standings: Standings) -> str:
                      "<th>LOS</th><th>checker error rate</th><th>cube error rate</th><th>luck per game</th></tr>")
         rows = [*one.judged_players.items(), *((f"{a} vs {b}", f) for (a, b), f in one.judged_pairings.items())]
         for name, f in rows:
-            parts.append(f"<tr><td>{e(name)}</td><td>{f.raw:+.3f} ± {f.raw_se:.3f}</td>"
-                         f"<td>{f.adjusted:+.3f} ± {f.adjusted_se:.3f}</td><td>{format_elo(f.elo.elo)}</td>"
-                         f"<td>{f.elo.los:.3f}</td><td>{f.checker_error_rate:.2f}</td>"
-                         f"<td>{f.cube_error_rate:.2f}</td><td>{f.luck_per_game:+.4f}</td></tr>")
+            los = NOT_AVAILABLE if math.isnan(f.elo.los) else f"{f.elo.los:.3f}"
+            parts.append(f"<tr><td>{e(name)}</td>{_n(f'{f.raw:+.3f} ± {_se(f.raw_se)}')}"
+                         f"{_n(f'{f.adjusted:+.3f} ± {_se(f.adjusted_se)}')}{_n(format_elo(f.elo.elo))}"
+                         f"{_n(los)}{_n(format_rate(f.checker_error_rate))}{_n(format_rate(f.cube_error_rate))}"
+                         f"{_n(f'{f.luck_per_game:+.4f}')}</tr>")
         parts.append("</table>")
+        unit = "points per game" if all(f.money for f in one.judged_players.values()) else "match score"
+        parts.append(f"<p class=\"note\">Each pairing's {unit} so far, raw (grey) and luck-adjusted (orange), "
+                     "from the first player's side, as its matches were played; each band is the 95% interval "
+                     "after that many matches at the final spread (± 1.96 final standard errors × "
+                     "√(final matches / matches so far)): the adjusted one is narrower, and its line settles "
+                     "sooner.</p>")
+        parts.append(_chart(charts, judged_chart_name("running", one.length)))
+        series = (running or {}).get(one.length, {})
+        if any(series.values()):
+            parts.append("<table><tr><th>pairing</th><th>after matches</th><th>raw so far</th>"
+                         "<th>adjusted so far</th></tr>"
+                         + "".join(_checkpoint_rows(pair, points) for pair, points in series.items()) + "</table>")
+        parts.append(_chart(charts, judged_chart_name("players", one.length)))
     parts.append("</section>")
     return "".join(parts)
+
+
+def judged_chart_name(kind: str, length: int | None) -> str:
+    """The name of a judged table's chart in :func:`html_page`'s ``charts``: ``kind``
+    (``"running"`` or ``"players"``) of the table of ``length`` (None: the file's one length).
+
+    >>> judged_chart_name("running", None), judged_chart_name("players", 7)
+    ('judged running', 'judged players 7')
+    """
+    return f"judged {kind}" + ("" if length is None else f" {length}")
 
 
 def _spec_section(text: str) -> str:
@@ -298,19 +386,20 @@ def _engine_section(standings: Standings) -> list[str]:
     return rows
 
 
-def _checkpoint_rows(pair: tuple[str, str], series: list[tuple[int, float]]) -> str:
-    """A pairing's running ppg at a few points (a tenth, a quarter, half, all of its matches)."""
+def _checkpoint_rows(pair: tuple[str, str], series: Sequence[tuple[Any, ...]]) -> str:
+    """A pairing's running figures (``(matches, figure, ...)`` points) at a few points (a
+    tenth, a quarter, half, all of its matches)."""
     if not series:
         return ""
     total = series[-1][0]
-    shown = []
+    shown: list[tuple[Any, ...]] = []
     for share in (0.1, 0.25, 0.5, 1.0):
         point = next((s for s in series if s[0] >= share * total), series[-1])
         if point not in shown:
             shown.append(point)
     e = html.escape
-    return "".join(f"<tr><td>{e(pair[0])} - {e(pair[1])}</td>{_n(str(n))}{_n(f'{ppg:+.3f}')}</tr>"
-                   for n, ppg in shown)
+    return "".join(f"<tr><td>{e(pair[0])} - {e(pair[1])}</td>{_n(str(n))}"
+                   + "".join(_n(f"{x:+.3f}") for x in figures) + "</tr>" for n, *figures in shown)
 
 
 def _chart(charts: Mapping[str, str], name: str) -> str:
@@ -340,13 +429,21 @@ def write_html_report(db: str | Path, standings: Standings, out: str | Path) -> 
     :raises MissingExtraError: matplotlib is not installed (``pip install 'bgfast[plot]'``).
     :raises OutputFileError: ``out`` cannot be written (nothing is written then).
     """
-    from bgfast.tournament.plots import figure_svg, ratings_figure, require_plotting, running_ppg_figure
+    from bgfast.tournament.plots import (figure_svg, judged_players_figure, judged_running_figure, ratings_figure,
+                                         require_plotting, running_ppg_figure)
 
     require_plotting("--html")
     pairs = [(q.a, q.b) for q in standings.pairings]
+    judged_tables = [s for s in (standings, *standings.by_length) if s.judged_players]
     with open_results(db) as store:
         specs = [run["spec"] for run in store.runs()]
         running = running_ppg(store.iter_matches(), pairs, {(q.a, q.b): q.stats.matches for q in standings.pairings})
+        judged: dict[int | None, JudgedSeries] = {}
+        if judged_tables:
+            rows, names = store.judged_matches(), store.player_names()
+            for one in judged_tables:
+                mine = rows if one.length is None else rows[rows["length"] == one.length]
+                judged[one.length] = running_judged(mine, names, list(one.judged_pairings))
     final_se = {(q.a, q.b): (q.result.ppg_se_paired if q.result.paired else q.result.ppg_se_independent)
                 if q.result is not None else q.stats.ppg_se for q in standings.pairings}
     charts: dict[str, str] = {}
@@ -358,6 +455,12 @@ def write_html_report(db: str | Path, standings: Standings, out: str | Path) -> 
         for one in standings.by_length:
             if one.players:
                 charts[f"ratings {one.length}"] = figure_svg(ratings_figure(one))
-    page = html_page(standings, specs, running, charts)
+        for one in judged_tables:
+            money = all(f.money for f in one.judged_players.values())
+            errors = {pair: (f.raw_se, f.adjusted_se) for pair, f in one.judged_pairings.items()}
+            charts[judged_chart_name("running", one.length)] = figure_svg(
+                judged_running_figure(judged[one.length], errors, money=money))
+            charts[judged_chart_name("players", one.length)] = figure_svg(judged_players_figure(one.judged_players))
+    page = html_page(standings, specs, running, charts, judged)
     with output_file(out, "the HTML report") as handle:
         handle.write(page)

@@ -1,18 +1,21 @@
 """The ratings plot of ``bgfast report --plot``: each player's Elo with its interval, and the
 pairwise matrix; and the running points per game of each pairing, which the HTML report
-(:mod:`~bgfast.tournament.html_report`) draws beside it.  matplotlib is imported only here,
+(:mod:`~bgfast.tournament.html_report`) draws beside it, with a judged run's running raw and
+luck-adjusted results and its players' error rates and luck.  matplotlib is imported only here,
 when a plot is drawn (``bgfast[plot]``).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from bgfast.tournament.standings import Standings, format_elo
+from bgfast.tournament.judged import JudgedFigures
+from bgfast.tournament.standings import Standings, format_elo, format_rate
 from bgfast.validation import output_file
 
-__all__ = ["figure_svg", "plot_ratings", "ratings_figure", "require_plotting", "running_ppg_figure"]
+__all__ = ["figure_svg", "judged_players_figure", "judged_running_figure", "plot_ratings", "ratings_figure",
+           "require_plotting", "running_ppg_figure"]
 
 
 def require_plotting(option: str = "--plot") -> Any:
@@ -99,15 +102,7 @@ def running_ppg_figure(series: Mapping[tuple[str, str], Sequence[tuple[int, floa
     fig, ax = plt.subplots(figsize=(9.0, 4.2))
     try:
         for (a, b), points in series.items():
-            if not points:
-                continue
-            x = [m for m, _ in points]
-            y = [v for _, v in points]
-            line, = ax.plot(x, y, linewidth=1.2, label=_label(f"{a} - {b}"))
-            se = final_se.get((a, b), math.nan)
-            if math.isfinite(se):
-                ax.fill_between([x[-1] * 0.9, x[-1]], y[-1] - 1.96 * se, y[-1] + 1.96 * se,
-                                color=line.get_color(), alpha=0.2, linewidth=0)
+            _running_line(ax, points, final_se.get((a, b), math.nan), f"{a} - {b}")
         ax.axhline(0.0, color="grey", linewidth=0.8, linestyle=":")
         ax.set_xlabel("matches played in the pairing")
         ax.set_ylabel("points per game so far (first player's side)")
@@ -119,6 +114,125 @@ def running_ppg_figure(series: Mapping[tuple[str, str], Sequence[tuple[int, floa
         plt.close(fig)
         raise
     return fig
+
+
+def judged_running_figure(series: Mapping[tuple[str, str], Sequence[tuple[int, float, float]]],
+                          final_se: Mapping[tuple[str, str], tuple[float, float]], *, money: bool) -> Any:
+    """A matplotlib figure of each judged pairing's running raw and luck-adjusted result
+    (from the first player's side) as its matches were played, a panel a pairing, each
+    line in its 95% band as it narrows: ± 1.96 times the final standard error times
+    sqrt(final matches / matches so far), the interval the figure had after that many
+    matches at its final spread.  The adjusted line's band is the narrower by the ratio of
+    the standard errors, and the line settles sooner.
+
+    :param series: pairing ``(a, b)`` -> ``[(matches played, raw so far, adjusted so far), ...]``
+        (:func:`~bgfast.tournament.html_report.running_judged`).
+    :param final_se: pairing -> the final (raw, adjusted) standard errors (NaN: no band).
+    :param money: money games (points per game) or match play (match score).
+    :raises MissingExtraError: matplotlib is not installed (``pip install 'bgfast[plot]'``).
+    """
+    import math
+
+    plt = require_plotting()
+    pairs = [pair for pair, points in series.items() if points]
+    columns = max(1, min(3, len(pairs)))
+    rows = max(1, -(-len(pairs) // columns))
+    fig, axes = plt.subplots(rows, columns, figsize=(3.6 * columns + 0.6, 3.0 * rows + 0.5), squeeze=False)
+    try:
+        unit = "points per game" if money else "match score"
+        for ax, (a, b) in zip(axes.flat, pairs):
+            raw_se, adjusted_se = final_se.get((a, b), (math.nan, math.nan))
+            points = series[(a, b)]
+            low, high = _running_line(ax, [(n, r) for n, r, _ in points], raw_se, "raw", funnel=True, color="tab:grey")
+            low2, high2 = _running_line(ax, [(n, j) for n, _, j in points], adjusted_se, "luck-adjusted",
+                                        funnel=True, color="tab:orange")
+            if math.isfinite(min(low, low2)) and math.isfinite(max(high, high2)):
+                pad = 0.15 * (max(high, high2) - min(low, low2)) or 0.1
+                ax.set_ylim(min(low, low2) - pad, max(high, high2) + pad)
+            ax.axhline(0.0, color="grey", linewidth=0.8, linestyle=":")
+            ax.set_title(_label(f"{a} - {b}"), fontsize=9)
+            ax.set_xlabel("matches played", fontsize=8)
+            ax.tick_params(labelsize=7)
+            ax.legend(fontsize=7, loc="best")
+        for ax in list(axes.flat)[len(pairs):]:
+            ax.set_visible(False)
+        for ax in axes[:, 0]:
+            ax.set_ylabel(f"{unit} so far", fontsize=8)
+        fig.suptitle(f"Raw and luck-adjusted {unit} as the matches were played (bands: 95% interval)", fontsize=10)
+        fig.tight_layout()
+    except BaseException:
+        plt.close(fig)
+        raise
+    return fig
+
+
+def judged_players_figure(players: Mapping[str, JudgedFigures]) -> Any:
+    """A matplotlib figure of each player's checker error rate, cube error rate (x1000 a
+    decision) and luck per game as bars, each with its number (``n/a``: no decision counted).
+
+    :raises MissingExtraError: matplotlib is not installed (``pip install 'bgfast[plot]'``).
+    """
+    import math
+
+    plt = require_plotting()
+    names = list(players)[::-1]
+    money = all(f.money for f in players.values())
+
+    def luck_text(x: float) -> str:
+        return f"{x:+.4f}"
+
+    panels: list[tuple[str, list[float], Callable[[float], str]]] = [
+        ("checker error rate (x1000)", [players[n].checker_error_rate for n in names], format_rate),
+        ("cube error rate (x1000)", [players[n].cube_error_rate for n in names], format_rate),
+        ("luck per game" + (" (points)" if money else " (MWC)"), [players[n].luck_per_game for n in names], luck_text)]
+    fig, axes = plt.subplots(1, 3, figsize=(10.0, 1.2 + 0.45 * len(names)), sharey=True)
+    try:
+        for ax, (title, values, text) in zip(axes, panels):
+            shown = [v if math.isfinite(v) else 0.0 for v in values]
+            bars = ax.barh(range(len(names)), shown, color="tab:blue" if "error" in title else "tab:green")
+            ax.bar_label(bars, labels=[text(v) for v in values], padding=3, fontsize=8)
+            ax.axvline(0.0, color="grey", linewidth=0.8)
+            ax.set_title(title, fontsize=9)
+            ax.tick_params(labelsize=8)
+            ax.margins(x=0.35)
+            if not any(math.isfinite(v) for v in values):  # no decision of the kind: an empty panel, no scale
+                ax.set_xlim(0.0, 1.0)
+                ax.set_xticks([])
+        axes[0].set_yticks(range(len(names)), [_label(n) for n in names])
+        fig.tight_layout()
+    except BaseException:
+        plt.close(fig)
+        raise
+    return fig
+
+
+def _running_line(ax: Any, points: Sequence[tuple[int, float]], se: float, label: str, *,
+                  funnel: bool = False, color: str | None = None) -> tuple[float, float]:
+    """One running line on ``ax`` with its 95% band (where ``se`` is finite): the final
+    interval as a strip at the right end, or (``funnel``) the interval after each point's
+    matches, ± 1.96 ``se`` sqrt(final / so far).
+
+    :returns: the lowest and highest the line and its band reach over the last nine tenths
+        of its matches (where a chart's scale should reach); infinite for no points.
+    """
+    import math
+
+    if not points:
+        return math.inf, -math.inf
+    x = [m for m, _ in points]
+    y = [v for _, v in points]
+    line, = ax.plot(x, y, linewidth=1.2, label=_label(label), color=color)
+    half = [0.0] * len(x)
+    if math.isfinite(se):
+        if funnel:
+            half = [1.96 * se * math.sqrt(x[-1] / m) for m in x]
+            ax.fill_between(x, [v - h for v, h in zip(y, half)], [v + h for v, h in zip(y, half)],
+                            color=line.get_color(), alpha=0.2, linewidth=0)
+        else:
+            ax.fill_between([x[-1] * 0.9, x[-1]], y[-1] - 1.96 * se, y[-1] + 1.96 * se,
+                            color=line.get_color(), alpha=0.2, linewidth=0)
+    late = [i for i, m in enumerate(x) if m >= 0.1 * x[-1]]
+    return min(y[i] - half[i] for i in late), max(y[i] + half[i] for i in late)
 
 
 def figure_svg(fig: Any) -> str:
