@@ -86,13 +86,13 @@ def _runner_child(matches: int, workers: int, backend: str, address: str | None,
 
 def _start_cluster(workers: int, tmp: str, quiet_workers: bool = False) -> tuple[str, list[subprocess.Popen[bytes]]]:
     """A ``dask scheduler`` and ``workers`` single-threaded ``dask worker`` processes on loopback
-    (with ``quiet_workers``, given the README's settings: :data:`~bgfast.tournament.worker.QUIET_WORKER_CONFIG`)."""
+    (with ``quiet_workers``, given the README's settings: :data:`~bgfast.procs.QUIET_WORKER_CONFIG`)."""
     dask = str(Path(sys.executable).with_name("dask"))
     file = os.path.join(tmp, "scheduler.json")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[1]),
                                                                       os.environ.get("PYTHONPATH")]))}
     if quiet_workers:
-        from bgfast.tournament.worker import QUIET_WORKER_CONFIG
+        from bgfast.procs import QUIET_WORKER_CONFIG
 
         env.update({"DASK_" + key.upper().replace(".", "__").replace("-", "_"): str(value)
                     for key, value in QUIET_WORKER_CONFIG.items()})

@@ -466,6 +466,11 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--bot", default="neural", metavar="BOT", help="the bot playing both sides (default neural)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
     p.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument("--backend", choices=("process", "dask"), default="process",
+                   help="where blocks of trials are played: a local process pool (default) or a Dask cluster "
+                   "(the same result bit for bit)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster of --workers)")
     p.add_argument("--cubeful", action="store_true",
                    help="also roll out with the bot's cube decisions (money: points per initial cube; "
                    "match: MWC and EMG), luck-adjusted too; --plays are then ranked by it")
@@ -534,13 +539,13 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
         several = args.play is not None and len(args.play) > 1
         if args.extend is not None:
             result = extend_rollout(args.extend, args.trials, save=args.save, workers=args.workers, progress=None,
-                                    interruptible=True)
+                                    interruptible=True, backend=args.backend, scheduler=args.scheduler)
         else:
             result = (rollout if args.save is None else partial(save_rollout, args.save))(
                          args.position_id, dice=args.dice, play=None if args.play is None or several else args.play[0],
                          plays=args.play if several else args.plays, prune_se=args.prune_se, cube=args.cube,
                          bot=bot, evaluator=evaluator, rules=rules, trials=args.trials, seed=args.seed,
-                         workers=args.workers,
+                         workers=args.workers, backend=args.backend, scheduler=args.scheduler,
                          cubeful=args.cubeful, truncate=args.truncate, truncate_ply=args.truncate_ply,
                          late_ply=args.late_ply, late_after=args.late_after, target_se=args.target_se,
                          variance_reduction=args.variance_reduction, luck=args.luck, progress=None,

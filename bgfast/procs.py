@@ -21,7 +21,10 @@ submission order or as they finish.  It keeps the promises both callers make:
   otherwise at once: the waiting jobs are cancelled and the running ones terminated.
 
 :class:`JobWindow` is the bounded window alone, for any kind of future with a
-``result()`` method (the tournament's Dask backend uses it with Dask's futures).
+``result()`` method (the Dask backends of tournaments and rollouts use it with Dask's
+futures).  Those backends share the rest of their Dask side here too: :func:`dask_client`
+(a local cluster of quiet workers, or a scheduler's address) and
+:func:`check_bots_on_workers` (every bot named can be built on every worker).
 
 >>> with WorkerPool(abs, [-3, 1, -2], workers=2, ordered=True,
 ...                 on_worker_death=lambda lost: RuntimeError(f"lost {lost}")) as pool:
@@ -42,7 +45,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, Protocol, TypeVar
 
-__all__ = ["JobWindow", "Pending", "WorkerPool", "exit_with_parent"]
+__all__ = ["QUIET_WORKER_CONFIG", "JobWindow", "Pending", "WorkerPool", "check_bots_on_workers", "dask_client",
+           "dask_workers", "exit_with_parent"]
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -362,3 +366,106 @@ def exit_with_parent(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="bgfast-parent-watch", daemon=True).start()
+
+
+# ---------------------------------------------------------------- Dask: the cluster and the bots on it
+
+QUIET_WORKER_CONFIG: dict[str, object] = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+}
+"""The Dask settings of the local cluster's workers (:func:`dask_client`): no statistical
+profiler (it samples the playing thread every 10 ms) and the event loop's health check, the
+nanny's memory monitor and the system monitor at a second or two instead of 20 to 500 ms.
+An idle worker and its nanny then use about 0.3% of a core instead of 2-3%, which a core
+playing matches gets back.  Give a cluster's ``dask worker`` processes the same settings as
+environment variables (the README's "Dask" paragraph)."""
+
+
+@contextlib.contextmanager
+def dask_client(workers: int, address: str | None, preload: tuple[str, ...] = ()) -> Iterator[Any]:
+    """A ``distributed.Client`` of the scheduler at ``address``, or of a local cluster of
+    ``workers`` quiet processes (:data:`QUIET_WORKER_CONFIG`, one thread each) forked from a
+    server that has imported ``distributed`` and the modules ``preload`` once; closed (and
+    the local cluster with it) on leaving.
+
+    :raises MissingExtraError: dask.distributed is not installed.
+    """
+    try:
+        import dask
+        import distributed
+    except ImportError:
+        from bgfast.errors import MissingExtraError
+
+        raise MissingExtraError("the dask backend needs dask.distributed: pip install 'bgfast[dask]'") from None
+
+    dist: Any = distributed  # untyped
+    cluster = None
+    if address is None:
+        config = dict(QUIET_WORKER_CONFIG)
+        if "forkserver" in multiprocessing.get_all_start_methods():
+            # the workers forked from a server that has imported these once, not each a fresh
+            # interpreter importing them again: the cluster starts in about half the time
+            multiprocessing.set_forkserver_preload(["distributed", *preload])
+            config["distributed.worker.multiprocessing-method"] = "forkserver"
+        with dask.config.set(config):
+            cluster = dist.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                        dashboard_address=None)
+        client = dist.Client(cluster)
+    else:
+        client = dist.Client(address)
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def dask_workers(client: Any, default: int) -> int:
+    """The number of workers ``client``'s scheduler has (``default`` when it says none)."""
+    return max(1, len(client.scheduler_info().get("workers", {})) or default)
+
+
+def _bots_not_here(bots: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
+    """Run on each Dask worker before play (``client.run``): of ``bots`` (``(player, bot
+    name)``), those this process cannot build, as ``(player, bot, why)``, without building
+    any (a plugin's module is imported, its factory not called)."""
+    from bgfast.bots import available_bots
+    from bgfast.bots.plugins import find_plugin
+    from bgfast.errors import UnknownBotError, one_line
+
+    known = set(available_bots())
+    missing = []
+    for player, bot in bots:
+        if bot in known or bot.partition(":")[0] in known:
+            continue
+        try:
+            if find_plugin(bot) is None:
+                missing.append((player, bot, "no bot of that name there"))
+        except UnknownBotError as exc:
+            missing.append((player, bot, one_line(exc)))
+    return missing
+
+
+def check_bots_on_workers(client: Any, bots: list[tuple[str, str]]) -> None:
+    """Ask every worker of ``client`` whether it can build each of ``bots``, ``(player, bot
+    name)`` pairs (an empty player: the bot alone, as a rollout's).
+
+    :raises BotNotOnWorkersError: one cannot; the message names the player, the bot, the
+        worker and how to make the bot reach the workers.
+    """
+    from bgfast.errors import BotNotOnWorkersError
+
+    for address, missing in sorted(client.run(_bots_not_here, bots).items()):
+        if missing:
+            player, bot, why = missing[0]
+            who = f"player {player!r} (bot {bot!r})" if player else f"bot {bot!r}"
+            raise BotNotOnWorkersError(
+                f"{who} cannot be built on the Dask worker {address} ({why}): "
+                "a bot registered with register_bot exists only in the process that registered it; "
+                "install the package that publishes the bot (entry-point group 'bgfast.bots') on every worker, "
+                "or name it as 'module:factory' with the module importable there (PYTHONPATH)",
+                player=player, bot=bot)

@@ -7,8 +7,9 @@ dice and the players' random choices from the streams of ``(seed, i)`` only
 (:mod:`bgfast._core.rng`), so a trial is a pure function of the rollout's
 arguments (a checked :class:`~bgfast.rollout.request.RolloutRequest`) and its
 index.  Trials are cut into blocks, the blocks are played in worker processes
-(:class:`bgfast.procs.WorkerPool`), and the per-trial results are put back in
-trial order: the result is the same, bit for bit, whatever the number of workers.
+(:class:`bgfast.procs.WorkerPool`) or as Dask tasks (:func:`_dask_blocks`), and the
+per-trial results are put back in trial order: the result is the same, bit for bit,
+whatever the backend and the number of workers.
 One core call plays a block of trials of a line and writes their numbers
 (:class:`bgfast._core.rollout.TrialRunner`: in C, without the GIL, for the
 built-in bots and evaluators; a Python bot or evaluator is called back with
@@ -36,8 +37,10 @@ from __future__ import annotations
 import dataclasses
 import math
 import pickle
+import threading
 import time
-from collections.abc import Callable, Iterator
+import uuid
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -55,7 +58,7 @@ from bgfast.match import MatchState, Rules
 from bgfast.met import MatchEquityTable
 from bgfast.position import Move, Position
 from bgfast.probabilities import OUTCOME_KINDS, Probabilities
-from bgfast.procs import WorkerPool
+from bgfast.procs import JobWindow, WorkerPool, check_bots_on_workers, dask_client, dask_workers
 from bgfast.rollout.cube_decision import cube_rollout, double_take_state
 from bgfast.rollout.request import RolloutRequest
 from bgfast.rollout.result import Estimate, PlayResult, RolloutResult
@@ -348,6 +351,49 @@ def _worker_died(lost: list[tuple[int, int, tuple[int, ...] | None]]) -> Rollout
                               "the rollout is stopped")
 
 
+_LOCAL = threading.local()  # a Dask worker's _Worker, per thread (Dask may run several)
+
+
+def _dask_block(task: _Task, run: str, bounds: tuple[int, int, tuple[int, ...] | None]) -> np.ndarray:
+    """One Dask task: the block ``bounds`` of rollout ``run`` (its :class:`_Worker` built on
+    this thread's first block of the run and kept for the next ones)."""
+    cached: tuple[str, _Worker] | None = getattr(_LOCAL, "worker", None)
+    if cached is None or cached[0] != run:
+        _LOCAL.worker = None
+        cached = _LOCAL.worker = (run, _Worker(task))
+    return cached[1].run(*bounds)
+
+
+def _dask_blocks(task: _Task, blocks: Callable[[int], Iterator[tuple[int, int, tuple[int, ...] | None]]],
+                 workers: int, address: str | None) -> Generator[np.ndarray, None, None]:
+    """The blocks played as Dask tasks, on a local cluster of ``workers`` processes or the
+    scheduler at ``address``, their results in trial order; ``blocks(n)`` cuts the trials for
+    ``n`` workers.  The bots named by a recipe are first checked on every worker, and a
+    worker lost more times than Dask retries a task is a :class:`RolloutWorkerError`.
+    Closing the iterator cancels the tasks in flight and closes the client (and the local
+    cluster)."""
+    with dask_client(workers, address, preload=("bgfast.rollout.engine",)) as client:
+        n = dask_workers(client, workers)
+        recipes = (task.bot, task.evaluator, task.late_bot)
+        check_bots_on_workers(client, [("", r.text()) for r in recipes if isinstance(r, BotRecipe)])
+        remote = client.scatter(task, broadcast=True)
+        run = uuid.uuid4().hex
+        window: JobWindow[tuple[int, int, tuple[int, ...] | None], np.ndarray] = JobWindow(
+            blocks(n), lambda bounds: client.submit(_dask_block, remote, run, bounds, pure=False), 2 * n + 2)
+        try:
+            yield from window.results()
+        except Exception as exc:
+            if type(exc).__name__ != "KilledWorker":
+                raise
+            lost = sorted(window.pending.values())
+            trials = f"trials {lost[0][0]}-{lost[0][1] - 1}" if lost else "trials"
+            raise RolloutWorkerError(f"a Dask worker died (killed?) while {trials} were being played, more times "
+                                     "than Dask retries a task; the rollout is stopped") from None
+        finally:
+            for future in window.pending:
+                future.cancel()  # type: ignore[attr-defined]
+
+
 # ---------------------------------------------------------------- lines and blocks
 
 
@@ -525,7 +571,8 @@ def run_rollout(request: RolloutRequest, *, previous: tuple[np.ndarray, int] | N
         pruning = _Pruning(request.prune_se, PRUNE_EVERY[strata], list(range(len(lines))))
     data, reached, interrupted, died = _run(task, request.trials, request.workers, request.target_se, strata,
                                             request.progress, se_scale, request.interruptible, pruning,
-                                            None if previous is None else previous[0])
+                                            None if previous is None else previous[0], request.backend,
+                                            request.scheduler)
     n = data.shape[1]
     if record is not None:
         record(data, strata)
@@ -685,8 +732,8 @@ class _Pruning:
 
 def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata: int,
          progress: bool | None, se_scale: float = 1.0, interruptible: bool = False,
-         pruning: _Pruning | None = None,
-         previous: np.ndarray | None = None) -> tuple[np.ndarray, bool | None, bool, RolloutWorkerError | None]:
+         pruning: _Pruning | None = None, previous: np.ndarray | None = None, backend: str = "process",
+         address: str | None = None) -> tuple[np.ndarray, bool | None, bool, RolloutWorkerError | None]:
     """Play the trials in blocks (in a pool if ``workers`` > 1): the ``(lines, n, 6)`` results
     in trial order, whether ``target_se`` was reached (None without one), whether the
     trials were ended early, and the pool's error when that was a worker's death.
@@ -703,15 +750,22 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
 
     ``previous``: the numbers of the first trials, already played: the trials go on from there.
 
+    ``backend`` ``"dask"``: the blocks are Dask tasks (:func:`_dask_blocks`), on a local
+    cluster of ``workers`` or the scheduler at ``address``; a Ctrl-C keeps the blocks
+    finished as the process pool's does.
+
     :raises RolloutWorkerError: a worker died before enough trials were finished to keep.
     """
-    size = min(_block_size(workers, len(task.lines) * (2 if task.cubeful else 1)), trials)   # games a trial
-    if workers > 1:
+    games = len(task.lines) * (2 if task.cubeful else 1)   # games a trial
+    size = min(_block_size(workers, games), trials)
+    dask = backend == "dask"
+    if workers > 1 or dask:
         try:
             pickle.dumps(task)
         except (pickle.PicklingError, AttributeError, TypeError) as exc:
             raise InvalidRolloutError(
                 f"bot or evaluator cannot be sent to worker processes ({exc}); use workers=1"
+                + (" and the process backend" if dask else "")
             ) from None
     workers = min(workers, -(-(trials - (0 if previous is None else previous.shape[1])) // size))   # a worker a block at most
     chunks: list[np.ndarray] = [] if previous is None else [previous]
@@ -725,18 +779,23 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
         worst = max(estimate_columns(values[j][:, None], vstrata)[1][0] for j in lines)
         return bool(worst * se_scale <= target_se)
 
-    def blocks() -> Iterator[tuple[int, int, tuple[int, ...] | None]]:
+    def blocks(size: int = size) -> Iterator[tuple[int, int, tuple[int, ...] | None]]:
         for a, b in _blocks(trials, size, done):   # the lines still rolled out when the block is handed out
             yield a, b, None if pruning is None else tuple(pruning.active)
 
     prune_at = trials if pruning is None else pruning.every
     pool: WorkerPool[tuple[int, int, tuple[int, ...] | None], np.ndarray] | None = None
+    remote: Generator[np.ndarray, None, None] | None = None
+    results: Iterator[np.ndarray]
     bar: Any = None
     interrupted, died = False, None
     try:
-        if workers == 1:
+        if dask:   # its workers are spawned or forked from a fresh server: the bar's thread is no matter
+            remote = _dask_blocks(task, lambda n: blocks(min(_block_size(n, games), trials)), workers, address)
+            results = remote
+        elif workers == 1:
             worker = _Worker(task)
-            results: Iterator[np.ndarray] = (worker.run(*bounds) for bounds in blocks())
+            results = (worker.run(*bounds) for bounds in blocks())
         else:
             # the pool is started before the progress bar's thread exists (fork after threads is unsafe)
             pool = WorkerPool(_run_block, blocks(), workers=workers, ordered=True,
@@ -770,6 +829,8 @@ def _run(task: _Task, trials: int, workers: int, target_se: float | None, strata
             bar.close()
         if pool is not None:
             pool.close()
+        if remote is not None:
+            remote.close()
     return np.concatenate(chunks, axis=1), (None if target_se is None else reached(done)), interrupted, died
 
 

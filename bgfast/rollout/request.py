@@ -33,7 +33,7 @@ from bgfast.met import MatchEquityTable
 from bgfast.position import VARIANTS, Move, Position
 from bgfast.validation import real_number, whole_number
 
-__all__ = ["MAX_TRIALS", "MAX_TRUNCATE", "RolloutRequest"]
+__all__ = ["BACKENDS", "MAX_TRIALS", "MAX_TRUNCATE", "RolloutRequest"]
 
 
 def _best_plays(pos: Position, match: MatchState, rules: Rules, met: MatchEquityTable | None, roll: Dice,
@@ -53,6 +53,9 @@ def _best_plays(pos: Position, match: MatchState, rules: Rules, met: MatchEquity
     text = f"{pos.id()}:{dataclasses.replace(match, dice=(roll.high, roll.low)).match_id()}"
     ranking = rank_plays(text, roll, judge, rules=rules, met=met)
     return [p.move for p in ranking.plays[:top]]
+
+BACKENDS = ("process", "dask")
+"""Where a rollout's blocks of trials can be played (``backend``)."""
 
 MAX_TRIALS = 10**8
 """The most trials of a rollout: it keeps every trial's six numbers (48 bytes a trial and
@@ -124,6 +127,10 @@ class RolloutRequest:
     truncate_ply: int | None = None
     """Truncated trials are finished with the neural evaluator at this many plies (its n-ply
     search); None: the evaluator's own ply."""
+    backend: str = "process"
+    """Where the trials are played: ``"process"`` (a process pool) or ``"dask"`` (a Dask cluster)."""
+    scheduler: str | None = None
+    """With the dask backend, the scheduler's address; None: a local cluster of :attr:`workers`."""
 
     def late_bot(self) -> Any:
         """The bot as it plays after :attr:`late_after` plies (its ply and cube ply
@@ -166,6 +173,8 @@ class RolloutRequest:
         late_ply: int | None = None,
         late_after: int | None = None,
         truncate_ply: int | None = None,
+        backend: str = "process",
+        scheduler: str | None = None,
     ) -> RolloutRequest:
         """Check the arguments of a rollout (those of :func:`~bgfast.rollout.rollout`).
 
@@ -212,6 +221,11 @@ class RolloutRequest:
         :param seed: the run seed; trial ``i`` uses the streams of ``(seed, i)``.
         :param workers: processes, at most one per block of trials (more would
             idle, so they are not started); the result does not depend on it.
+        :param backend: where the blocks of trials are played: ``"process"`` (a process
+            pool of ``workers``, or this process with one) or ``"dask"`` (a Dask task a block,
+            on a local cluster of ``workers`` processes or the scheduler at ``scheduler``);
+            the result is the same bit for bit.
+        :param scheduler: with the dask backend, the scheduler's address (``tcp://host:8786``).
         :param truncate: stop each trial after this many plies (half-moves) and
             use the evaluator's probabilities (cubeful: Janowski's formula in money
             play with the bot's ``cube_efficiency``, a dead cube in match play).
@@ -245,7 +259,7 @@ class RolloutRequest:
             result of the trials finished, cut the same way, in its ``partial``.)
         :raises InvalidRolloutError: zero, negative or too many (:data:`MAX_TRIALS`) trials;
             zero or negative workers, plies or
-            target, a finished position or match, a pending double (without ``cube``), ``plays`` or
+            target, an unknown backend, a scheduler without the dask backend, a finished position or match, a pending double (without ``cube``), ``plays`` or
             ``play`` without dice, truncation with no evaluator, a position with
             more checkers than the variant has; ``cube`` with dice or a play, or where the
             side on roll may not double (the Crawford game, the opponent's cube, ...);
@@ -262,6 +276,10 @@ class RolloutRequest:
             raise InvalidRolloutError(f"trials must be at most {MAX_TRIALS:,} (a rollout keeps every trial's "
                                       f"results in memory), got {trials:,}")
         workers = _count(workers, "workers")
+        if backend not in BACKENDS:
+            raise InvalidRolloutError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+        if scheduler is not None and backend != "dask":
+            raise InvalidRolloutError("a scheduler address is only for the dask backend")
         seed = _count(seed, "seed", low=0)
         truncate = None if truncate is None else _count(truncate, "truncate", high=MAX_TRUNCATE)
         if target_se is not None:  # checked; the value itself is kept as given (the result reports it)
@@ -310,7 +328,7 @@ class RolloutRequest:
                    exact_bearoff=bool(exact_bearoff), target_se=target_se,
                    variance_reduction=bool(variance_reduction), luck=bool(use_luck), progress=progress,
                    interruptible=bool(interruptible), late_ply=late_ply, late_after=late_after,
-                   truncate_ply=truncate_ply)
+                   truncate_ply=truncate_ply, backend=backend, scheduler=scheduler)
 
     @staticmethod
     def _late(late_ply: object, late_after: object, bot: Any) -> tuple[int | None, int | None]:

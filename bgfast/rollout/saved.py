@@ -155,10 +155,12 @@ def save_rollout(path: str | os.PathLike[str], position: Any, **options: Any) ->
 
 
 def extend_rollout(path: str | os.PathLike[str], trials: int, *, save: str | os.PathLike[str] | None = None,
-                   workers: int = 1, progress: bool | None = False, interruptible: bool = False) -> RolloutResult:
+                   workers: int = 1, progress: bool | None = False, interruptible: bool = False,
+                   backend: str = "process", scheduler: str | None = None) -> RolloutResult:
     """Continue the rollout saved in ``path`` to ``trials`` trials in all, on the same dice
     streams, and save it again (to ``save``, default ``path``): the result equals one
-    rollout of ``trials`` trials with the saved arguments, bit for bit.
+    rollout of ``trials`` trials with the saved arguments, bit for bit (on either
+    ``backend``, as :func:`~bgfast.rollout.rollout`'s).
 
     :raises InvalidRolloutError: a missing, unreadable or malformed save file, one that does
         not fit its arguments, ``trials`` not more than saved, or of another stratification
@@ -167,7 +169,7 @@ def extend_rollout(path: str | os.PathLike[str], trials: int, *, save: str | os.
     """
     options, data, strata = read_saved(path)
     request = RolloutRequest.create(options.pop("position"), trials=trials, workers=workers, progress=progress,
-                                    interruptible=interruptible, **options)
+                                    interruptible=interruptible, backend=backend, scheduler=scheduler, **options)
     target = path if save is None else save
     return run_rollout(request, previous=(data, strata),
                        record=lambda rows, s: write_saved(target, request, rows, s))

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import multiprocessing
 import os
 import threading
 import time
@@ -31,7 +30,7 @@ from bgfast.engines.record import RecordingBot, plays_in_core
 from bgfast.errors import WorkerFailedError, one_line
 from bgfast.game import JUDGED_COLUMNS, failed_bot, play_matches
 from bgfast.position import Position
-from bgfast.procs import JobWindow, WorkerPool
+from bgfast.procs import JobWindow, WorkerPool, check_bots_on_workers, dask_client, dask_workers
 from bgfast.tournament.results import PLACE_DTYPE, ChunkResult, FlatRows, MatchDecisions, MatchRow, named_rows
 from bgfast.tournament.schedule import chunk_range, scheduler
 from bgfast.tournament.spec import MAX_MATCH_LENGTH, TournamentSpec
@@ -268,20 +267,6 @@ TASKS_PER_WORKER_LEFT = 4
 """Batches shrink towards the end of a run so that about this many tasks a worker remain:
 the last ones end together rather than one worker playing a long batch alone."""
 
-QUIET_WORKER_CONFIG: dict[str, object] = {
-    "distributed.worker.profile.enabled": False,
-    "distributed.admin.tick.interval": "1s",
-    "distributed.worker.memory.monitor-interval": "1s",
-    "distributed.admin.system-monitor.interval": "2s",
-}
-"""The Dask settings of the local cluster's workers (:func:`_run_dask`): no statistical
-profiler (it samples the playing thread every 10 ms) and the event loop's health check, the
-nanny's memory monitor and the system monitor at a second or two instead of 20 to 500 ms.
-An idle worker and its nanny then use about 0.3% of a core instead of 2-3%, which a core
-playing matches gets back.  Give a cluster's ``dask worker`` processes the same settings as
-environment variables (the README's "Dask" paragraph)."""
-
-
 class ChunkBatchError(Exception):
     """A batch of chunks of which one raised: the chunks finished before it, and its error."""
 
@@ -340,95 +325,32 @@ class _Batches:
             start += size
 
 
-def _bots_not_here(spec: TournamentSpec) -> list[tuple[str, str, str]]:
-    """Run on each Dask worker before play (``client.run``): the players whose bot this
-    process cannot build, as ``(player, bot, why)``, without building any (a plugin's module
-    is imported, its factory not called)."""
-    from bgfast.bots import available_bots
-    from bgfast.bots.plugins import find_plugin
-    from bgfast.errors import UnknownBotError
-
-    known = set(available_bots())
-    missing = []
-    for player in spec.players:
-        if player.bot is None or player.bot in known or player.bot.partition(":")[0] in known:
-            continue
-        try:
-            if find_plugin(player.bot) is None:
-                missing.append((player.name, player.bot, "no bot of that name there"))
-        except UnknownBotError as exc:
-            missing.append((player.name, player.bot, one_line(exc)))
-    return missing
-
-
-def _check_bots_on_workers(client: Any, spec: TournamentSpec) -> None:
-    """Ask every worker of ``client`` whether it can build each player's bot.
-
-    :raises BotNotOnWorkersError: one cannot; the message names the player, the bot, the
-        worker and how to make the bot reach the workers.
-    """
-    from bgfast.errors import BotNotOnWorkersError
-
-    for address, missing in sorted(client.run(_bots_not_here, spec).items()):
-        if missing:
-            player, bot, why = missing[0]
-            raise BotNotOnWorkersError(
-                f"player {player!r} (bot {bot!r}) cannot be built on the Dask worker {address} ({why}): "
-                "a bot registered with register_bot exists only in the process that registered it; "
-                "install the package that publishes the bot (entry-point group 'bgfast.bots') on every worker, "
-                "or name it as 'module:factory' with the module importable there (PYTHONPATH)",
-                player=player, bot=bot)
-
-
 def _run_dask(spec: TournamentSpec, chunks: Iterable[int], workers: int,
               address: str | None) -> Iterator[ChunkResult]:
-    try:
-        import dask
-        import distributed
-    except ImportError:
-        from bgfast.errors import MissingExtraError
+    with dask_client(workers, address, preload=("bgfast.tournament.worker",)) as client:
+        import distributed  # there by now: dask_client checked
 
-        raise MissingExtraError(
-            "the dask backend needs dask.distributed: pip install 'bgfast[dask]'") from None
-
-    dist: Any = distributed  # untyped
-    cluster = None
-    if address is None:
-        config = dict(QUIET_WORKER_CONFIG)
-        if "forkserver" in multiprocessing.get_all_start_methods():
-            # the workers forked from a server that has imported these once, not each a fresh
-            # interpreter importing them again: the cluster starts in about half the time
-            multiprocessing.set_forkserver_preload(["distributed", "bgfast.tournament.worker"])
-            config["distributed.worker.multiprocessing-method"] = "forkserver"
-        with dask.config.set(config):
-            cluster = dist.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                        dashboard_address=None)
-        client = dist.Client(cluster)
-    else:
-        client = dist.Client(address)
-    window: JobWindow[tuple[int, ...], list[ChunkResult]] | None = None
-    try:
-        n_workers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
-        _check_bots_on_workers(client, spec)
-        remote_spec = client.scatter(spec, broadcast=True)
-        batches = _Batches(chunks, n_workers)
-        window = JobWindow(batches, lambda batch: client.submit(play_chunks, remote_spec, batch, pure=False),
-                           2 * n_workers + 2,
-                           wait_any=lambda futures: dist.wait(futures, return_when="FIRST_COMPLETED").done)
+        dist: Any = distributed  # untyped
+        window: JobWindow[tuple[int, ...], list[ChunkResult]] | None = None
         try:
-            for results in window.results():
-                for result in results:
-                    batches.add(result)
-                    yield result
-        except ChunkBatchError as exc:
-            yield from exc.results
-            raise exc.error from None
-    finally:
-        for future in window.pending if window is not None else ():
-            future.cancel()  # type: ignore[attr-defined]
-        client.close()
-        if cluster is not None:
-            cluster.close()
+            n_workers = dask_workers(client, workers)
+            check_bots_on_workers(client, [(p.name, p.bot) for p in spec.players if p.bot is not None])
+            remote_spec = client.scatter(spec, broadcast=True)
+            batches = _Batches(chunks, n_workers)
+            window = JobWindow(batches, lambda batch: client.submit(play_chunks, remote_spec, batch, pure=False),
+                               2 * n_workers + 2,
+                               wait_any=lambda futures: dist.wait(futures, return_when="FIRST_COMPLETED").done)
+            try:
+                for results in window.results():
+                    for result in results:
+                        batches.add(result)
+                        yield result
+            except ChunkBatchError as exc:
+                yield from exc.results
+                raise exc.error from None
+        finally:
+            for future in window.pending if window is not None else ():
+                future.cancel()  # type: ignore[attr-defined]
 
 
 def _named_failures(results: Iterator[ChunkResult]) -> Iterator[ChunkResult]:
