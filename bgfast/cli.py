@@ -224,6 +224,9 @@ def _add_hint(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("dice", metavar="DICE", nargs="?",
                    help="the roll, like 31 (default: the dice a Match ID or XGID says were rolled)")
     p.add_argument("--top", type=_positive, metavar="K", help="show the K best plays (default: all)")
+    p.add_argument("--svg", metavar="FILE",
+                   help="also draw the best play to FILE as SVG: the board after it, an arrow for each checker "
+                   "moved (replaced atomically)")
     _add_judge_options(p)
     p.set_defaults(func=_cmd_hint)
 
@@ -231,8 +234,15 @@ def _add_hint(sub: argparse._SubParsersAction[Parser]) -> None:
 def _cmd_hint(args: argparse.Namespace) -> int:
     from bgfast.analysis import rank_plays
 
+    svg_file = _output_file(args.svg, "--svg") if args.svg is not None else None
     result = rank_plays(args.position_id, args.dice, args.bot, ply=args.ply)
     print(json.dumps(result.to_dict(args.top), indent=2) if args.json else result.text(args.top))
+    if svg_file is not None:
+        from bgfast.analysis import board_svg, write_svg
+
+        best = result.plays[0].move
+        write_svg(svg_file, board_svg(best.origin, result.situation.match, play=best))
+        print(f"wrote the best play, {best or '(no play)'}, to {svg_file}", file=sys.stderr)
     return 0
 
 
