@@ -25,6 +25,7 @@ from bgfast.dice import Dice
 from bgfast.errors import (
     BgfastError,
     BotFailedError,
+    EngineError,
     InvalidDiceError,
     InvalidPositionError,
     InvalidSpecError,
@@ -37,7 +38,7 @@ from bgfast.errors import (
     shortened,
 )
 from bgfast.position import Move, Position
-from bgfast.validation import output_folder, whole_number
+from bgfast.validation import output_folder, real_number, whole_number
 
 if TYPE_CHECKING:
     from bgfast.formats.text import PositionText
@@ -223,6 +224,9 @@ def _add_hint(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("dice", metavar="DICE", nargs="?",
                    help="the roll, like 31 (default: the dice a Match ID or XGID says were rolled)")
     p.add_argument("--top", type=_positive, metavar="K", help="show the K best plays (default: all)")
+    p.add_argument("--svg", metavar="FILE",
+                   help="also draw the best play to FILE as SVG: the board after it, an arrow for each checker "
+                   "moved (replaced atomically)")
     _add_judge_options(p)
     p.set_defaults(func=_cmd_hint)
 
@@ -230,8 +234,15 @@ def _add_hint(sub: argparse._SubParsersAction[Parser]) -> None:
 def _cmd_hint(args: argparse.Namespace) -> int:
     from bgfast.analysis import rank_plays
 
+    svg_file = _output_file(args.svg, "--svg") if args.svg is not None else None
     result = rank_plays(args.position_id, args.dice, args.bot, ply=args.ply)
     print(json.dumps(result.to_dict(args.top), indent=2) if args.json else result.text(args.top))
+    if svg_file is not None:
+        from bgfast.analysis import board_svg, write_svg
+
+        best = result.plays[0].move
+        write_svg(svg_file, board_svg(best.origin, result.situation.match, play=best))
+        print(f"wrote the best play, {best or '(no play)'}, to {svg_file}", file=sys.stderr)
     return 0
 
 
@@ -327,10 +338,10 @@ def _add_play(sub: argparse._SubParsersAction[Parser]) -> None:
         "winner, kind of win, points, score after.  The dice are those of match INDEX of run SEED, "
         "so the same arguments print the same match, byte for byte.",
         epilog="A bot is NAME or NAME:KEY=VALUE,... with the options of the bot, e.g. random, "
-        "pubeval (doubles in races by the Keith count) or pubeval:cube=never (cubeless).",
+        "pubeval (doubles in races by the Keith count) or pubeval:cube=never (cubeless).  " + _ENGINE_EPILOG,
     )
     p.add_argument("--player", action="append", required=True, metavar="BOT",
-                   help="a bot, given twice: player 0, then player 1")
+                   help="a bot or an outside engine, given twice: player 0, then player 1")
     p.add_argument("--length", type=_non_negative, default=7, metavar="N",
                    help="match length in points, 0 = one money game (default 7)")
     p.add_argument("--seed", type=_non_negative, default=0, help="run seed of the dice (default 0)")
@@ -344,6 +355,7 @@ def _add_play(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--sgf", metavar="FILE",
                    help="also write the match to FILE as SGF, GNU Backgammon's own format (load match), "
                    "with its rules; any variant")
+    _add_engine_timeout(p)
     rules = p.add_argument_group("rules")
     rules.add_argument("--crawford", action=argparse.BooleanOptionalAction, default=True,
                        help="Crawford rule in match play (default on)")
@@ -358,8 +370,42 @@ def _add_play(sub: argparse._SubParsersAction[Parser]) -> None:
     p.set_defaults(func=_cmd_play)
 
 
+_ENGINE_EPILOG = ("An outside engine is command:PROGRAM ARGS... (a UBGI engine, e.g. 'command:bgfast engine --bot "
+                  "pubeval') or engine:gnubg[:ply=N] (the GNU Backgammon program), as a tournament spec's command "
+                  "and engine players; it is started and checked once before play, and it plays through Python, "
+                  "far more slowly than a bot of bgfast's own.")
+
+
+def _positive_number(text: str) -> float:
+    """An argparse type: a finite number above 0."""
+    try:
+        return real_number(float(text), "the value", low=0.0, strict=True)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number above 0, got {text!r}") from None
+
+
+def _add_engine_timeout(p: argparse.ArgumentParser) -> None:
+    """``--engine-timeout``: the seconds an outside engine's decision may take."""
+    from bgfast.engines.base import DEFAULT_TIMEOUT_S
+
+    p.add_argument("--engine-timeout", type=_positive_number, default=DEFAULT_TIMEOUT_S, metavar="S",
+                   help="seconds an outside engine may take over one decision before it counts as hung; "
+                   f"the start has at least 30 (default {DEFAULT_TIMEOUT_S:g})")
+
+
+def _players(texts: Sequence[str], timeout_s: float) -> list[object]:
+    """The bots or outside engines the command line names (:func:`bgfast.engines.players.player_bot`);
+    every outside engine is started once and stopped, so that one that cannot start or
+    fails its handshake is one error (exit 2) before any play."""
+    from bgfast.engines.players import player_bot, preflight
+
+    bots = [player_bot(text, timeout_s=timeout_s) for text in texts]
+    preflight(bots)
+    return bots
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
-    from bgfast.bots import get_bot
+    from bgfast.engines.players import play_replayed
     from bgfast.game import play_match
     from bgfast.match import Rules
     from bgfast.formats.matchlog import match_json, match_text
@@ -368,31 +414,52 @@ def _cmd_play(args: argparse.Namespace) -> int:
         raise ValueError(f"give --player twice (player 0, then player 1), got {args.player!r}")
     rules = Rules(crawford=args.crawford, jacoby=args.jacoby, beaver=args.beaver,
                   max_cube=args.max_cube, variant=args.variant, dead_cube=args.dead_cube)
-    bots = [get_bot(spec) for spec in args.player]
+    bots = _players(args.player, args.engine_timeout)
     if args.mat is not None and rules.variant != "standard":
         raise InvalidSpecError(f"--mat writes standard backgammon only (Jellyfish .mat has no variants), "
                                f"not {rules.variant!r}")
     mat_file = _output_file(args.mat, "--mat") if args.mat is not None else None
     sgf_file = _output_file(args.sgf, "--sgf") if args.sgf is not None else None
     _one_file_each(("--mat", mat_file), ("--sgf", sgf_file))
-    with _bots_named(bots, args.player):
+    with _bots_named(bots, args.player), _engine_log_quiet():   # the faults are printed below
         if mat_file is not None or sgf_file is not None:
             from bgfast.formats.mat import write_mat
             from bgfast.formats.sgf import write_sgf
             from bgfast.game import play_match_with_history
 
-            history = play_match_with_history(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
-                                              index=args.index)
+            history, faults = play_replayed(
+                lambda: play_match_with_history(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
+                                                index=args.index), bots, length=args.length)
             if mat_file is not None:
                 write_mat(history, mat_file, players=args.player)
             if sgf_file is not None:
                 write_sgf(history, sgf_file, players=args.player, rules=rules)
             record = history.record
         else:
-            record = play_match(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
-                                index=args.index)
+            record, faults = play_replayed(
+                lambda: play_match(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
+                                   index=args.index), bots, length=args.length)
+    for fault in faults:   # survived: the match above is the one played after the faults
+        print(f"{PROG}: engine fault ({fault.kind}, player {fault.seat}): {fault.message}; the match was played "
+              "again on the same dice", file=sys.stderr)
     print(match_json(record, args.player) if args.json else match_text(record, args.player))
     return 0
+
+
+@contextlib.contextmanager
+def _engine_log_quiet() -> Iterator[None]:
+    """Inside, the ``bgfast.engines`` log (replays, forfeits, engines' stderr) has a handler
+    that drops its records, so that Python does not print its warnings on stderr: the
+    command prints each fault itself, one line."""
+    import logging
+
+    handler = logging.NullHandler()
+    logger = logging.getLogger("bgfast.engines")
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
 
 
 @contextlib.contextmanager
@@ -439,7 +506,10 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
         "or 1296 pairs of first two rolls; exit status 130); so does SIGTERM (status 143), and a worker "
         "process that dies (with its error, status 1).",
         epilog="Positions are gnubg Position IDs, PositionID:MatchID, or XGIDs (which carry the score "
-        "and cube).  A bot is NAME or NAME:KEY=VALUE,... (e.g. pubeval, pubeval:cube=never).",
+        "and cube).  A bot is NAME or NAME:KEY=VALUE,... (e.g. pubeval, pubeval:cube=never).  " + _ENGINE_EPILOG
+        + "  In a rollout each worker process runs its own engine; without probabilities from it, --truncate "
+        "finishes with the heuristic evaluator's probabilities, which also measure the luck (as for pubeval); an "
+        "engine fault (a crash, a hang, an illegal play) stops the rollout with one line, status 1.",
     )
     p.add_argument("position_id", metavar="POSITION_ID", nargs="?",
                    help="gnubg Position ID, PositionID:MatchID or XGID (not with --extend)")
@@ -463,7 +533,9 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
                    "every 324); the table says after how many trials")
     p.add_argument("--trials", type=int, default=1296, metavar="N",
                    help="trials (default 1296, at most 100,000,000); with --target-se the most")
-    p.add_argument("--bot", default="neural", metavar="BOT", help="the bot playing both sides (default neural)")
+    p.add_argument("--bot", default="neural", metavar="BOT",
+                   help="the bot or outside engine playing both sides (default neural)")
+    _add_engine_timeout(p)
     p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
     p.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (default 1)")
     p.add_argument("--backend", choices=("process", "dask"), default="process",
@@ -527,7 +599,7 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
     if args.save is not None:
         _output_file(args.save, "--save")    # checked before any trial
     rules = Rules(variant=args.variant)
-    bot = get_bot(args.bot)
+    bot = _players([args.bot], args.engine_timeout)[0]
     evaluator = None
     if args.truncate is not None and not hasattr(bot, "evaluate"):
         evaluator = get_bot("heuristic")   # the bot gives no probabilities: finish with the heuristic's
@@ -1022,7 +1094,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return int(args.func(args) or 0)
         except (WorkerFailedError, RolloutWorkerError, ResultsWriteError, OutputFileError,
-                BotFailedError) as exc:  # the run failed
+                BotFailedError, EngineError) as exc:  # the run failed (an engine too, after its start)
             print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
             return EXIT_FAILURE
         except (BgfastError, ValueError) as exc:

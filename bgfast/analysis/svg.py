@@ -12,6 +12,11 @@ when the side on roll owns it, at the top when its opponent does), the score or 
 game" and the pip counts above, and the dice, when given, on the right half.  A point
 with more than five checkers shows five and the count on the outermost.
 
+Given a play (``bgfast hint --svg``: the best one), the board is the one after it, still
+from the mover's view, the play is named in the header, and each checker's step of one
+die is an arrow from a dashed ring where the checker stood to where it went (bar and
+borne off included).
+
 >>> import xml.etree.ElementTree as ET
 >>> root = ET.fromstring(board_svg("4HPwATDgc/ABMA", dice="31"))
 >>> root.tag, root.get("viewBox")
@@ -24,9 +29,10 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from bgfast.dice import Dice
+from bgfast.errors import IllegalMoveError
 from bgfast.formats.text import read_position
 from bgfast.match import MatchState
-from bgfast.position import NUM_CHECKERS, Position
+from bgfast.position import BAR, NUM_CHECKERS, OFF, Move, Position
 from bgfast.validation import write_output_file
 
 __all__ = ["board_svg", "write_svg"]
@@ -46,7 +52,7 @@ _STACK = 5                   # checkers drawn on a point before the count is sho
 
 _COLOURS = {"board": "#2e5e3e", "felt": "#d9c9a3", "point_a": "#8b3a2b", "point_b": "#e8dcc0",
             "bar": "#3f2a1a", "me": "#fbf8ef", "me_edge": "#444444", "opp": "#262626", "opp_edge": "#000000",
-            "text": "#1a1a1a", "cube": "#ffffff"}
+            "text": "#1a1a1a", "cube": "#ffffff", "play": "#1f5fbf"}
 
 
 def _x_of(point: int) -> float:
@@ -57,6 +63,53 @@ def _x_of(point: int) -> float:
     else:                             # bottom row, 12 at the left to 1 at the right
         col = 12 - point
     return left + col * _POINT + (_BAR if col >= 6 else 0)
+
+
+def _column(point: int) -> tuple[float, float, float]:
+    """Where the checkers of ``point`` (1..24) stand: the centre ``x`` of its column, the
+    centre ``y`` of the checker at its edge, and the step to the next one inwards."""
+    top, bottom = _TOP + _FRAME, _TOP + _FRAME + _INNER_H
+    x = _x_of(point) + _POINT / 2
+    return (x, top + _POINT / 2, _POINT) if point >= 13 else (x, bottom - _POINT / 2, -_POINT)
+
+
+def _slot(point: int, index: int, tray_x: float) -> tuple[float, float]:
+    """The centre of the side on roll's ``index``-th checker (0 at the edge) on ``point``,
+    the bar (:data:`BAR`) or, borne off (:data:`OFF`), its tray; a point shows at most
+    :data:`_STACK` checkers, so a higher index is drawn on the outermost."""
+    top = _TOP + _FRAME
+    if point == OFF:
+        return tray_x + _TRAY / 2, top + _INNER_H - 80
+    if point == BAR:
+        return _LEFT + _FRAME + _HALF + _BAR / 2, top + _INNER_H / 2 + _POINT * 1.5 + min(index, _STACK - 1) * _POINT
+    x, base, step = _column(point)
+    return x, base + min(index, _STACK - 1) * step
+
+
+def _play_marks(play: Move, tray_x: float) -> list[str]:
+    """The arrows of ``play``'s checker steps over the board after it: from a dashed ring
+    where each checker stood to where it went, in the order they were played."""
+    after = list(play.position.board[1])           # the side on roll's checkers, index point - 1, bar at 24
+    count = {point: after[point - 1] for point in range(1, BAR + 1)}
+    count[OFF] = 0
+    steps = play.checker_moves
+    # walk the play backwards from the board after it, so each step knows its checker's slots
+    marks: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    for step in reversed(steps):
+        count[step.dst] = max(count[step.dst] - 1, 0) if step.dst != OFF else 0
+        end = _slot(step.dst, count[step.dst], tray_x)
+        start = _slot(step.src, count[step.src], tray_x)
+        count[step.src] += 1
+        marks.append((start, end))
+    colour = _COLOURS["play"]
+    out = [f'<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" '
+           f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker></defs>']
+    for (x0, y0), (x1, y1) in reversed(marks):
+        out.append(f'<circle cx="{x0:.1f}" cy="{y0:.1f}" r="{_POINT / 2 - 3:.1f}" fill="none" stroke="{colour}" '
+                   'stroke-width="2" stroke-dasharray="4 3"/>')
+        out.append(f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" stroke="{colour}" '
+                   'stroke-width="3" stroke-opacity="0.85" marker-end="url(#arrow)"/>')
+    return out
 
 
 def _checker(x: float, y: float, mine: bool, label: str = "") -> str:
@@ -107,29 +160,50 @@ def _header(position: Position, match: MatchState | None) -> tuple[str, str]:
     return head, f"Pips: side on roll {pips_me}, opponent {pips_opp}  \u00b7  {ids}"
 
 
-def board_svg(position: Position | str, match: MatchState | None = None, dice: Dice | str | None = None) -> str:
+def board_svg(position: Position | str, match: MatchState | None = None, dice: Dice | str | None = None, *,
+              play: Move | None = None) -> str:
     """The board of ``position`` as SVG text (see the module's docstring for the picture).
 
     :param position: a :class:`~bgfast.position.Position` or its text (Position ID,
         ``PositionID:MatchID`` or XGID, whose match state is drawn when ``match`` is None).
     :param match: the score and cube to draw (None: those the text states, else a money game
         with the cube centred).
-    :param dice: a roll to draw (None: the dice the match state says were rolled, if any).
+    :param dice: a roll to draw (None: the dice the match state says were rolled, if any;
+        with ``play``, its roll).
+    :param play: a play of ``position`` to draw: the board after it with an arrow for each
+        checker's step (see the module's docstring).
     :raises InvalidPositionError, InvalidMatchIdError: a malformed position.
     :raises InvalidDiceError: dice that do not parse.
+    :raises IllegalMoveError: a ``play`` of another position or roll.
+
+    >>> import xml.etree.ElementTree as ET
+    >>> from bgfast.position import Position
+    >>> best = Position().parse_move("8/5 6/5", "31")
+    >>> svg = ET.fromstring(board_svg(Position(), play=best))
+    >>> len(svg.findall("{http://www.w3.org/2000/svg}line"))
+    2
     """
     text = read_position(position)
     pos, match = text.position, match if match is not None else text.match
+    if play is not None:
+        if play.origin != pos or (dice is not None and Dice.of(dice) != play.dice):
+            raise IllegalMoveError(f"the play {str(play)!r} of {play.dice} is not one of "
+                                   f"{'this roll in ' if dice is not None else ''}{pos.id()!r}")
+        dice = dice if dice is not None else play.dice
     roll = Dice.of(dice) if dice is not None else (
         Dice.of(match.dice) if match is not None and match.dice != (0, 0) else None)
-    opp, me = pos.board
-    head, details = _header(pos, match)
+    drawn = pos if play is None else play.position
+    opp, me = drawn.board
+    head, details = _header(drawn, match)
+    if play is not None:
+        head += f" \u00b7 played {play}"
     top, bottom = _TOP + _FRAME, _TOP + _FRAME + _INNER_H
     board_w = 12 * _POINT + _BAR + 2 * _FRAME
     tray_x = _LEFT + board_w + 8
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" viewBox="0 0 {WIDTH} {HEIGHT}" '
            f'width="{WIDTH}" height="{HEIGHT}" font-family="Helvetica, Arial, sans-serif">',
-           f"<title>{escape(f'Backgammon position {pos.id()}')}</title>",
+           f"<title>{escape(f'Backgammon position {pos.id()}' + ('' if play is None else f', {roll} played {play}'))}"
+           "</title>",
            f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
            f'<text x="{_LEFT}" y="22" font-size="15" fill="{_COLOURS["text"]}">{escape(head)}</text>',
            f'<text x="{_LEFT}" y="40" font-size="11" fill="#555555">{escape(details)}</text>',
@@ -143,18 +217,17 @@ def board_svg(position: Position | str, match: MatchState | None = None, dice: D
         x = _x_of(point)
         colour = _COLOURS["point_a"] if point % 2 else _COLOURS["point_b"]
         tip = 0.42 * _INNER_H
+        centre, base, step = _column(point)
         if point >= 13:
-            tri, num_y, base, step = f"{x},{top} {x + _POINT},{top} {x + _POINT / 2},{top + tip}", _TOP - 2, \
-                top + _POINT / 2, _POINT
+            tri, num_y = f"{x},{top} {x + _POINT},{top} {x + _POINT / 2},{top + tip}", _TOP - 2
         else:
-            tri, num_y, base, step = f"{x},{bottom} {x + _POINT},{bottom} {x + _POINT / 2},{bottom - tip}", \
-                bottom + _FRAME + 14, bottom - _POINT / 2, -_POINT
+            tri, num_y = f"{x},{bottom} {x + _POINT},{bottom} {x + _POINT / 2},{bottom - tip}", bottom + _FRAME + 14
         out.append(f'<polygon points="{tri}" fill="{colour}" stroke="#6b5a40" stroke-width="0.5"/>')
         out.append(f'<text x="{x + _POINT / 2}" y="{num_y}" font-size="11" text-anchor="middle" '
                    f'fill="{_COLOURS["text"]}">{point}</text>')
         mine, theirs = me[point - 1], opp[24 - point]
         if mine or theirs:
-            out.extend(_stack(x + _POINT / 2, base, step, mine or theirs, bool(mine)))
+            out.extend(_stack(centre, base, step, mine or theirs, bool(mine)))
     # the bar: the opponent's checkers at the top, the side on roll's at the bottom
     bar_x = _LEFT + _FRAME + _HALF + _BAR / 2
     out.extend(_stack(bar_x, top + _INNER_H / 2 - _POINT * 1.5, -_POINT, opp[24], False))
@@ -184,6 +257,8 @@ def board_svg(position: Position | str, match: MatchState | None = None, dice: D
         dx = _LEFT + _FRAME + _HALF + _BAR + _HALF / 2 - 40
         dy = top + _INNER_H / 2 - 17
         out.append(_die(dx, dy, roll.high) + _die(dx + 46, dy, roll.low))
+    if play is not None:
+        out.extend(_play_marks(play, tray_x))
     out.append(f"<desc>{escape(f'The side on roll has the light checkers; points numbered from its view. {head}. {details}')}"
                "</desc>")
     out.append("</svg>")

@@ -26,23 +26,30 @@ match with restarts, replays and forfeits (:mod:`bgfast.engines.resilient`); and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from bgfast.engines.base import DEFAULT_TIMEOUT_S, OutsideBot
 from bgfast.engines.counters import EngineCounters
-from bgfast.engines.resilient import ResilientResult, play_resilient
-from bgfast.errors import BgfastError, InvalidSpecError
+from bgfast.engines.resilient import Fault, ResilientResult, play_resilient
+from bgfast.errors import BgfastError, EngineError, InvalidSpecError
 from bgfast.game import MatchSummary
 from bgfast.validation import real_number
 
-__all__ = ["ENGINES", "OUTSIDE_KEYS", "check_outside_player", "is_outside_player", "outside_bot",
-           "play_match", "preflight", "take_counters"]
+__all__ = ["ENGINES", "OUTSIDE_KEYS", "PLAYER_PREFIXES", "check_outside_player", "is_outside_player",
+           "is_outside_text", "outside_bot", "outside_bot_text", "play_match", "play_replayed", "player_bot", "preflight",
+           "take_counters"]
 
 ENGINES = ("gnubg",)
 """Outside engines known by name (``engine = NAME``)."""
 
 OUTSIDE_KEYS = ("command", "engine", "timeout_s")
 """The player keys of outside engines (besides ``name``, ``cube`` and ``options``)."""
+
+
+PLAYER_PREFIXES = ("command:", "engine:")
+"""How a player named on the command line is an outside engine: ``command:PROGRAM ARGS...``
+(the spec's ``command = [...]``) or ``engine:NAME[:KEY=VALUE,...]`` (the spec's ``engine =
+NAME`` with its ``options``); see :func:`outside_bot_text`."""
 
 
 def is_outside_player(table: Mapping[str, Any]) -> bool:
@@ -78,6 +85,84 @@ def outside_bot(*, command: Sequence[str] | None = None, engine: str | None = No
                                          f"not {', '.join(sorted(extra))}")
         return GnubgProgramBot(cube=cube, timeout_s=timeout_s, label=label, **dict(options or {}))  # type: ignore[arg-type]
     raise InvalidSpecError(f"unknown engine {engine!r}; known engines: {', '.join(ENGINES)}")
+
+
+def is_outside_text(text: str) -> bool:
+    """True if a player's text names an outside engine (one of :data:`PLAYER_PREFIXES`).
+
+    >>> is_outside_text("command:gnubg-ubgi --net big"), is_outside_text("pubeval:cube=never")
+    (True, False)
+    """
+    return text.startswith(PLAYER_PREFIXES)
+
+
+def outside_bot_text(text: str, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> OutsideBot:
+    """The outside player a command line names, built by :func:`outside_bot` as a spec's is;
+    nothing is started (:func:`preflight` does that).
+
+    * ``command:PROGRAM ARGS...`` -- a UBGI engine, the words split as a shell splits them
+      (quotes keep spaces): ``command:python -m bgfast.engines.ubgi_server --bot pubeval``.
+    * ``engine:NAME[:KEY=VALUE,...]`` -- an engine bgfast knows by name (:data:`ENGINES`)
+      with its options, e.g. ``engine:gnubg:ply=2`` for the GNU Backgammon program; the
+      keys ``timeout_s`` and ``cube`` (a bgfast cube policy deciding instead of the engine)
+      are the player's, as in a spec.
+
+    The player's label (in messages and logs) is the text after the prefix.
+
+    >>> bot = outside_bot_text("command:sh -c 'exit 0'")
+    >>> bot.command, bot.label
+    (['sh', '-c', 'exit 0'], "sh -c 'exit 0'")
+
+    :param timeout_s: seconds a decision may take (a ``timeout_s`` option wins).
+    :raises EngineStartError: a command that is empty, does not split, or is not an
+        executable program; an engine program that is not installed.
+    :raises InvalidSpecError: an unknown engine name, or text without a prefix.
+    :raises UnknownBotError: malformed options, options the engine does not take, an
+        unknown cube policy.
+    """
+    import shlex
+
+    from bgfast.errors import EngineStartError
+
+    kind, _, rest = text.partition(":")
+    if kind == "command":
+        try:
+            words = shlex.split(rest)
+        except ValueError as exc:
+            raise EngineStartError(f"engine command {rest!r} does not split into words: {exc}") from None
+        if not words:
+            raise EngineStartError("engine command is empty: give command:PROGRAM ARGS...")
+        return outside_bot(command=words, timeout_s=timeout_s, label=rest.strip())
+    if kind == "engine":
+        from bgfast.bots.spec import parse_bot_spec
+
+        name, options = parse_bot_spec(rest)
+        if name not in ENGINES:
+            raise InvalidSpecError(f"unknown engine {name!r} (known engines: {', '.join(ENGINES)})")
+        timeout = options.pop("timeout_s", timeout_s)
+        cube = options.pop("cube", None)
+        return outside_bot(engine=name, options=options,
+                           timeout_s=real_number(timeout, "timeout_s", low=0.001, error=InvalidSpecError),
+                           cube=None if cube is None else str(cube), label=rest)
+    raise InvalidSpecError(f"{text!r} names no outside engine: give command:PROGRAM ARGS... or "
+                           f"engine:NAME[:KEY=VALUE,...]")
+
+
+def player_bot(text: str, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> object:
+    """The player a command line names: an outside engine (:func:`outside_bot_text`) when
+    the text starts with one of :data:`PLAYER_PREFIXES`, else a bgfast bot
+    (:func:`bgfast.bots.get_bot`: ``NAME[:KEY=VALUE,...]`` or a plugin).
+
+    >>> type(player_bot("pubeval")).__name__, type(player_bot("command:sh")).__name__
+    ('PubevalBot', 'UbgiBot')
+
+    :raises EngineStartError, InvalidSpecError, UnknownBotError: as the builders raise them.
+    """
+    if is_outside_text(text):
+        return outside_bot_text(text, timeout_s=timeout_s)
+    from bgfast.bots import get_bot
+
+    return get_bot(text)
 
 
 def check_outside_player(table: Mapping[str, Any], path: str) -> OutsideBot:
@@ -141,6 +226,38 @@ def play_match(play: Callable[[], MatchSummary], bots: Sequence[object], *, leng
     if any(callable(getattr(bot, "new_match", None)) for bot in bots):
         return play_resilient(play, bots, length=length)
     return ResilientResult(play())
+
+
+Played = TypeVar("Played")
+
+
+def play_replayed(play: Callable[[], Played], bots: Sequence[object], *,
+                  length: int) -> tuple[Played, tuple[Fault, ...]]:
+    """Play one match with ``play()`` (from its start, on its own dice, so that a replay is
+    the same match) as :func:`play_match` plays a tournament's: an engine fault replays
+    it; but a match that would be forfeited raises instead, for a caller that shows the
+    match (``bgfast play``) rather than counting it.  Returns what ``play()`` returned and
+    the faults of the attempts that failed.
+
+    :raises EngineError: after :data:`~bgfast.engines.resilient.MAX_ATTEMPTS` faults, naming
+        the seat and the engine that failed last and its fault.
+    :raises EngineStartError: an engine that cannot be started at all.
+    """
+    kept: list[Played] = []
+
+    def attempt() -> MatchSummary:
+        kept.clear()
+        kept.append(play())
+        return MatchSummary(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)   # not used: the caller keeps what play() gave
+
+    result = play_match(attempt, bots, length=length)
+    if result.forfeit is not None:
+        last = result.faults[-1]
+        label = getattr(bots[last.seat], "label", None) or type(bots[last.seat]).__name__
+        raise EngineError(f"engine {label!r} (player {last.seat}) failed {len(result.faults)} times, the match "
+                          f"played again on the same dice each time; the last fault ({last.kind}): {last.message}",
+                          engine=str(label), seat=last.seat)
+    return kept[0], result.faults
 
 
 def take_counters(bots: Sequence[object]) -> dict[int, EngineCounters]:

@@ -24,6 +24,7 @@ from typing import Any
 
 from bgfast.bots import get_bot
 from bgfast.bots.spec import BotRecipe
+from bgfast.engines.base import OutsideBot
 from bgfast.dice import Dice
 from bgfast.errors import IllegalCubeActionError, InvalidRolloutError, shortened
 from bgfast.game import MAX_MATCH_LENGTH
@@ -72,6 +73,14 @@ def _count(value: object, name: str, *, low: int = 1, high: int | None = None) -
     if high is not None:
         bounds += f"{' ' if bounds else ''}up to {high:,}"
     return whole_number(value, name, low=low, high=high, what=what, bounds=bounds, error=InvalidRolloutError)
+
+
+def _bot_name(bot: object) -> str:
+    """How a rollout's report names its bot: its spec (``pubeval:cube=keith,...``), or for an
+    outside engine its kind and label (``ubgi engine python -m bgfast.engines.ubgi_server``)."""
+    if isinstance(bot, OutsideBot):
+        return f"{bot.name} engine {bot.label}"
+    return BotRecipe.of(bot).text()
 
 
 @dataclass(frozen=True)
@@ -319,7 +328,7 @@ class RolloutRequest:
         late_ply, late_after = cls._late(late_ply, late_after, bot_obj)
         truncate_ply = cls._truncate_ply(truncate_ply, truncate, eval_obj)
         return cls(position=pos, match=dataclasses.replace(match, dice=(0, 0)), rules=rules, met=table,
-                   bot=bot_obj, bot_name=BotRecipe.of(bot_obj).text(),
+                   bot=bot_obj, bot_name=_bot_name(bot_obj),
                    evaluator=eval_obj, dice=roll, play=move, plays=candidates is not None or plays is True,
                    candidates=candidates, prune_se=None if prune_se is None else float(prune_se),
                    cubeful=bool(cubeful or cube),
