@@ -13,7 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tournament_helpers import ROOT, csv_of, small_spec
+from tournament_helpers import csv_of, small_spec
+
+import bgfast
 
 from bgfast.errors import BotNotOnWorkersError, WorkerFailedError
 from bgfast.tournament import TournamentSpec, run_tournament
@@ -43,11 +45,12 @@ def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The address of a ``dask scheduler`` with two ``dask worker --nworkers 1 --nthreads 1``
-    processes, on loopback; the workers see this checkout (PYTHONPATH) and nothing more."""
+    processes, on loopback; the workers import the bgfast this process imported (the
+    installed one in CI, the checkout in development) and nothing more."""
     distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed")
     tmp = tmp_path_factory.mktemp("cluster")
     file = tmp / "scheduler.json"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(Path(bgfast.__file__).resolve().parents[1])}
     log = open(tmp / "cluster.log", "wb")  # noqa: SIM115 - open as long as the cluster runs
     options = {"env": env, "cwd": tmp, "stdout": log, "stderr": subprocess.STDOUT}
     procs = [subprocess.Popen([sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port", "0",
