@@ -154,6 +154,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     pos, match = stated.position, stated.match
     if args.dice is not None and args.svg is None:
         raise ValueError("--dice is drawn in the picture: give --svg FILE too")
+    dice = None if args.dice is None else Dice.of(args.dice)   # every input is checked before any output
     svg_file = _output_file(args.svg, "--svg") if args.svg is not None else None
     print(pos.diagram())
     if match is not None:  # what a PositionID:MatchID or an XGID states beside the checkers
@@ -162,7 +163,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     if svg_file is not None:
         from bgfast.analysis import board_svg, write_svg
 
-        write_svg(svg_file, board_svg(pos, match, dice=args.dice))
+        write_svg(svg_file, board_svg(pos, match, dice=dice))
         print(f"wrote the board to {svg_file}", file=sys.stderr)
     return 0
 

@@ -120,7 +120,7 @@ def test_cube_in_the_crawford_game(capsys):
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, argv, words):
     code, out, err = run(capsys, *(a.replace("{tmp}", str(tmp_path)) for a in argv))
-    assert code == 2
+    assert (code, out) == (2, "")                          # nothing printed before the error (show drew the board)
     assert err.count("\n") == 1 and err.startswith("bgfast: error:") and words in err
     assert not (tmp_path / "board.svg").exists()
 
@@ -195,3 +195,4 @@ def test_the_crawford_reason_gives_the_score_in_the_headers_order(capsys):
     code, out, _ = run(capsys, "cube", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:4:2:1:5:10")
     assert code == 0 and "score 4-2 (the side on roll first, Crawford game)" in out
     assert "in the Crawford game (score 4-2, player 1's first, in a 5-point match)" in out
+
