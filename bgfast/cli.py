@@ -154,7 +154,9 @@ def _cmd_show(args: argparse.Namespace) -> int:
     pos, match = stated.position, stated.match
     if args.dice is not None and args.svg is None:
         raise ValueError("--dice is drawn in the picture: give --svg FILE too")
-    dice = None if args.dice is None else Dice.of(args.dice)   # every input is checked before any output
+    # every input is checked before any output: the dice parse, and agree with those the
+    # Match ID or XGID says were rolled (as hint and moves check them)
+    dice = None if args.dice is None else stated.check_roll(args.dice)
     svg_file = _output_file(args.svg, "--svg") if args.svg is not None else None
     print(pos.diagram())
     if match is not None:  # what a PositionID:MatchID or an XGID states beside the checkers

@@ -114,13 +114,16 @@ def board_svg(position: Position | str, match: MatchState | None = None, dice: D
         ``PositionID:MatchID`` or XGID, whose match state is drawn when ``match`` is None).
     :param match: the score and cube to draw (None: those the text states, else a money game
         with the cube centred).
-    :param dice: a roll to draw (None: the dice the match state says were rolled, if any).
+    :param dice: a roll to draw (None: the dice the match state says were rolled, if any);
+        with a match state, one it allows (:meth:`~bgfast.match.MatchState.check_roll`:
+        the dice it says were rolled, if it says so).
     :raises InvalidPositionError, InvalidMatchIdError: a malformed position.
-    :raises InvalidDiceError: dice that do not parse.
+    :raises InvalidDiceError: dice that do not parse, or that the match state does not allow
+        (other dice than those it says were rolled).
     """
     text = read_position(position)
     pos, match = text.position, match if match is not None else text.match
-    roll = Dice.of(dice) if dice is not None else (
+    roll = (Dice.of(dice) if match is None else match.check_roll(dice)) if dice is not None else (
         Dice.of(match.dice) if match is not None and match.dice != (0, 0) else None)
     opp, me = pos.board
     head, details = _header(pos, match)
