@@ -27,6 +27,7 @@ from bgfast.errors import (
     BotFailedError,
     InvalidDiceError,
     InvalidPositionError,
+    InvalidRolloutError,
     InvalidSpecError,
     OutputFileError,
     ResultsWriteError,
@@ -452,7 +453,8 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--extend", metavar="FILE",
                    help="go on with the rollout saved in FILE to --trials N in all, on the same dice (the "
                    "result equals one run of N trials) and save it back (or to --save FILE); its other "
-                   "arguments are the saved ones")
+                   "arguments are the saved ones: only --trials, --target-se, --workers, --save and --json "
+                   "may be given with it")
     p.add_argument("--dice", metavar="DICE", help="the side on roll plays this roll first, e.g. 31")
     p.add_argument("--plays", nargs="?", const=True, default=False, type=_plays_option, metavar="top:K",
                    help="with --dice: roll out every play, or with top:K the K best by the bot's evaluation "
@@ -466,8 +468,9 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
                    "every 324); the table says after how many trials")
     p.add_argument("--trials", type=int, default=1296, metavar="N",
                    help="trials (default 1296, at most 100,000,000); with --target-se the most")
-    p.add_argument("--bot", default="neural", metavar="BOT", help="the bot playing both sides (default neural)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
+    # --bot, --seed and --variant default to None, so that --extend sees them given (see _EXTEND_FIXED)
+    p.add_argument("--bot", metavar="BOT", help="the bot playing both sides (default neural)")
+    p.add_argument("--seed", type=int, metavar="S", help="run seed (default 0)")
     p.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (default 1)")
     p.add_argument("--cubeful", action="store_true",
                    help="also roll out with the bot's cube decisions (money: points per initial cube; "
@@ -496,8 +499,8 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--no-luck", dest="luck", action="store_false", default=None,
                    help="stratify the first rolls only: no luck adjustment of the chances and "
                    "equities (some 6 to 7 times more trials/s)")
-    p.add_argument("--variant", default="standard",
-                   help="rules: standard, nackgammon, hypergammon (3 checkers a side)")
+    p.add_argument("--variant",
+                   help="rules: standard, nackgammon, hypergammon (3 checkers a side; default standard)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=_cmd_rollout)
 
@@ -511,6 +514,27 @@ def _plays_option(text: str) -> int:
     return int(count)
 
 
+_EXTEND_FIXED = (("--dice", "dice", None), ("--plays", "plays", False), ("--play", "play", None),
+                 ("--prune-se", "prune_se", None), ("--bot", "bot", None), ("--seed", "seed", None),
+                 ("--cubeful", "cubeful", False), ("--cube", "cube", False), ("--truncate", "truncate", None),
+                 ("--truncate-ply", "truncate_ply", None), ("--late-ply", "late_ply", None),
+                 ("--late-after", "late_after", None), ("--no-variance-reduction", "variance_reduction", True),
+                 ("--no-luck", "luck", None), ("--variant", "variant", None))
+"""The options of ``bgfast rollout`` that a save fixes: (flag, dest, the value when not given).
+``--extend`` refuses each (the others: ``--trials``, ``--target-se``, ``--workers``, ``--save``,
+``--json``)."""
+
+
+def _check_extend_options(args: argparse.Namespace) -> None:
+    """:raises InvalidRolloutError: ``--extend`` with an option the save fixes, named as typed."""
+    given = [flag for flag, dest, unset in _EXTEND_FIXED if getattr(args, dest) != unset]
+    if given:
+        names = given[0] if len(given) == 1 else ", ".join(given[:-1]) + " and " + given[-1]
+        raise InvalidRolloutError(f"--extend continues the saved rollout as it was: {names} cannot be given with "
+                                  "it (only --trials, --target-se, --workers, --save and --json can; for other "
+                                  "options roll the position out again)")
+
+
 def _cmd_rollout(args: argparse.Namespace) -> int:
     """Roll out and print the result; a rollout stopped early (Ctrl-C, SIGTERM, a worker
     process that died) prints the result of its finished trials, then one line on stderr."""
@@ -522,10 +546,12 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
     if (args.position_id is None) == (args.extend is None):
         raise InvalidPositionError("give a POSITION_ID to roll out, or --extend FILE to go on with a saved rollout "
                                    "(not both)")
+    if args.extend is not None:
+        _check_extend_options(args)
     if args.save is not None:
         _output_file(args.save, "--save")    # checked before any trial
-    rules = Rules(variant=args.variant)
-    bot = get_bot(args.bot)
+    rules = Rules(variant=args.variant or "standard")
+    bot = get_bot(args.bot or "neural")
     evaluator = None
     if args.truncate is not None and not hasattr(bot, "evaluate"):
         evaluator = get_bot("heuristic")   # the bot gives no probabilities: finish with the heuristic's
@@ -536,13 +562,14 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
     try:   # Ctrl-C and SIGTERM raise KeyboardInterrupt in the trials (see main): interruptible keeps them
         several = args.play is not None and len(args.play) > 1
         if args.extend is not None:
-            result = extend_rollout(args.extend, args.trials, save=args.save, workers=args.workers, progress=None,
-                                    interruptible=True)
+            result = extend_rollout(args.extend, args.trials, save=args.save, workers=args.workers,
+                                    target_se=args.target_se, progress=None, interruptible=True)
         else:
             result = (rollout if args.save is None else partial(save_rollout, args.save))(
                          args.position_id, dice=args.dice, play=None if args.play is None or several else args.play[0],
                          plays=args.play if several else args.plays, prune_se=args.prune_se, cube=args.cube,
-                         bot=bot, evaluator=evaluator, rules=rules, trials=args.trials, seed=args.seed,
+                         bot=bot, evaluator=evaluator, rules=rules, trials=args.trials,
+                         seed=0 if args.seed is None else args.seed,
                          workers=args.workers,
                          cubeful=args.cubeful, truncate=args.truncate, truncate_ply=args.truncate_ply,
                          late_ply=args.late_ply, late_after=args.late_after, target_se=args.target_se,

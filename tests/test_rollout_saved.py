@@ -95,3 +95,35 @@ def test_cli_bad_save_files_are_one_line_and_exit_2(tmp_path: Path, capsys: pyte
     assert main([a.replace("{bad}", str(bad)) for a in argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("bgfast: error: ") and message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("options", "named"), [
+    (["--cubeful"], "--cubeful"), (["--bot", "neural"], "--bot"), (["--bot", "pubeval"], "--bot"),
+    (["--seed", "0"], "--seed"), (["--seed", "3"], "--seed"), (["--no-luck"], "--no-luck"),
+    (["--truncate", "5"], "--truncate"), (["--dice", "31"], "--dice"), (["--cube"], "--cube"),
+    (["--plays"], "--plays"), (["--play", "8/5 6/5"], "--play"), (["--variant", "standard"], "--variant"),
+    (["--no-variance-reduction"], "--no-variance-reduction"),
+    (["--cubeful", "--seed", "2"], "--seed and --cubeful"),
+])
+def test_cli_extend_refuses_each_option_the_save_fixes(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        options: list[str], named: str) -> None:
+    # they were ignored: exit 0, the saved bot's rollout, no cubeful equity
+    path = str(tmp_path / "r.npz")
+    save_rollout(path, OPENING, trials=72, seed=1, bot="heuristic")
+    before = Path(path).read_bytes()
+    assert main(["rollout", "--extend", path, "--trials", "144", *options]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"bgfast: error: --extend continues the saved rollout as it was: {named} cannot be "
+                          "given with it (only --trials, --target-se, --workers, --save and --json can")
+    assert Path(path).read_bytes() == before
+
+
+def test_cli_extend_takes_target_se_workers_save_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path, other = str(tmp_path / "r.npz"), str(tmp_path / "more.npz")
+    save_rollout(path, OPENING, trials=72, seed=1, bot="heuristic")
+    assert main(["rollout", "--extend", path, "--trials", "144", "--workers", "2", "--target-se", "0.5",
+                 "--save", other, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["trials"] == 144 and result["target_se"] == 0.5
+    assert read_saved(path)[1].shape[1] == 72 and read_saved(other)[1].shape[1] == 144

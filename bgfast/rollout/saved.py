@@ -155,10 +155,13 @@ def save_rollout(path: str | os.PathLike[str], position: Any, **options: Any) ->
 
 
 def extend_rollout(path: str | os.PathLike[str], trials: int, *, save: str | os.PathLike[str] | None = None,
-                   workers: int = 1, progress: bool | None = False, interruptible: bool = False) -> RolloutResult:
+                   workers: int = 1, target_se: float | None = None, progress: bool | None = False,
+                   interruptible: bool = False) -> RolloutResult:
     """Continue the rollout saved in ``path`` to ``trials`` trials in all, on the same dice
     streams, and save it again (to ``save``, default ``path``): the result equals one
-    rollout of ``trials`` trials with the saved arguments, bit for bit.
+    rollout of ``trials`` trials with the saved arguments, bit for bit.  With ``target_se``,
+    ``trials`` is the most: the trials stop at the first check point after the saved ones
+    where the equity's standard error is at most it (see :func:`~bgfast.rollout.rollout`).
 
     :raises InvalidRolloutError: a missing, unreadable or malformed save file, one that does
         not fit its arguments, ``trials`` not more than saved, or of another stratification
@@ -166,8 +169,8 @@ def extend_rollout(path: str | os.PathLike[str], trials: int, *, save: str | os.
     :raises OutputFileError: the file cannot be written.
     """
     options, data, strata = read_saved(path)
-    request = RolloutRequest.create(options.pop("position"), trials=trials, workers=workers, progress=progress,
-                                    interruptible=interruptible, **options)
+    request = RolloutRequest.create(options.pop("position"), trials=trials, workers=workers, target_se=target_se,
+                                    progress=progress, interruptible=interruptible, **options)
     target = path if save is None else save
     return run_rollout(request, previous=(data, strata),
                        record=lambda rows, s: write_saved(target, request, rows, s))
