@@ -52,7 +52,9 @@ def test_the_save_file_is_an_npz_of_the_trials_and_the_arguments(tmp_path: Path)
 def test_extending_to_another_stratification_or_fewer_trials_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "r.npz"
     save_rollout(path, OPENING, trials=72, seed=1, bot="heuristic")
-    with pytest.raises(InvalidRolloutError, match="stratified over 36 .* extend it to not a multiple of 1296"):
+    with pytest.raises(InvalidRolloutError, match=r"^the saved rollout stratifies only its first roll, over the 36 "
+                       r"rolls: extend it to a number of trials that is not a multiple of 1,296, e.g. 1,332 "
+                       r"\(not 1,296\)$"):
         extend_rollout(path, 1296)
     with pytest.raises(InvalidRolloutError, match="has 72 trials already: extend it to more than that"):
         extend_rollout(path, 72)
@@ -127,3 +129,21 @@ def test_cli_extend_takes_target_se_workers_save_and_json(tmp_path: Path, capsys
     result = json.loads(capsys.readouterr().out)
     assert result["trials"] == 144 and result["target_se"] == 0.5
     assert read_saved(path)[1].shape[1] == 72 and read_saved(other)[1].shape[1] == 144
+
+
+def test_extending_a_rollout_of_1296_pairs_asks_for_a_multiple_of_1296_in_words(tmp_path: Path) -> None:
+    # was "stratified over 1296 (first rolls), 3,000 trials would be over 36: extend it to a multiple of 1296 ..."
+    path = tmp_path / "r.npz"
+    save_rollout(path, OPENING, trials=1296, seed=1, bot="random", luck=False)
+    with pytest.raises(InvalidRolloutError, match=r"^the saved rollout stratifies its first two rolls over 1,296 "
+                       r"pairs: extend it to a multiple of 1,296 trials, e.g. 3,888 \(not 3,000\)$"):
+        extend_rollout(path, 3000)
+
+
+def test_extending_a_plainly_sampled_rollout_past_71_trials_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "r.npz"
+    save_rollout(path, OPENING, trials=40, seed=1, bot="random", luck=False)
+    with pytest.raises(InvalidRolloutError, match=r"^the saved rollout's 40 trials sample the first rolls plainly "
+                       r"\(fewer than 72\): extend it to at most 71 trials \(not 100\), or roll the position out "
+                       "again$"):
+        extend_rollout(path, 100)
