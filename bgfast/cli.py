@@ -14,6 +14,7 @@ import contextlib
 import errno
 from functools import partial
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -535,6 +536,50 @@ def _check_extend_options(args: argparse.Namespace) -> None:
                                   "options roll the position out again)")
 
 
+def _check_rollout_flags(args: argparse.Namespace) -> None:
+    """The flags of ``bgfast rollout`` (their ranges, and those that must go together), checked
+    before the request is built, so that an error names the flags the user typed (the API names
+    its parameters).
+
+    :raises InvalidRolloutError: such flags alone or together where they cannot be.
+    """
+    from bgfast.bots.neural import PLIES
+    from bgfast.rollout.request import MAX_TRIALS, MAX_TRUNCATE
+
+    several = args.play is not None and len(args.play) > 1
+    if args.trials > MAX_TRIALS:
+        raise InvalidRolloutError(f"--trials must be at most {MAX_TRIALS:,} (a rollout keeps every trial's results "
+                                  f"in memory), got {args.trials:,}")
+    for flag, number, low, high in (("--trials", args.trials, 1, None), ("--workers", args.workers, 1, None),
+                                    ("--seed", args.seed, 0, None), ("--truncate", args.truncate, 1, MAX_TRUNCATE),
+                                    ("--truncate-ply", args.truncate_ply, PLIES[0], PLIES[-1]),
+                                    ("--late-ply", args.late_ply, PLIES[0], PLIES[-1]),
+                                    ("--late-after", args.late_after, 0, MAX_TRUNCATE)):
+        if number is not None and not (low <= number and (high is None or number <= high)):
+            bounds = f"of at least {low:,}" if high is None else f"from {low:,} to {high:,}"
+            raise InvalidRolloutError(f"{flag} must be an integer {bounds}, got {number:,}")
+    if args.plays is not False and args.play is not None:
+        raise InvalidRolloutError("give either --plays (every play, or top:K) or --play MOVE (one or several), "
+                                  "not both")
+    for flag, value in (("--target-se", args.target_se), ("--prune-se", args.prune_se)):
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise InvalidRolloutError(f"{flag} must be a positive number, got {value!r}")
+    if args.prune_se is not None and args.plays is False and not several:
+        raise InvalidRolloutError("--prune-se drops plays behind the best: give --plays or several --play too")
+    if args.truncate_ply is not None and args.truncate is None:
+        raise InvalidRolloutError("--truncate-ply is the plies a truncated trial is evaluated at: give --truncate N "
+                                  "too")
+    if (args.late_ply is None) != (args.late_after is None):
+        given, missing = ("--late-ply", "--late-after") if args.late_after is None else ("--late-after", "--late-ply")
+        raise InvalidRolloutError(f"late evaluation needs both --late-ply and --late-after: {given} is given "
+                                  f"without {missing}")
+    if (args.play is not None or args.plays is not False) and args.dice is None:
+        stated = _read_position(args.position_id)
+        if stated.match is None or stated.match.dice == (0, 0):   # a Match ID or XGID may say the dice rolled
+            flag = "--plays" if args.plays is not False else "--play"
+            raise InvalidRolloutError(f"{flag} needs the dice it is a play of: give --dice too, e.g. --dice 31")
+
+
 def _cmd_rollout(args: argparse.Namespace) -> int:
     """Roll out and print the result; a rollout stopped early (Ctrl-C, SIGTERM, a worker
     process that died) prints the result of its finished trials, then one line on stderr."""
@@ -548,6 +593,7 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
                                    "(not both)")
     if args.extend is not None:
         _check_extend_options(args)
+    _check_rollout_flags(args)
     if args.save is not None:
         _output_file(args.save, "--save")    # checked before any trial
     rules = Rules(variant=args.variant or "standard")
