@@ -14,6 +14,7 @@ import contextlib
 import errno
 from functools import partial
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -28,6 +29,7 @@ from bgfast.errors import (
     EngineError,
     InvalidDiceError,
     InvalidPositionError,
+    InvalidRolloutError,
     InvalidSpecError,
     OutputFileError,
     ResultsWriteError,
@@ -155,6 +157,9 @@ def _cmd_show(args: argparse.Namespace) -> int:
     pos, match = stated.position, stated.match
     if args.dice is not None and args.svg is None:
         raise ValueError("--dice is drawn in the picture: give --svg FILE too")
+    # every input is checked before any output: the dice parse, and agree with those the
+    # Match ID or XGID says were rolled (as hint and moves check them)
+    dice = None if args.dice is None else stated.check_roll(args.dice)
     svg_file = _output_file(args.svg, "--svg") if args.svg is not None else None
     print(pos.diagram())
     if match is not None:  # what a PositionID:MatchID or an XGID states beside the checkers
@@ -163,7 +168,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     if svg_file is not None:
         from bgfast.analysis import board_svg, write_svg
 
-        write_svg(svg_file, board_svg(pos, match, dice=args.dice))
+        write_svg(svg_file, board_svg(pos, match, dice=dice))
         print(f"wrote the board to {svg_file}", file=sys.stderr)
     return 0
 
@@ -519,7 +524,8 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--extend", metavar="FILE",
                    help="go on with the rollout saved in FILE to --trials N in all, on the same dice (the "
                    "result equals one run of N trials) and save it back (or to --save FILE); its other "
-                   "arguments are the saved ones")
+                   "arguments are the saved ones: only --trials, --target-se, --workers, --save and --json "
+                   "may be given with it")
     p.add_argument("--dice", metavar="DICE", help="the side on roll plays this roll first, e.g. 31")
     p.add_argument("--plays", nargs="?", const=True, default=False, type=_plays_option, metavar="top:K",
                    help="with --dice: roll out every play, or with top:K the K best by the bot's evaluation "
@@ -533,10 +539,10 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
                    "every 324); the table says after how many trials")
     p.add_argument("--trials", type=int, default=1296, metavar="N",
                    help="trials (default 1296, at most 100,000,000); with --target-se the most")
-    p.add_argument("--bot", default="neural", metavar="BOT",
-                   help="the bot or outside engine playing both sides (default neural)")
+    # --bot, --seed and --variant default to None, so that --extend sees them given (see _EXTEND_FIXED)
+    p.add_argument("--bot", metavar="BOT", help="the bot or outside engine playing both sides (default neural)")
     _add_engine_timeout(p)
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
+    p.add_argument("--seed", type=int, metavar="S", help="run seed (default 0)")
     p.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (default 1)")
     p.add_argument("--backend", choices=("process", "dask"), default="process",
                    help="where blocks of trials are played: a local process pool (default) or a Dask cluster "
@@ -570,8 +576,8 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--no-luck", dest="luck", action="store_false", default=None,
                    help="stratify the first rolls only: no luck adjustment of the chances and "
                    "equities (some 6 to 7 times more trials/s)")
-    p.add_argument("--variant", default="standard",
-                   help="rules: standard, nackgammon, hypergammon (3 checkers a side)")
+    p.add_argument("--variant",
+                   help="rules: standard, nackgammon, hypergammon (3 checkers a side; default standard)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=_cmd_rollout)
 
@@ -585,6 +591,72 @@ def _plays_option(text: str) -> int:
     return int(count)
 
 
+_EXTEND_FIXED = (("--dice", "dice", None), ("--plays", "plays", False), ("--play", "play", None),
+                 ("--prune-se", "prune_se", None), ("--bot", "bot", None), ("--seed", "seed", None),
+                 ("--cubeful", "cubeful", False), ("--cube", "cube", False), ("--truncate", "truncate", None),
+                 ("--truncate-ply", "truncate_ply", None), ("--late-ply", "late_ply", None),
+                 ("--late-after", "late_after", None), ("--no-variance-reduction", "variance_reduction", True),
+                 ("--no-luck", "luck", None), ("--variant", "variant", None))
+"""The options of ``bgfast rollout`` that a save fixes: (flag, dest, the value when not given).
+``--extend`` refuses each (the others: ``--trials``, ``--target-se``, ``--workers``, ``--backend``,
+``--scheduler``, ``--save``, ``--json``)."""
+
+
+def _check_extend_options(args: argparse.Namespace) -> None:
+    """:raises InvalidRolloutError: ``--extend`` with an option the save fixes, named as typed."""
+    given = [flag for flag, dest, unset in _EXTEND_FIXED if getattr(args, dest) != unset]
+    if given:
+        names = given[0] if len(given) == 1 else ", ".join(given[:-1]) + " and " + given[-1]
+        raise InvalidRolloutError(f"--extend continues the saved rollout as it was: {names} cannot be given with "
+                                  "it (only --trials, --target-se, --workers, --backend, --scheduler, --save and --json "
+                                  "can; for other "
+                                  "options roll the position out again)")
+
+
+def _check_rollout_flags(args: argparse.Namespace) -> None:
+    """The flags of ``bgfast rollout`` (their ranges, and those that must go together), checked
+    before the request is built, so that an error names the flags the user typed (the API names
+    its parameters).
+
+    :raises InvalidRolloutError: such flags alone or together where they cannot be.
+    """
+    from bgfast.bots.neural import PLIES
+    from bgfast.rollout.request import MAX_TRIALS, MAX_TRUNCATE
+
+    several = args.play is not None and len(args.play) > 1
+    if args.trials > MAX_TRIALS:
+        raise InvalidRolloutError(f"--trials must be at most {MAX_TRIALS:,} (a rollout keeps every trial's results "
+                                  f"in memory), got {args.trials:,}")
+    for flag, number, low, high in (("--trials", args.trials, 1, None), ("--workers", args.workers, 1, None),
+                                    ("--seed", args.seed, 0, None), ("--truncate", args.truncate, 1, MAX_TRUNCATE),
+                                    ("--truncate-ply", args.truncate_ply, PLIES[0], PLIES[-1]),
+                                    ("--late-ply", args.late_ply, PLIES[0], PLIES[-1]),
+                                    ("--late-after", args.late_after, 0, MAX_TRUNCATE)):
+        if number is not None and not (low <= number and (high is None or number <= high)):
+            bounds = f"of at least {low:,}" if high is None else f"from {low:,} to {high:,}"
+            raise InvalidRolloutError(f"{flag} must be an integer {bounds}, got {number:,}")
+    if args.plays is not False and args.play is not None:
+        raise InvalidRolloutError("give either --plays (every play, or top:K) or --play MOVE (one or several), "
+                                  "not both")
+    for flag, value in (("--target-se", args.target_se), ("--prune-se", args.prune_se)):
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise InvalidRolloutError(f"{flag} must be a positive number, got {value!r}")
+    if args.prune_se is not None and args.plays is False and not several:
+        raise InvalidRolloutError("--prune-se drops plays behind the best: give --plays or several --play too")
+    if args.truncate_ply is not None and args.truncate is None:
+        raise InvalidRolloutError("--truncate-ply is the plies a truncated trial is evaluated at: give --truncate N "
+                                  "too")
+    if (args.late_ply is None) != (args.late_after is None):
+        given, missing = ("--late-ply", "--late-after") if args.late_after is None else ("--late-after", "--late-ply")
+        raise InvalidRolloutError(f"late evaluation needs both --late-ply and --late-after: {given} is given "
+                                  f"without {missing}")
+    if (args.play is not None or args.plays is not False) and args.dice is None:
+        stated = _read_position(args.position_id)
+        if stated.match is None or stated.match.dice == (0, 0):   # a Match ID or XGID may say the dice rolled
+            flag = "--plays" if args.plays is not False else "--play"
+            raise InvalidRolloutError(f"{flag} needs the dice it is a play of: give --dice too, e.g. --dice 31")
+
+
 def _cmd_rollout(args: argparse.Namespace) -> int:
     """Roll out and print the result; a rollout stopped early (Ctrl-C, SIGTERM, a worker
     process that died) prints the result of its finished trials, then one line on stderr."""
@@ -596,10 +668,13 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
     if (args.position_id is None) == (args.extend is None):
         raise InvalidPositionError("give a POSITION_ID to roll out, or --extend FILE to go on with a saved rollout "
                                    "(not both)")
+    if args.extend is not None:
+        _check_extend_options(args)
+    _check_rollout_flags(args)
     if args.save is not None:
         _output_file(args.save, "--save")    # checked before any trial
-    rules = Rules(variant=args.variant)
-    bot = _players([args.bot], args.engine_timeout)[0]
+    rules = Rules(variant=args.variant or "standard")
+    bot = _players([args.bot or "neural"], args.engine_timeout)[0]
     evaluator = None
     if args.truncate is not None and not hasattr(bot, "evaluate"):
         evaluator = get_bot("heuristic")   # the bot gives no probabilities: finish with the heuristic's
@@ -610,13 +685,15 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
     try:   # Ctrl-C and SIGTERM raise KeyboardInterrupt in the trials (see main): interruptible keeps them
         several = args.play is not None and len(args.play) > 1
         if args.extend is not None:
-            result = extend_rollout(args.extend, args.trials, save=args.save, workers=args.workers, progress=None,
-                                    interruptible=True, backend=args.backend, scheduler=args.scheduler)
+            result = extend_rollout(args.extend, args.trials, save=args.save, workers=args.workers,
+                                    target_se=args.target_se, progress=None, interruptible=True,
+                                    backend=args.backend, scheduler=args.scheduler)
         else:
             result = (rollout if args.save is None else partial(save_rollout, args.save))(
                          args.position_id, dice=args.dice, play=None if args.play is None or several else args.play[0],
                          plays=args.play if several else args.plays, prune_se=args.prune_se, cube=args.cube,
-                         bot=bot, evaluator=evaluator, rules=rules, trials=args.trials, seed=args.seed,
+                         bot=bot, evaluator=evaluator, rules=rules, trials=args.trials,
+                         seed=0 if args.seed is None else args.seed,
                          workers=args.workers, backend=args.backend, scheduler=args.scheduler,
                          cubeful=args.cubeful, truncate=args.truncate, truncate_ply=args.truncate_ply,
                          late_ply=args.late_ply, late_after=args.late_after, target_se=args.target_se,

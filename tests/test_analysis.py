@@ -307,3 +307,16 @@ def test_cube_judges_at_the_bots_cube_ply_unless_told():
     assert analyse_cube("BQAACAEAAAAAAA").action is CubeAction.DOUBLE_TAKE
     assert analyse_cube("BQAACAEAAAAAAA", "neural:cube_ply=0").action is CubeAction.NO_DOUBLE_TAKE
     assert analyse_cube("BQAACAEAAAAAAA", ply=0).ply == 0
+
+
+def test_signed_figures_never_print_a_negative_zero():
+    from bgfast.analysis.report import signed
+
+    assert [signed(-0.0), signed(-0.0004), signed(-0.0005 - 1e-9)] == ["+0.000", "+0.000", "-0.001"]
+    assert signed(-0.04, decimals=1, width=8) == "    +0.0" and signed(-0.004, decimals=2) == "+0.00"
+
+
+def test_cube_prints_a_difference_that_rounds_to_zero_without_a_minus_sign():
+    # no double is a hair below double/pass (+1.000 each): was "(-0.000)"
+    text = analyse_cube("APD/BwDf9wEAAA", "neural", ply=1).text()
+    assert "No double     +1.000  (+0.000)" in text and "-0.000" not in text

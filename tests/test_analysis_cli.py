@@ -117,10 +117,12 @@ def test_cube_in_the_crawford_game(capsys):
     (["show", START, "--svg", "/no/such/folder/board.svg"], "no folder"),
     (["show", START, "--dice", "31"], "--svg"),
     (["show", START, "--svg", "{tmp}/board.svg", "--dice", "77"], "dice"),
+    (["show", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", "--svg", "{tmp}/board.svg", "--dice", "31"],
+     "the match state says 5-2 were rolled, not 3-1"),    # drew 31 over the XGID's 52
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, argv, words):
     code, out, err = run(capsys, *(a.replace("{tmp}", str(tmp_path)) for a in argv))
-    assert code == 2
+    assert (code, out) == (2, "")                          # nothing printed before the error (show drew the board)
     assert err.count("\n") == 1 and err.startswith("bgfast: error:") and words in err
     assert not (tmp_path / "board.svg").exists()
 
@@ -195,3 +197,13 @@ def test_the_crawford_reason_gives_the_score_in_the_headers_order(capsys):
     code, out, _ = run(capsys, "cube", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:4:2:1:5:10")
     assert code == 0 and "score 4-2 (the side on roll first, Crawford game)" in out
     assert "in the Crawford game (score 4-2, player 1's first, in a 5-point match)" in out
+
+
+def test_board_svg_refuses_dice_other_than_those_the_match_state_says_were_rolled():
+    from bgfast.analysis import board_svg
+    from bgfast.errors import InvalidDiceError
+
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"
+    with pytest.raises(InvalidDiceError, match="says 5-2 were rolled, not 3-1"):
+        board_svg(xgid, dice="31")
+    assert board_svg(xgid, dice="25") == board_svg(xgid)

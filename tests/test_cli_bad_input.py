@@ -440,3 +440,47 @@ def test_an_overlong_id_is_quoted_shortened_in_its_one_line_error(capsys: pytest
     assert main(["eval", text]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and len(err) < 300 and "..." in err
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--plays", "top:4", "--play", "8/5 6/5", "--dice", "31"],
+     "give either --plays (every play, or top:K) or --play MOVE (one or several), not both"),
+    (["--plays", "--play", "8/5 6/5", "--play", "24/21 6/5", "--dice", "31"], "give either --plays"),
+    (["--prune-se", "2"], "--prune-se drops plays behind the best: give --plays or several --play too"),
+    (["--prune-se", "0", "--plays", "--dice", "31"], "--prune-se must be a positive number, got 0.0"),
+    (["--truncate-ply", "1"], "--truncate-ply is the plies a truncated trial is evaluated at: give --truncate N too"),
+    (["--late-ply", "1"], "late evaluation needs both --late-ply and --late-after: --late-ply is given without "
+                          "--late-after"),
+    (["--late-after", "3"], "--late-after is given without --late-ply"),
+    (["--target-se", "0"], "--target-se must be a positive number, got 0.0"),
+    (["--target-se", "nan"], "--target-se must be a positive number, got nan"),
+    (["--play", "8/5 6/5"], "--play needs the dice it is a play of: give --dice too, e.g. --dice 31"),
+    (["--plays"], "--plays needs the dice it is a play of: give --dice too"),
+    (["--late-ply", "9", "--late-after", "2"], "--late-ply must be an integer from 0 to 3, got 9"),
+    (["--truncate", "5", "--truncate-ply", "-1"], "--truncate-ply must be an integer from 0 to 3, got -1"),
+    (["--trials", "0"], "--trials must be an integer of at least 1, got 0"),
+    (["--workers", "0"], "--workers must be an integer of at least 1, got 0"),
+])
+def test_rollout_errors_name_the_flags_typed_not_the_apis_parameters(capsys: pytest.CaptureFixture[str],
+                                                                     argv: list[str], message: str) -> None:
+    # were "give either plays=True or play=...", "give plays too", "give truncate=N too", "late_ply is given
+    # without late_after", "target_se must be...", "a play needs the dice it is a play of"
+    code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--trials", "36", *argv)
+    assert (code, out) == (2, "")
+    assert err.startswith("bgfast: error: ") and message in err and err.count("\n") == 1
+
+
+def test_rollout_of_a_play_takes_the_dice_an_xgid_says_were_rolled(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "rollout", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10", "--play",
+                         "8/5 6/5", "--trials", "4", "--bot", "random", "--no-luck")
+    assert code == 0, err
+
+
+def test_rollout_extend_names_the_flags_typed_too(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from bgfast.rollout.saved import save_rollout
+
+    save_rollout(tmp_path / "r.npz", "4HPwATDgc/ABMA", trials=72, seed=1, bot="random", luck=False)
+    for argv, message in ((["--trials", "0"], "--trials must be an integer of at least 1, got 0"),
+                          (["--target-se", "-1"], "--target-se must be a positive number, got -1.0")):
+        code, out, err = run(capsys, "rollout", "--extend", str(tmp_path / "r.npz"), *argv)
+        assert (code, out, err) == (2, "", f"bgfast: error: {message}\n")

@@ -218,3 +218,15 @@ def test_ctrl_c_keeps_the_games_judged_before_it(match_file):
     assert analysis.interrupted and analysis.games == 1
     assert {d.game for d in analysis.decisions} == {1}
     assert "interrupted" in analysis.text()
+
+
+def test_the_statistics_print_no_negative_zero(match_file):
+    # was "-0.000 ( -0.000%)" for figures a hair below zero
+    import dataclasses
+
+    result = analyse_match(read_match_file(match_file))
+    tiny = {"checker_error": 1e-6, "checker_cost": 1e-8, "luck_total": -1e-6, "luck_cost": -1e-8,
+            "actual_result": -1e-7, "luck_adjusted_result": -1e-7}
+    result = dataclasses.replace(result, players=tuple(dataclasses.replace(p, **tiny) for p in result.players))
+    text = result.text()
+    assert not re.search(r"-0\.0+(?![0-9])", text) and "+0.000 ( +0.000%)" in text

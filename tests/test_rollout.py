@@ -547,7 +547,7 @@ def test_the_rollout_command_ranks_the_plays_of_a_roll(capsys: pytest.CaptureFix
 def test_the_rollout_command_reports_bad_input_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--trials", "0")
     assert (code, out) == (2, "")
-    assert err == "bgfast: error: trials must be a positive integer, got 0\n"
+    assert err == "bgfast: error: --trials must be an integer of at least 1, got 0\n"
     code, _, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--truncate", "0")
     assert code == 2 and "truncate" in err
 
@@ -798,7 +798,7 @@ def test_more_trials_than_a_rollout_can_hold_are_refused_on_one_line(capsys: pyt
         rollout("4HPwATDgc/ABMA", trials=MAX_TRIALS + 1)
     code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--trials", "99999999999999999999")
     assert (code, out) == (2, "")
-    assert err == ("bgfast: error: trials must be at most 100,000,000 (a rollout keeps every trial's results in "
+    assert err == ("bgfast: error: --trials must be at most 100,000,000 (a rollout keeps every trial's results in "
                    "memory), got 99,999,999,999,999,999,999\n")
 
 

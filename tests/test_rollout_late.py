@@ -108,8 +108,8 @@ def test_bad_late_or_truncation_plies_are_refused(options: dict[str, Any], messa
 def test_the_cli_refuses_bad_late_options_in_one_line_with_status_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rollout", OPENING, "--late-ply", "1", "--trials", "36")
     assert code == 2 and out == ""
-    assert err == ("bgfast: error: late evaluation needs both late_ply and late_after: late_ply is given without "
-                   "late_after\n")
+    assert err == ("bgfast: error: late evaluation needs both --late-ply and --late-after: --late-ply is given "
+                   "without --late-after\n")
 
 
 def test_the_cli_rolls_out_with_late_evaluation_and_truncation_plies(capsys: pytest.CaptureFixture[str]) -> None:

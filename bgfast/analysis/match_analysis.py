@@ -61,6 +61,7 @@ from bgfast.analysis.error_rates import (
 from bgfast.analysis.judge import DEFAULT_JUDGE, Judge
 from bgfast.analysis.luck import LUCK_PLY, roll_luck
 from bgfast.analysis.plays import rank_situation
+from bgfast.analysis.report import signed
 from bgfast.analysis.situation import Situation
 from bgfast.errors import InvalidAnalysisError
 from bgfast.formats.match_file import MatchFile
@@ -298,7 +299,7 @@ class MatchAnalysis:
         a, b = self.players
 
         def cost(value: float) -> str:
-            return f"({100.0 * value:+7.3f}%)" if match_play else f"({value:+7.3f})"
+            return f"({signed(100.0 * value, width=7)}%)" if match_play else f"({signed(value, width=7)})"
 
         def row(label: str, left: object, right: object) -> str:
             return f"{label:<40} {str(left):<24} {str(right)}"
@@ -307,12 +308,12 @@ class MatchAnalysis:
             return row(label, f"{get(a):3d}", f"{get(b):3d}")
 
         def total_row(label: str, get: Callable[[PlayerStatistics], tuple[float, float]]) -> str:
-            return row(label, *(f"{-n:+8.3f} {cost(-u)}" for n, u in (get(a), get(b))))
+            return row(label, *(f"{signed(-n, width=8)} {cost(-u)}" for n, u in (get(a), get(b))))
 
         def rate_row(label: str, get: Callable[[PlayerStatistics], tuple[float | None, float, int]]) -> str:
             cells = []
             for value, unnormalised, n in (get(a), get(b)):
-                cells.append("n/a" if value is None else f"{-value:+8.1f} {cost(-unnormalised / n)}")
+                cells.append("n/a" if value is None else f"{signed(-value, decimals=1, width=8)} {cost(-unnormalised / n)}")
             return row(label, *cells)
 
         def words(label: str, get: Callable[[PlayerStatistics], str | None]) -> str:
@@ -337,9 +338,9 @@ class MatchAnalysis:
                  counts("Rolls unmarked", lambda p: p.luck_marks["unmarked"]),
                  counts("Rolls marked unlucky", lambda p: p.luck_marks["unlucky"]),
                  counts("Rolls marked very unlucky", lambda p: p.luck_marks["very unlucky"]),
-                 row(f"Luck total {total}", *(f"{p.luck_total:+8.3f} {cost(p.luck_cost)}" for p in (a, b))),
+                 row(f"Luck total {total}", *(f"{signed(p.luck_total, width=8)} {cost(p.luck_cost)}" for p in (a, b))),
                  row(f"Luck rate {rate}", *("n/a" if p.luck_rate is None else
-                                            f"{p.luck_rate:+8.1f} {cost(p.luck_cost / p.total_moves)}"
+                                            f"{signed(p.luck_rate, decimals=1, width=8)} {cost(p.luck_cost / p.total_moves)}"
                                             for p in (a, b))),
                  words("Luck rating", lambda p: p.luck_rating), "", "Cube statistics", "",
                  counts("Total cube decisions", lambda p: p.cube_decisions),
@@ -360,7 +361,7 @@ class MatchAnalysis:
                           lambda p: (p.error_rate, p.checker_cost + p.cube_cost, p.decisions)),
                  words("Overall rating", lambda p: p.rating)]
         def result(value: float) -> str:
-            return f"{100.0 * value:+7.2f}%" if match_play else f"{value:+7.3f}"
+            return f"{signed(100.0 * value, decimals=2, width=7)}%" if match_play else signed(value, width=7)
 
         lines += [row("Actual result", result(a.actual_result), result(b.actual_result)),
                   row("Luck adjusted result", result(a.luck_adjusted_result), result(b.luck_adjusted_result))]
@@ -370,7 +371,7 @@ class MatchAnalysis:
             for d in marked:
                 what = f"{d.dice} {d.chosen or '(no play)'}" if d.kind == CHECKER else d.chosen
                 lines.append(f"  game {d.game}, move {d.move}, {self.players[d.player].name}: {what}; "
-                             f"best {d.best or '(no play)'}  {-d.error:+.3f}  {d.mark}")
+                             f"best {d.best or '(no play)'}  {signed(-d.error)}  {d.mark}")
         return "\n".join(lines)
 
 

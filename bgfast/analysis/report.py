@@ -4,8 +4,10 @@ text of ``bgfast eval``, ``hint`` and ``cube``.
 >>> from bgfast.probabilities import Probabilities
 >>> probabilities_line(Probabilities(0.6, 0.2, 0.01, 0.1, 0.005))
 'win 60.0% (gammon 20.0%, backgammon 1.0%)  lose 40.0% (gammon 10.0%, backgammon 0.5%)'
->>> signed(0.1234), signed(-0.5), percent(0.4567)
-('+0.123', '-0.500', '45.67%')
+>>> signed(0.1234), signed(-0.5), signed(-0.0004), percent(0.4567)
+('+0.123', '-0.500', '+0.000', '45.67%')
+>>> signed(-12.34, decimals=1, width=8)
+'   -12.3'
 """
 from __future__ import annotations
 
@@ -16,9 +18,12 @@ from bgfast.probabilities import Probabilities
 __all__ = ["percent", "probabilities_dict", "probabilities_line", "signed"]
 
 
-def signed(equity: float) -> str:
-    """An equity with its sign and three decimals, as gnubg prints them."""
-    return f"{equity:+.3f}"
+def signed(equity: float, *, decimals: int = 3, width: int = 0) -> str:
+    """An equity (or a difference, a rate) with its sign and ``decimals`` decimals, as gnubg
+    prints them, right-aligned in ``width`` characters: the one formatter of signed figures.
+    A value that rounds to zero is ``+0.000``, never ``-0.000``."""
+    value = round(equity, decimals) + 0.0      # -0.0 + 0.0 is 0.0: no negative zero
+    return f"{value:+{width}.{decimals}f}"
 
 
 def percent(chance: float) -> str:

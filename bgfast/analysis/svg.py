@@ -169,11 +169,13 @@ def board_svg(position: Position | str, match: MatchState | None = None, dice: D
     :param match: the score and cube to draw (None: those the text states, else a money game
         with the cube centred).
     :param dice: a roll to draw (None: the dice the match state says were rolled, if any;
-        with ``play``, its roll).
+        with ``play``, its roll); with a match state, one it allows
+        (:meth:`~bgfast.match.MatchState.check_roll`: the dice it says were rolled, if it says so).
     :param play: a play of ``position`` to draw: the board after it with an arrow for each
         checker's step (see the module's docstring).
     :raises InvalidPositionError, InvalidMatchIdError: a malformed position.
-    :raises InvalidDiceError: dice that do not parse.
+    :raises InvalidDiceError: dice that do not parse, or that the match state does not allow
+        (other dice than those it says were rolled).
     :raises IllegalMoveError: a ``play`` of another position or roll.
 
     >>> import xml.etree.ElementTree as ET
@@ -190,7 +192,7 @@ def board_svg(position: Position | str, match: MatchState | None = None, dice: D
             raise IllegalMoveError(f"the play {str(play)!r} of {play.dice} is not one of "
                                    f"{'this roll in ' if dice is not None else ''}{pos.id()!r}")
         dice = dice if dice is not None else play.dice
-    roll = Dice.of(dice) if dice is not None else (
+    roll = (Dice.of(dice) if match is None else match.check_roll(dice)) if dice is not None else (
         Dice.of(match.dice) if match is not None and match.dice != (0, 0) else None)
     drawn = pos if play is None else play.position
     opp, me = drawn.board

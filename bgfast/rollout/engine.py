@@ -602,11 +602,19 @@ def _check_previous(previous: tuple[np.ndarray, int], lines: int, strata: int, t
         raise InvalidRolloutError(f"the saved rollout has {data.shape[1]:,} trials already: extend it to more "
                                   f"than that, not {trials:,}")
     if saved_strata != strata:
-        need = ("a multiple of 1296 (its first two rolls are stratified)" if saved_strata == 1296 else
-                "not a multiple of 1296 (only its first roll is stratified)" if saved_strata == 36 else
-                "a number of trials sampled plainly as it was")
-        raise InvalidRolloutError(f"the saved rollout's trials are stratified over {saved_strata} (first rolls), "
-                                  f"{trials:,} trials would be over {strata}: extend it to {need}")
+        n = data.shape[1]
+        if saved_strata == 1296:
+            example = -(-trials // 1296) * 1296
+            raise InvalidRolloutError(f"the saved rollout stratifies its first two rolls over 1,296 pairs: extend it "
+                                      f"to a multiple of 1,296 trials, e.g. {example:,} (not {trials:,})")
+        if saved_strata == 36:
+            example = trials + 36 if trials % 1296 == 0 else trials
+            raise InvalidRolloutError(f"the saved rollout stratifies only its first roll, over the 36 rolls: extend "
+                                      f"it to a number of trials that is not a multiple of 1,296, e.g. {example:,} "
+                                      f"(not {trials:,})")
+        raise InvalidRolloutError(f"the saved rollout's {n:,} trials sample the first rolls plainly (fewer than "
+                                  f"{MIN_STRATIFIED_TRIALS}): extend it to at most {MIN_STRATIFIED_TRIALS - 1} "
+                                  f"trials (not {trials:,}), or roll the position out again")
 
 
 def _cube_decision(request: RolloutRequest, data: np.ndarray, strata: int, result: RolloutResult) -> Any:

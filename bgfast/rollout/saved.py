@@ -15,12 +15,22 @@ text of the arguments (``format`` :data:`FORMAT`, ``position`` as ``PositionID:M
 ``rules``, ``bot`` and ``evaluator`` as bot specs, ``dice``, ``play``, ``plays`` (a list
 of plays, or true for every play), ``prune_se``, ``cube``, ``cubeful``, ``seed``,
 ``truncate``, ``truncate_ply``, ``late_ply``, ``late_after``, ``exact_bearoff``,
-``variance_reduction``, ``luck``, ``strata``).  A save of format ``bgfast-rollout-1`` (before
-late evaluation, read with none) is read in money play only: its match play trials played the
-cubeless game by money play, and the trials after them would play it by the score.
+``variance_reduction``, ``luck``, ``strata``, ``trials``: the trials saved), and ``checksum``,
+the SHA-256 of the request's text and the trials' numbers (:func:`checksum`).
+
+A save is checked when read (:func:`read_saved`), so that a file changed by hand or damaged
+is refused, not extended into mixed trials: the checksum; finite numbers; without luck
+adjustment each trial's chances from 0 to 1 (and its match winning chance, in match play);
+a number of trials its strata allow (a multiple of 1,296 with the first two rolls stratified,
+at least 72 with the first roll stratified) and as many as recorded.  A save of format
+``bgfast-rollout-2`` (before the checksum) is read with the other checks.  A save of format
+``bgfast-rollout-1`` (before late evaluation, read with none) is read in money play only: its
+match play trials played the cubeless game by money play, and the trials after them would play
+it by the score.
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -33,16 +43,19 @@ from bgfast.bots.spec import BotRecipe, portable_bot
 from bgfast.errors import BgfastError, InvalidRolloutError, shortened
 from bgfast.formats.text import read_position
 from bgfast.match import Rules
-from bgfast.rollout.engine import run_rollout
+from bgfast.rollout.engine import MIN_STRATIFIED_TRIALS, run_rollout
 from bgfast.rollout.request import RolloutRequest
 from bgfast.rollout.result import RolloutResult
 from bgfast.validation import output_file, read_input_file
 
-__all__ = ["FORMAT", "MAX_SAVE_BYTES", "extend_rollout", "read_saved", "request_options", "save_rollout",
+__all__ = ["FORMAT", "MAX_SAVE_BYTES", "checksum", "extend_rollout", "read_saved", "request_options", "save_rollout",
            "write_saved"]
 
-FORMAT = "bgfast-rollout-2"
+FORMAT = "bgfast-rollout-3"
 """The ``format`` of a save file this version writes and reads."""
+
+_UNCHECKED_FORMAT = "bgfast-rollout-2"
+"""The format before the checksum, still read (with every other check)."""
 
 _MONEY_ONLY_FORMAT = "bgfast-rollout-1"
 """An older format still read in money play (its match play checker play was money play's)."""
@@ -88,9 +101,24 @@ def write_saved(path: str | os.PathLike[str], request: RolloutRequest, trials: n
     :raises InvalidRolloutError: a bot that cannot be saved (see :func:`request_options`).
     :raises OutputFileError: the file cannot be written.
     """
-    meta = {"format": FORMAT, **request_options(request), "strata": strata}
+    meta = {"format": FORMAT, **request_options(request), "strata": strata, "trials": int(trials.shape[1])}
+    text = json.dumps(meta)
+    data = np.ascontiguousarray(trials, dtype=np.float64)
     with output_file(path, "the rollout save file", binary=True) as f:
-        np.savez(f, trials=np.ascontiguousarray(trials, dtype=np.float64), request=np.array(json.dumps(meta)))
+        np.savez(f, trials=data, request=np.array(text), checksum=np.array(checksum(text, data)))
+
+
+def checksum(request: str, trials: np.ndarray) -> str:
+    """The SHA-256 (hex) of a save's request text and its trials' numbers (float64, little-endian,
+    with their shape): what a save file records and :func:`read_saved` checks.
+
+    >>> checksum("{}", np.zeros((1, 2, 6)))[:12]
+    'cc48a990f2a9'
+    """
+    digest = hashlib.sha256(request.encode("utf-8"))
+    digest.update(repr(tuple(int(n) for n in trials.shape)).encode("ascii"))
+    digest.update(np.ascontiguousarray(trials, dtype="<f8").tobytes())
+    return digest.hexdigest()
 
 
 def read_saved(path: str | os.PathLike[str]) -> tuple[dict[str, Any], np.ndarray, int]:
@@ -104,10 +132,17 @@ def read_saved(path: str | os.PathLike[str]) -> tuple[dict[str, Any], np.ndarray
     where = repr(shortened(str(path)))
     try:
         with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
-            meta = json.loads(str(npz["request"][()]))
+            text = str(npz["request"][()])
+            meta = json.loads(text)
             trials = np.array(npz["trials"], dtype=np.float64)
+            recorded = str(npz["checksum"][()]) if "checksum" in npz.files else None
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
         raise InvalidRolloutError(f"{where} is not a bgfast rollout save file ({type(exc).__name__})") from None
+    if isinstance(meta, dict) and meta.get("format") == FORMAT and recorded != checksum(text, trials):
+        raise InvalidRolloutError(f"{where} was changed or damaged after it was saved (its checksum does not match "
+                                  "its arguments and trials): roll the position out again")
+    if isinstance(meta, dict) and meta.get("format") == _UNCHECKED_FORMAT:
+        meta["format"] = FORMAT
     if isinstance(meta, dict) and meta.get("format") == _MONEY_ONLY_FORMAT:
         if _match_length(str(meta.get("position"))):
             raise InvalidRolloutError(f"{where} was saved by an older bgfast whose match play rollouts played the "
@@ -119,6 +154,7 @@ def read_saved(path: str | os.PathLike[str]) -> tuple[dict[str, Any], np.ndarray
     if trials.ndim != 3 or trials.shape[2] != 6 or trials.shape[1] < 1:
         raise InvalidRolloutError(f"{where} holds trials of shape {trials.shape}, not (lines, trials, 6)")
     strata = meta.pop("strata", None)
+    count = meta.pop("trials", None)
     meta.pop("format")
     try:
         meta["rules"] = Rules(**meta["rules"])
@@ -129,7 +165,44 @@ def read_saved(path: str | os.PathLike[str]) -> tuple[dict[str, Any], np.ndarray
         raise InvalidRolloutError(f"{where} has rules that do not read: {exc}") from None
     if strata not in (1, 36, 1296):
         raise InvalidRolloutError(f"{where} has strata {strata!r}, not 1, 36 or 1296")
+    _check_trials(where, meta, trials, int(strata), count)
     return meta, trials, int(strata)
+
+
+def _check_trials(where: str, meta: dict[str, Any], trials: np.ndarray, strata: int, count: object) -> None:
+    """:raises InvalidRolloutError: trials' numbers that no rollout of ``meta`` gives: not
+    finite, chances out of 0..1 without luck adjustment, or a number of trials that its
+    strata do not allow or that is not the number recorded."""
+    n = trials.shape[1]
+    unplayed = np.zeros(trials.shape, dtype=bool)
+    if meta.get("prune_se") is not None:   # a play dropped early: its trials from a block on are unplayed (NaN)
+        rows = np.isnan(trials).all(axis=2)
+        unplayed[np.flip(np.logical_and.accumulate(np.flip(rows, axis=1), axis=1), axis=1)] = True
+    if not (np.isfinite(trials) | unplayed).all():
+        line, trial, column = (int(i) for i in np.argwhere(~(np.isfinite(trials) | unplayed))[0])
+        raise InvalidRolloutError(f"{where} holds a number that is not finite ({trials[line, trial, column]}, "
+                                  f"trial {trial:,} of line {line}): it is damaged; roll the position out again")
+    if meta.get("luck") is False:     # luck-adjusted chances may leave 0..1; plain ones may not
+        columns = 6 if _match_length(str(meta.get("position"))) and meta.get("cubeful") else 5
+        chances = trials[:, :, :columns]
+        bad = np.argwhere(((chances < 0.0) | (chances > 1.0)) & ~unplayed[:, :, :columns])
+        if len(bad):
+            line, trial, column = (int(i) for i in bad[0])
+            raise InvalidRolloutError(f"{where} holds a chance of {trials[line, trial, column]} (trial {trial:,} of "
+                                      f"line {line}), outside 0 to 1: it is damaged; roll the position out again")
+    if count is not None and count != n:
+        raise InvalidRolloutError(f"{where} records {count!r} trials but holds {n:,}: it is damaged; roll the "
+                                  "position out again")
+    if strata == 1296 and n % 1296:
+        raise InvalidRolloutError(f"{where} stratifies its first two rolls over 1,296 pairs but holds {n:,} trials, "
+                                  "not a multiple of 1,296: it is damaged; roll the position out again")
+    if strata == 36 and n < MIN_STRATIFIED_TRIALS:
+        raise InvalidRolloutError(f"{where} stratifies its first roll but holds {n:,} trials, fewer than "
+                                  f"{MIN_STRATIFIED_TRIALS}: it is damaged; roll the position out again")
+    if strata == 1 and meta.get("variance_reduction", True) and n >= MIN_STRATIFIED_TRIALS:
+        raise InvalidRolloutError(f"{where} samples its first rolls plainly but holds {n:,} trials, "
+                                  f"{MIN_STRATIFIED_TRIALS} or more (which are stratified): it is damaged; roll "
+                                  "the position out again")
 
 
 def _match_length(text: str) -> int:
@@ -155,12 +228,15 @@ def save_rollout(path: str | os.PathLike[str], position: Any, **options: Any) ->
 
 
 def extend_rollout(path: str | os.PathLike[str], trials: int, *, save: str | os.PathLike[str] | None = None,
-                   workers: int = 1, progress: bool | None = False, interruptible: bool = False,
-                   backend: str = "process", scheduler: str | None = None) -> RolloutResult:
+                   workers: int = 1, target_se: float | None = None, progress: bool | None = False,
+                   interruptible: bool = False, backend: str = "process",
+                   scheduler: str | None = None) -> RolloutResult:
     """Continue the rollout saved in ``path`` to ``trials`` trials in all, on the same dice
     streams, and save it again (to ``save``, default ``path``): the result equals one
     rollout of ``trials`` trials with the saved arguments, bit for bit (on either
-    ``backend``, as :func:`~bgfast.rollout.rollout`'s).
+    ``backend``, as :func:`~bgfast.rollout.rollout`'s).  With ``target_se``,
+    ``trials`` is the most: the trials stop at the first check point after the saved ones
+    where the equity's standard error is at most it (see :func:`~bgfast.rollout.rollout`).
 
     :raises InvalidRolloutError: a missing, unreadable or malformed save file, one that does
         not fit its arguments, ``trials`` not more than saved, or of another stratification
@@ -168,8 +244,9 @@ def extend_rollout(path: str | os.PathLike[str], trials: int, *, save: str | os.
     :raises OutputFileError: the file cannot be written.
     """
     options, data, strata = read_saved(path)
-    request = RolloutRequest.create(options.pop("position"), trials=trials, workers=workers, progress=progress,
-                                    interruptible=interruptible, backend=backend, scheduler=scheduler, **options)
+    request = RolloutRequest.create(options.pop("position"), trials=trials, workers=workers, target_se=target_se,
+                                    progress=progress, interruptible=interruptible, backend=backend,
+                                    scheduler=scheduler, **options)
     target = path if save is None else save
     return run_rollout(request, previous=(data, strata),
                        record=lambda rows, s: write_saved(target, request, rows, s))
