@@ -118,7 +118,7 @@ def test_cli_extend_refuses_each_option_the_save_fixes(tmp_path: Path, capsys: p
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
     assert err.startswith(f"bgfast: error: --extend continues the saved rollout as it was: {named} cannot be "
-                          "given with it (only --trials, --target-se, --workers, --save and --json can")
+                          "given with it (only --trials, --target-se, --workers, --backend, --scheduler, --save and --json can")
     assert Path(path).read_bytes() == before
 
 
