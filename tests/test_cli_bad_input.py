@@ -440,3 +440,30 @@ def test_an_overlong_id_is_quoted_shortened_in_its_one_line_error(capsys: pytest
     assert main(["eval", text]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and len(err) < 300 and "..." in err
+
+
+# ---------------------------------------------------------------- a new user's findings (judging)
+
+_L31 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:{dice}:3:2:0:31:10"
+_BEYOND = ("match length 31 is beyond the 25-point match equity table 'Kazaross-XG2'; the tables bgfast ships "
+           "hold at most 25 points, so longer matches can be played but not judged (luck, errors, match "
+           "winning chances)")
+
+
+@pytest.mark.parametrize("argv", [
+    ["eval", _L31.format(dice="00")],
+    ["cube", _L31.format(dice="00")],
+    ["hint", _L31.format(dice="31")],
+    ["rollout", _L31.format(dice="00"), "--trials", "36"],
+    ["rollout", _L31.format(dice="00"), "--trials", "36", "--cubeful"],
+    ["analyse", "l31.mat"],
+])
+def test_a_match_longer_than_the_table_is_refused_in_one_message_saying_what_to_do(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> None:
+    # finding 5: analyse and eval named the table without advice, rollout spoke of "a table holding the score"
+    monkeypatch.chdir(tmp_path)
+    Path("l31.mat").write_text(" 31 point match\n\n Game 1\n alice : 0                  bob : 0\n"
+                               "  1) 31: 8/5 6/5\n  2)  Wins 1 point\n")
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err == f"bgfast: error: {_BEYOND}\n"

@@ -530,9 +530,7 @@ def analyse_match(match: MatchFile, judge: Judge | str = DEFAULT_JUDGE, *, ply: 
     table = None
     if record.length:
         table = met if isinstance(met, MatchEquityTable) else MatchEquityTable.load(met or DEFAULT_MET)
-        if record.length > table.max_length:
-            raise InvalidAnalysisError(f"match length {record.length} is beyond the {table.max_length}-point "
-                                       f"table {table.name!r}")
+        table.check_length(record.length, InvalidAnalysisError)
     decisions: list[Decision] = []
     games, interrupted = 0, False
     try:
