@@ -467,3 +467,25 @@ def test_a_match_longer_than_the_table_is_refused_in_one_message_saying_what_to_
     code, out, err = run(capsys, *argv)
     assert (code, out) == (2, "")
     assert err == f"bgfast: error: {_BEYOND}\n"
+
+
+@pytest.mark.parametrize("command", ["cube", "eval"])
+def test_a_double_offered_by_the_side_whose_opponent_owns_the_cube_is_refused(
+        capsys: pytest.CaptureFixture[str], command: str) -> None:
+    # finding 4: cube 2 owned by the top player, the bottom player on roll and a double offered: exit 0 before
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:-1:1:D:3:2:0:7:10"
+    code, out, err = run(capsys, command, xgid)
+    assert (code, out) == (2, "")
+    assert err == ("bgfast: error: the player on roll cannot have doubled: its opponent owns the cube (dice 'D' "
+                   f"with cube position -1 and turn 1) in {xgid!r}; only the cube's owner, or either side with "
+                   "the cube centred, may double\n")
+    assert run(capsys, command, xgid.replace(":1:-1:1:D:", ":1:1:1:D:"))[0] == 0  # the owner's double
+
+
+def test_a_match_id_with_a_double_by_the_side_whose_opponent_owns_the_cube_is_refused(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # finding 4, the Match ID path: 7-point match, 2-3, cube 2 owned by player 0, player 1 doubled
+    code, out, err = run(capsys, "cube", "4HPwATDgc/ABMA:QRHgACAAGAAE")
+    assert (code, out) == (2, "")
+    assert err == ("bgfast: error: player 1 cannot have doubled: player 0 owns the cube (only the cube's owner, "
+                   "or either player with the cube centred, may double) in Match ID 'QRHgACAAGAAE'\n")
