@@ -489,3 +489,12 @@ def test_a_match_id_with_a_double_by_the_side_whose_opponent_owns_the_cube_is_re
     assert (code, out) == (2, "")
     assert err == ("bgfast: error: player 1 cannot have doubled: player 0 owns the cube (only the cube's owner, "
                    "or either player with the cube centred, may double) in Match ID 'QRHgACAAGAAE'\n")
+
+
+def test_an_xgid_of_a_match_already_won_says_so_in_the_xgids_order(capsys: pytest.CaptureFixture[str]) -> None:
+    # finding 11: was "score 0-5 has won ... (game_state OVER, RESIGNED or DROPPED), not PLAYING"
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:5:0:0:5:10"
+    code, out, err = run(capsys, "eval", xgid)
+    assert (code, out) == (2, "")
+    assert err == (f"bgfast: error: the match is over: a side has 5 of 5 points (score 5:0) in {xgid!r}; give a "
+                   "score below the match length\n")

@@ -389,7 +389,8 @@ def xgid_to_match_fields(record: XgidRecord) -> dict[str, int]:
     (4, 2, 1, 1, 1)
 
     :raises InvalidMatchIdError: the dice field is a pending beaver (``'B'``) or
-        raccoon (``'R'``), which a Match ID cannot hold; a double (``'D'``) by the player on roll while its
+        raccoon (``'R'``), which a Match ID cannot hold; a score at or past the match
+        length (the match is over); a double (``'D'``) by the player on roll while its
         opponent owns the cube.
     """
     if record.dice in ("B", "R"):
@@ -397,6 +398,12 @@ def xgid_to_match_fields(record: XgidRecord) -> dict[str, int]:
             f"a pending beaver or raccoon ({record.dice!r}) has no match state in {str(record)!r}"
         )
     doubled = record.dice == "D"
+    top = max(record.score_bottom, record.score_top)
+    if record.match_length and top >= record.match_length:
+        raise InvalidMatchIdError(
+            f"the match is over: a side has {top} of {record.match_length} points (score "
+            f"{record.score_bottom}:{record.score_top}) in {str(record)!r}; give a score below the match length"
+        )
     if doubled and record.cube_position == -record.turn:
         raise InvalidMatchIdError(
             f"the player on roll cannot have doubled: its opponent owns the cube (dice 'D' with cube "
