@@ -498,3 +498,24 @@ def test_an_xgid_of_a_match_already_won_says_so_in_the_xgids_order(capsys: pytes
     assert (code, out) == (2, "")
     assert err == (f"bgfast: error: the match is over: a side has 5 of 5 points (score 5:0) in {xgid!r}; give a "
                    "score below the match length\n")
+
+
+def test_a_binary_file_given_as_a_mat_file_is_not_echoed(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # finding 12: random bytes were quoted back as Windows-1252 characters
+    path = tmp_path / "bin.mat"
+    path.write_bytes(bytes(range(256)) * 4)
+    code, out, err = run(capsys, "analyse", str(path))
+    assert (code, out) == (2, "")
+    assert err == f"bgfast: error: {path}: line 1: control character '\\x00': not a text file, so not a .mat file\n"
+
+
+def test_a_misplaced_score_line_is_quoted_whole(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # finding 12: the quote was cut at 40 characters: 'heuristic : 9 pubeval : '
+    path = tmp_path / "m.mat"
+    path.write_text(" 11 point match\n\n Game 1\n heuristic : 0                  pubeval : 0\n"
+                    "  1) 31: 8/5 6/5                 \n heuristic : 9                  pubeval : 0\n")
+    code, out, err = run(capsys, "analyse", str(path))
+    assert (code, out) == (2, "")
+    assert err == (f"bgfast: error: {path}: line 6: 'heuristic : 9 pubeval : 0' is not a numbered line or a "
+                   "Wins line\n")
