@@ -59,7 +59,7 @@ from bgfast.formats.match_file import (
 from bgfast.game import MatchHistory, MatchRecord, Turn
 from bgfast.match import Rules
 
-__all__ = ["mat_text", "parse_mat", "read_mat", "write_mat"]
+__all__ = ["mat_move_numbers", "mat_text", "parse_mat", "read_mat", "write_mat"]
 
 _CELL = 27           # a left cell is padded to 27 characters, then one space
 _HEAD = 31           # the header's left part is padded to 31 characters
@@ -94,6 +94,21 @@ def _name(name: object, which: int) -> str:
     if not text:
         raise ValueError(f"player {which} needs a non-empty name, got {name!r}")
     return text
+
+
+def mat_move_numbers(turns: Sequence[Turn]) -> list[int]:
+    """The ``.mat`` move number of each of a game's turns: the number of the row ``N)`` that
+    holds it, as gnubg writes and numbers a game (player 0's action in a row's left column,
+    player 1's in its right; a game player 1 starts begins with an empty left cell).
+
+    >>> from bgfast.game import Turn
+    >>> from bgfast.position import Position
+    >>> start = Position()
+    >>> mat_move_numbers([Turn(1, "move", start), Turn(0, "move", start), Turn(1, "move", start)])
+    [1, 2, 2]
+    """
+    first = turns[0].player if turns else 0
+    return [(k + first) // 2 + 1 for k in range(len(turns))]
 
 
 def _game_text(number: int, score: tuple[int, int], names: tuple[str, str], turns: Sequence[Turn],
