@@ -15,6 +15,7 @@ from bgfast.bots import get_bot
 from bgfast.cli import main
 from bgfast.errors import InvalidSpecError
 from bgfast.game import JUDGED_COLUMNS
+from bgfast.tournament.html_report import judged_section
 from bgfast.tournament import TournamentSpec, load_standings, run_tournament
 from bgfast.tournament.spec import JUDGE_LUCK_FILTER
 from bgfast.tournament.store import Store
@@ -167,7 +168,16 @@ def test_a_results_file_of_the_previous_version_is_reported_resumed_and_takes_a_
     judged = TournamentSpec.from_toml_string(spec_text("new", seed=4))
     run_tournament(judged, db, workers=1, append=True)     # a judged run added to the file
     assert len(judged_of(db)) == 40
-    assert set(load_standings(db).judged_players) == {"pubeval", "random"}
+    standings = load_standings(db)
+    assert set(standings.judged_players) == {"pubeval", "random"}
+    # finding 3: the judged figures cover only the judged run's matches, and the report says so
+    assert (standings.matches_played, standings.judged_matches) == (80, 40)
+    assert standings.judges == ("neural luck_filter=4 ply=0",)
+    assert "  40 of 80 matches judged, by neural luck_filter=4 ply=0" in standings.text().splitlines()
+    data = standings.to_json()
+    assert (data["matches_played"], data["judged_matches"], data["judges"]) == (80, 40, ["neural luck_filter=4 ply=0"])
+    html = judged_section(standings)
+    assert "<p>40 of 80 matches judged, by neural luck_filter=4 ply=0.</p>" in html
 
 
 # ---------------------------------------------------------------- the report
