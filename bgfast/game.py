@@ -515,7 +515,11 @@ class MatchPlayer:
         errors, read after each match with :meth:`judged` (see
         :meth:`bgfast._core.game.MatchRunner.set_judge`: money in points, match play in
         match winning chance through the default table; ``luck_filter``: plays of each roll
-        a neural judge's luck measure values, 0 all)."""
+        a neural judge's luck measure values, 0 all).
+
+        :raises InvalidMetError: a match longer than the table."""
+        if evaluator is not None and self.length > 0:
+            MatchEquityTable.load().check_length(self.length)
         met = _core_met(True, self.length, None) if evaluator is not None else None
         self._runner.set_judge(evaluator, met, cube_efficiency, luck_filter)
 

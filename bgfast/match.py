@@ -243,6 +243,9 @@ class MatchState:
         if self.double_offered and self.turn == self.player_on_roll:
             raise E("a double is offered to the opponent of the player on roll: turn must differ from "
                     f"player_on_roll ({self.player_on_roll})")
+        if self.double_offered and self.cube_owner == 1 - self.player_on_roll:
+            raise E(f"player {self.player_on_roll} cannot have doubled: player {self.cube_owner} owns the cube "
+                    "(only the cube's owner, or either player with the cube centred, may double)")
 
     @classmethod
     def _from_valid_fields(cls, length: int, score: tuple[int, int], cube_value: int, cube_owner: int,
@@ -338,9 +341,9 @@ class MatchState:
         :class:`Rules`; :func:`bgfast.formats.text.read_position` returns
         them).  See :func:`bgfast.codecs.xgid.xgid_to_match_fields`.
 
-        >>> state = MatchState.from_xgid('XGID=-b----E-C---eE---c-e----B-:1:-1:1:D:4:2:0:7:10')
+        >>> state = MatchState.from_xgid('XGID=-b----E-C---eE---c-e----B-:1:1:1:D:4:2:0:7:10')
         >>> state.score, state.cube_value, state.cube_owner, state.player_on_roll, state.turn
-        ((2, 4), 2, 0, 1, 0)
+        ((2, 4), 2, 1, 1, 0)
         >>> MatchState.from_xgid('XGID=-b----E-C---eE---c-e----B-:1:-1:-1:31:4:2:0:7:10').score
         (4, 2)
 

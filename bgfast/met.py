@@ -162,6 +162,33 @@ class MatchEquityTable:
         path = os.fspath(name)
         return _load_cached(path, Path(path).stem)
 
+    def check_length(self, length: int, error: type[ValueError] = InvalidMetError, *, key: str = "",
+                     then: str = "") -> None:
+        """Refuse to judge a match of ``length`` points by this table when the table does not
+        hold its scores: the one message for every command that judges match play (what
+        to do: a longer table where one is shipped, else that such matches can be played
+        but not judged).  ``key`` prefixes the message (a spec's key path), ``then`` ends it
+        (what else the caller may do).
+
+        >>> MatchEquityTable.load().check_length(31)
+        Traceback (most recent call last):
+        ...
+        bgfast.errors.InvalidMetError: match length 31 is beyond the 25-point match equity table 'Kazaross-XG2'; the tables bgfast ships hold at most 25 points, so longer matches can be played but not judged (luck, errors, match winning chances)
+
+        :raises error: ``length`` above :attr:`max_length`.
+        """
+        if length <= self.max_length:
+            return
+        longer = [name for name in self.available() if MatchEquityTable.load(name).max_length >= length]
+        if longer:
+            advice = f"judge it with a longer table: {', '.join(repr(n) for n in longer)}"
+        else:
+            longest = max(MatchEquityTable.load(name).max_length for name in self.available())
+            advice = (f"the tables bgfast ships hold at most {longest} points, so longer matches can be "
+                      "played but not judged (luck, errors, match winning chances)")
+        raise error(f"{key}{': ' if key else ''}match length {length} is beyond the {self.max_length}-point "
+                    f"match equity table {self.name!r}; {advice}{'; ' if then else ''}{then}")
+
     # ------------------------------------------------------------- lookups
 
     def _check_away(self, name: str, away: int) -> int:

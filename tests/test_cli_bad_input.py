@@ -484,3 +484,82 @@ def test_rollout_extend_names_the_flags_typed_too(capsys: pytest.CaptureFixture[
                           (["--target-se", "-1"], "--target-se must be a positive number, got -1.0")):
         code, out, err = run(capsys, "rollout", "--extend", str(tmp_path / "r.npz"), *argv)
         assert (code, out, err) == (2, "", f"bgfast: error: {message}\n")
+
+
+# ---------------------------------------------------------------- a new user's findings (judging)
+
+_L31 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:{dice}:3:2:0:31:10"
+_BEYOND = ("match length 31 is beyond the 25-point match equity table 'Kazaross-XG2'; the tables bgfast ships "
+           "hold at most 25 points, so longer matches can be played but not judged (luck, errors, match "
+           "winning chances)")
+
+
+@pytest.mark.parametrize("argv", [
+    ["eval", _L31.format(dice="00")],
+    ["cube", _L31.format(dice="00")],
+    ["hint", _L31.format(dice="31")],
+    ["rollout", _L31.format(dice="00"), "--trials", "36"],
+    ["rollout", _L31.format(dice="00"), "--trials", "36", "--cubeful"],
+    ["analyse", "l31.mat"],
+])
+def test_a_match_longer_than_the_table_is_refused_in_one_message_saying_what_to_do(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> None:
+    # finding 5: analyse and eval named the table without advice, rollout spoke of "a table holding the score"
+    monkeypatch.chdir(tmp_path)
+    Path("l31.mat").write_text(" 31 point match\n\n Game 1\n alice : 0                  bob : 0\n"
+                               "  1) 31: 8/5 6/5\n  2)  Wins 1 point\n")
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err == f"bgfast: error: {_BEYOND}\n"
+
+
+@pytest.mark.parametrize("command", ["cube", "eval"])
+def test_a_double_offered_by_the_side_whose_opponent_owns_the_cube_is_refused(
+        capsys: pytest.CaptureFixture[str], command: str) -> None:
+    # finding 4: cube 2 owned by the top player, the bottom player on roll and a double offered: exit 0 before
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:-1:1:D:3:2:0:7:10"
+    code, out, err = run(capsys, command, xgid)
+    assert (code, out) == (2, "")
+    assert err == ("bgfast: error: the player on roll cannot have doubled: its opponent owns the cube (dice 'D' "
+                   f"with cube position -1 and turn 1) in {xgid!r}; only the cube's owner, or either side with "
+                   "the cube centred, may double\n")
+    assert run(capsys, command, xgid.replace(":1:-1:1:D:", ":1:1:1:D:"))[0] == 0  # the owner's double
+
+
+def test_a_match_id_with_a_double_by_the_side_whose_opponent_owns_the_cube_is_refused(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # finding 4, the Match ID path: 7-point match, 2-3, cube 2 owned by player 0, player 1 doubled
+    code, out, err = run(capsys, "cube", "4HPwATDgc/ABMA:QRHgACAAGAAE")
+    assert (code, out) == (2, "")
+    assert err == ("bgfast: error: player 1 cannot have doubled: player 0 owns the cube (only the cube's owner, "
+                   "or either player with the cube centred, may double) in Match ID 'QRHgACAAGAAE'\n")
+
+
+def test_an_xgid_of_a_match_already_won_says_so_in_the_xgids_order(capsys: pytest.CaptureFixture[str]) -> None:
+    # finding 11: was "score 0-5 has won ... (game_state OVER, RESIGNED or DROPPED), not PLAYING"
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:5:0:0:5:10"
+    code, out, err = run(capsys, "eval", xgid)
+    assert (code, out) == (2, "")
+    assert err == (f"bgfast: error: the match is over: a side has 5 of 5 points (score 5:0) in {xgid!r}; give a "
+                   "score below the match length\n")
+
+
+def test_a_binary_file_given_as_a_mat_file_is_not_echoed(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # finding 12: random bytes were quoted back as Windows-1252 characters
+    path = tmp_path / "bin.mat"
+    path.write_bytes(bytes(range(256)) * 4)
+    code, out, err = run(capsys, "analyse", str(path))
+    assert (code, out) == (2, "")
+    assert err == f"bgfast: error: {path}: line 1: control character '\\x00': not a text file, so not a .mat file\n"
+
+
+def test_a_misplaced_score_line_is_quoted_whole(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # finding 12: the quote was cut at 40 characters: 'heuristic : 9 pubeval : '
+    path = tmp_path / "m.mat"
+    path.write_text(" 11 point match\n\n Game 1\n heuristic : 0                  pubeval : 0\n"
+                    "  1) 31: 8/5 6/5                 \n heuristic : 9                  pubeval : 0\n")
+    code, out, err = run(capsys, "analyse", str(path))
+    assert (code, out) == (2, "")
+    assert err == (f"bgfast: error: {path}: line 6: 'heuristic : 9 pubeval : 0' is not a numbered line or a "
+                   "Wins line\n")

@@ -230,7 +230,7 @@ def test_xgid_money_rules_field_reads_jacoby_and_writes_beaver_from_rules():
         MatchState(length=5, score=(3, 1), cube_value=2, cube_owner=1, player_on_roll=1, turn=1, dice=(6, 6)),
         MatchState(length=11, score=(10, 4), crawford=True, player_on_roll=0, turn=0, dice=(2, 1)),
         MatchState(
-            length=7, score=(2, 5), cube_value=4, cube_owner=0, player_on_roll=1, turn=0, double_offered=True
+            length=7, score=(2, 5), cube_value=4, cube_owner=1, player_on_roll=1, turn=0, double_offered=True
         ),
         MatchState(jacoby=True, cube_value=8, cube_owner=1, player_on_roll=0, turn=0),
     ],

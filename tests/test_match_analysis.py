@@ -230,3 +230,25 @@ def test_the_statistics_print_no_negative_zero(match_file):
     result = dataclasses.replace(result, players=tuple(dataclasses.replace(p, **tiny) for p in result.players))
     text = result.text()
     assert not re.search(r"-0\.0+(?![0-9])", text) and "+0.000 ( +0.000%)" in text
+
+
+def test_moves_are_numbered_as_the_mat_files_rows_with_the_player(capsys, match_file):
+    # finding 14: decisions were numbered by half-moves ("game 1, move 19" for the file's row "10)")
+    from bgfast.formats.mat import _columns
+
+    rows, game = [], 0
+    for line in match_file.read_text().splitlines():
+        if line.strip().startswith("Game "):
+            game += 1
+        number = re.match(r"^\s*(\d+)\)", line)
+        if number and game == 1:
+            for player, cell in enumerate(_columns(line)):
+                if re.match(r"^\d\d:", cell.strip()):
+                    rows.append((int(number.group(1)), player))
+    decisions = [(d["move"], d["player"]) for d in analyse_match(read_match_file(match_file)).to_dict()["decisions"]
+                 if d["game"] == 1 and d["kind"] == "checker"]
+    assert decisions == rows and len({m for m, _ in rows}) < len(rows)  # both players' plays of a row share it
+    code, out, err = run(capsys, "analyse", str(match_file))
+    assert code == 0, err
+    marked = re.findall(r"game (\d+), move (\d+), (\w+):", out)
+    assert marked and all(name in ("neural", "pubeval") for _, _, name in marked)

@@ -30,7 +30,7 @@ def test_a_position_id_and_match_id_pair_gives_both() -> None:
 
 @pytest.mark.parametrize("prefix", ["XGID=", ""])
 def test_an_xgid_with_or_without_its_prefix_gives_both(prefix: str) -> None:
-    text = prefix + "-b----E-C---eE---c-e----B-:1:-1:1:D:4:2:0:7:10"
+    text = prefix + "-b----E-C---eE---c-e----B-:1:1:1:D:4:2:0:7:10"
     pos, match = parse_position(text)
     assert pos == Position.from_xgid(text) == Position()
     assert match == MatchState.from_xgid(text) and match is not None and match.double_offered
@@ -60,7 +60,7 @@ def test_malformed_text_raises_the_error_of_its_part(text: object, error: type[E
 
 
 def test_read_position_gives_what_parse_position_gives() -> None:
-    for text in (AFTER_62, f"{AFTER_62}:cAkXAAAAAAAA", "XGID=-b----E-C---eE---c-e----B-:1:-1:1:D:4:2:0:7:10"):
+    for text in (AFTER_62, f"{AFTER_62}:cAkXAAAAAAAA", "XGID=-b----E-C---eE---c-e----B-:1:1:1:D:4:2:0:7:10"):
         read = read_position(text)
         assert (read.position, read.match) == parse_position(text)
 
@@ -112,7 +112,7 @@ def test_the_text_allows_only_the_dice_its_match_id_says_were_rolled() -> None:
 
 
 def test_the_text_allows_no_roll_while_a_double_is_pending() -> None:
-    text = read_position("XGID=-b----E-C---eE---c-e----B-:1:-1:1:D:4:2:0:7:10")
+    text = read_position("XGID=-b----E-C---eE---c-e----B-:1:1:1:D:4:2:0:7:10")
     with pytest.raises(InvalidDiceError, match="a double is pending"):
         text.check_roll("31")
 

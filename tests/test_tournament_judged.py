@@ -12,9 +12,11 @@ import numpy as np
 import pytest
 from tournament_helpers import csv_of
 
+from bgfast.bots import get_bot
 from bgfast.cli import main
 from bgfast.errors import InvalidSpecError
 from bgfast.game import JUDGED_COLUMNS
+from bgfast.tournament.html_report import judged_section
 from bgfast.tournament import TournamentSpec, load_standings, run_tournament
 from bgfast.tournament.html_report import running_judged
 from bgfast.tournament.spec import JUDGE_LUCK_FILTER
@@ -74,6 +76,37 @@ def judged_of(db: Path) -> list[tuple[object, ...]]:
 def test_a_bad_judge_is_a_spec_error_naming_the_key(judge: str, message: str) -> None:
     with pytest.raises(InvalidSpecError, match=message.replace("(", r"\(").replace("{", r"\{")):
         TournamentSpec.from_toml_string(spec_text(judge="\n" + judge + "\n"))
+
+
+@pytest.mark.parametrize("length", [26, 31, 64])
+def test_a_judged_match_longer_than_the_judges_table_is_refused_at_spec_reading(length: int) -> None:
+    # finding 2: at 31 points the judge read the table's empty rows (MWC 0), adjusted scores fell outside 0..1
+    with pytest.raises(InvalidSpecError) as info:
+        TournamentSpec.from_toml_string(spec_text(length=length))
+    message = str(info.value)
+    assert message.startswith(f"judge: match length {length} is beyond the 25-point match equity table "
+                              "'Kazaross-XG2'")
+    assert "match_length at 25 or less" in message and "leave [judge] out" in message
+    assert TournamentSpec.from_toml_string(spec_text(length=length, judge="")).judge is None  # unjudged: played
+    assert TournamentSpec.from_toml_string(spec_text(length=25)).judge is not None
+
+
+def test_the_core_judge_refuses_a_table_shorter_than_the_match() -> None:
+    from bgfast._core.game import MatchRunner
+    from bgfast.game import MatchPlayer
+    from bgfast.errors import InvalidMetError
+    from bgfast.met import MatchEquityTable
+
+    judge = TournamentSpec.from_toml_string(spec_text(length=25)).judge
+    assert judge is not None
+    evaluator, x = judge.evaluator()
+    player = MatchPlayer(get_bot("pubeval"), get_bot("random"), length=31)
+    with pytest.raises(InvalidMetError, match="match length 31 is beyond the 25-point"):
+        player.set_judge(evaluator, x)
+    runner = player._runner
+    assert isinstance(runner, MatchRunner)
+    with pytest.raises(ValueError, match="a judge of a 31-point match needs a table of 31 points or more, got 25"):
+        runner.set_judge(evaluator, MatchEquityTable.load().core_table, x)
 
 
 def test_the_judge_is_part_of_the_specs_hash_and_absent_without_one() -> None:
@@ -137,7 +170,16 @@ def test_a_results_file_of_the_previous_version_is_reported_resumed_and_takes_a_
     judged = TournamentSpec.from_toml_string(spec_text("new", seed=4))
     run_tournament(judged, db, workers=1, append=True)     # a judged run added to the file
     assert len(judged_of(db)) == 40
-    assert set(load_standings(db).judged_players) == {"pubeval", "random"}
+    standings = load_standings(db)
+    assert set(standings.judged_players) == {"pubeval", "random"}
+    # finding 3: the judged figures cover only the judged run's matches, and the report says so
+    assert (standings.matches_played, standings.judged_matches) == (80, 40)
+    assert standings.judges == ("neural luck_filter=4 ply=0",)
+    assert "  40 of 80 matches judged, by neural luck_filter=4 ply=0" in standings.text().splitlines()
+    data = standings.to_json()
+    assert (data["matches_played"], data["judged_matches"], data["judges"]) == (80, 40, ["neural luck_filter=4 ply=0"])
+    html = judged_section(standings)
+    assert "<p>40 of 80 matches judged, by neural luck_filter=4 ply=0.</p>" in html
 
 
 # ---------------------------------------------------------------- the report

@@ -52,15 +52,35 @@ def test_the_vectors_hold_hundreds_of_xgids_of_both_seats_and_all_dice() -> None
     assert {"00", "D"} <= {f[4] for f in drawn} and any(f[4][0] < f[4][1] for f in drawn if f[4].isdigit())
 
 
+def _doubles_against_the_owner(rows: list[dict]) -> set[str]:
+    """The XGIDs of a double (dice ``D``) by the player on roll while its opponent owns the cube:
+    gnubg drops the double and reads them; bgfast, which keeps it, refuses them (finding 4)."""
+    out = set()
+    for row in rows:
+        fields = row["xgid"].split(":")
+        if fields[4] == "D" and int(fields[2]) == -int(fields[3]):
+            out.add(row["xgid"])
+    return out
+
+
 def test_bgfast_reads_every_xgid_as_gnubg_does() -> None:
     refused = _refusals(READ)
     agree = [r for r in READ if r["xgid"] not in refused and _gnubg_view(r["xgid"]) == (r["position_id"], r["match_id"])]
     assert len(agree) == len(READ) - len(refused)
-    assert len(refused) < len(READ) // 20
+    against = _doubles_against_the_owner(READ)
+    assert against <= set(refused)
+    assert sum("cannot have doubled" in refused[x] for x in against) >= 20
+    assert len(set(refused) - against) < len(READ) // 20
+
+
+def test_a_double_by_the_side_whose_opponent_owns_the_cube_is_refused() -> None:
+    for xgid in _doubles_against_the_owner(READ):
+        with pytest.raises(InvalidMatchIdError, match="cannot have doubled: its opponent owns|is above its maximum"):
+            parse_position(xgid)
 
 
 IMPOSSIBLE = ("the Crawford game needs exactly one player 1-away", "no double in the Crawford game",
-              "a centred cube is at 1", "is above its maximum cube")
+              "a centred cube is at 1", "is above its maximum cube", "the player on roll cannot have doubled")
 """What bgfast refuses and gnubg reads (and mends: it drops a Crawford flag away from match point, turns
 the cube of a Crawford game back to 1, keeps a centred cube above 1 as gnubg's money sessions with
 automatic doubles may have it; it keeps a cube above the XGID's own maximum cube, which no game under
@@ -77,7 +97,7 @@ def test_bgfast_refuses_what_gnubg_refuses() -> None:
     assert unread  # scores at the match length
     for xgid in unread:
         # one of them also has a cube above its maximum, which bgfast checks first
-        with pytest.raises(InvalidMatchIdError, match="has won the|is above its maximum cube"):
+        with pytest.raises(InvalidMatchIdError, match="the match is over|is above its maximum cube"):
             parse_position(xgid)
 
 

@@ -1004,7 +1004,8 @@ cdef class MatchRunner:
             not one a player uses), or None.
         :param met: the :class:`~bgfast._core.cube.Met` of match play (required for a match).
         :param luck_filter: plays of each roll the luck measure values (0: all).
-        :raises ValueError: match play without a table, a negative ``luck_filter``.
+        :raises ValueError: match play without a table or with one shorter than the match, a
+            negative ``luck_filter``.
         :raises TypeError: an evaluator or table of another type.
         """
         if luck_filter < 0:
@@ -1016,6 +1017,10 @@ cdef class MatchRunner:
             raise TypeError("a judge is a CoreEvaluator, got %r" % (evaluator,))
         if self.m.rules.length > 0 and met is None:
             raise ValueError("a judge of match play needs a match equity table")
+        if self.m.rules.length > 0 and isinstance(met, Met) and self.m.rules.length >= (<Met> met).size:
+            # the judge reads every score of the match: rows beyond the table are not its values
+            raise ValueError("a judge of a %d-point match needs a table of %d points or more, got %d"
+                             % (self.m.rules.length, self.m.rules.length, (<Met> met).size - 1))
         if self.m.judge_gen == NULL:
             self.m.judge_gen = movegen_new()
             if self.m.judge_gen == NULL:

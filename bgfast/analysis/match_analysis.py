@@ -64,6 +64,7 @@ from bgfast.analysis.plays import rank_situation
 from bgfast.analysis.report import signed
 from bgfast.analysis.situation import Situation
 from bgfast.errors import InvalidAnalysisError
+from bgfast.formats.mat import mat_move_numbers
 from bgfast.formats.match_file import MatchFile
 from bgfast.game import Turn
 from bgfast.match import MatchState, Rules
@@ -84,7 +85,9 @@ class Decision:
     game: int
     """The game, 1-based."""
     move: int
-    """The action's number in the game, 1-based: every roll, double and answer counts one."""
+    """The move number as a ``.mat`` file numbers the game's rows (``10)``: the row holding
+    the action, player 0's on its left and player 1's on its right; gnubg's "move 10"),
+    for a file of any format; with :attr:`player` it names the action."""
     player: int
     """Who decided, 0 or 1."""
     kind: str
@@ -449,14 +452,16 @@ def _judge_game(match: MatchFile, number: int, judge: Judge, met: MatchEquityTab
     pending: CubeAnalysis | None = None       # the double waiting for its answer
     last: Turn | None = None
     out: list[Decision] = []
-    for move, turn in enumerate(history.games[number - 1], 1):
+    turns = history.games[number - 1]
+    for index, (move, turn) in enumerate(zip(mat_move_numbers(turns), turns)):
+        where = f"game {number}, move {move}, {match.players[turn.player]}"
         if turn.action == "move":
             cube = turn.cube
         state = MatchState(length=length, score=score, cube_value=cube, cube_owner=owner, crawford=record.crawford,
                            player_on_roll=turn.player, turn=turn.player, jacoby=rules.jacoby and length == 0)
         if turn.action in ("move", "double"):
             situation = _situation(turn, state, rules, met, judge)
-            opening = move == 1 and turn.position == start
+            opening = index == 0 and turn.position == start
             after_double = last is not None and last.action in ("take", "beaver") and last.player != turn.player
             analysis = None
             if not opening and not after_double and state.can_double(turn.player, rules):
@@ -465,8 +470,7 @@ def _judge_game(match: MatchFile, number: int, judge: Judge, met: MatchEquityTab
                     analysis = None
             if turn.action == "double":
                 if analysis is None:      # the file's double was legal, so the judge may double too
-                    raise InvalidAnalysisError(f"game {number}, move {move}: player {turn.player}'s double "
-                                               "could not be judged")
+                    raise InvalidAnalysisError(f"{where}: the double could not be judged")
                 out.append(_cube_decision(number, move, turn.player, analysis, True))
                 pending = analysis
             else:
@@ -477,8 +481,8 @@ def _judge_game(match: MatchFile, number: int, judge: Judge, met: MatchEquityTab
                 after = turn.move.position
                 chosen = next((p for p in ranking.plays if p.move.position == after), None)
                 if chosen is None:
-                    raise InvalidAnalysisError(f"game {number}, move {move}: player {turn.player}'s play "
-                                               f"{turn.move} is not among the judge's plays of {turn.dice}")
+                    raise InvalidAnalysisError(f"{where}: the play {turn.move} is not among the judge's "
+                                               f"plays of {turn.dice}")
                 best = ranking.plays[0]
                 error = best.equity - chosen.equity
                 luck = roll_luck(situation, turn.dice, judge, opening=opening and not turn.dice.is_double)
@@ -531,9 +535,7 @@ def analyse_match(match: MatchFile, judge: Judge | str = DEFAULT_JUDGE, *, ply: 
     table = None
     if record.length:
         table = met if isinstance(met, MatchEquityTable) else MatchEquityTable.load(met or DEFAULT_MET)
-        if record.length > table.max_length:
-            raise InvalidAnalysisError(f"match length {record.length} is beyond the {table.max_length}-point "
-                                       f"table {table.name!r}")
+        table.check_length(record.length, InvalidAnalysisError)
     decisions: list[Decision] = []
     games, interrupted = 0, False
     try:

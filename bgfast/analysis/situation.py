@@ -76,9 +76,7 @@ class Situation:
         table = None
         if match.length:
             table = met if isinstance(met, MatchEquityTable) else MatchEquityTable.load(met or DEFAULT_MET)
-            if match.length > table.max_length:
-                raise InvalidAnalysisError(f"match length {match.length} is beyond the "
-                                           f"{table.max_length}-point table {table.name!r}")
+            table.check_length(match.length, InvalidAnalysisError)
         return cls(pos, match, rules, table, cube_efficiency)
 
     @property

@@ -381,21 +381,35 @@ def xgid_to_match_fields(record: XgidRecord) -> dict[str, int]:
     The game is taken to be in progress (game state 1) with no resignation offered.
     What a Match ID does not hold is dropped: the beaver bit and the maximum cube.
 
-    >>> fields = xgid_to_match_fields(parse_xgid('XGID=-b----E-C---eE---c-e----B-:1:-1:1:D:4:2:0:7:10'))
+    >>> fields = xgid_to_match_fields(parse_xgid('XGID=-b----E-C---eE---c-e----B-:1:1:1:D:4:2:0:7:10'))
     >>> fields["score0"], fields["score1"], fields["owner"], fields["player_on_roll"], fields["turn"]
-    (2, 4, 0, 1, 0)
+    (2, 4, 1, 1, 0)
     >>> fields = xgid_to_match_fields(parse_xgid('XGID=-b----E-C---eE---c-e----B-:1:-1:-1:31:4:2:0:7:10'))
     >>> fields["score0"], fields["score1"], fields["owner"], fields["player_on_roll"], fields["turn"]
     (4, 2, 1, 1, 1)
 
     :raises InvalidMatchIdError: the dice field is a pending beaver (``'B'``) or
-        raccoon (``'R'``), which a Match ID cannot hold.
+        raccoon (``'R'``), which a Match ID cannot hold; a score at or past the match
+        length (the match is over); a double (``'D'``) by the player on roll while its
+        opponent owns the cube.
     """
     if record.dice in ("B", "R"):
         raise InvalidMatchIdError(
             f"a pending beaver or raccoon ({record.dice!r}) has no match state in {str(record)!r}"
         )
     doubled = record.dice == "D"
+    top = max(record.score_bottom, record.score_top)
+    if record.match_length and top >= record.match_length:
+        raise InvalidMatchIdError(
+            f"the match is over: a side has {top} of {record.match_length} points (score "
+            f"{record.score_bottom}:{record.score_top}) in {str(record)!r}; give a score below the match length"
+        )
+    if doubled and record.cube_position == -record.turn:
+        raise InvalidMatchIdError(
+            f"the player on roll cannot have doubled: its opponent owns the cube (dice 'D' with cube "
+            f"position {record.cube_position} and turn {record.turn}) in {str(record)!r}; only the cube's "
+            "owner, or either side with the cube centred, may double"
+        )
     die1, die2 = (0, 0) if record.dice in ("00", "D") else (int(record.dice[0]), int(record.dice[1]))
     on_roll_score, other_score = (
         (record.score_bottom, record.score_top) if record.turn == 1 else (record.score_top, record.score_bottom)

@@ -52,14 +52,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from bgfast.errors import InvalidMatchFileError
+from bgfast.errors import InvalidMatchFileError, shortened
 from bgfast.formats.match_file import (
     MAX_MATCH_LENGTH, MatchFile, MatchReplay, PathOrFile, decode_text, read_text, write_text,
 )
 from bgfast.game import MatchHistory, MatchRecord, Turn
 from bgfast.match import Rules
 
-__all__ = ["mat_text", "parse_mat", "read_mat", "write_mat"]
+__all__ = ["mat_move_numbers", "mat_text", "parse_mat", "read_mat", "write_mat"]
 
 _CELL = 27           # a left cell is padded to 27 characters, then one space
 _HEAD = 31           # the header's left part is padded to 31 characters
@@ -94,6 +94,21 @@ def _name(name: object, which: int) -> str:
     if not text:
         raise ValueError(f"player {which} needs a non-empty name, got {name!r}")
     return text
+
+
+def mat_move_numbers(turns: Sequence[Turn]) -> list[int]:
+    """The ``.mat`` move number of each of a game's turns: the number of the row ``N)`` that
+    holds it, as gnubg writes and numbers a game (player 0's action in a row's left column,
+    player 1's in its right; a game player 1 starts begins with an empty left cell).
+
+    >>> from bgfast.game import Turn
+    >>> from bgfast.position import Position
+    >>> start = Position()
+    >>> mat_move_numbers([Turn(1, "move", start), Turn(0, "move", start), Turn(1, "move", start)])
+    [1, 2, 2]
+    """
+    first = turns[0].player if turns else 0
+    return [(k + first) // 2 + 1 for k in range(len(turns))]
 
 
 def _game_text(number: int, score: tuple[int, int], names: tuple[str, str], turns: Sequence[Turn],
@@ -295,12 +310,27 @@ class _MatReader:
         self._flush()
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+"""Control characters no text file holds (a tab, a line or page end aside): bytes that are not text."""
+
+
+def _quoted(line: str) -> str:
+    """A line of the file as a message quotes it: whole (shortened when long), and printable."""
+    return repr(shortened(line.strip()))
+
+
 def parse_mat(text: str | bytes, *, rules: Rules | None = None, source: str = "<mat>") -> MatchFile:
     """Read ``.mat`` text (see :func:`read_mat`; bytes are read by
     :func:`~bgfast.formats.match_file.decode_text`: UTF-8, UTF-16 or
     Windows-1252); ``source`` names it in error messages."""
     if isinstance(text, (bytes, bytearray)):
         text = decode_text(bytes(text), source)
+    text = text.rstrip("\x1a")             # an old DOS editor's end-of-file mark
+    control = _CONTROL.search(text)
+    if control:
+        at = text.count("\n", 0, control.start()) + 1
+        raise InvalidMatchFileError(f"{source}: line {at}: control character {control.group()!r}: not a text "
+                                    "file, so not a .mat file")
     lines = text.splitlines()
     tags: dict[str, str] = {}
     comments: list[str] = []
@@ -320,7 +350,7 @@ def parse_mat(text: str | bytes, *, rules: Rules | None = None, source: str = "<
             length, start = int(match.group(1)), number
             break
         if stripped:
-            raise InvalidMatchFileError(f"{source}: line {number}: {stripped[:40]!r} before the 'N point match' line")
+            raise InvalidMatchFileError(f"{source}: line {number}: {_quoted(stripped)} before the 'N point match' line")
     if length is None:
         raise InvalidMatchFileError(f"{source}: no 'N point match' line: not a .mat file")
     try:
@@ -350,14 +380,14 @@ def parse_mat(text: str | bytes, *, rules: Rules | None = None, source: str = "<
         if expect_scores:
             scores = _SCORES.match(line)
             if not scores:
-                raise replay.fail(where, f"{line.strip()!r} is not the score line 'name : N   name : N'")
+                raise replay.fail(where, f"{_quoted(line)} is not the score line 'name : N   name : N'")
             if players is None:
                 players = (scores.group("n0"), scores.group("n1"))
             replay.start_game(where, score=(int(scores.group("s0")), int(scores.group("s1"))))
             expect_scores = False
             continue
         if replay.game is None:
-            raise replay.fail(where, f"{line.strip()[:40]!r} before the first 'Game 1' line")
+            raise replay.fail(where, f"{_quoted(line)} before the first 'Game 1' line")
         if _ROW.match(line):
             left, right = _columns(line)
             if replay.game is not None:      # errors name the game and the move as well as the line
@@ -367,7 +397,7 @@ def parse_mat(text: str | bytes, *, rules: Rules | None = None, source: str = "<
         elif line.strip().lower().startswith("wins"):
             reader.cell(where, 0 if line.index(line.strip()) < 20 else 1, line.strip())
         else:
-            raise replay.fail(where, f"{line.strip()[:40]!r} is not a numbered line or a Wins line")
+            raise replay.fail(where, f"{_quoted(line)} is not a numbered line or a Wins line")
     reader.end()
     info = {key: tags[tag] for tag, key in _INFO_TAGS.items() if tags.get(tag)}
     date = re.match(r"^(\d{4})\.(\d{1,2})\.(\d{1,2})", tags.get("EventDate", ""))

@@ -302,9 +302,7 @@ class RolloutRequest:
         table = None
         if match.length:
             table = met if isinstance(met, MatchEquityTable) else MatchEquityTable.load(met or "Kazaross-XG2")
-            if cubeful and match.length > table.max_length:
-                raise InvalidRolloutError(
-                    f"match length {match.length} is beyond the {table.max_length}-point table {table.name!r}")
+            table.check_length(match.length, InvalidRolloutError)
         bot_obj, eval_obj = cls._players(bot, evaluator, truncate)
         if exact_bearoff:
             cls._check_exact_bearoff(truncate, rules)

@@ -241,6 +241,7 @@ def judged_section(standings: Standings, charts: Mapping[str, str] | None = None
     for one in tables:
         if one.length is not None:
             parts.append(f"<h3>{e(length_name(one.length))}</h3>")
+        parts.append(f"<p>{e(one.judged_text())}.</p>")
         parts.append("<table><tr><th>player or pairing</th><th>raw</th><th>adjusted</th><th>Elo (adjusted)</th>"
                      "<th>LOS</th><th>checker error rate</th><th>cube error rate</th><th>luck per game</th></tr>")
         rows = [*one.judged_players.items(), *((f"{a} vs {b}", f) for (a, b), f in one.judged_pairings.items())]

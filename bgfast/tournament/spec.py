@@ -387,6 +387,8 @@ class TournamentSpec:
         sprt = cls._sprt(data["sprt"], len(players)) if "sprt" in data else None
         openings, order = cls._openings(data, base_dir, lengths, paired, rules)
         judge = cls._judge(data["judge"], base_dir) if "judge" in data else None
+        if judge is not None:
+            cls._check_judged_lengths(lengths)
         spec = cls(name=name, players=players, match_length=lengths, matches_per_pairing=per_pairing,
                    seed=seed, format=fmt, challenger=challenger, paired_dice=paired, rules=rules, sprt=sprt,
                    judge=judge, openings=openings, openings_order=order)
@@ -491,6 +493,18 @@ class TournamentSpec:
         names = tuple(f.name for f in dataclasses.fields(Rules))
         _check_keys(raw, "rules", (), names)
         return Rules(**raw)
+
+    @staticmethod
+    def _check_judged_lengths(lengths: tuple[int, ...]) -> None:
+        """A ``[judge]`` measures match play through the default match equity table, which
+        must hold every match length's scores (the core reads nothing beyond it)."""
+        from bgfast.met import MatchEquityTable
+
+        table = MatchEquityTable.load()
+        for length in lengths:
+            table.check_length(length, InvalidSpecError, key="judge",
+                               then=f"a spec cannot name another table, so with [judge] keep match_length "
+                                    f"at {table.max_length} or less (0: money), or leave [judge] out")
 
     @staticmethod
     def _judge(raw: Any, base_dir: str | Path | None) -> JudgeSpec:

@@ -150,6 +150,11 @@ class Standings:
     judged, or in a table that pools several match lengths (each length's own has them)."""
     judged_pairings: Mapping[tuple[str, str], JudgedFigures] = dataclasses.field(default_factory=dict)
     """The same by pairing ``(a, b)``, a's view."""
+    judged_matches: int = 0
+    """The matches the judged figures cover: those of the judged runs (an unjudged run appended
+    to the file, or one a judged run was appended to, adds matches that are not judged)."""
+    judges: tuple[str, ...] = ()
+    """The judge of each judged run, in words (``"neural ply=0 luck_filter=4"``), once each."""
 
     @property
     def paired(self) -> bool:
@@ -215,6 +220,9 @@ class Standings:
                                                  if (q.a, q.b) in self.judged_pairings else {})}
                          for q in self.pairings],
         })
+        if self.judged_players:
+            out["judged_matches"] = self.judged_matches
+            out["judges"] = list(self.judges)
         if self.by_length:
             out["lengths"] = [s.to_json() for s in self.by_length]
         if self.sprt is not None:
@@ -259,6 +267,11 @@ class Standings:
             lines.append(one.text())
         return "\n".join(lines)
 
+    def judged_text(self) -> str:
+        """How many of the matches the judged figures cover, and by which judge."""
+        judges = ", ".join(self.judges) or "the judge"
+        return f"{self.judged_matches:,} of {self.matches_played:,} matches judged, by {judges}"
+
     def _judged_lines(self) -> list[str]:
         """The judged figures, a line a player and a pairing (none when not judged)."""
         if not self.judged_players:
@@ -267,6 +280,7 @@ class Standings:
         unit = "ppg" if money else "score"
         lines = ["", f"judged ({'points' if money else 'match winning chance'}; adjusted = result - own luck "
                  "+ opponent's luck; error rates x1000 per decision):",
+                 f"  {self.judged_text()}",
                  f"  {'player':<20} {unit + ' raw':>16} {unit + ' adjusted':>16} {'Elo adj':>8} "
                  f"{'checker':>8} {'cube':>8} {'luck/game':>9}"]
 
@@ -379,10 +393,13 @@ def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | No
     players, pairings, prior_draws = table
     judged_rows = store.judged_matches()
     judged: tuple[dict[str, JudgedFigures], dict[tuple[str, str], JudgedFigures]] = ({}, {})
+    judges = tuple(dict.fromkeys(_judge_words(tomllib.loads(run["spec"]).get("judge")) for run in runs
+                                 if "judge" in tomllib.loads(run["spec"])))
     if len(judged_rows) and len(store.lengths()) == 1:
         judged = judged_table(judged_rows, names)
     elif len(judged_rows):
-        by_length = tuple(_with_judged(one, *judged_table(judged_rows[judged_rows["length"] == one.length], names))
+        by_length = tuple(_with_judged(one, *judged_table(judged_rows[judged_rows["length"] == one.length], names),
+                                       int((judged_rows["length"] == one.length).sum()), judges)
                           for one in by_length)
     sprt = None
     scheduled = 0
@@ -404,7 +421,15 @@ def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | No
         matches_played=sum(p.stats.matches for p in players) // 2,
         players=players, pairings=pairings, sprt=sprt, prior_draws=prior_draws,
         matches_scheduled=scheduled, running=store.writer_active(), rating=rating, anchor=anchor,
-        forfeits=tuple(store.forfeits()), by_length=by_length, judged_players=judged[0], judged_pairings=judged[1])
+        forfeits=tuple(store.forfeits()), by_length=by_length, judged_players=judged[0], judged_pairings=judged[1],
+        judged_matches=len(judged_rows) if judged[0] else 0, judges=judges if judged[0] else ())
+
+
+def _judge_words(raw: object) -> str:
+    """A run's ``[judge]`` table (its spec's TOML) in words, as :meth:`JudgeSpec.describe` puts it."""
+    if not isinstance(raw, dict):
+        return str(raw)
+    return " ".join([str(raw.get("bot")), *(f"{k}={v}" for k, v in sorted(raw.items()) if k != "bot")])
 
 
 _Table = tuple[tuple[PlayerStanding, ...], tuple[PairingStanding, ...], float]
@@ -419,9 +444,10 @@ def _length_standings(length: int, table: _Table, rating: str, anchor: str | Non
                      anchor=anchor if any(p.name == anchor for p in players) else None, length=length)
 
 
-def _with_judged(one: Standings, players: dict[str, JudgedFigures],
-                 pairings: dict[tuple[str, str], JudgedFigures]) -> Standings:
-    return dataclasses.replace(one, judged_players=players, judged_pairings=pairings)
+def _with_judged(one: Standings, players: dict[str, JudgedFigures], pairings: dict[tuple[str, str], JudgedFigures],
+                 matches: int, judges: tuple[str, ...]) -> Standings:
+    return dataclasses.replace(one, judged_players=players, judged_pairings=pairings, judged_matches=matches,
+                               judges=judges if players else ())
 
 
 def length_name(length: int) -> str:
