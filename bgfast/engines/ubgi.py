@@ -698,6 +698,9 @@ def match_from_game_settings(values: Mapping[str, object]) -> MatchState:
     if length and length <= max(on_roll, opponent) and min(on_roll, opponent) < length:
         raise _bad("bad_value", f"game.* keys: score {on_roll}-{opponent} has won the {length}-point match, "
                    "so the game is over")
+    if doubled and owner == 0:  # a state, not a value: the keys are set one by one (the server's own word)
+        raise _bad("bad_state", "a double is offered on a cube the side to take owns: only the cube's owner, "
+                   "or either side while it is centred, can double")
     try:
         return MatchState(
             length=length,
