@@ -224,7 +224,11 @@ JUDGE_LUCK_FILTER_MAX = 64
 class JudgeSpec:
     """The ``[judge]`` section: the bot whose evaluator measures each side's dice luck and
     each decision's error in every match (``bot`` and its options, e.g. ``ply``): a bot that
-    plays by its core evaluator (``"neural"`` at any ply, ``"heuristic"``).
+    plays by its core evaluator (``"neural"`` at any ply, ``"heuristic"``).  A neural judge
+    with ``cube_ply`` >= 1 (its default 1) values cube actions by the cubeful n-ply walk
+    (:mod:`bgfast._core.cubeful`, as its own cube decisions: a last roll exactly); other
+    judges by Janowski's formula (the match equity table in match play) on their
+    probabilities (see :meth:`bgfast._core.game.MatchRunner.set_judge`).
 
     >>> JudgeSpec("neural", {"ply": 1}).describe()
     'neural ply=1 luck_filter=4'
