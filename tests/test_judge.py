@@ -214,3 +214,51 @@ def test_the_judges_close_cube_rule_is_analyse_matchs() -> None:
     from bgfast._core.game import JUDGE_CLOSE_CUBE
     from bgfast.analysis.error_rates import CLOSE_CUBE
     assert JUDGE_CLOSE_CUBE == CLOSE_CUBE
+
+
+# Side 1 (on roll) has a checker on its 2-point and one on its 4-point: 23 of the 36 rolls
+# bear both off (63.9%); side 0, one checker on its ace, surely wins on its next roll.
+# Money, cube centred: no double is worth 2p - 1 = 10/36, double/take 2 (2p - 1) = 20/36,
+# double/pass 1, exactly (no gammon, and nobody uses the cube after this roll).
+LAST_ROLL_64 = Position.from_board([[1] + [0] * 24, [0, 1, 0, 1] + [0] * 21])
+WIN_64 = 23 / 36
+
+
+def _judged_last_roll_64(cube_ply: int, double: bool, answer: object) -> dict[str, float]:
+    from scripted_bots import ScriptedBot
+
+    player = MatchPlayer(ScriptedBot(0, answers=(answer,)), ScriptedBot(1, double=double))
+    player.set_judge(*_judge("neural", cube_ply=cube_ply))
+    player._runner.script([6, 5, 1, 1])
+    player._runner.play_from(LAST_ROLL_64.to_bytes(), 1)
+    return _judged(player)
+
+
+@pytest.mark.parametrize("cube_ply", [1, 2])
+def test_a_neural_judges_cube_errors_in_a_last_roll_are_exact_by_the_cubeful_walk(cube_ply: int) -> None:
+    from bgfast.bots import CubeResponse
+
+    nd, dt, dp = 2 * WIN_64 - 1, 2 * (2 * WIN_64 - 1), 1.0
+    # Given the 64% last roll, when side 1 does not double
+    held = _judged_last_roll_64(cube_ply, False, CubeResponse.TAKE)
+    # Then it loses exactly double/take minus no double, a close decision counted
+    assert held["cube_error1"] == pytest.approx(dt - nd, abs=1e-6)
+    assert held["cube_decisions1"] == 1 and held["cube_decisions0"] == 0
+    # When it doubles and side 0 takes: no error on either side
+    taken = _judged_last_roll_64(cube_ply, True, CubeResponse.TAKE)
+    assert taken["cube_error1"] == pytest.approx(0.0, abs=1e-6)
+    assert taken["cube_error0"] == pytest.approx(0.0, abs=1e-6)
+    # When side 0 passes: it gives up double/pass minus double/take
+    passed = _judged_last_roll_64(cube_ply, True, CubeResponse.PASS)
+    assert passed["cube_error0"] == pytest.approx(dp - dt, abs=1e-6)
+    assert passed["cube_decisions0"] == 1
+
+
+def test_a_judge_at_cube_ply_0_values_the_last_roll_by_janowskis_formula_not_exactly() -> None:
+    from bgfast.bots import CubeResponse
+
+    # Janowski's formula prices the cube as if the game went on (efficiency 0.68), not as a
+    # last roll: at 0 plies the judge finds no double right, which the walk (above) shows costs 10/36.
+    held = _judged_last_roll_64(0, False, CubeResponse.TAKE)
+    assert held["cube_error1"] == pytest.approx(0.0, abs=1e-9)
+    assert _judged_last_roll_64(0, True, CubeResponse.TAKE)["cube_error1"] > 0.05

@@ -42,7 +42,7 @@ from bgfast._core.cube cimport (
     CubeArgs, MetTable, Met, MET_SIZE, PlayScene, cube_choose, cube_decide, met_mwc,
     play_mwc, RESPONSE_PASS, RESPONSE_TAKE, RESPONSE_BEAVER,
 )
-from bgfast._core.cubeful cimport cubeful_offer, cubeful_respond
+from bgfast._core.cubeful cimport CubeRules, CubeState, cubeful_from_args, cubeful_decide, cubeful_offer, cubeful_respond
 from bgfast._core.game cimport (
     Player, Rules, Scene, TurnRecord, TurnLog, GameLog, MatchLog, MatchCtx, GameStart, Judged,
     MAX_GAMES, MAX_DOUBLES, MAX_SCRIPT, SUMMARY_FIELDS, JUDGED_FIELDS,
@@ -428,8 +428,16 @@ cdef void _judge_play(MatchCtx* m, const Scene* s, const Board* b, int chosen, G
 cdef void _judge_cube(MatchCtx* m, const Scene* s, const Board* b, double* eq) noexcept nogil:
     """The judge's no double, double/take and double/pass (``eq[0..2]``) for ``s.player`` on
     roll in ``b``, its view, at the judge's cube plies: points at the cube (money) or MWC;
-    ``eq[3]``: 1 when the decision is close (gnubg's rule, on normalized equities)."""
+    ``eq[3]``: 1 when the decision is close (gnubg's rule, on normalized equities).
+
+    A neural judge with ``cube_ply`` >= 1 values the three actions by the cubeful n-ply walk
+    (:func:`~bgfast._core.cubeful.cubeful_decide`, one call for the three, as its own cube
+    decisions are made: each side doubling when right at every node, a last roll's values
+    exact); other judges, and ``cube_ply`` 0, by Janowski's formula (MET in match play) on
+    their probabilities at ``cube_ply`` (:func:`~bgfast._core.cube.cube_decide`)."""
     cdef CubeArgs a
+    cdef CubeRules r
+    cdef CubeState st
     cdef float p[NOUT]
     cdef double scale, low, nd, dt
     cdef int k
@@ -446,8 +454,12 @@ cdef void _judge_cube(MatchCtx* m, const Scene* s, const Board* b, double* eq) n
     a.max_cube = m.rules.max_cube
     a.x = m.judge_x
     a.met = m.judge_met if m.rules.length > 0 else NULL
-    evaluator_preroll(&m.judge, m.judge_gen, b, m.judge.cube_ply, p)
-    cube_decide(p, &a, &eq[0], &eq[1], &eq[2])
+    if m.judge.kind == EVAL_NEURAL and m.judge.cube_ply > 0:
+        cubeful_from_args(&a, &r, &st)
+        cubeful_decide(m.judge.search, m.judge_gen, b, &r, &st, m.judge.cube_ply, &eq[0], &eq[1], &eq[2], NULL)
+    else:
+        evaluator_preroll(&m.judge, m.judge_gen, b, m.judge.cube_ply, p)
+        cube_decide(p, &a, &eq[0], &eq[1], &eq[2])
     if _judged_in_mwc(m):                   # normalized: losing the cube -1, winning it (the pass) +1
         low = _mwc(m, a.away_d, a.away_t - s.cube, a.post_crawford)
         scale = 0.5 * (eq[2] - low)
@@ -993,7 +1005,10 @@ cdef class MatchRunner:
         the cube centred gammons count nothing, as in the result), plays by the cubeless
         equity times the cube, cube actions Janowski's with ``cube_efficiency``; match
         play in match winning chance through ``met`` (cubeful for plays and cube actions,
-        cubeless for luck).
+        cubeless for luck).  A neural judge with ``cube_ply`` >= 1 values no double,
+        double/take and double/pass by the cubeful n-ply walk
+        (:func:`~bgfast._core.cubeful.cube_values`, as its own cube decisions), Janowski's
+        (or the table's) cube math only at its leaves: a last roll's are exact.
 
         With ``luck_filter`` > 0 a neural judge values only pubeval's best ``luck_filter``
         plays of each roll for the luck (as rollouts' ``measure_luck``): the luck's mean

@@ -200,7 +200,8 @@ def html_page(standings: Standings, specs: Sequence[str], running: Series, chart
     body.append(judged_section(standings, charts, judged))
     if standings.sprt is not None:
         t = standings.sprt
-        body.append(f"<h2>SPRT</h2><p>SPRT [{t.elo0:g}, {t.elo1:g}]: {e(t.verdict)} after {t.matches} matches, "
+        on = " on luck-adjusted scores" if t.on == "luck_adjusted" else ""
+        body.append(f"<h2>SPRT</h2><p>SPRT{on} [{t.elo0:g}, {t.elo1:g}]: {e(t.verdict)} after {t.matches} matches, "
                     f"LLR {t.llr:+.2f}</p>")
     body.extend(_engine_section(standings))
     for one in standings.by_length:

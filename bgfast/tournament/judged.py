@@ -18,6 +18,7 @@ Pure functions of the match records (:data:`JUDGED_MATCH_DTYPE`); the standings 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,11 +29,12 @@ from bgfast.analysis.error_rates import error_rate
 from bgfast.game import JUDGED_COLUMNS
 from bgfast.rollout.stats import estimate, estimate_paired
 from bgfast.tournament.ratings import POINTS_CLIP, EloInterval, elo_interval
+from bgfast.tournament.results import ChunkResult, row_array
 
-__all__ = ["JUDGED_MATCH_COLUMNS", "JUDGED_MATCH_DTYPE", "JudgedFigures", "judged_figures",
-           "judged_table", "match_results"]
+__all__ = ["JUDGED_MATCH_COLUMNS", "JUDGED_MATCH_DTYPE", "JudgedFigures", "chunk_records", "chunks_of", "judged_figures",
+           "judged_table", "luck_adjusted_scores", "match_results", "unit_scores"]
 
-JUDGED_MATCH_COLUMNS = ("run", "dice_index", "length", "player0", "player1", "score0", "score1", "winner", "games",
+JUDGED_MATCH_COLUMNS = ("run", "idx", "chunk", "dice_index", "length", "player0", "player1", "score0", "score1", "winner", "games",
                         *JUDGED_COLUMNS)
 """The fields of a judged match record: its place, how it went, and the judge's figures."""
 JUDGED_MATCH_DTYPE = np.dtype([(name, np.float64 if name in JUDGED_COLUMNS and "decisions" not in name
@@ -108,11 +110,10 @@ def judged_figures(rows: NDArray[np.void], player: int, opponent: int | None = N
         return None
     s0 = r["player0"] == player
     money = bool((r["length"] == 0).all())
-    result, adjusted = match_results(r, player)
+    result, adjusted = _results(r, s0, money)
     luck_own = np.where(s0, r["luck0"], r["luck1"])
     (raw, raw_se), (adj, adj_se) = (_unit_estimate(r, s0, x) for x in (result, adjusted))
-    scale = 2.0 * POINTS_CLIP if money else 1.0
-    elo = elo_interval(0.5 + adj / scale if money else adj, adj_se / scale)
+    elo = elo_interval(_elo_score(adj, money), adj_se / _ELO_SCALE if money else adj_se)
     pick = {name: np.where(s0, r[f"{name}0"], r[f"{name}1"]).sum() for name in
             ("checker_error", "checker_decisions", "cube_error", "cube_decisions")}
     return JudgedFigures(len(r), money, raw, raw_se, adj, adj_se, elo,
@@ -126,13 +127,101 @@ def match_results(rows: NDArray[np.void], player: int) -> tuple[NDArray[np.float
     """Each match's result for ``player`` (a player of every match of ``rows``, all of one
     match length), its own view, and its luck-adjusted result (minus its own luck, plus its
     opponent's): money net points, match play the match score (1 a win, 0 a loss)."""
-    s0 = rows["player0"] == player
-    if bool((rows["length"] == 0).all()):
-        result = np.where(s0, rows["score0"] - rows["score1"], rows["score1"] - rows["score0"]).astype(np.float64)
-    else:
-        result = (rows["winner"] == np.where(s0, 0, 1)).astype(np.float64)
-    luck = np.where(s0, rows["luck0"] - rows["luck1"], rows["luck1"] - rows["luck0"])
+    return _results(rows, rows["player0"] == player, bool((rows["length"] == 0).all()))
+
+
+_ELO_SCALE = 2.0 * POINTS_CLIP
+"""Money play's points per game on the Elo scale: the score ``0.5 + ppg / 6`` (bgci's points
+score, without its clipping)."""
+
+
+def _elo_score(x: Any, money: bool) -> Any:
+    """A result (or a mean of results) as a score on the Elo scale: the match score as it
+    is, money play's points per game as ``0.5 + ppg / 6`` (:data:`_ELO_SCALE`)."""
+    return 0.5 + x / _ELO_SCALE if money else x
+
+
+def _results(r: NDArray[np.void], seat0: NDArray[np.bool_], money: bool) -> tuple[NDArray[np.float64],
+                                                                                 NDArray[np.float64]]:
+    """Each match's result (net points in money play, else 1 a win and 0 a loss) and
+    luck-adjusted result (the result minus own luck plus the opponent's), the view of the
+    player in seat 0 where ``seat0`` is true, else in seat 1."""
+    net = np.where(seat0, r["score0"] - r["score1"], r["score1"] - r["score0"]).astype(np.float64)
+    result = net if money else (r["winner"] == np.where(seat0, 0, 1)).astype(np.float64)
+    luck = np.where(seat0, r["luck0"] - r["luck1"], r["luck1"] - r["luck0"])
     return result, result - luck
+
+
+def luck_adjusted_scores(rows: NDArray[np.void], player: int) -> NDArray[np.float64]:
+    """Each match's luck-adjusted score of ``player`` (an id; a player of every match of
+    ``rows``) on the Elo scale, what the SPRT on adjusted results counts: match play, the
+    match score (1 a win) minus own luck plus the opponent's (in match winning chance);
+    money play, ``0.5 + adjusted ppg / 6``, the scale of :attr:`JudgedFigures.elo`.
+
+    >>> rows = np.zeros(2, dtype=JUDGED_MATCH_DTYPE)
+    >>> rows["player1"], rows["length"], rows["winner"] = [1, 0], 3, [0, 0]
+    >>> rows["player0"], rows["luck0"], rows["luck1"] = [0, 1], [0.25, 0.0], [0.0, 0.1]
+    >>> luck_adjusted_scores(rows, 0).tolist()     # won with luck 0.25; lost with luck 0.1
+    [0.75, -0.1]
+
+    :raises ValueError: ``player`` missing from a match, or money games and matches mixed.
+    """
+    seat0 = rows["player0"] == player
+    if not (seat0 | (rows["player1"] == player)).all():
+        raise ValueError(f"player {player} did not play every match given")
+    money = rows["length"] == 0
+    if money.any() and not money.all():
+        raise ValueError("money games and matches have scores on different scales: give one kind")
+    is_money = bool(len(rows)) and bool(money.all())
+    return np.asarray(_elo_score(_results(rows, seat0, is_money)[1], is_money), dtype=np.float64)
+
+
+def unit_scores(rows: NDArray[np.void], player: int, *, paired: bool) -> NDArray[np.float64]:
+    """``player``'s luck-adjusted score (:func:`luck_adjusted_scores`) unit by unit, from
+    judged match records in match-index order: with ``paired`` the mean of each dice pair's
+    two matches (consecutive, sharing a dice index; a pair whose second match is not in
+    ``rows`` is left out), else each match's own.
+
+    :raises ValueError: with ``paired``, two consecutive matches of a pair with different
+        dice indices (as :func:`~bgfast.tournament.pairs.unit_wins`).
+    """
+    scores = luck_adjusted_scores(rows, player)
+    if not paired:
+        return scores
+    whole = len(scores) // 2 * 2
+    dice = rows["dice_index"][:whole]
+    bad = np.nonzero(dice[0::2] != dice[1::2])[0]
+    if bad.size:
+        raise ValueError(f"dice pair {int(dice[2 * bad[0]])} is incomplete: the next match has dice index "
+                         f"{int(dice[2 * bad[0] + 1])}")
+    return np.asarray(0.5 * (scores[:whole][0::2] + scores[:whole][1::2]))
+
+
+def chunks_of(records: NDArray[np.void]) -> list[NDArray[np.void]]:
+    """Judged match records in match-index order, split chunk by chunk (each a view)."""
+    if not len(records):
+        return []
+    return np.split(records, (np.flatnonzero(np.diff(records["chunk"])) + 1).tolist())
+
+
+def chunk_records(result: ChunkResult, run: int, player_ids: Sequence[int]) -> NDArray[np.void]:
+    """A judged chunk's matches as judged match records (:data:`JUDGED_MATCH_DTYPE`), as the
+    results file will give them back (players by id: ``player_ids[seat]``).
+
+    :raises ValueError: a chunk played without a judge.
+    """
+    if result.judged is None:
+        raise ValueError(f"chunk {result.chunk} was played without a judge")
+    rows = row_array(result.rows)
+    ids = np.asarray(player_ids, dtype=np.int64)
+    out = np.zeros(len(rows), dtype=JUDGED_MATCH_DTYPE)
+    out["run"], out["chunk"] = run, result.chunk
+    for name in ("idx", "dice_index", "length", "score0", "score1", "winner", "games"):
+        out[name] = rows[name]
+    out["player0"], out["player1"] = ids[rows["seat0"]], ids[rows["seat1"]]
+    for k, name in enumerate(JUDGED_COLUMNS):
+        out[name] = result.judged[:, k]
+    return out
 
 
 def _unit_estimate(r: NDArray[np.void], seat0: NDArray[np.bool_], x: NDArray[np.float64]) -> tuple[float, float]:

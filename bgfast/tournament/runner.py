@@ -10,15 +10,19 @@ import os
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from bgfast.engines.players import preflight
 from bgfast.engines.resilient import MAX_FORFEITS_IN_A_ROW
 from bgfast.errors import EngineForfeitsError, shortened
-from bgfast.tournament.pairs import unit_wins
+from bgfast.tournament.judged import chunk_records, chunks_of, unit_scores
+from bgfast.tournament.pairs import Pentanomial, unit_wins
 from bgfast.tournament.progress import QuietReporter, Reporter
 from bgfast.tournament.results import ChunkResult, SeatTotals
 from bgfast.tournament.schedule import chunk_range
 from bgfast.tournament.spec import TournamentSpec
-from bgfast.tournament.sprt import Sprt, SprtStatus
+from bgfast.tournament.sprt import ScoreSums, Sprt, SprtStatus
 from bgfast.tournament.standings import Standings, standings_from_store
 from bgfast.tournament.store import RunInfo, Store, default_db_path
 from bgfast.tournament.worker import BACKENDS, run_chunks
@@ -148,21 +152,31 @@ class _SprtState:
     """The SPRT decided dice pair by dice pair (match by match without paired dice), over
     the finished chunks 0, 1, 2, ... in order: the verdict, and the pair it is reached at,
     do not depend on timing or the number of workers.  Matches after that pair are saved
-    but not counted (see :meth:`~bgfast.tournament.sprt.Sprt.sequential`)."""
+    but not counted (see :meth:`~bgfast.tournament.sprt.Sprt.sequential`).  With ``[sprt]
+    on = "luck_adjusted"`` the units count their luck-adjusted scores
+    (:meth:`~bgfast.tournament.sprt.Sprt.sequential_scores`), read from the judge's figures."""
 
     def __init__(self, spec: TournamentSpec, store: Store, run: RunInfo) -> None:
         assert spec.sprt is not None
         self.spec, self.store, self.run = spec, store, run
         self.test = Sprt(spec.sprt.elo0, spec.sprt.elo1, spec.sprt.alpha, spec.sprt.beta)
+        self.adjusted = spec.sprt.on == "luck_adjusted"
         names = [p.name for p in spec.players]
         self.tested = run.player_ids[names.index(spec.challenger) if spec.challenger else 0]
         self.per_unit = 2 if spec.paired_dice else 1
-        self.verdict = self.test.sequential([], matches_per_unit=self.per_unit)
-        self.pending: dict[int, list[tuple[int, int, int, int]]] = {}
+        self.verdict = (self.test.sequential_scores([], matches_per_unit=self.per_unit) if self.adjusted
+                        else self.test.sequential([], matches_per_unit=self.per_unit))
+        self.pending: dict[int, list[tuple[int, int, int, int]] | NDArray[np.void]] = {}
         self.next_chunk = 0
         saved = next(r for r in store.runs() if r["run"] == run.run)
         self.decided = saved["sprt_status"] in ("H0", "H1")
-        if not self.decided:
+        if self.decided:
+            return
+        if self.adjusted:
+            for records in chunks_of(store.judged_matches(run.run)):
+                self.pending[int(records["chunk"][0])] = records
+                self._advance()
+        else:
             for chunk, rows in itertools.groupby(store.iter_outcomes(run.run), key=lambda outcome: outcome[0]):
                 self.pending[chunk] = [(dice, p0, p1, winner) for _, dice, p0, p1, winner in rows]
                 self._advance()
@@ -170,15 +184,25 @@ class _SprtState:
     def add(self, result: ChunkResult) -> bool:
         """Count a saved chunk; True when the test has decided (stop playing)."""
         ids = self.run.player_ids
-        self.pending[result.chunk] = [(row.dice_index, ids[row.seat0], ids[row.seat1], row.result.winner)
-                                      for row in result.rows]
+        if self.adjusted:
+            self.pending[result.chunk] = chunk_records(result, self.run.run, ids)
+        else:
+            self.pending[result.chunk] = [(row.dice_index, ids[row.seat0], ids[row.seat1], row.result.winner)
+                                          for row in result.rows]
         return self._advance()
 
     def _advance(self) -> bool:
         while self.next_chunk in self.pending and not self.decided:
             rows = self.pending.pop(self.next_chunk)
-            wins = unit_wins(rows, self.tested, paired=self.per_unit == 2)
-            self.verdict = self.test.sequential(wins, matches_per_unit=self.per_unit, start=self.verdict.counts)
+            counts = self.verdict.counts
+            if isinstance(rows, np.ndarray):
+                scores = unit_scores(rows, self.tested, paired=self.per_unit == 2).tolist()
+                self.verdict = self.test.sequential_scores(
+                    scores, matches_per_unit=self.per_unit, start=counts if isinstance(counts, ScoreSums) else None)
+            else:
+                wins = unit_wins(rows, self.tested, paired=self.per_unit == 2)
+                self.verdict = self.test.sequential(
+                    wins, matches_per_unit=self.per_unit, start=counts if isinstance(counts, Pentanomial) else None)
             self.next_chunk += 1
             if self.verdict.status is not SprtStatus.CONTINUE:
                 self.decided = True

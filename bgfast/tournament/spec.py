@@ -211,6 +211,12 @@ class SprtOptions:
     """The chance of accepting H1 when H0 holds."""
     beta: float = 0.05
     """The chance of accepting H0 when H1 holds."""
+    on: str = "raw"
+    """What the test counts: ``"raw"``, each unit's match wins (the pentanomial GSPRT), or
+    ``"luck_adjusted"``, each unit's luck-adjusted score by the run's ``[judge]`` (match
+    play: the match score; money: ``0.5 + ppg / 6``), by the normal GSPRT (see
+    :mod:`~bgfast.tournament.sprt`): the same truth, decided in fewer games as far as the
+    judge removes the dice's luck."""
 
 
 JUDGE_LUCK_FILTER = 4
@@ -224,7 +230,11 @@ JUDGE_LUCK_FILTER_MAX = 64
 class JudgeSpec:
     """The ``[judge]`` section: the bot whose evaluator measures each side's dice luck and
     each decision's error in every match (``bot`` and its options, e.g. ``ply``): a bot that
-    plays by its core evaluator (``"neural"`` at any ply, ``"heuristic"``).
+    plays by its core evaluator (``"neural"`` at any ply, ``"heuristic"``).  A neural judge
+    with ``cube_ply`` >= 1 (its default 1) values cube actions by the cubeful n-ply walk
+    (:mod:`bgfast._core.cubeful`, as its own cube decisions: a last roll exactly); other
+    judges by Janowski's formula (the match equity table in match play) on their
+    probabilities (see :meth:`bgfast._core.game.MatchRunner.set_judge`).
 
     >>> JudgeSpec("neural", {"ply": 1}).describe()
     'neural ply=1 luck_filter=4'
@@ -384,11 +394,11 @@ class TournamentSpec:
         elif challenger is not None:
             raise _fail("challenger", 'is only for format = "gauntlet"')
         rules = cls._rules(data.get("rules", {}))
-        sprt = cls._sprt(data["sprt"], len(players)) if "sprt" in data else None
         openings, order = cls._openings(data, base_dir, lengths, paired, rules)
         judge = cls._judge(data["judge"], base_dir) if "judge" in data else None
         if judge is not None:
             cls._check_judged_lengths(lengths)
+        sprt = cls._sprt(data["sprt"], len(players), judge is not None) if "sprt" in data else None
         spec = cls(name=name, players=players, match_length=lengths, matches_per_pairing=per_pairing,
                    seed=seed, format=fmt, challenger=challenger, paired_dice=paired, rules=rules, sprt=sprt,
                    judge=judge, openings=openings, openings_order=order)
@@ -530,10 +540,15 @@ class TournamentSpec:
         return judge
 
     @staticmethod
-    def _sprt(raw: Any, n_players: int) -> SprtOptions:
+    def _sprt(raw: Any, n_players: int, judged: bool) -> SprtOptions:
+        from bgfast.tournament.sprt import SPRT_ON
+
         if not isinstance(raw, Mapping):
             raise _fail("sprt", f"must be a table, got {raw!r}")
-        _check_keys(raw, "sprt", ("elo0", "elo1"), ("alpha", "beta"))
+        _check_keys(raw, "sprt", ("elo0", "elo1"), ("alpha", "beta", "on"))
+        on = str(one_of(raw.get("on", "raw"), "sprt.on:", SPRT_ON, error=InvalidSpecError))
+        if on == "luck_adjusted" and not judged:
+            raise _fail("sprt.on", '"luck_adjusted" needs a judge: add a [judge] table (bot = "neural")')
         values: dict[str, float] = {}
         for key in ("elo0", "elo1", "alpha", "beta"):
             if key not in raw:
@@ -547,7 +562,7 @@ class TournamentSpec:
             raise _fail("sprt.elo1", f"must be greater than elo0 ({values['elo0']:g}), got {values['elo1']:g}")
         if n_players != 2:
             raise _fail("sprt", f"needs exactly two players (a two-player gauntlet), got {n_players}")
-        return SprtOptions(**values)
+        return SprtOptions(**values, on=on)
 
     @staticmethod
     def _openings(data: Mapping[str, Any], base_dir: str | Path | None, lengths: tuple[int, ...], paired: bool,
@@ -611,6 +626,8 @@ class TournamentSpec:
             out["openings_order"] = self.openings_order
         if self.sprt is not None:
             out["sprt"] = dataclasses.asdict(self.sprt)
+            if self.sprt.on == "raw":  # the default, left out so that a spec keeps its hash
+                del out["sprt"]["on"]
         if self.judge is not None:  # left out without one, so that a spec keeps its hash
             out["judge"] = self.judge.to_dict()
         out["players"] = [p.to_dict() for p in self.players]

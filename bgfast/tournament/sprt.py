@@ -21,6 +21,22 @@ whose LLR crosses a bound, so the verdict does not depend on how many workers pl
 in which order chunks finished; the LLR at that unit is past the bound by at most one
 unit's step (the *overshoot*, stated in the verdict).
 
+On luck-adjusted results (``[sprt] on = "luck_adjusted"``, a judged run) a unit's score
+is no longer on that grid: it is the mean over the unit's matches of the tested player's
+luck-adjusted score (:func:`~bgfast.tournament.judged.luck_adjusted_scores`: the match
+score, or in money play ``0.5 + ppg / 6``, minus its luck plus its opponent's).  The test
+is then the GSPRT of a normal model with the variance left free (:func:`llr_normal`,
+:meth:`Sprt.sequential_scores`): with ``N`` units of mean ``m`` and ``r_s`` the mean
+squared distance of the unit scores from ``s``::
+
+    LLR = N / 2 * log(r_s0 / r_s1),    r_s = sum_i (x_i - s)**2 / N
+
+(the generalised likelihood ratio when each hypothesis fits its own variance; Michel Van
+den Bergh, fishtest ``LLRcalc.py`` ``LLR_alt``, whose second-order form
+``N (s1 - s0) (2 m - s0 - s1) / (2 var)`` is his "GSPRT approximation", ``LLR_alt2``).
+The LLR rests on the units' spread, so it decides from
+:data:`~bgfast.tournament.pairs.MIN_SAMPLES_FOR_ERROR` units on.
+
 >>> test = Sprt(elo0=0, elo1=3, alpha=0.05, beta=0.05)
 >>> round(test.llr({1.0: 4307, 0.5: 8620, 0.0: 4063}), 2)   # published example: LLR 2.99
 2.99
@@ -36,13 +52,19 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
-from bgfast.tournament.pairs import PENTANOMIAL_SCORES, Pentanomial, unit_wins
+from bgfast.tournament.judged import chunks_of, unit_scores
+from bgfast.tournament.pairs import MIN_SAMPLES_FOR_ERROR, PENTANOMIAL_SCORES, Pentanomial, unit_wins
 from bgfast.tournament.ratings import expected_score
 from bgfast.tournament.stats import Stats
 from bgfast.validation import real_number
 
-__all__ = ["Sprt", "SprtStatus", "SprtVerdict", "llr_logistic"]
+__all__ = ["SPRT_ON", "ScoreSums", "Sprt", "SprtStatus", "SprtVerdict", "llr_logistic", "llr_normal"]
+
+SPRT_ON = ("raw", "luck_adjusted")
+"""What ``[sprt] on`` may test: the match wins (``"raw"``, the default) or the judge's
+luck-adjusted scores (``"luck_adjusted"``, a run with a ``[judge]``)."""
 
 _REGULARIZE = 1e-3
 """The count an empty bin is given (fastchess ``regularize``)."""
@@ -85,6 +107,52 @@ def llr_logistic(counts: np.ndarray, scores: np.ndarray, s0: float, s1: float) -
     return np.asarray(total[..., 0] * (q * (log_p[1] - log_p[0])).sum(axis=-1))
 
 
+def llr_normal(units: np.ndarray, total: np.ndarray, squares: np.ndarray, s0: float, s1: float) -> np.ndarray:
+    """The generalised log-likelihood ratio of mean unit score ``s1`` against ``s0`` under a
+    normal model whose variance each hypothesis fits (module docstring): ``units / 2 *
+    log(r_s0 / r_s1)``, ``r_s`` the mean squared distance of the scores from ``s`` (floored
+    at 1e-12, so the LLR stays finite when every score is ``s``).
+
+    :param units: units counted; ``total`` and ``squares``: the sums of their scores and of
+        the scores squared; arrays of one shape (several samples at once), ``units`` > 0.
+    :returns: the LLR of each, that shape.
+
+    >>> round(float(llr_normal(np.array(100), np.array(55.0), np.array(34.25), 0.5, 0.55)), 3)
+    3.031
+    """
+    n = np.asarray(units, dtype=float)
+    mean, mean_sq = np.asarray(total) / n, np.asarray(squares) / n
+    r0, r1 = (np.maximum(mean_sq - 2.0 * s * mean + s * s, 1e-12) for s in (s0, s1))
+    return np.asarray(0.5 * n * (np.log(r0) - np.log(r1)))
+
+
+@dataclass(frozen=True)
+class ScoreSums:
+    """The units an SPRT on luck-adjusted scores has counted: how many, and the sums of
+    their scores (a unit's score: the mean adjusted score of its matches) and squares."""
+
+    units: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+    matches_per_unit: int = 2
+    """2 for dice pairs, 1 for single matches."""
+
+    @property
+    def matches(self) -> int:
+        """Matches in the units counted."""
+        return self.units * self.matches_per_unit
+
+    @property
+    def paired(self) -> bool:
+        """True for dice pairs, False for single matches."""
+        return self.matches_per_unit == 2
+
+    @property
+    def score(self) -> float:
+        """The mean unit score (0.5 with no units)."""
+        return self.total / self.units if self.units else 0.5
+
+
 @dataclass(frozen=True)
 class SprtVerdict:
     """The outcome of a sequential test over units in order."""
@@ -98,8 +166,9 @@ class SprtVerdict:
     """The LLR after the last counted unit."""
     lower: float
     upper: float
-    counts: Pentanomial
-    """The counted units."""
+    counts: Pentanomial | ScoreSums
+    """The counted units: their pentanomial counts (match wins), or the sums of their
+    luck-adjusted scores."""
 
     @property
     def overshoot(self) -> float:
@@ -224,6 +293,44 @@ class Sprt:
         status = self._status(llr) if crossed.size else SprtStatus.CONTINUE
         return SprtVerdict(status, counts.units, counts.matches, llr, self.lower, self.upper, counts)
 
+    def sequential_scores(self, unit_scores: Iterable[float], *, matches_per_unit: int = 2,
+                          start: ScoreSums | None = None) -> SprtVerdict:
+        """Decide unit by unit on luck-adjusted scores: count the units of ``unit_scores``
+        (the tested player's mean luck-adjusted score in each unit, in match-index order,
+        see :func:`~bgfast.tournament.judged.unit_scores`) after those of ``start``, and
+        stop at the first whose LLR (:func:`llr_normal`) crosses a bound, from
+        :data:`~bgfast.tournament.pairs.MIN_SAMPLES_FOR_ERROR` units on.
+
+        >>> Sprt(0, 20).sequential_scores([0.4, 0.6] * 400).text()   # a 50% score: H0
+        'H0 accepted after 69 dice pairs (138 matches): LLR -3.00 in [-2.94, +2.94], overshoot 0.06'
+
+        :raises ValueError: a score that is not a finite number, ``matches_per_unit`` not
+            1 or 2, or ``start`` counted units of another size.
+        """
+        if matches_per_unit not in (1, 2):
+            raise ValueError(f"matches_per_unit must be 1 or 2, got {matches_per_unit!r}")
+        base = start if start is not None else ScoreSums(matches_per_unit=matches_per_unit)
+        if base.units and base.matches_per_unit != matches_per_unit:
+            raise ValueError("start counted units of another size")
+        x = np.fromiter(unit_scores, dtype=float)
+        if not np.isfinite(x).all():
+            raise ValueError("unit scores must be finite numbers")
+        n = base.units + np.arange(1, x.size + 1)
+        total = base.total + np.cumsum(x)
+        squares = base.squares + np.cumsum(x * x)
+        if not x.size:
+            n, total, squares = np.array([base.units]), np.array([base.total]), np.array([base.squares])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            llrs = np.where(n > 0, llr_normal(np.maximum(n, 1), total, squares, expected_score(self.elo0),
+                                             expected_score(self.elo1)), 0.0)
+        ready = n >= MIN_SAMPLES_FOR_ERROR
+        crossed = np.nonzero(ready & ((llrs >= self.upper) | (llrs <= self.lower)))[0]
+        last = int(crossed[0]) if crossed.size else n.size - 1
+        sums = ScoreSums(int(n[last]), float(total[last]), float(squares[last]), matches_per_unit)
+        llr = float(llrs[last])
+        status = self._status(llr) if crossed.size else SprtStatus.CONTINUE
+        return SprtVerdict(status, sums.units, sums.matches, llr, self.lower, self.upper, sums)
+
 
 def verdict_of_chunks(test: Sprt, outcomes: Iterable[tuple[int, int, int, int, int]], tested: int, *,
                       paired: bool) -> SprtVerdict:
@@ -243,8 +350,28 @@ def verdict_of_chunks(test: Sprt, outcomes: Iterable[tuple[int, int, int, int, i
         if chunk != expected or verdict.status is not SprtStatus.CONTINUE:
             break
         wins = unit_wins([(dice, p0, p1, winner) for _, dice, p0, p1, winner in rows], tested, paired=paired)
-        verdict = test.sequential(wins, matches_per_unit=per_unit, start=verdict.counts)
+        counts = verdict.counts if isinstance(verdict.counts, Pentanomial) else None
+        verdict = test.sequential(wins, matches_per_unit=per_unit, start=counts)
         expected += 1
+    return verdict
+
+
+def adjusted_verdict_of_chunks(test: Sprt, records: NDArray[np.void], tested: int, *, paired: bool) -> SprtVerdict:
+    """:func:`verdict_of_chunks` on luck-adjusted scores: the verdict of ``test`` over a
+    judged run's saved matches (``records``: :data:`~bgfast.tournament.judged.JUDGED_MATCH_DTYPE`
+    in match-index order, :meth:`~bgfast.tournament.store.Store.judged_matches`), unit by
+    unit over the chunks 0, 1, 2, ... that are all there.
+
+    :param tested: the tested player's id.
+    """
+    per_unit = 2 if paired else 1
+    verdict = test.sequential_scores([], matches_per_unit=per_unit)
+    for expected, rows in enumerate(chunks_of(records)):
+        if int(rows["chunk"][0]) != expected or verdict.status is not SprtStatus.CONTINUE:
+            break
+        start_sums = verdict.counts if isinstance(verdict.counts, ScoreSums) else None
+        verdict = test.sequential_scores(unit_scores(rows, tested, paired=paired).tolist(),
+                                         matches_per_unit=per_unit, start=start_sums)
     return verdict
 
 

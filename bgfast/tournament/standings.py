@@ -23,7 +23,7 @@ from bgfast.tournament.judged import JudgedFigures, judged_table
 from bgfast.tournament.pairs import MIN_SAMPLES_FOR_ERROR, PairingStats, UnitGroup, pairing_stats, too_few_for_error
 from bgfast.tournament.ratings import RATINGS, EloInterval, Ratings, fit_ratings
 from bgfast.tournament.results import SeatTotals
-from bgfast.tournament.sprt import Sprt, SprtVerdict, verdict_of_chunks
+from bgfast.tournament.sprt import Sprt, SprtVerdict, adjusted_verdict_of_chunks, verdict_of_chunks
 from bgfast.tournament.stats import Stats, UnitSums, stratified_ratio_se
 from bgfast.tournament.store import Store, open_results
 
@@ -100,6 +100,9 @@ class SprtOutcome:
     lower: float = math.nan
     """The LLR bound at or below which H0 is accepted; :ivar upper: the bound for H1."""
     upper: float = math.nan
+    on: str = "raw"
+    """What the test counted: ``"raw"`` (match wins) or ``"luck_adjusted"`` (the judge's
+    luck-adjusted scores, ``[sprt] on``)."""
 
     @property
     def verdict(self) -> str:
@@ -229,7 +232,7 @@ class Standings:
             out["sprt"] = {"status": self.sprt.status, "matches": self.sprt.matches,
                            "llr": round(self.sprt.llr, 3), "elo0": self.sprt.elo0, "elo1": self.sprt.elo1,
                            "bounds": [_json_number(self.sprt.lower, 3), _json_number(self.sprt.upper, 3)],
-                           "overshoot": _json_number(self.sprt.overshoot, 3)}
+                           "overshoot": _json_number(self.sprt.overshoot, 3), "on": self.sprt.on}
         return out
 
     def text(self) -> str:
@@ -260,7 +263,8 @@ class Standings:
             lines.append("")
             bounds = f" in [{t.lower:+.2f}, {t.upper:+.2f}]" if math.isfinite(t.lower) else ""
             over = f", overshoot {t.overshoot:.2f}" if t.status in ("H0", "H1") and math.isfinite(t.lower) else ""
-            lines.append(f"SPRT [{t.elo0:g}, {t.elo1:g}]: {verdict} after {t.matches} matches, "
+            on = " on luck-adjusted scores" if t.on == "luck_adjusted" else ""
+            lines.append(f"SPRT{on} [{t.elo0:g}, {t.elo1:g}]: {verdict} after {t.matches} matches, "
                          f"LLR {t.llr:+.2f}{bounds}{over}")
         for one in self.by_length:
             lines.append("")
@@ -415,7 +419,8 @@ def standings_from_store(store: Store, *, rating: str = "wins", anchor: str | No
                 status, matches, llr = verdict.status.value, verdict.matches, verdict.llr
             sprt = SprtOutcome(status or "continue", matches or run["matches_played"],
                                llr or 0.0, float(options["elo0"]), float(options["elo1"]),
-                               math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha))
+                               math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha),
+                               str(options.get("on", "raw")))
     return Standings(
         tournament=" + ".join(run["name"] for run in runs) if runs else store.path.stem,
         matches_played=sum(p.stats.matches for p in players) // 2,
@@ -511,7 +516,10 @@ def _sprt_so_far(store: Store, run: dict[str, Any], options: dict[str, Any], nam
     tested = next(pid for pid, name in names.items() if name == tested_name)
     test = Sprt(float(options["elo0"]), float(options["elo1"]), float(options.get("alpha", 0.05)),
                 float(options.get("beta", 0.05)))
-    return verdict_of_chunks(test, store.iter_outcomes(run["run"]), tested, paired=raw.get("paired_dice", True))
+    paired = raw.get("paired_dice", True)
+    if options.get("on", "raw") == "luck_adjusted":
+        return adjusted_verdict_of_chunks(test, store.judged_matches(run["run"]), tested, paired=paired)
+    return verdict_of_chunks(test, store.iter_outcomes(run["run"]), tested, paired=paired)
 
 
 def _check_rating(rating: str, anchor: str | None, names: list[str], runs: list[dict[str, Any]]) -> None:

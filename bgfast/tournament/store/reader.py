@@ -173,17 +173,19 @@ class ResultsReader(ResultsFile):
             for run, chunk, size in chunks)
 
     @_reads
-    def judged_matches(self) -> NDArray[np.void]:
-        """The judged matches of the file (runs with a ``[judge]``): a structured array of
-        :data:`~bgfast.tournament.judged.JUDGED_MATCH_DTYPE`, a record a match, in (run, idx)
-        order; empty for a file without judged runs (or written before they were kept)."""
+    def judged_matches(self, run: int | None = None) -> NDArray[np.void]:
+        """The judged matches of the file (runs with a ``[judge]``; of ``run`` only, when
+        given): a structured array of :data:`~bgfast.tournament.judged.JUDGED_MATCH_DTYPE`, a
+        record a match, in (run, idx) order; empty for a file without judged runs (or
+        written before they were kept)."""
         from bgfast.tournament.judged import JUDGED_MATCH_COLUMNS, JUDGED_MATCH_DTYPE
 
         if not schema.JUDGED_TABLES <= schema.table_names(self._conn):
             return np.zeros(0, dtype=JUDGED_MATCH_DTYPE)
         columns = ", ".join(f"j.{c}" if c in schema.JUDGED_COLUMNS else f"m.{c}" for c in JUDGED_MATCH_COLUMNS)
+        where, args = ("WHERE j.run = ? ", (run,)) if run is not None else ("", ())
         rows = self._conn.execute(f"SELECT {columns} FROM match_judged j JOIN matches m "
-                                  "ON m.run = j.run AND m.idx = j.idx ORDER BY j.run, j.idx").fetchall()
+                                  f"ON m.run = j.run AND m.idx = j.idx {where}ORDER BY j.run, j.idx", args).fetchall()
         return np.array([tuple(r) for r in rows], dtype=JUDGED_MATCH_DTYPE)
 
     @_reads
