@@ -176,6 +176,15 @@ def _cmd_show(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- eval, hint, cube
 
 
+def _add_backend_options(p: argparse.ArgumentParser, what: str, same: str = "", cluster: str = "") -> None:
+    """--backend and --scheduler: where the work is played (the pool layer's two backends)."""
+    p.add_argument("--backend", choices=("process", "dask"), default="process",
+                   help=f"where {what} are played: a local process pool (default) or a Dask cluster"
+                   + (f" {same}" if same else ""))
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help=f"Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster{cluster})")
+
+
 def _add_judge_options(p: argparse.ArgumentParser, default_ply: str = "the bot's own ply, 0 for neural") -> None:
     """The options every judging command takes: --ply, --bot, --json."""
     p.add_argument("--ply", type=_non_negative, metavar="N",
@@ -524,8 +533,8 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--extend", metavar="FILE",
                    help="go on with the rollout saved in FILE to --trials N in all, on the same dice (the "
                    "result equals one run of N trials) and save it back (or to --save FILE); its other "
-                   "arguments are the saved ones: only --trials, --target-se, --workers, --save and --json "
-                   "may be given with it")
+                   "arguments are the saved ones: only --trials, --target-se, --workers, --backend, --scheduler, "
+                   "--save and --json may be given with it")
     p.add_argument("--dice", metavar="DICE", help="the side on roll plays this roll first, e.g. 31")
     p.add_argument("--plays", nargs="?", const=True, default=False, type=_plays_option, metavar="top:K",
                    help="with --dice: roll out every play, or with top:K the K best by the bot's evaluation "
@@ -544,11 +553,7 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
     _add_engine_timeout(p)
     p.add_argument("--seed", type=int, metavar="S", help="run seed (default 0)")
     p.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (default 1)")
-    p.add_argument("--backend", choices=("process", "dask"), default="process",
-                   help="where blocks of trials are played: a local process pool (default) or a Dask cluster "
-                   "(the same result bit for bit)")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster of --workers)")
+    _add_backend_options(p, "blocks of trials", "(the same result bit for bit)", " of --workers")
     p.add_argument("--cubeful", action="store_true",
                    help="also roll out with the bot's cube decisions (money: points per initial cube; "
                    "match: MWC and EMG), luck-adjusted too; --plays are then ranked by it")
@@ -869,10 +874,7 @@ def _add_tournament(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--db", metavar="PATH", help="results file, in a folder that exists (default: "
                    "results/<spec name>.sqlite, the folder made if missing)")
     p.add_argument("--workers", type=_positive, metavar="N", help="worker processes (default: all cores)")
-    p.add_argument("--backend", choices=("process", "dask"), default="process",
-                   help="where chunks are played: a local process pool (default) or a Dask cluster")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster)")
+    _add_backend_options(p, "chunks")
     p.add_argument("--quiet", action="store_true", help="no progress bar (it is shown only on a terminal)")
     p.add_argument("--append", action="store_true",
                    help="add this spec's matches to a results file that holds another spec")
