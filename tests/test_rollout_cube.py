@@ -113,3 +113,11 @@ def test_the_per_trial_values_are_those_of_the_same_trials() -> None:
     r = rollout(SURE_WIN, cube=True, trials=72, seed=4, bot="heuristic", luck=False)
     c = r.cube_decision
     assert c is not None and c.difference.se == 0.0 and np.isclose(c.difference.value, c.no_double.value)
+
+
+def test_rollout_figures_print_no_negative_zero() -> None:
+    from bgfast.rollout.result import Estimate
+
+    # a figure a hair below zero printed "-0.0000" (the analysis commands' signed() never does)
+    assert str(Estimate(-1e-7, 0.01)) == "+0.0000 ± 0.0100"
+    assert str(Estimate(-0.25, 0.01)) == "-0.2500 ± 0.0100"

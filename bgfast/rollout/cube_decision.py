@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from bgfast.analysis.cube_action import CubeAction, proper_action
+from bgfast.analysis.report import signed
 from bgfast.analysis.situation import Situation
 from bgfast.match import MatchState, Rules
 from bgfast.met import MatchEquityTable
@@ -120,8 +121,8 @@ class CubeRollout:
                                                               f" ± {100 * chance.se:.2f}%")
             elif chance is not None:
                 mwc = f"  MWC {100 * chance:.2f}%"
-            diff = "" if abs(e.value - best) < 5e-7 else f"  ({e.value - best:+.4f})"
-            lines.append(f"  {i}. {name:<14}{e.value:+.4f}{err}{mwc}{diff}")
+            diff = "" if abs(e.value - best) < 5e-7 else f"  ({signed(e.value - best, decimals=4)})"
+            lines.append(f"  {i}. {name:<14}{signed(e.value, decimals=4)}{err}{mwc}{diff}")
         lines.append(f"  double/take - no double: {self.difference} (per trial, the same dice)")
         lines.append(f"Proper cube action: {self.action.value}")
         return lines

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from bgfast.analysis.report import signed
 from bgfast.dice import Dice
 from bgfast.match import MatchState
 from bgfast.position import Position
@@ -64,7 +65,7 @@ class Estimate:
         return (self.value - Z95 * self.se, self.value + Z95 * self.se)
 
     def __str__(self) -> str:
-        return f"{self.value:+.4f} ± " + ("n/a" if math.isnan(self.se) else f"{self.se:.4f}")
+        return f"{signed(self.value, decimals=4)} ± " + ("n/a" if math.isnan(self.se) else f"{self.se:.4f}")
 
 
 @dataclass(frozen=True)
