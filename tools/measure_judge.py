@@ -1,5 +1,5 @@
 """Measure what a tournament judge buys: the raw and luck-adjusted standard errors of
-a two-player paired money run, and the CPU time with and without the judge.
+a two-player paired cubeless money run (``jacoby = false``: gammons count), and the CPU time with and without the judge.
 
     PYTHONPATH=$PWD nice -n 10 python tools/measure_judge.py --games 1000 \
         --player 'bot = "neural"' --player 'bot = "gnubg_nn"' --judge 'bot = "neural"' --filters 0,8
@@ -27,7 +27,7 @@ def _cpu() -> float:
 
 def _spec(games: int, seed: int, players: list[str], judge: str | None) -> str:
     text = (f'name = "measure"\nseed = {seed}\nmatch_length = 0\nmatches_per_pairing = {games}\n'
-            f"paired_dice = true\nchunk_size = 50\n")
+            f"paired_dice = true\nchunk_size = 50\n\n[rules]\njacoby = false\n")
     if judge is not None:
         text += f"\n[judge]\n{judge}\n"
     for i, player in enumerate(players):
