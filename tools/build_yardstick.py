@@ -6,19 +6,11 @@ Two steps, each resumable; the files are what ``bgfast bench yardstick`` reads:
     nice -n 10 python tools/build_yardstick.py rollout bgfast/data/yardstick/positions.csv \
         bgfast/data/yardstick/rollouts.csv --trials 324 --ply 0
 
-``positions`` plays cubeless money games (no Jacoby rule) between bots other than the
-neural net (:data:`PAIRINGS`: heuristic, pubeval and gnubg-nn at 0 ply through its
-adapter, in turn), each game from one of three kinds of start (:data:`STARTS`): the
-opening roll, one of the standard openings (``tournaments/openings/standard.txt``), or a
-*scrambled start*, the position after :data:`SCRAMBLE_TURNS` turns of two random bots
-(hits and odd structures: where most back games come from).  It keeps, from the view of
-the side on roll before its roll, each position whose class (:func:`bgfast.position_class.classify`)
-still wants positions: at most :data:`PER_GAME` of one class a game, drawn at random
-among the game's positions of that class (positions of one game are alike; the draw is
-seeded by ``--seed`` and the game's number), no position twice, and no race that both sides bear off in their home boards
-(the bear-off database's ground, exact for every evaluator).  It stops when every class has
-``--per-class`` positions or after ``--max-games`` games; rare classes are not made: they
-are only taken more readily from the games (every game is searched for them).  Rows
+``positions`` draws them with :func:`bgfast.sampling.sample_positions` (its docstring has
+the rules) from cubeless money games (no Jacoby rule) between bots other than the
+neural net (:data:`~bgfast.sampling.YARDSTICK_PAIRINGS`: heuristic, pubeval and gnubg-nn at 0 ply through its
+adapter, in turn), from the opening roll, a standard opening or a scrambled start (six
+turns of random play), at most two positions of a class a game, no bear-off race.  Rows
 ``position_id,class,source`` are written class by class in turn (one of each class, then
 the next of each), so a partial rollout covers every class alike.
 
@@ -41,99 +33,20 @@ from __future__ import annotations
 import argparse
 import csv
 import os
-import random
 import sys
 import time
 from pathlib import Path
 
 from bgfast.bots import get_bot
-from bgfast.game import MatchPlayer
-from bgfast.match import Rules
-from bgfast.position import Position
-from bgfast.position_class import PositionClass, classify
+from bgfast.sampling import YARDSTICK_PAIRINGS, sample_positions
 
-PAIRINGS = (("heuristic", "pubeval"), ("pubeval", "pubeval"), ("heuristic", "heuristic"),
-            ("gnubg", "heuristic"), ("gnubg", "pubeval"))
-"""The games the positions come from: bots other than the neural net, cubeless."""
-
-STARTS = ("opening", "standard", "scrambled")
-"""Where a game starts: the opening roll, a standard opening, a scrambled start."""
-
-SCRAMBLE_TURNS = 6
-"""Turns of random play that make a scrambled start."""
-
-PER_GAME = 2
-"""At most this many positions of one class from one game."""
-
-OPENINGS = Path(__file__).resolve().parents[1] / "tournaments" / "openings" / "standard.txt"
 POSITION_FIELDS = ("position_id", "class", "source")
 ROLLOUT_FIELDS = ("position_id", "class", "win", "win_gammon", "win_backgammon", "lose_gammon",
                   "lose_backgammon", "equity", "equity_se", "trials", "seed", "ply")
 
 
-def _openings() -> list[Position]:
-    lines = OPENINGS.read_text(encoding="ascii").splitlines()
-    return [Position.from_id(line.split()[0]) for line in lines if line.strip() and not line.startswith("#")]
-
-
-def _bearoff_race(pos: Position) -> bool:
-    opp, mover = pos.board
-    return pos.is_race() and not any(opp[6:]) and not any(mover[6:])
-
-
-def _scrambled(scrambler: MatchPlayer, seed: int, game: int) -> Position | None:
-    """The position after SCRAMBLE_TURNS turns of random play, the side to play next on roll
-    (its opponent made the last move), or None when the game ended first."""
-    turns = [t for t in scrambler.history(seed, game).games[0] if t.action == "move"]
-    if len(turns) <= SCRAMBLE_TURNS:
-        return None
-    return turns[SCRAMBLE_TURNS].position
-
-
-def sample_positions(per_class: int, seed: int, max_games: int, say: object = print) -> list[dict[str, str]]:
-    rules = Rules(jacoby=False)
-    players = [(f"{a}-{b}", MatchPlayer(get_bot(a, cube="never"), get_bot(b, cube="never"), rules=rules))
-               for a, b in PAIRINGS]
-    scrambler = MatchPlayer(get_bot("random"), get_bot("random"), rules=rules)
-    openings = _openings()
-    found: dict[PositionClass, list[dict[str, str]]] = {c: [] for c in PositionClass}
-    seen: set[str] = set()
-    game = 0
-    while game < max_games and any(len(rows) < per_class for rows in found.values()):
-        name, player = players[game % len(players)]
-        start_kind = STARTS[(game // len(players)) % len(STARTS)]
-        start: Position | None = None
-        if start_kind == "standard":
-            start = openings[(game // (len(players) * len(STARTS))) % len(openings)]
-        elif start_kind == "scrambled":
-            start = _scrambled(scrambler, seed, game)
-        history = player.history(seed, game) if start is None else player.history_from(start, seed, game)
-        candidates: dict[PositionClass, list[Position]] = {}
-        for turn in history.games[0]:
-            pos = turn.position
-            if turn.action != "move" or pos.is_over() or _bearoff_race(pos):
-                continue
-            candidates.setdefault(classify(pos), []).append(pos)
-        pick = random.Random(seed * 1_000_003 + game)
-        for cls, positions in candidates.items():
-            fresh = list(dict.fromkeys(p for p in positions if p.id() not in seen))
-            for pos in pick.sample(fresh, min(PER_GAME, len(fresh), per_class - len(found[cls]))):
-                seen.add(pos.id())
-                found[cls].append({"position_id": pos.id(), "class": cls.value,
-                                   "source": f"{name}/{start_kind}/{seed}/{game}"})
-        game += 1
-        if game % 2000 == 0 and callable(say):
-            say(f"{game:,} games: " + ", ".join(f"{c.value} {len(r)}" for c, r in found.items()))
-    if callable(say):
-        say(f"{game:,} games: " + ", ".join(f"{c.value} {len(r)}" for c, r in found.items()))
-    rows: list[dict[str, str]] = []
-    for k in range(per_class):
-        rows.extend(found[c][k] for c in PositionClass if k < len(found[c]))
-    return rows
-
-
 def _cmd_positions(args: argparse.Namespace) -> int:
-    rows = sample_positions(args.per_class, args.seed, args.max_games)
+    rows = sample_positions(args.per_class, args.seed, args.max_games, pairings=YARDSTICK_PAIRINGS)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.open("w", newline="", encoding="ascii") as f:
         writer = csv.DictWriter(f, fieldnames=POSITION_FIELDS, lineterminator="\n")

@@ -5,6 +5,8 @@
     bgfast train curve /work/train/run1
     bgfast train snapshot /work/train/run1 bgfast/data/weights/neural.bgw
     bgfast train refine /work/train/refine1 --start /work/train/run1/best.bgw --plies 2
+    bgfast train labels /work/train/labels1 --blocks 200 --workers 2
+    bgfast train refine /work/train/refine2 --start neural.bgw --plies 0 --rollouts /work/train/labels1
     bgfast train bench [--json] [--weights FILE]
 """
 from __future__ import annotations
@@ -22,6 +24,7 @@ from bgfast.command_line import Parser
 from bgfast.errors import BgfastError, InvalidSpecError
 from bgfast.train.checkpoint import AVERAGE, BEST, CHECKPOINT, load_checkpoint, read_curve
 from bgfast.train.config import RESUMABLE, TrainConfig, changed_settings, flag
+from bgfast.train.rollout_labels import RolloutLabelConfig, run_labels
 from bgfast.train.supervised import RefineConfig, run_refine
 from bgfast.train.td import run_td
 
@@ -80,6 +83,16 @@ def _parser() -> Parser:
             rf.add_argument(flag(field.name), action=argparse.BooleanOptionalAction, default=None, help=text)
         else:
             rf.add_argument(flag(field.name), type=type(field.default), default=None, help=text)
+    lb = sub.add_parser("labels", help="roll out positions of varied games, the net's targets (resumes)",
+                        description="Draw positions from varied games and roll each out with the net: "
+                                    "training targets of bgfast's own (bgfast.train.rollout_labels).")
+    lb.add_argument("run_dir", type=Path, help="the label folder (created; a folder holding labels adds the "
+                                                "missing blocks, with its settings)")
+    lb.add_argument("--workers", type=_positive, default=1, help="processes labelling blocks at once (default 1)")
+    label_help = _field_help(RolloutLabelConfig)
+    for field in dataclasses.fields(RolloutLabelConfig):
+        lb.add_argument(flag(field.name), type=type(field.default), default=None,
+                        help=f"{label_help.get(field.name, '')} (default {field.default!r})".strip())
     bn = sub.add_parser("bench", help="speed against gnubg-nn (bgfast bench neural)")
     bn.add_argument("--json", action="store_true", help="print the figures as JSON")
     bn.add_argument("--weights", type=Path, default=None, help="a weights file (default: the shipped net)")
@@ -125,6 +138,17 @@ def _refine_config(args: argparse.Namespace) -> RefineConfig:
     return RefineConfig(**given)
 
 
+def _label_config(args: argparse.Namespace) -> RolloutLabelConfig:
+    """The label run's settings: the flags given over the folder's own (``labels.json``)."""
+    from bgfast.train.rollout_labels import SETTINGS
+
+    given = {f.name: getattr(args, f.name) for f in dataclasses.fields(RolloutLabelConfig)
+             if getattr(args, f.name) is not None}
+    path = args.run_dir / SETTINGS
+    saved = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    return RolloutLabelConfig(**{**saved, **given})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command in ``argv``; returns the exit status: 2 on bad input (a bad setting,
     a missing or damaged file), 1 when the system fails it, each with a one-line message."""
@@ -148,6 +172,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             refine = _refine_config(args)
             start = read_weights(args.start) if args.start is not None else None
             run_refine(refine, start, args.run_dir, log=lambda line: print(line, flush=True))
+        elif args.command == "labels":
+            done = run_labels(_label_config(args), args.run_dir, workers=args.workers,
+                              log=lambda line: print(line, flush=True))
+            print(f"{done} blocks labelled in {args.run_dir}")
         elif args.command == "bench":
             from bgfast.bots.neural_weights import read_weights
             from bgfast.train.bench import bench_neural, format_bench

@@ -82,7 +82,8 @@ class RefineConfig:
         positions other styles lead to; the labels are the net's own all the same.
     :ivar explore: the chance that a decision of the net plays one of its candidates at
         random instead of the best (more varied games).
-    :ivar plies: the teacher's look-ahead, 1 to 3 (2 costs about 21 times 1).
+    :ivar plies: the teacher's look-ahead, 0 to 3 (2 costs about 21 times 1; 0, the net's
+        own values, keeps what the net knows while ``rollouts`` teach it more).
     :ivar rank_weight: the weight in the loss, next to the cross-entropy, of the squared
         relative equity error of a candidate: its net equity minus the mean of its roll's
         candidates, against the same of the labels (cubeless equity in points, so the
@@ -101,6 +102,14 @@ class RefineConfig:
     :ivar held_out: the share of positions kept out of the fit, for the validation figures
         (0.001 to 0.5); with a ``rank_weight``, a roll's candidates are held out together.
     :ivar threads: threads labelling positions (the labels do not depend on it).
+    :ivar rollouts: a folder of rollout labels (:mod:`bgfast.train.rollout_labels`) whose
+        positions join the fit with their rollout targets ("" = none); they are not
+        candidates of a roll, so the ranking term does not weigh them.
+    :ivar rollout_blocks: the first this many blocks of ``rollouts`` (all of them must be
+        there; 0 = every block there when the run starts, recorded in the meta).
+    :ivar rollout_weight: the weight of a rollout-labelled position's cross-entropy.
+    :ivar self_weight: the weight of a self-labelled position's cross-entropy (the
+        ranking term's weight is ``rank_weight`` all the same).
     :ivar eval_pairs: paired games against pubeval of the result (dice of run ``eval_seed``).
     :ivar eval_seed: the run seed of those games.
     """
@@ -122,6 +131,10 @@ class RefineConfig:
     batch: int = 512
     held_out: float = 0.05
     threads: int = 2
+    rollouts: str = ""
+    rollout_blocks: int = 0
+    rollout_weight: float = 1.0
+    self_weight: float = 1.0
     eval_pairs: int = 10000
     eval_seed: int = 99
 
@@ -131,7 +144,10 @@ class RefineConfig:
         for name in ("games", "block_games", "stride", "epochs", "batch", "threads"):
             whole_number(getattr(self, name), name, low=1, error=InvalidSpecError)
         whole_number(self.most, "most", low=1, high=64, error=InvalidSpecError)
-        whole_number(self.plies, "plies", low=1, high=3, error=InvalidSpecError)
+        whole_number(self.plies, "plies", low=0, high=3, error=InvalidSpecError)
+        whole_number(self.rollout_blocks, "rollout_blocks", low=0, error=InvalidSpecError)
+        real_number(self.rollout_weight, "rollout_weight", low=0.0, error=InvalidSpecError)
+        real_number(self.self_weight, "self_weight", low=0.0, error=InvalidSpecError)
         real_number(self.window, "window", low=0.0, error=InvalidSpecError)
         real_number(self.rank_weight, "rank_weight", low=0.0, error=InvalidSpecError)
         real_number(self.race_rank_weight, "race_rank_weight", low=0.0, error=InvalidSpecError)
@@ -158,7 +174,8 @@ class RefineConfig:
         """The settings of a run folder written by an older bgfast, with the settings it did
         not have yet at the values that reproduce it (``rank_weight`` 0, ``race_rank_weight``
         the ``rank_weight``)."""
-        old = {"rank_weight": 0.0, **settings}
+        old = {"rank_weight": 0.0, "rollouts": "", "rollout_blocks": 0, "rollout_weight": 1.0, "self_weight": 1.0,
+               **settings}
         return {"race_rank_weight": old["rank_weight"], **old}
 
 
@@ -286,14 +303,17 @@ def _relative_error(equity: _F32, target: _F32, groups: NDArray[np.int64]) -> _F
 
 
 def _step(fit: NetFit, x: _F32, t: _F32, mask: _F32, lr: float, groups: NDArray[np.int64] | None = None,
-          rank_weight: float = 0.0) -> None:
+          rank_weight: float = 0.0, row_weight: _F32 | None = None) -> None:
     """One Adam step on a minibatch: the gradient of the conditional cross-entropy on the
-    output logits is ``weight * (o - target)`` (outputs that are exactly 0 are masked); with
+    output logits is ``weight * (o - target)`` (outputs that are exactly 0 are masked),
+    times each row's ``row_weight`` when given; with
     ``groups`` (the roll of each row, -1 for none) and ``rank_weight``, plus that of
     ``rank_weight`` times the squared :func:`_relative_error` of the equity."""
     h, o = _forward(fit, x)
     target, weight = _conditional(t)
     dl = weight * mask * (o - target) / np.float32(len(x))
+    if row_weight is not None:
+        dl *= row_weight[:, None]
     if groups is not None and rank_weight:
         r = _relative_error(_equity(_joint(o, mask)), _equity(t), groups)
         dl += ((2 * rank_weight / len(x)) * r)[:, None] * _equity_gradient(o, mask) * o * (1 - o)
@@ -354,12 +374,14 @@ def _units(decisions: NDArray[np.int64]) -> NDArray[np.int64]:
 
 def fit_net(fit: NetFit, boards: NDArray[np.uint8], targets: _F32, *, epochs: int, lr: float, batch: int,
             seed: int, first_epoch: int = 0, after_epoch: Callable[[int], None] | None = None,
-            decisions: NDArray[np.int64] | None = None, rank_weight: float = 0.0) -> None:
+            decisions: NDArray[np.int64] | None = None, rank_weight: float = 0.0,
+            row_weights: _F32 | None = None) -> None:
     """Fit ``fit`` to ``(boards, targets)`` (every board of its net's class) by Adam, from epoch
     ``first_epoch`` to ``epochs`` (epoch ``e``'s order is ``default_rng((seed, e))``'s);
     ``after_epoch(e)`` is called after each.  With ``decisions`` (the roll of each board, -1
     for none) the candidates of a roll come in the same minibatch (but at a batch's edge) and
-    ``rank_weight`` weighs their relative equity error (:func:`_step`)."""
+    ``rank_weight`` weighs their relative equity error (:func:`_step`); ``row_weights`` (n,)
+    weigh each board's cross-entropy."""
     steps_per_epoch = -(-len(boards) // batch)
     total = max(1, epochs * steps_per_epoch)
     warm = max(1, total // 20)
@@ -378,7 +400,8 @@ def fit_net(fit: NetFit, boards: NDArray[np.uint8], targets: _F32, *, epochs: in
                                                                                        / max(1, total - warm)))
             ix = np.sort(order[start:start + batch])
             x, _, mask = _neural.inputs_batch(boards[ix])
-            _step(fit, x, targets[ix], mask, rate, None if decisions is None else decisions[ix], rank_weight)
+            _step(fit, x, targets[ix], mask, rate, None if decisions is None else decisions[ix], rank_weight,
+                  None if row_weights is None else row_weights[ix])
         if after_epoch is not None:
             after_epoch(epoch)
 
@@ -413,6 +436,10 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
             log(line)
 
     saved = load_checkpoint(run, START)
+    if saved is None and config.rollouts and not config.rollout_blocks:
+        from bgfast.train.rollout_labels import read_labels
+
+        config = dataclasses.replace(config, rollout_blocks=read_labels(config.rollouts)[1])
     if saved is None:
         assert start is not None
         saved = Weights(start.arrays, {**refine_lineage(start), "refine": config.to_dict()})
@@ -455,6 +482,20 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
     boards = np.concatenate(boards_parts)
     targets = np.concatenate(target_parts)
     decisions = np.concatenate(decision_parts)
+    own = len(boards)
+    row_weights: _F32 | None = None
+    if config.rollouts:
+        from bgfast.train.rollout_labels import read_labels
+
+        labels, _ = read_labels(config.rollouts, config.rollout_blocks)
+        boards = np.concatenate([boards, labels["boards"]])
+        targets = np.concatenate([targets, labels["targets"]])
+        decisions = np.concatenate([decisions, np.full(len(labels["boards"]), -1, np.int64)])
+        row_weights = np.concatenate([np.full(own, config.self_weight, np.float32),
+                                      np.full(len(labels["boards"]), config.rollout_weight, np.float32)])
+        say(f"{len(labels['boards']):,} rollout-labelled positions from {config.rollouts} "
+            f"(blocks 0 to {config.rollout_blocks - 1})")
+    from_rollout = np.arange(len(boards)) >= own
     classes = _classes(boards)
     # with the ranking term a roll's candidates are held out, and shuffled, together; without
     # it each position on its own, as the rounds before the term were fit
@@ -469,7 +510,9 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
         fit = state.get(net) or NetFit.of(saved, net)
         train = np.nonzero((classes == k) & ~held)[0]
         val = np.nonzero((classes == k) & held)[0]
+        val_rollout = np.nonzero((classes == k) & held & from_rollout)[0]
         before = _validate(NetFit.of(saved, net), boards[val], targets[val], decisions[val])
+        before_rollout = _validate(NetFit.of(saved, net), boards[val_rollout], targets[val_rollout])
         done = int(state.get(f"{net}.epochs", 0))
 
         def after(epoch: int, net: str = net, fit: NetFit = fit, val: NDArray[np.intp] = val) -> None:
@@ -482,21 +525,30 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
             state[f"{net}.epochs"] = epoch + 1
             _save_fit(run, state)
             figures = _validate(fit, boards[val], targets[val], decisions[val])
+            rolled = (f", rollout equity error {_validate(fit, boards[val_rollout], targets[val_rollout])['equity_mae']:.5f}"
+                      if len(val_rollout) else "")
             say(f"{net} epoch {epoch + 1}/{config.epochs}: held-out excess loss {figures['excess_loss']:.5f}, "
-                f"equity error {figures['equity_mae']:.5f}, relative equity error {figures['rank_error']:.5f}")
+                f"equity error {figures['equity_mae']:.5f}, relative equity error {figures['rank_error']:.5f}"
+                + rolled)
 
         if done < config.epochs:
             say(f"{net}: {len(train):,} positions, {len(val):,} held out; before: excess loss "
                 f"{before['excess_loss']:.5f}, equity error {before['equity_mae']:.5f}, relative equity error "
-                f"{before['rank_error']:.5f}")
+                f"{before['rank_error']:.5f}" + (f", rollout equity error {before_rollout['equity_mae']:.5f} "
+                                                  f"({len(val_rollout):,} held out)" if len(val_rollout) else ""))
             fit_net(fit, boards[train], targets[train], epochs=config.epochs, lr=config.lr, batch=config.batch,
                     seed=config.seed * 7 + k, first_epoch=done, after_epoch=after,
                     decisions=decisions[train] if ranked else None,
-                    rank_weight=config.race_rank_weight if net == "race" else config.rank_weight)
+                    rank_weight=config.race_rank_weight if net == "race" else config.rank_weight,
+                    row_weights=None if row_weights is None else row_weights[train])
         for part, array in fit.params().items():
             result[f"{net}.{part}"] = array
         facts[net] = {"positions": int(len(train)), "held_out": int(len(val)), "before": before,
                       "after": _validate(fit, boards[val], targets[val], decisions[val])}
+        if len(val_rollout):
+            facts[net].update(rollout_positions=int((from_rollout[train]).sum()), held_out_rollout=int(len(val_rollout)),
+                              before_rollout=before_rollout,
+                              after_rollout=_validate(fit, boards[val_rollout], targets[val_rollout]))
 
     meta = {**saved.meta, "refine": config.to_dict(), "refined": facts,
             "refine_positions": int(len(boards))}

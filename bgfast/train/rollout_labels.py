@@ -1,0 +1,236 @@
+"""Training positions labelled by bgfast's own rollouts: targets that are right in absolute terms.
+
+A net fit to its own look-ahead learns to rank plays, but its look-ahead stands on its own
+values, so whatever it misjudges about a kind of position (a back game's timing, a
+crashed board, a race's gammons) it keeps misjudging.  A rollout played to the end does
+not: its result is what the games gave, whatever the net thought of them.  A label run
+makes such targets, block by block:
+
+1. block ``b`` draws positions from varied games, run seed ``10_000 * seed + b`` of
+   :func:`bgfast.sampling.sample_positions`: cubeless money games between bgfast's own
+   bots (:data:`bgfast.sampling.TRAINING_PAIRINGS`: the net against itself, pubeval and
+   the heuristic, and those two against each other and themselves), from the opening
+   roll, a standard opening or a scrambled start (six turns of random play: where back
+   games come from), ``per_class`` positions of each class
+   (:mod:`bgfast.position_class`) a block, never a position of the equity yardstick or
+   of the checker-play decision set (``experiments/checker_play/decisions.csv``, when the
+   checkout has it): those measure the result;
+2. rolls each position out with :func:`bgfast.rollout.rollout`, cubeless, ``trials``
+   trials with its variance reduction (the first roll stratified over the 36 rolls,
+   every roll's luck subtracted), the teacher net (``weights``) playing both sides at
+   ``ply`` to the end of the game, trial seed ``(1_000_003 * seed + b) * 10_000 + i`` for
+   the block's row ``i``;
+3. writes ``block-NNNN.npz``: ``boards`` (n, 50) uint8 (the core's board, the side on
+   roll as side 1, as :func:`bgfast.train.supervised.label_positions` takes them),
+   ``targets`` (n, 5) float32 (the rollout's win, win gammon, win backgammon, lose gammon,
+   lose backgammon: the side on roll's joint probabilities before its roll), ``equity_se``
+   (n,) float32 (the rollout's standard error of the cubeless equity, points) and
+   ``classes`` (n,) int8 (the index of the position's class in
+   :class:`~bgfast.position_class.PositionClass`).
+
+The blocks are independent: a run with ``workers`` processes labels them in parallel, each
+block's file is written atomically when done, and a rerun labels only the missing ones,
+so a killed run loses at most the blocks in progress.  ``labels.json`` holds the settings;
+a rerun with other settings is refused.  :func:`read_labels` gives the first blocks that
+are all there, as :func:`bgfast.train.supervised.run_refine` (``rollouts``) reads them.
+
+Every label is bgfast's own: the net plays the trials, no other engine's evaluation or
+rollout is used.
+"""
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bgfast.errors import InvalidSpecError
+from bgfast.position import Position
+from bgfast.position_class import PositionClass
+from bgfast.validation import whole_number, write_output_file
+
+__all__ = ["RolloutLabelConfig", "label_block", "read_labels", "run_labels"]
+
+SETTINGS = "labels.json"
+DECISION_SET = Path(__file__).resolve().parents[2] / "experiments" / "checker_play" / "decisions.csv"
+DEFAULT_PER_CLASS = "race=150,back_game=100,crashed=100,prime_vs_prime=100,bearoff_contact=80,contact=150"
+
+
+@dataclass(frozen=True)
+class RolloutLabelConfig:
+    """Settings of a label run; the same settings and teacher give the same labels.
+
+    :ivar seed: the run seed: the games the positions come from and the trials' dice.
+    :ivar blocks: blocks to label (a rerun with more blocks labels the new ones).
+    :ivar per_class: positions of each class a block, ``class=count`` pairs separated by
+        commas (class names of :class:`~bgfast.position_class.PositionClass`).
+    :ivar trials: trials a position (a multiple of 36 keeps the first roll stratified).
+    :ivar ply: the teacher net's ply in the trials (0 on a small machine).
+    :ivar weights: the teacher's weights file ("" = the shipped net).
+    :ivar max_games: games a block may play looking for its positions.
+    """
+
+    seed: int = 1
+    blocks: int = 100
+    per_class: str = DEFAULT_PER_CLASS
+    trials: int = 36
+    ply: int = 0
+    weights: str = ""
+    max_games: int = 5000
+
+    def __post_init__(self) -> None:
+        whole_number(self.seed, "seed", low=0, error=InvalidSpecError)
+        for name in ("blocks", "trials", "max_games"):
+            whole_number(getattr(self, name), name, low=1, error=InvalidSpecError)
+        whole_number(self.ply, "ply", low=0, high=3, error=InvalidSpecError)
+        self.quota()
+
+    def quota(self) -> dict[PositionClass, int]:
+        """:attr:`per_class` read: each class's positions a block.
+
+        :raises InvalidSpecError: a pair that is not ``class=count``, an unknown class or a
+            negative count."""
+        out: dict[PositionClass, int] = {}
+        for part in filter(None, (p.strip() for p in self.per_class.split(","))):
+            name, _, count = part.partition("=")
+            try:
+                cls = PositionClass(name.strip())
+                out[cls] = int(count)
+            except ValueError:
+                raise InvalidSpecError(f"per_class wants class=count pairs of {', '.join(c.value for c in PositionClass)}, "
+                                       f"got {part!r}") from None
+            if out[cls] < 0:
+                raise InvalidSpecError(f"per_class: a count is 0 or more, got {part!r}")
+        if not any(out.values()):
+            raise InvalidSpecError(f"per_class asks for no positions: {self.per_class!r}")
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def _excluded() -> set[str]:
+    """The Position IDs of the sets that measure the net: the yardstick and the decision set."""
+    from bgfast import yardstick
+
+    ids = {row.position_id for row in yardstick.load()}
+    if DECISION_SET.exists():
+        with DECISION_SET.open(encoding="ascii") as f:
+            ids.update(row["position_id"] for row in csv.DictReader(f))
+    return ids
+
+
+def block_path(run: Path, block: int) -> Path:
+    return run / f"block-{block:04d}.npz"
+
+
+def label_block(config: RolloutLabelConfig, block: int, exclude: set[str] | None = None) -> dict[str, NDArray[Any]]:
+    """Block ``block``'s positions and rollout labels (the arrays of its file, module docstring)."""
+    from bgfast.bots import get_bot
+    from bgfast.rollout import rollout
+    from bgfast.sampling import TRAINING_PAIRINGS, sample_positions
+
+    rows = sample_positions(config.quota(), 10_000 * config.seed + block, config.max_games,
+                            pairings=TRAINING_PAIRINGS, exclude=_excluded() if exclude is None else exclude, say=None)
+    spec = {"ply": config.ply, "cube": "never"} | ({"weights": config.weights} if config.weights else {})
+    bot = get_bot("neural", **spec)
+    classes = list(PositionClass)
+    boards = np.zeros((len(rows), 50), dtype=np.uint8)
+    targets = np.zeros((len(rows), 5), dtype=np.float32)
+    se = np.zeros(len(rows), dtype=np.float32)
+    cls = np.zeros(len(rows), dtype=np.int8)
+    for i, row in enumerate(rows):
+        result = rollout(row["position_id"], trials=config.trials, seed=(1_000_003 * config.seed + block) * 10_000 + i,
+                         bot=bot)
+        boards[i] = np.frombuffer(Position.from_id(row["position_id"]).to_bytes(), dtype=np.uint8)
+        targets[i] = result.probabilities
+        se[i] = result.equity.se
+        cls[i] = classes.index(PositionClass(row["class"]))
+    return {"boards": boards, "targets": targets, "equity_se": se, "classes": cls}
+
+
+def _save(path: Path, arrays: dict[str, NDArray[Any]]) -> None:
+    buf = io.BytesIO()
+    np.savez(buf, allow_pickle=False, **arrays)
+    write_output_file(path, buf.getvalue(), "the rollout labels", sync=True)
+
+
+def _work(job: tuple[dict[str, Any], int, str, set[str]]) -> tuple[int, int, float]:
+    settings, block, run, exclude = job
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    start = time.process_time()
+    arrays = label_block(RolloutLabelConfig(**settings), block, exclude)
+    _save(block_path(Path(run), block), arrays)
+    return block, len(arrays["boards"]), time.process_time() - start
+
+
+def run_labels(config: RolloutLabelConfig, run_dir: str | Path, *, workers: int = 1,
+               log: Callable[[str], None] | None = None) -> int:
+    """Label the missing blocks of ``run_dir`` with ``workers`` processes; the blocks there.
+
+    :raises InvalidSpecError: ``run_dir`` holds labels of other settings (``blocks`` may grow).
+    """
+    run = Path(run_dir)
+    run.mkdir(parents=True, exist_ok=True)
+    settings_path = run / SETTINGS
+    if settings_path.exists():
+        saved = json.loads(settings_path.read_text(encoding="utf-8"))
+        fixed = {k: v for k, v in saved.items() if k != "blocks" and config.to_dict().get(k) != v}
+        if fixed:
+            raise InvalidSpecError(f"{run} holds labels made with other settings "
+                                   f"({', '.join(f'{k} = {v!r}' for k, v in sorted(fixed.items()))}): "
+                                   f"give the same settings, or another folder")
+    write_output_file(settings_path, json.dumps(config.to_dict(), indent=1, sort_keys=True) + "\n", "the settings")
+
+    def say(text: str) -> None:
+        line = time.strftime("%Y-%m-%d %H:%M:%S ") + text
+        with (run / "log.txt").open("a", encoding="utf-8") as f:
+            f.write(line + "\n")
+        if log is not None:
+            log(line)
+
+    missing = [b for b in range(config.blocks) if not block_path(run, b).exists()]
+    say(f"{config.blocks - len(missing)} of {config.blocks} blocks labelled; labelling {len(missing)} "
+        f"with {workers} worker(s)")
+    exclude = _excluded()
+    jobs = [(config.to_dict(), b, str(run), exclude) for b in missing]
+    if workers <= 1:
+        results: Iterator[tuple[int, int, float]] = map(_work, jobs)
+        for block, n, cpu in results:
+            say(f"block {block}: {n} positions, {cpu:,.0f} CPU s")
+    else:
+        methods = multiprocessing.get_all_start_methods()
+        with multiprocessing.get_context("fork" if "fork" in methods else None).Pool(workers) as pool:
+            for block, n, cpu in pool.imap_unordered(_work, jobs):
+                say(f"block {block}: {n} positions, {cpu:,.0f} CPU s")
+    return sum(block_path(run, b).exists() for b in range(config.blocks))
+
+
+def read_labels(run_dir: str | Path, blocks: int = 0) -> tuple[dict[str, NDArray[Any]], int]:
+    """The arrays of the blocks ``0 .. k - 1`` of a label run, concatenated, and ``k``:
+    ``blocks`` of them, or (0) the first blocks that are all there (a run still labelling
+    gives what it has).
+
+    :raises InvalidSpecError: no label run in ``run_dir``, no block yet, or fewer than ``blocks``.
+    """
+    run = Path(run_dir)
+    if not (run / SETTINGS).exists():
+        raise InvalidSpecError(f"{run} holds no rollout labels ({SETTINGS} is missing)")
+    parts: list[dict[str, NDArray[Any]]] = []
+    while block_path(run, len(parts)).exists() and (not blocks or len(parts) < blocks):
+        with np.load(block_path(run, len(parts)), allow_pickle=False) as data:
+            parts.append({key: data[key] for key in data.files})
+    if not parts or len(parts) < blocks:
+        raise InvalidSpecError(f"{run} holds {len(parts)} labelled block(s) in a row from block 0, "
+                               f"{'not ' + str(blocks) if blocks else 'none yet'}")
+    return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}, len(parts)
