@@ -1,0 +1,110 @@
+"""Rollout labels (bgfast.train.rollout_labels) and the positions they come from
+(bgfast.sampling): drawn from varied games, rolled out by the net, resumable, and fit by
+a refinement beside the net's own labels."""
+from __future__ import annotations
+
+import csv
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bgfast.bots import get_bot
+from bgfast.bots.neural_weights import read_weights
+from bgfast.errors import InvalidSpecError
+from bgfast.position import Position
+from bgfast.position_class import PositionClass, classify
+from bgfast.rollout import rollout
+from bgfast.sampling import TRAINING_PAIRINGS, YARDSTICK_PAIRINGS, sample_positions
+from bgfast.train import cli
+from bgfast.train.rollout_labels import RolloutLabelConfig, block_path, read_labels, run_labels
+from bgfast.train.supervised import NetFit, RefineConfig, _validate, run_refine
+
+SMALL = "race=2,contact=2,crashed=1"
+
+
+def test_the_sampler_draws_the_shipped_yardstick_s_positions() -> None:
+    pytest.importorskip("gnubg_nn")
+    shipped = Path(__file__).resolve().parents[1] / "bgfast" / "data" / "yardstick" / "positions.csv"
+    with shipped.open(encoding="ascii") as f:
+        rows = list(csv.DictReader(f))
+    assert sample_positions(450, 1, 200_000, pairings=YARDSTICK_PAIRINGS, say=None) == rows
+
+
+def test_the_sampler_keeps_quotas_pairings_and_exclusions() -> None:
+    quota = {PositionClass.RACE: 2, PositionClass.CONTACT: 3}
+    rows = sample_positions(quota, 5, 500, pairings=TRAINING_PAIRINGS, say=None)
+    assert sorted(r["class"] for r in rows) == ["contact"] * 3 + ["race"] * 2
+    assert all(classify(Position.from_id(r["position_id"])).value == r["class"] for r in rows)
+    assert {r["source"].split("/")[0] for r in rows} <= {f"{a}-{b}" for a, b in TRAINING_PAIRINGS}
+    again = sample_positions(quota, 5, 500, pairings=TRAINING_PAIRINGS, say=None,
+                             exclude={r["position_id"] for r in rows})
+    assert not {r["position_id"] for r in again} & {r["position_id"] for r in rows}
+
+
+@pytest.mark.parametrize("per_class", ["race=x", "nope=3", "race=-1", "", "race=0"])
+def test_a_bad_quota_is_refused(per_class: str) -> None:
+    with pytest.raises(InvalidSpecError, match="per_class"):
+        RolloutLabelConfig(per_class=per_class)
+
+
+def test_a_block_holds_each_position_s_rollout_and_class(tmp_path: Path) -> None:
+    config = RolloutLabelConfig(seed=3, blocks=1, per_class=SMALL, trials=36)
+    assert run_labels(config, tmp_path) == 1
+    labels, blocks = read_labels(tmp_path)
+    assert blocks == 1 and len(labels["boards"]) == 5
+    bot = get_bot("neural", ply=0, cube="never")
+    classes = list(PositionClass)
+    for i, board in enumerate(labels["boards"]):
+        pos = Position.from_bytes(board.tobytes())
+        result = rollout(pos.id(), trials=36, seed=(1_000_003 * 3 + 0) * 10_000 + i, bot=bot)
+        assert np.array_equal(labels["targets"][i], np.float32(result.probabilities))
+        assert labels["equity_se"][i] == np.float32(result.equity.se)
+        assert classes[labels["classes"][i]] == classify(pos)
+
+
+def test_a_label_run_resumes_and_refuses_other_settings(tmp_path: Path) -> None:
+    config = RolloutLabelConfig(seed=4, blocks=2, per_class=SMALL, trials=36)
+    run_labels(config, tmp_path)
+    first = block_path(tmp_path, 1).read_bytes()
+    block_path(tmp_path, 1).unlink()
+    assert read_labels(tmp_path)[1] == 1                       # the blocks there, in a row from 0
+    assert run_labels(config, tmp_path) == 2
+    assert block_path(tmp_path, 1).read_bytes() == first
+    with pytest.raises(InvalidSpecError, match="trials"):
+        run_labels(dataclasses.replace(config, trials=72), tmp_path)
+    with pytest.raises(InvalidSpecError, match="not 3"):
+        read_labels(tmp_path, 3)
+    assert read_labels(tmp_path, 1)[1] == 1
+    with pytest.raises(InvalidSpecError, match="no rollout labels"):
+        read_labels(tmp_path / "none")
+
+
+def test_a_refinement_fits_the_rollout_labels_beside_its_own(tmp_path: Path) -> None:
+    labels = tmp_path / "labels"
+    run_labels(RolloutLabelConfig(seed=6, blocks=2, per_class="contact=6,crashed=4,race=4", trials=36), labels)
+    start = read_weights()
+    config = RefineConfig(games=4, block_games=2, plies=0, epochs=3, lr=0.003, eval_pairs=0, held_out=0.05, threads=1,
+                          rollouts=str(labels), self_weight=0.0, rank_weight=0.0)
+    refined = run_refine(config, start, tmp_path / "run")
+    assert refined.meta["refine"]["rollout_blocks"] == 2          # "every block there" is recorded
+    data, _ = read_labels(labels)
+    contact = data["classes"] != list(PositionClass).index(PositionClass.RACE)
+    boards, targets = data["boards"][contact], data["targets"][contact]
+    before = _validate(NetFit.of(start, "contact"), boards, targets)["equity_mae"]
+    after = _validate(NetFit.of(refined, "contact"), boards, targets)["equity_mae"]
+    assert after < before
+    assert refined.meta["refined"]["contact"]["positions"] > len(boards) // 2
+
+
+def test_the_command_line_labels_and_says_what_is_wrong(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "labels"
+    assert cli.main(["labels", str(run), "--blocks", "1", "--per-class", "race=1", "--seed", "2"]) == 0
+    assert "1 blocks labelled" in capsys.readouterr().out
+    assert cli.main(["labels", str(run), "--blocks", "2"]) == 0               # the folder's settings, one more block
+    assert read_labels(run)[1] == 2
+    assert cli.main(["labels", str(run), "--trials", "72"]) == 2
+    assert cli.main(["labels", str(tmp_path / "x"), "--per-class", "race=two"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all(line.startswith("bgfast: error:") for line in err)
