@@ -51,7 +51,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "engines": ("bgfast.engines",),
     "pool": ("bgfast.procs",),
     "analysis": ("bgfast.analysis",),
-    "runs": ("bgfast.rollout", "bgfast.tournament", "bgfast.train", "bgfast.bench", "bgfast.yardstick"),
+    "runs": ("bgfast.rollout", "bgfast.tournament", "bgfast.train", "bgfast.bench", "bgfast.yardstick", "bgfast.sampling"),
     "cli": ("bgfast.cli", "bgfast.__main__"),
 }
 DEFAULT_LAYER = "model"

@@ -8,7 +8,9 @@ schedule), :mod:`~bgfast.train.td` (TD(lambda) self-play in the compiled core,
 checkpointed and resumable), :mod:`~bgfast.train.checkpoint` (atomic checkpoint
 files), :mod:`~bgfast.train.curve` (the learning curve: paired points per game
 against pubeval), :mod:`~bgfast.train.supervised` (refinement: the net fit by Adam, in numpy, to
-its own deeper look-ahead on its candidate plays), :mod:`~bgfast.train.bench` (speed
+its own deeper look-ahead on its candidate plays, and to rollout labels),
+:mod:`~bgfast.train.rollout_labels` (positions of varied games rolled out by the net: targets
+right in absolute terms), :mod:`~bgfast.train.bench` (speed
 against gnubg-nn) and :mod:`~bgfast.train.cli` (``main(argv)``, the command line).
 gnubg may measure a net, never teach it: every label comes from bgfast's own play.
 """

@@ -109,7 +109,9 @@ class RefineConfig:
         there; 0 = every block there when the run starts, recorded in the meta).
     :ivar rollout_weight: the weight of a rollout-labelled position's cross-entropy.
     :ivar self_weight: the weight of a self-labelled position's cross-entropy (the
-        ranking term's weight is ``rank_weight`` all the same).
+        ranking term's weight is ``rank_weight`` all the same), for the contact net.
+    :ivar race_self_weight: ``self_weight`` for the race net (0: the race net learns from
+        the rollouts alone, which value races better than its own look-ahead does).
     :ivar eval_pairs: paired games against pubeval of the result (dice of run ``eval_seed``).
     :ivar eval_seed: the run seed of those games.
     """
@@ -135,6 +137,7 @@ class RefineConfig:
     rollout_blocks: int = 0
     rollout_weight: float = 1.0
     self_weight: float = 1.0
+    race_self_weight: float = 1.0
     eval_pairs: int = 10000
     eval_seed: int = 99
 
@@ -148,6 +151,7 @@ class RefineConfig:
         whole_number(self.rollout_blocks, "rollout_blocks", low=0, error=InvalidSpecError)
         real_number(self.rollout_weight, "rollout_weight", low=0.0, error=InvalidSpecError)
         real_number(self.self_weight, "self_weight", low=0.0, error=InvalidSpecError)
+        real_number(self.race_self_weight, "race_self_weight", low=0.0, error=InvalidSpecError)
         real_number(self.window, "window", low=0.0, error=InvalidSpecError)
         real_number(self.rank_weight, "rank_weight", low=0.0, error=InvalidSpecError)
         real_number(self.race_rank_weight, "race_rank_weight", low=0.0, error=InvalidSpecError)
@@ -175,7 +179,7 @@ class RefineConfig:
         not have yet at the values that reproduce it (``rank_weight`` 0, ``race_rank_weight``
         the ``rank_weight``)."""
         old = {"rank_weight": 0.0, "rollouts": "", "rollout_blocks": 0, "rollout_weight": 1.0, "self_weight": 1.0,
-               **settings}
+               "race_self_weight": 1.0, **settings}
         return {"race_rank_weight": old["rank_weight"], **old}
 
 
@@ -497,6 +501,8 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
             f"(blocks 0 to {config.rollout_blocks - 1})")
     from_rollout = np.arange(len(boards)) >= own
     classes = _classes(boards)
+    if row_weights is not None:
+        row_weights[(classes == _neural.NETS.index("race")) & ~from_rollout] = config.race_self_weight
     # with the ranking term a roll's candidates are held out, and shuffled, together; without
     # it each position on its own, as the rounds before the term were fit
     ranked = config.rank_weight > 0 or config.race_rank_weight > 0
