@@ -119,7 +119,7 @@ def test_last_checker_on_the_ace_point_wins_whatever_it_rolls(random_model: nn.M
     expected = (1.0, 1.0, 1.0 if back else 0.0, 0.0, 0.0)
     assert random_model.evaluate(key) == expected
     assert CoreEvaluator(random_model, EvaluatorKind.EVAL_NEURAL).on_roll(key, 1) == pytest.approx(expected)
-    assert nn.board_class(key) in (2, 3)        # a pure bear-off, or decided
+    assert nn.board_class(key) in (3, 4)        # a pure bear-off, or decided
 
 
 def test_two_checkers_that_a_blocked_point_can_stop_are_not_decided() -> None:
@@ -127,10 +127,10 @@ def test_two_checkers_that_a_blocked_point_can_stop_are_not_decided() -> None:
     opponent = [0] * 25
     opponent[23] = 2
     opponent[5] = 13
-    assert nn.board_class(bytes(opponent + [0, 1] + [0] * 23)) != 3
+    assert nn.board_class(bytes(opponent + [0, 1] + [0] * 23)) != 4
     opponent[23] = 1
     opponent[5] = 14
-    assert nn.board_class(bytes(opponent + [0, 1] + [0] * 23)) == 3
+    assert nn.board_class(bytes(opponent + [0, 1] + [0] * 23)) == 4
 
 
 def test_a_finished_game_and_a_borne_off_checker_give_exact_zeros(random_model: nn.Model) -> None:
@@ -199,7 +199,7 @@ def test_a_saved_and_reloaded_net_plays_identical_games(tiny: Weights, tmp_path)
 def test_bad_or_truncated_weights_files_raise(tiny: Weights, tmp_path) -> None:
     data = encode_weights(tiny)
     assert data.startswith(MAGIC)
-    assert decode_weights(data).hidden == (16, 8)
+    assert decode_weights(data).hidden == (16, 8, 16)
     cases = {
         "truncated": data[: len(data) // 2],
         "tiny": data[:20],
