@@ -132,7 +132,8 @@ def encode_weights(weights: Weights) -> bytes:
         "inputs": _neural.INPUTS,
         "outputs": len(_neural.OUTPUTS),
         "activation": "sigmoid",
-        "nets": {net: {"hidden": hidden} for net, hidden in zip(_neural.NETS, weights.hidden)},
+        "nets": {net: {"hidden": int(weights.arrays[f"{net}.b1"].shape[0])}
+                 for net in _neural.NETS if f"{net}.b1" in weights.arrays},
         "arrays": [{"name": name, "shape": list(a.shape)} for name, a in weights.arrays.items()],
         "meta": weights.meta,
     }
