@@ -27,10 +27,10 @@ stacking, the race lead by pips and by Keith counts, and products of these).
 Nets.  Three nets (one hidden layer of sigmoid units each), indexed as the classes
 that use them: one for contact positions, one for races, and one for back games and
 prime-versus-prime positions (the ``back_game`` and ``prime_vs_prime`` classes of
-:func:`bgfast.position_class.classify`, decided here in C by the same rules).  Pure bear-offs (both sides wholly in their home boards) are
-valued by the one-sided bear-off database (``bearoff.pyx``) instead; a game
-that is over, or where the side on roll bears off its last checkers with every
-roll, gets its exact value.
+:func:`bgfast.position_class.classify`, decided here in C by the same rules).  Pure
+bear-offs (both sides wholly in their home boards) are valued by the one-sided
+bear-off database (``bearoff.pyx``) instead; a game that is over, or where the side
+on roll bears off its last checkers with every roll, gets its exact value.
 
 Speed.  Weights are float32, one contiguous column per input, so a position's
 hidden pre-activations are the bias plus the sum of the columns of its non-zero
