@@ -21,6 +21,7 @@ from bgfast.bots.neural_weights import (
     MAGIC,
     Weights,
     decode_weights,
+    default_weights_path,
     encode_weights,
     read_weights,
     write_weights,
@@ -32,6 +33,7 @@ from bgfast.position import Position
 from bgfast.train import TrainConfig, initial_weights, paired_ppg, run_td
 from bgfast.train.checkpoint import read_curve
 from bgfast.train.config import self_play
+from bgfast.train.td import widen
 from strategies import dice, legal_boards
 
 
@@ -119,7 +121,7 @@ def test_last_checker_on_the_ace_point_wins_whatever_it_rolls(random_model: nn.M
     expected = (1.0, 1.0, 1.0 if back else 0.0, 0.0, 0.0)
     assert random_model.evaluate(key) == expected
     assert CoreEvaluator(random_model, EvaluatorKind.EVAL_NEURAL).on_roll(key, 1) == pytest.approx(expected)
-    assert nn.board_class(key) in (2, 3)        # a pure bear-off, or decided
+    assert nn.board_class(key) in (3, 4)        # a pure bear-off, or decided
 
 
 def test_two_checkers_that_a_blocked_point_can_stop_are_not_decided() -> None:
@@ -127,10 +129,10 @@ def test_two_checkers_that_a_blocked_point_can_stop_are_not_decided() -> None:
     opponent = [0] * 25
     opponent[23] = 2
     opponent[5] = 13
-    assert nn.board_class(bytes(opponent + [0, 1] + [0] * 23)) != 3
+    assert nn.board_class(bytes(opponent + [0, 1] + [0] * 23)) != 4
     opponent[23] = 1
     opponent[5] = 14
-    assert nn.board_class(bytes(opponent + [0, 1] + [0] * 23)) == 3
+    assert nn.board_class(bytes(opponent + [0, 1] + [0] * 23)) == 4
 
 
 def test_a_finished_game_and_a_borne_off_checker_give_exact_zeros(random_model: nn.Model) -> None:
@@ -199,7 +201,7 @@ def test_a_saved_and_reloaded_net_plays_identical_games(tiny: Weights, tmp_path)
 def test_bad_or_truncated_weights_files_raise(tiny: Weights, tmp_path) -> None:
     data = encode_weights(tiny)
     assert data.startswith(MAGIC)
-    assert decode_weights(data).hidden == (16, 8)
+    assert decode_weights(data).hidden == (16, 8, 16)
     cases = {
         "truncated": data[: len(data) // 2],
         "tiny": data[:20],
@@ -434,3 +436,167 @@ def test_cube_decisions_follow_the_probabilities(tiny: Weights) -> None:
     assert not bot.should_double(Position(), money)
     # with 15 checkers left the opponent would lose a gammon: too good to double
     assert not bot.should_double(Position.from_board([[0] * 12 + [15] + [0] * 12, [1, 1] + [0] * 23]), money)
+
+
+# ---------------------------------------------------------------- the backgame net
+
+BACKGAME, NET_CLASSES = 2, len(nn.NETS)        # board_class of a back game or prime-versus-prime; of the nets'
+
+
+def _yardstick_boards() -> list[bytes]:
+    """The 2,700 positions of the yardstick (450 of each class of position_class), side 1 on roll."""
+    path = Path(__file__).resolve().parents[1] / "bgfast" / "data" / "yardstick" / "positions.csv"
+    lines = path.read_text(encoding="ascii").splitlines()[1:]
+    return [Position.from_id(line.split(",")[0]).to_bytes() for line in lines]
+
+
+def _bot_game_boards() -> list[bytes]:
+    """Positions before each turn of games between the random, heuristic and pubeval bots."""
+    boards = []
+    for first, second in (("random", "pubeval"), ("heuristic", "random"), ("pubeval", "heuristic")):
+        player = MatchPlayer(get_bot(first), get_bot(second), rules=Rules(jacoby=False))
+        for game in range(25):
+            boards += [turn.position.to_bytes() for turn in player.history(5, game).games[0]]
+    return boards
+
+
+@pytest.fixture(scope="module")
+def class_boards() -> list[bytes]:
+    return _yardstick_boards() + _bot_game_boards()
+
+
+def test_the_backgame_class_is_position_class_back_game_or_prime_vs_prime(class_boards: list[bytes]) -> None:
+    from bgfast.position_class import PositionClass, classify
+
+    seen: dict[tuple[int, str], int] = {}
+    for board in class_boards:
+        for pos in (Position.from_bytes(board), Position.from_bytes(board).swap_sides()):
+            cls, named = nn.board_class(pos.to_bytes()), classify(pos)
+            seen[cls, named.value] = seen.get((cls, named.value), 0) + 1
+            if cls < NET_CLASSES:            # valued by a net: the net of its class
+                assert (cls == BACKGAME) == (named in (PositionClass.BACK_GAME, PositionClass.PRIME_VS_PRIME)), pos.id()
+                assert (cls == 1) == (named is PositionClass.RACE), pos.id()
+    # every class of position_class was met, crashed and bear-offs with contact by the contact net
+    assert seen[BACKGAME, "back_game"] > 900 and seen[BACKGAME, "prime_vs_prime"] > 900
+    assert seen[0, "crashed"] > 500 and seen[0, "bearoff_contact"] > 500 and seen[0, "contact"] > 1000
+
+
+def _shipped_two_nets() -> dict[str, np.ndarray]:
+    return {name: a for name, a in read_weights().arrays.items() if not name.startswith("backgame.")}
+
+
+def test_a_file_of_two_nets_values_back_games_with_its_contact_net(class_boards: list[bytes], tmp_path: Path) -> None:
+    two = _shipped_two_nets()
+    assert set(two) == {f"{net}.{part}" for net in ("contact", "race") for part in ("w1", "b1", "w2", "b2")}
+    shipped = read_weights()                       # the shipped file has no backgame arrays
+    for part in ("w1", "b1", "w2", "b2"):
+        assert np.array_equal(shipped.arrays[f"backgame.{part}"], shipped.arrays[f"contact.{part}"])
+    boards = np.array([list(b) for b in class_boards], dtype=np.uint8)
+    explicit = {**two, **{f"backgame.{part}": two[f"contact.{part}"].copy() for part in ("w1", "b1", "w2", "b2")}}
+    model = nn.Model(*Weights(explicit).hidden)
+    model.set_weights(explicit)
+    before = model.evaluate_batch(boards)
+    assert np.array_equal(Weights(two).model().evaluate_batch(boards), before)
+    assert np.array_equal(shipped.model().evaluate_batch(boards), before)
+    # a two-net file (as the shipped one is) reads back to the same net
+    data = default_weights_path().read_bytes()
+    header = json.loads(data[16:16 + struct.unpack_from("<I", data, 12)[0]])
+    assert {a["name"] for a in header["arrays"]} == set(two)
+    written = Weights(two)
+    for part in ("w1", "b1", "w2", "b2"):
+        del written.arrays[f"backgame.{part}"]
+    old = tmp_path / "two.bgw"
+    old.write_bytes(encode_weights(written))
+    assert np.array_equal(read_weights(old).model().evaluate_batch(boards), before)
+    # the backgame net values exactly the backgame class's positions
+    classes = np.array([nn.board_class(b) for b in class_boards])
+    other = dict(explicit)
+    other["backgame.b2"] = explicit["backgame.b2"] + np.float32(0.5)
+    model.set_weights(other)
+    after = model.evaluate_batch(boards)
+    moved = np.any(after != before, axis=1)
+    assert np.array_equal(moved, classes == BACKGAME)
+    assert moved.sum() > 1000
+    # children and choices too: a backgame position's plays change, a contact position's do not
+    contact = next(b for b, c in zip(class_boards, classes) if c == 0 and Position.from_bytes(b).pip_count()[0] > 120)
+    kids, probs = model.children(contact, 3, 1)
+    model.set_weights(explicit)
+    assert np.array_equal(model.children(contact, 3, 1)[1], probs)
+
+
+def test_a_file_of_three_nets_round_trips_and_plays_the_same_games(tiny: Weights, tmp_path: Path) -> None:
+    arrays = dict(tiny.arrays)
+    rng = np.random.default_rng(4)
+    for part, shape in nn.Model(16, 8, 24).shapes().items():
+        if part.startswith("backgame."):
+            arrays[part] = (rng.standard_normal(shape) * 0.3).astype(np.float32)
+    weights = Weights(arrays, {"note": "three nets"})
+    assert weights.hidden == (16, 8, 24)
+    path = tmp_path / "three.bgw"
+    write_weights(path, weights)
+    again = read_weights(path)
+    assert again.hidden == (16, 8, 24) and list(again.arrays) == list(nn.Model(16, 8, 24).shapes())
+    for name in weights.arrays:
+        assert np.array_equal(again.arrays[name], weights.arrays[name])
+    header = json.loads(path.read_bytes()[16:16 + struct.unpack_from("<I", path.read_bytes(), 12)[0]])
+    assert header["nets"] == {"contact": {"hidden": 16}, "race": {"hidden": 8}, "backgame": {"hidden": 24}}
+    model = again.model()
+    assert (model.contact_hidden, model.race_hidden, model.backgame_hidden) == (16, 8, 24)
+    assert all(np.array_equal(a, again.arrays[k]) for k, a in model.get_weights().items())
+    import pickle
+
+    copy = pickle.loads(pickle.dumps(model))
+    assert copy.backgame_hidden == 24
+    start = Position().to_bytes()
+    assert copy.evaluate(start) == model.evaluate(start)
+    one, two = NeuralBot(weights=weights, cube="never"), NeuralBot(weights=path, cube="never")
+    pub = get_bot("pubeval", cube="never")
+    for i in range(3):
+        assert MatchPlayer(one, pub, rules=Rules(jacoby=False)).record(5, i) == \
+            MatchPlayer(two, pub, rules=Rules(jacoby=False)).record(5, i)
+    a = self_play(weights.model()).versus("neural", "pubeval", 5, 0, 40)
+    b = self_play(again.model()).versus("neural", "pubeval", 5, 0, 40)
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+def test_bad_backgame_arrays_are_refused(tiny: Weights) -> None:
+    wrong = dict(tiny.arrays)
+    wrong["backgame.w1"] = wrong["backgame.w1"][:, :8]                  # 8 units, its b1 has 16
+    with pytest.raises(InvalidWeightsError, match="backgame.w1"):
+        decode_weights(encode_weights(Weights(wrong)))
+    with pytest.raises(InvalidWeightsError, match="backgame.w1"):
+        Weights(wrong).model()
+    partial = {k: a for k, a in tiny.arrays.items() if k != "backgame.w2"}     # one array missing
+    with pytest.raises(InvalidWeightsError, match="backgame.w2"):
+        decode_weights(encode_weights(Weights(partial)))
+    odd = dict(tiny.arrays)
+    odd["backgame.b1"] = np.zeros(12, dtype=np.float32)                   # not a multiple of 8
+    with pytest.raises(InvalidWeightsError, match="multiple of 8"):
+        decode_weights(encode_weights(Weights(odd)))
+    with pytest.raises(ValueError):
+        nn.Model(16, 8, 520)
+
+
+def test_training_moves_only_the_net_of_each_position_class(class_boards: list[bytes]) -> None:
+    weights = initial_weights(TrainConfig(contact_hidden=16, race_hidden=8, init_seed=6))
+    boards = np.array([list(b) for b in class_boards], dtype=np.uint8)
+    classes = np.array([nn.board_class(b) for b in class_boards])
+    for cls, net in enumerate(nn.NETS):
+        model = weights.model()
+        rows = np.nonzero(classes == cls)[0][:50].astype(np.int64)
+        targets = np.full((len(boards), 5), 0.25, dtype=np.float32)
+        counts = train_positions(model, boards, targets, 0.05, 0.05, rows)
+        assert counts == tuple(len(rows) if k == cls else 0 for k in range(len(nn.NETS)))
+        changed = {name.split(".")[0] for name, a in model.get_weights().items()
+                   if not np.array_equal(a, weights.arrays[name])}
+        assert changed == {net}
+    # self-play TD training reaches the backgame net too
+    model = weights.model()
+    positions, _, mse = self_play(model).td_train(3, 0, 150, 0.7, 0.03, 0.03)
+    assert len(positions) == len(mse) == 3 and positions[BACKGAME] > 0
+    assert not np.array_equal(model.get_weights()["backgame.w2"], weights.arrays["backgame.w2"])
+    # widening (Net2Net) widens the backgame net with the contact net and keeps its function
+    trained = Weights.of(model)
+    wide = widen(trained, 32, 16, seed=1, scale=0.1)
+    assert wide.hidden == (32, 16, 32)
+    assert np.allclose(wide.model().evaluate_batch(boards), model.evaluate_batch(boards), atol=1e-5)

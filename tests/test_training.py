@@ -39,7 +39,7 @@ def test_positions_are_those_before_each_roll_of_the_game_loop_s_record(weights:
     runner.play(8, 5)
     turns = runner.turns()
     before = turns["before"][turns["action"] == TurnAction.ACTION_MOVE][1:]   # all but the opening roll's
-    kept = [row for row in before if nn.board_class(row) <= 1]             # contact and race positions
+    kept = [row for row in before if nn.board_class(row) < len(nn.NETS)]   # the positions a net values
     positions = SelfPlay(weights.model(), VARIANTS["standard"][1]).positions(8, 5, 1)
     assert len(kept) > 10
     assert np.array_equal(positions, np.array(kept, dtype=np.uint8))
@@ -53,7 +53,7 @@ def test_td_targets_are_the_positions_after_each_play_of_the_game_loop(weights: 
     turns = runner.turns()
     after = turns["after"][turns["action"] == TurnAction.ACTION_MOVE]         # the mover's view
     swapped = [np.concatenate([row[25:], row[:25]]) for row in after]         # the opponent on roll
-    kept = [row for row in swapped[:-1] if nn.board_class(row) <= 1]
+    kept = [row for row in swapped[:-1] if nn.board_class(row) < len(nn.NETS)]
     boards, targets, plies = SelfPlay(weights.model(), VARIANTS["standard"][1]).td_targets(4, 2, 1, 0.7)
     assert plies == len(after)
     assert np.array_equal(boards, np.array(kept[::-1], dtype=np.uint8))      # last first

@@ -13,15 +13,18 @@ cdef enum:
     NN_HAND = 58              # the heuristic's dense features (heuristic.pyx)
     NN_IN = 258
     NN_MAX_HIDDEN = 512
-    NN_NETS = 2
+    NN_NETS = 3
     NN_MAX_CANDIDATES = 64    # the most plays neural_candidates keeps
     NET_CONTACT = 0
     NET_RACE = 1
-    # classes of a position after a play (side 0 on roll)
+    NET_BACKGAME = 2          # back games and prime-versus-prime positions
+    # classes of a position after a play (side 0 on roll); a class below NN_NETS is valued
+    # by the net of the same index
     CLASS_CONTACT = 0
     CLASS_RACE = 1
-    CLASS_BEAROFF = 2         # both sides wholly home: the one-sided database
-    CLASS_DECIDED = 3         # the game is over, or the side on roll surely bears off this roll
+    CLASS_BACKGAME = 2        # bgfast.position_class's back_game or prime_vs_prime
+    CLASS_BEAROFF = 3         # both sides wholly home: the one-sided database
+    CLASS_DECIDED = 4         # the game is over, or the side on roll surely bears off this roll
 
 ctypedef struct NetPart:
     int hidden                # hidden units, a multiple of 8
@@ -84,7 +87,7 @@ cdef void neural_children_of(const Neural* nn, NeuralParent* ps, const MoveGen* 
                              float* out) noexcept nogil
 # The child of ``g`` the net plays at 0 ply (the first of the best equity).
 cdef int neural_choose(const Neural* nn, const MoveGen* g, const Board* parent) noexcept nogil
-# One gradient step of ``nn.part[net]`` (NET_CONTACT or NET_RACE) moving its value of ``a``
+# One gradient step of ``nn.part[net]`` (NET_CONTACT, NET_RACE or NET_BACKGAME) moving its value of ``a``
 # (after side 1's play) towards ``target``, side 0's probabilities; ``tmp`` is NN_MAX_HIDDEN
 # floats of scratch.  Returns the squared error of the win output before the step.
 cdef float neural_train_step(Neural* nn, int net, const Board* a, const float* target, float lr,
@@ -98,3 +101,4 @@ cdef class Model:
     cdef MoveGen* g
     cdef readonly int contact_hidden
     cdef readonly int race_hidden
+    cdef readonly int backgame_hidden

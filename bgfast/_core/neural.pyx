@@ -24,11 +24,13 @@ and on the bar, home points, primes and trapped checkers, the shots at blots and
 the pips they cost, back checkers and anchors, escapes, outfield control,
 stacking, the race lead by pips and by Keith counts, and products of these).
 
-Nets.  One net (one hidden layer of sigmoid units) for contact positions and
-one for races.  Pure bear-offs (both sides wholly in their home boards) are
-valued by the one-sided bear-off database (``bearoff.pyx``) instead; a game
-that is over, or where the side on roll bears off its last checkers with every
-roll, gets its exact value.
+Nets.  Three nets (one hidden layer of sigmoid units each), indexed as the classes
+that use them: one for contact positions, one for races, and one for back games and
+prime-versus-prime positions (the ``back_game`` and ``prime_vs_prime`` classes of
+:func:`bgfast.position_class.classify`, decided here in C by the same rules).  Pure
+bear-offs (both sides wholly in their home boards) are valued by the one-sided
+bear-off database (``bearoff.pyx``) instead; a game that is over, or where the side
+on roll bears off its last checkers with every roll, gets its exact value.
 
 Speed.  Weights are float32, one contiguous column per input, so a position's
 hidden pre-activations are the bias plus the sum of the columns of its non-zero
@@ -68,13 +70,13 @@ from bgfast._core.topk cimport topk_insert
 from bgfast._core.bearoff cimport bearoff_build, bearoff_ready, bearoff_probs
 from bgfast._core.neural cimport (
     NetPart, Neural, NeuralParent, NeuralRolls, NN_OUT, NN_RAW_SIDE, NN_RAW, NN_HAND, NN_IN, NN_MAX_HIDDEN, NN_NETS,
-    NET_CONTACT, NET_RACE, CLASS_CONTACT, CLASS_RACE, CLASS_BEAROFF, CLASS_DECIDED,
+    NET_CONTACT, NET_RACE, NET_BACKGAME, CLASS_CONTACT, CLASS_RACE, CLASS_BACKGAME, CLASS_BEAROFF, CLASS_DECIDED,
 )
 
 INPUTS = NN_IN
 RAW_INPUTS = NN_RAW
 HAND_INPUTS = NN_HAND
-NETS = ("contact", "race")
+NETS = ("contact", "race", "backgame")
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 MAX_HIDDEN = NN_MAX_HIDDEN
 cdef enum:
@@ -225,6 +227,80 @@ cdef inline void _scan(const uint8_t* s, int* left, int* rear) noexcept nogil:
     rear[0] = 31 - __builtin_clz(occ) if occ else -1
 
 
+# The rules of bgfast.position_class (its module docstring), for the two sides of a board
+# (each 25 counts in its own view, index 24 the bar); its constants:
+cdef enum:
+    BACK_GAME_PIP_DEFICIT = 40
+    CRASHED_CHECKERS = 6
+    PRIME_LENGTH = 4
+
+
+cdef inline int _pips(const uint8_t* s) noexcept nogil:
+    cdef int i, p = 0
+    for i in range(25):
+        p += (i + 1) * s[i]
+    return p
+
+
+cdef inline bint _two_back_anchors(const uint8_t* s) noexcept nogil:
+    """Two or more of the side's points 19-24 (its opponent's home board) made."""
+    cdef int i, n = 0
+    for i in range(18, 24):
+        n += s[i] >= 2
+    return n >= 2
+
+
+cdef inline bint _crashed(const uint8_t* s, int on_board) noexcept nogil:
+    """position_class.has_crashed of a side with ``on_board`` checkers on the board (bar too)."""
+    cdef int ace = s[0], deuce = s[1]
+    if on_board <= CRASHED_CHECKERS:
+        return True
+    if ace >= 2:
+        if on_board - ace <= CRASHED_CHECKERS:
+            return True
+        return deuce >= 2 and on_board - ace - deuce + 1 <= CRASHED_CHECKERS
+    return on_board - (deuce - 1 if deuce > 1 else 0) <= CRASHED_CHECKERS
+
+
+cdef inline int _prime_bottom(const uint8_t* s) noexcept nogil:
+    """The index of the lowest point of the side's longest run of made points (the first from
+    its ace point of the longest), when it is PRIME_LENGTH or longer; else -1."""
+    cdef int i, run = 0, best = 0, top = -1
+    for i in range(24):
+        run = run + 1 if s[i] >= 2 else 0
+        if run > best:
+            best = run
+            top = i
+    return top - best + 1 if best >= PRIME_LENGTH else -1
+
+
+cdef inline bint _is_backgame(const Board* a, int l0, int r0, int l1, int r1) noexcept nogil:
+    """Whether ``a``, a position with contact whose sides have ``l0``, ``l1`` checkers on the
+    board and their rearmost at ``r0``, ``r1``, is a ``back_game`` or a ``prime_vs_prime``
+    by :func:`bgfast.position_class.classify`: a side anchored twice in its opponent's home
+    board and 40 pips or more behind; or else, when neither side has crashed nor is wholly
+    home, each side with a checker behind the other's prime (the longest run of 4 or more
+    made points).  The class is the same whichever side is on roll."""
+    cdef const uint8_t* s0 = a.side[0]
+    cdef const uint8_t* s1 = a.side[1]
+    cdef int b0, b1, deficit
+    cdef bint anchored0 = _two_back_anchors(s0), anchored1 = _two_back_anchors(s1)
+    if anchored0 or anchored1:
+        deficit = _pips(s0) - _pips(s1)
+        if (anchored0 and deficit >= BACK_GAME_PIP_DEFICIT) or (anchored1 and -deficit >= BACK_GAME_PIP_DEFICIT):
+            return True
+    if r0 < 6 or r1 < 6:               # a side wholly home: bearoff_contact (or crashed)
+        return False
+    # side 1's prime from index b1 up is side 0's 23 - b1 down: side 0 is behind it from 24 - b1
+    b1 = _prime_bottom(s1)
+    if b1 < 0 or r0 < 24 - b1:
+        return False
+    b0 = _prime_bottom(s0)
+    if b0 < 0 or r1 < 24 - b0:
+        return False
+    return not _crashed(s0, l0) and not _crashed(s1, l1)
+
+
 cdef inline int _classify(const Board* a, int* bits) noexcept nogil:
     """The class of ``a`` (after side 1's play), and in ``bits`` the outputs that can still
     be non-zero for side 0: bit 1 its gammon win, 2 its backgammon win, 3 and 4 its losses."""
@@ -248,6 +324,8 @@ cdef inline int _classify(const Board* a, int* bits) noexcept nogil:
         if r0 < 18:
             bits[0] &= ~0x10
         return CLASS_RACE
+    if _is_backgame(a, l0, r0, l1, r1):
+        return CLASS_BACKGAME
     return CLASS_CONTACT
 
 
@@ -360,15 +438,16 @@ cdef void neural_eval_after(const Neural* nn, const Board* a, float* q) noexcept
         return
     m = _encode_raw(a, idx, val)
     m += _encode_hand(a, idx + m, val + m)
-    _forward(&nn.part[NET_RACE if cls == CLASS_RACE else NET_CONTACT], idx, val, m, z, o)
+    _forward(&nn.part[cls], idx, val, m, z, o)             # the net of the class's index
     _joint(o, bits, q)
 
 
 cdef void neural_rolls_init(NeuralRolls* r, const Board* parent) noexcept nogil:
     memcpy(&r.parent, parent, sizeof(Board))
+    cdef int k
     r.rolled = False
-    r.have[0] = False
-    r.have[1] = False
+    for k in range(NN_NETS):
+        r.have[k] = False
 
 
 cdef void neural_roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* g, float* out) noexcept nogil:
@@ -376,9 +455,12 @@ cdef void neural_roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* 
     by the rolls) plus the roll's first child's hand-made inputs; each child adds the codes
     its play changed and the hand-made inputs that differ from that first child's.  The
     additions run in the order of a single sum (biases, point codes, hand-made inputs), so
-    sharing the parent's part changes no bit."""
+    sharing the parent's part changes no bit.  The contact and backgame nets share one first
+    child (the roll's first child with contact), so a backgame net with the contact net's
+    weights gives the contact net's bits."""
     cdef float acc[NN_NETS][NN_MAX_HIDDEN]
     cdef bint have[NN_NETS]
+    cdef bint have_ref[2]             # ref[0]: the first child with contact; ref[1]: the first race
     cdef float z[NN_MAX_HIDDEN]
     cdef float o[NN_OUT]
     cdef float q[NN_OUT]
@@ -386,13 +468,16 @@ cdef void neural_roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* 
     cdef float val[MAX_SPARSE]
     cdef int i, m, cls, net, bits
     cdef float hand[NN_HAND]
-    cdef float ref[NN_NETS][NN_HAND]
+    cdef float ref[2][NN_HAND]
+    cdef int group
     cdef const NetPart* part
     cdef const Board* a
     cdef const Board* parent = &r.parent
     cdef Board s
-    have[0] = False
-    have[1] = False
+    for net in range(NN_NETS):
+        have[net] = False
+    have_ref[0] = False
+    have_ref[1] = False
     for i in range(g.n):
         a = &g.items[i].board
         cls = _classify(a, &bits)
@@ -402,7 +487,8 @@ cdef void neural_roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* 
             board_swap(&s, a)
             bearoff_probs(&s, q)
         else:
-            net = NET_RACE if cls == CLASS_RACE else NET_CONTACT
+            net = cls
+            group = 1 if net == NET_RACE else 0
             part = &nn.part[net]
             if not r.rolled:
                 heuristic_dense_roll(parent, &r.roll)
@@ -413,13 +499,15 @@ cdef void neural_roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* 
                     m = _encode_raw(parent, idx, val)
                     nn_accumulate(r.raw[net], part.b1, part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
                     r.have[net] = True
-                memcpy(ref[net], hand, NN_HAND * sizeof(float))
-                nn_accumulate(acc[net], r.raw[net], part.w1, idx, val, 0, part.w1 + NN_RAW * part.hidden, hand,
-                              NN_HAND, part.hidden)
+                if not have_ref[group]:
+                    memcpy(ref[group], hand, NN_HAND * sizeof(float))
+                    have_ref[group] = True
+                nn_accumulate(acc[net], r.raw[net], part.w1, idx, val, 0, part.w1 + NN_RAW * part.hidden,
+                              ref[group], NN_HAND, part.hidden)
                 have[net] = True
             m = _encode_delta(a, parent, idx, val)
             # siblings share most hand inputs: add the ones that differ
-            m = nn_changed(hand, ref[net], NN_HAND, NN_RAW, idx, val, m)
+            m = nn_changed(hand, ref[group], NN_HAND, NN_RAW, idx, val, m)
             nn_accumulate(z, acc[net], part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
             _outputs(part, z, o)
             _joint(o, bits, q)
@@ -433,11 +521,12 @@ cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* paren
 
 
 cdef void neural_parent_init(NeuralParent* ps, const Board* parent) noexcept nogil:
+    cdef int k
     memcpy(&ps.parent, parent, sizeof(Board))
     heuristic_dense_roll(parent, &ps.roll)
     heuristic_dense(parent, ps.hand)
-    ps.have[0] = False
-    ps.have[1] = False
+    for k in range(NN_NETS):
+        ps.have[k] = False
 
 
 cdef void neural_children_of(const Neural* nn, NeuralParent* ps, const MoveGen* g, const int* which, int n,
@@ -461,7 +550,7 @@ cdef void neural_children_of(const Neural* nn, NeuralParent* ps, const MoveGen* 
             board_swap(&s, a)
             bearoff_probs(&s, q)
         else:
-            net = NET_RACE if cls == CLASS_RACE else NET_CONTACT
+            net = cls
             part = &nn.part[net]
             if not ps.have[net]:
                 m = _encode_raw(&ps.parent, idx, val)
@@ -580,29 +669,38 @@ cdef inline bint _dice_arg(int d1, int d2) except False:
 
 
 cdef class Model:
-    """A contact net and a race net with their weights (float32, owned by the model).
+    """The contact, race and backgame nets with their weights (float32, owned by the model).
 
     :param contact_hidden: hidden units of the contact net (a multiple of 8, 8 to 512).
     :param race_hidden: hidden units of the race net.
+    :param backgame_hidden: hidden units of the backgame net (back games and
+        prime-versus-prime positions); None: ``contact_hidden``.
+    :raises ValueError: a hidden size out of range.
 
     Weights are zero until :meth:`set_weights` (see :mod:`bgfast.bots.neural_weights`
     for the file format and :mod:`bgfast.train` for training).  Boards are 50 bytes:
     the opponent's 25 counts then those of the side on roll (gnubg order, each side
     from its own view, index 24 = the bar).
     """
-    def __cinit__(self, int contact_hidden=128, int race_hidden=64):
+    def __cinit__(self, int contact_hidden=128, int race_hidden=64, backgame_hidden=None):
         cdef int k, h
+        cdef int hidden[NN_NETS]
         cdef void* mem
         memset(&self.nn, 0, sizeof(Neural))
         self.g = NULL
-        for h in (contact_hidden, race_hidden):
+        hidden[NET_CONTACT] = contact_hidden
+        hidden[NET_RACE] = race_hidden
+        hidden[NET_BACKGAME] = contact_hidden if backgame_hidden is None else backgame_hidden
+        for k in range(NN_NETS):
+            h = hidden[k]
             if h < 8 or h > NN_MAX_HIDDEN or h % 8:
                 raise ValueError("hidden units must be a multiple of 8 from 8 to %d, got %d"
                                  % (NN_MAX_HIDDEN, h))
-        self.contact_hidden = contact_hidden
-        self.race_hidden = race_hidden
+        self.contact_hidden = hidden[NET_CONTACT]
+        self.race_hidden = hidden[NET_RACE]
+        self.backgame_hidden = hidden[NET_BACKGAME]
         for k in range(NN_NETS):
-            h = contact_hidden if k == NET_CONTACT else race_hidden
+            h = hidden[k]
             self.nn.part[k].hidden = h
             mem = NULL
             if posix_memalign(&mem, 64, (NN_IN + 1 + NN_OUT) * h * sizeof(float)):
@@ -626,13 +724,13 @@ cdef class Model:
         movegen_free(self.g)
 
     def __reduce__(self):
-        return (_model_with, (self.contact_hidden, self.race_hidden, self.get_weights()))
+        return (_model_with, (self.contact_hidden, self.race_hidden, self.backgame_hidden, self.get_weights()))
 
     def shapes(self):
         """The arrays of :meth:`get_weights`, by name: ``{name: shape}`` in file order."""
         out = {}
         for k, name in enumerate(NETS):
-            h = self.contact_hidden if k == NET_CONTACT else self.race_hidden
+            h = self.nn.part[k].hidden
             out[name + ".w1"] = (NN_IN, h)
             out[name + ".b1"] = (h,)
             out[name + ".w2"] = (NN_OUT, h)
@@ -705,21 +803,29 @@ cdef class Model:
 
     def evaluate_net(self, const unsigned char[::1] board):
         """The bare net's probabilities of the side on roll (side 1 of ``board``): the race net
-        for a race (pure bear-offs included), else the contact net, without the bear-off
-        database or the exact values of decided positions (for tests and analysis)."""
+        for a race (pure bear-offs included), the backgame net for a back game or a
+        prime-versus-prime position, else the contact net, without the bear-off database or
+        the exact values of decided positions (for tests and analysis).
+
+        :raises ValueError: not a legal 50-byte board, or a game that is over."""
         cdef Board b, a
         cdef int idx[MAX_SPARSE]
         cdef float val[MAX_SPARSE]
         cdef float z[NN_MAX_HIDDEN]
         cdef float o[NN_OUT]
         cdef float q[NN_OUT]
-        cdef int m, cls, bits
+        cdef int m, cls, bits, l0, r0, l1, r1
         _board_arg(board, &b)
         board_swap(&a, &b)
         if board_checkers(&a, 0) == 0 or board_checkers(&a, 1) == 0:
             raise ValueError("the game is over: a side has no checker left")
         _classify(&a, &bits)
-        cls = CLASS_RACE if is_race(&a) else CLASS_CONTACT
+        if is_race(&a):
+            cls = CLASS_RACE
+        else:
+            _scan(a.side[0], &l0, &r0)
+            _scan(a.side[1], &l1, &r1)
+            cls = CLASS_BACKGAME if _is_backgame(&a, l0, r0, l1, r1) else CLASS_CONTACT
         if cls == CLASS_RACE:
             if not side_has_back_checker(a.side[1]):
                 bits &= ~0x04
@@ -795,16 +901,20 @@ cdef class Model:
                 memcpy(&ov[i, 0], self.g.items[idx].board.side[0], 50)
         return out
 
-def _model_with(int contact_hidden, int race_hidden, weights):
+def _model_with(int contact_hidden, int race_hidden, int backgame_hidden, weights):
     """A model of these sizes with these weights (how a pickled model is rebuilt)."""
-    model = Model(contact_hidden, race_hidden)
+    model = Model(contact_hidden, race_hidden, backgame_hidden)
     model.set_weights(weights)
     return model
 
 
 def board_class(const unsigned char[::1] board):
-    """The class of a 50-byte board with side 1 on roll: 0 contact, 1 race, 2 pure bear-off
-    (the database values it), 3 decided (the game is over or side 1 surely bears off now)."""
+    """The class of a 50-byte board with side 1 on roll: 0 contact, 1 race, 2 backgame (a
+    back game or a prime-versus-prime position, as :func:`bgfast.position_class.classify`
+    has them), each valued by the net ``NETS[class]``; 3 pure bear-off (the database values
+    it), 4 decided (the game is over or side 1 surely bears off now).
+
+    :raises ValueError: not a legal 50-byte board."""
     cdef Board b, a
     _board_arg(board, &b)
     board_swap(&a, &b)
@@ -858,7 +968,7 @@ def inputs_batch(const unsigned char[:, ::1] boards):
             cv[i] = cls
             for k in range(NN_OUT):
                 mv[i, k] = 1.0 if bits & (1 << k) else 0.0
-            if cls > CLASS_RACE:
+            if cls >= NN_NETS:            # no net values it
                 continue
             m = _encode_raw(&a, idx, val)
             m += _encode_hand(&a, idx + m, val + m)

@@ -36,7 +36,7 @@ from bgfast._core.evaluators cimport pubeval_choose
 from bgfast._core.probs cimport probs_flip
 from bgfast._core.neural cimport (
     Model, Neural, neural_candidates, neural_choose, neural_class, neural_train_step,
-    NN_OUT, NN_MAX_HIDDEN, NN_MAX_CANDIDATES, CLASS_CONTACT, CLASS_RACE,
+    NN_OUT, NN_MAX_HIDDEN, NN_MAX_CANDIDATES, NN_NETS, NET_CONTACT, NET_RACE, NET_BACKGAME,
 )
 from bgfast._core.evaluator cimport CoreEvaluator, EVAL_NEURAL
 from bgfast._core.game cimport (
@@ -225,7 +225,7 @@ cdef int _sample_play(void* ctx, const MoveGen* g, const Board* b) except -1 nog
     cdef Board a
     if s.ply > 0 and (s.ply + s.game) % s.stride == 0:
         board_swap(&a, b)
-        if neural_class(&a) <= CLASS_RACE:
+        if neural_class(&a) < NN_NETS:
             _rows_reserve(&s.rows, 1)
             _rows_put(&s.rows, &a, 0)
     s.ply += 1
@@ -258,7 +258,7 @@ cdef int _candidate_play(void* ctx, const MoveGen* g, const Board* b) except -1 
     if kept > 1 and (c.ply + c.game) % c.stride == 0:
         _rows_reserve(&c.rows, kept)
         for k in range(kept):
-            if neural_class(&g.items[top[k]].board) <= CLASS_RACE:
+            if neural_class(&g.items[top[k]].board) < NN_NETS:
                 _rows_put(&c.rows, &g.items[top[k]].board, c.decision)
         c.decision += 1
     if kept > 1 and c.threshold and <uint32_t> rng_below(&c.pick, 1000000) < c.threshold:
@@ -296,15 +296,17 @@ cdef class SelfPlay:
     def td_train(self, seed, unsigned long long first, int games, double lam,
                  double lr_contact, double lr_race):
         """Play ``games`` self-play games and train the model on each by TD(lambda), the
-        game's last position first.
+        game's last position first, each position by the net of its class (the backgame
+        net at ``lr_contact``).
 
-        :returns: ``(positions, plies, mse)``: positions trained per net (contact, race),
-            plies played, and the mean squared error of the win output per net.
+        :returns: ``(positions, plies, mse)``: positions trained per net (contact, race,
+            backgame: the order of ``NETS``), plies played, and the mean squared error of
+            the win output per net.
         :raises ValueError: games < 0, lam outside 0..1, a negative learning rate.
         """
         cdef TDGame t
-        cdef double stats[4]
-        cdef float lr[2]
+        cdef double stats[2 * NN_NETS]    # positions per net, then their summed squared errors
+        cdef float lr[NN_NETS]
         cdef float tmp[NN_MAX_HIDDEN]
         cdef long long plies = 0
         cdef int i, k, cls
@@ -313,8 +315,9 @@ cdef class SelfPlay:
         cdef Neural* nn = &self.model.nn
         if games < 0 or not 0.0 <= lam <= 1.0 or lr_contact < 0 or lr_race < 0:
             raise ValueError("games >= 0, 0 <= lam <= 1 and learning rates >= 0 are required")
-        lr[0] = lr_contact
-        lr[1] = lr_race
+        lr[NET_CONTACT] = lr_contact
+        lr[NET_RACE] = lr_race
+        lr[NET_BACKGAME] = lr_contact
         memset(stats, 0, sizeof(stats))
         memset(&t, 0, sizeof(TDGame))
         t.nn = nn
@@ -327,19 +330,19 @@ cdef class SelfPlay:
                     plies += _td_game(runner.m, &runner.log.games[0], &t, kp, first + i, <float> lam)
                     for k in range(t.n - 2, -1, -1):
                         cls = t.cls[k]
-                        if cls == CLASS_CONTACT or cls == CLASS_RACE:
-                            stats[2 + cls] += neural_train_step(nn, cls, &t.boards[k], t.returns + NN_OUT * k,
-                                                                lr[cls], tmp)
+                        if cls < NN_NETS:          # valued by the net of its index
+                            stats[NN_NETS + cls] += neural_train_step(nn, cls, &t.boards[k],
+                                                                      t.returns + NN_OUT * k, lr[cls], tmp)
                             stats[cls] += 1
         finally:
             _td_free(&t)
-        return ((int(stats[0]), int(stats[1])), plies,
-                (stats[2] / stats[0] if stats[0] else 0.0, stats[3] / stats[1] if stats[1] else 0.0))
+        return (tuple(int(stats[k]) for k in range(NN_NETS)), plies,
+                tuple(stats[NN_NETS + k] / stats[k] if stats[k] else 0.0 for k in range(NN_NETS)))
 
     def td_targets(self, seed, unsigned long long first, int games, double lam):
         """The training data of :meth:`td_train` without the training: ``games`` self-play
-        games played with the weights as they are, and each game's contact and race
-        positions, last first, with their lambda-returns.
+        games played with the weights as they are, and each game's positions that a net
+        values (contact, race and backgame), last first, with their lambda-returns.
 
         :returns: ``(boards, targets, plies)``: (n, 50) uint8 boards with side 1 on roll,
             (n, 5) float32 targets (its probabilities) for :func:`train_positions`, and the
@@ -375,7 +378,7 @@ cdef class SelfPlay:
                 tv = targets
                 with nogil:
                     for k in range(T - 2, -1, -1):
-                        if t.cls[k] == CLASS_CONTACT or t.cls[k] == CLASS_RACE:
+                        if t.cls[k] < NN_NETS:
                             memcpy(&bv[n, 0], t.boards[k].side[1], 25)    # side 1 on roll
                             memcpy(&bv[n, 25], t.boards[k].side[0], 25)
                             memcpy(&tv[n, 0], t.returns + NN_OUT * k, NN_OUT * sizeof(float))
@@ -511,18 +514,19 @@ cdef MatchRunner _hooked(SelfPlay play, PlayHook hook, void* ctx):
 def train_positions(Model model not None, const unsigned char[:, ::1] boards, const float[:, ::1] targets,
                     double lr_contact, double lr_race, const long long[::1] order):
     """Supervised steps: for each ``i`` in ``order``, move the model's value of ``boards[i]``
-    (side 1 on roll) towards ``targets[i]`` (its 5 probabilities).  Pure bear-offs and
-    decided positions are skipped.
+    (side 1 on roll) towards ``targets[i]`` (its 5 probabilities), by the net of its class
+    (the backgame net at ``lr_contact``).  Pure bear-offs and decided positions are skipped.
 
-    :returns: the number of positions trained per net (contact, race).
+    :returns: the number of positions trained per net (contact, race, backgame: the order
+        of ``NETS``).
     :raises ValueError: boards not (n, 50), targets not (n, 5), an index of ``order``
         outside the boards.
     """
     cdef Py_ssize_t n = boards.shape[0], j, i
     cdef Board b, a
     cdef int cls
-    cdef long long counts[2]
-    cdef float lr[2]
+    cdef long long counts[NN_NETS]
+    cdef float lr[NN_NETS]
     cdef float tmp[NN_MAX_HIDDEN]
     cdef Neural* nn = &model.nn
     if boards.shape[1] != 50 or targets.shape[0] != n or targets.shape[1] != NN_OUT:
@@ -530,17 +534,18 @@ def train_positions(Model model not None, const unsigned char[:, ::1] boards, co
     for j in range(order.shape[0]):
         if order[j] < 0 or order[j] >= n:
             raise ValueError("order holds an index outside the boards: %d" % order[j])
-    lr[0] = lr_contact
-    lr[1] = lr_race
-    counts[0] = 0
-    counts[1] = 0
+    lr[NET_CONTACT] = lr_contact
+    lr[NET_RACE] = lr_race
+    lr[NET_BACKGAME] = lr_contact
+    for j in range(NN_NETS):
+        counts[j] = 0
     with nogil:
         for j in range(order.shape[0]):
             i = order[j]
             board_from_bytes(&boards[i, 0], &b)
             board_swap(&a, &b)
             cls = neural_class(&a)
-            if cls == CLASS_CONTACT or cls == CLASS_RACE:
+            if cls < NN_NETS:              # valued by the net of its index
                 neural_train_step(nn, cls, &a, &targets[i, 0], lr[cls], tmp)
                 counts[cls] += 1
-    return (counts[0], counts[1])
+    return tuple(counts[k] for k in range(NN_NETS))

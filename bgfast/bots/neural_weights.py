@@ -7,11 +7,18 @@ Layout (all integers and floats little-endian)::
     8       4     format version, uint32 (this is version 1)
     12      4     n, the length of the header, uint32
     16      n     header: UTF-8 JSON, {"inputs", "outputs", "activation", "nets":
-                  {"contact": {"hidden"}, "race": {"hidden"}}, "arrays": [{"name",
-                  "shape"}, ...], "meta": {...}} -- the architecture, the arrays in
-                  payload order, and free-form facts (training games, seed...)
+                  {"contact": {"hidden"}, "race": {"hidden"}, "backgame": {"hidden"}},
+                  "arrays": [{"name", "shape"}, ...], "meta": {...}} -- the
+                  architecture, the arrays in payload order, and free-form facts
+                  (training games, seed...)
     16 + n  4 k   the arrays, float32, C order, one after the other (k floats in all)
     end-32  32    SHA-256 of every byte before it
+
+The arrays are ``w1``, ``b1``, ``w2`` and ``b2`` of each net of
+:data:`bgfast._core.neural.NETS` (``contact.w1``...).  A file written before the
+backgame net existed has only the contact and race nets' arrays; it still reads, and
+its backgame net is a copy of its contact net (the net it used for those positions),
+so it plays exactly as it did.  Version 1 holds both kinds of file.
 
 A file that is missing, is not a regular file, is larger than the largest net's file
 (:data:`MAX_FILE_BYTES`), does not parse, is truncated, fails its checksum, holds values
@@ -51,16 +58,25 @@ def default_weights_path() -> Path:
     return Path(__file__).resolve().parents[1] / "data" / "weights" / "neural.bgw"
 
 
+_PARTS = ("w1", "b1", "w2", "b2")
+
+
 class Weights:
     """A net's arrays and the facts recorded with them.
 
     :ivar arrays: ``{name: float32 array}`` in the model's order (see
-        :meth:`bgfast._core.neural.Model.shapes`).
+        :meth:`bgfast._core.neural.Model.shapes`).  Given the contact and race nets' arrays
+        without any of the backgame net's, the backgame net's are copies of the contact
+        net's (appended after the others), as when reading a file written before it existed.
     :ivar meta: free-form JSON-able facts (training games, seeds, strength...).
     """
 
     def __init__(self, arrays: dict[str, NDArray[np.float32]], meta: dict[str, Any] | None = None) -> None:
         self.arrays = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in arrays.items()}
+        if (all(f"contact.{part}" in self.arrays for part in _PARTS)
+                and not any(f"backgame.{part}" in self.arrays for part in _PARTS)):
+            for part in _PARTS:
+                self.arrays[f"backgame.{part}"] = self.arrays[f"contact.{part}"].copy()
         self.meta = dict(meta or {})
 
     @classmethod
@@ -69,19 +85,25 @@ class Weights:
         return cls(model.get_weights(), meta)
 
     @property
-    def hidden(self) -> tuple[int, int]:
-        """Hidden units of the (contact, race) nets."""
-        return (int(self.arrays["contact.b1"].shape[0]), int(self.arrays["race.b1"].shape[0]))
+    def hidden(self) -> tuple[int, int, int]:
+        """Hidden units of the (contact, race, backgame) nets (the order of
+        :data:`bgfast._core.neural.NETS`).
+
+        :raises KeyError: a net's ``b1`` array is missing."""
+        contact, race, backgame = (int(self.arrays[f"{net}.b1"].shape[0]) for net in _neural.NETS)
+        return contact, race, backgame
 
     def model(self) -> _neural.Model:
         """A new :class:`~bgfast._core.neural.Model` holding these weights.
 
         :raises InvalidWeightsError: arrays that do not fit the architecture.
         """
-        contact, race = self.hidden
         try:
-            model = _neural.Model(contact, race)
+            contact, race, backgame = self.hidden
+            model = _neural.Model(contact, race, backgame)
             model.set_weights(self.arrays)
+        except KeyError as exc:
+            raise InvalidWeightsError(f"the weights do not fit the net: no array {exc}") from None
         except ValueError as exc:
             raise InvalidWeightsError(f"the weights do not fit the net: {exc}") from None
         return model
@@ -97,7 +119,7 @@ MAX_FILE_BYTES = (_PREFIX.size + MAX_HEADER_BYTES + _DIGEST
                   + 4 * sum(int(np.prod(shape)) for shape in
                             _neural.Model(_neural.MAX_HIDDEN, _neural.MAX_HIDDEN).shapes().values()))
 """The largest weights file :func:`read_weights` reads: the header at its longest and the
-arrays of the largest net this version evaluates (both nets of ``MAX_HIDDEN`` units)."""
+arrays of the largest net this version evaluates (every net of ``MAX_HIDDEN`` units)."""
 
 
 def encode_weights(weights: Weights) -> bytes:
@@ -106,12 +128,12 @@ def encode_weights(weights: Weights) -> bytes:
     :raises InvalidWeightsError: a header (the ``meta`` facts) longer than
         :data:`MAX_HEADER_BYTES`: such a file could not be read back.
     """
-    contact, race = weights.hidden
     header = {
         "inputs": _neural.INPUTS,
         "outputs": len(_neural.OUTPUTS),
         "activation": "sigmoid",
-        "nets": {"contact": {"hidden": contact}, "race": {"hidden": race}},
+        "nets": {net: {"hidden": int(weights.arrays[f"{net}.b1"].shape[0])}
+                 for net in _neural.NETS if f"{net}.b1" in weights.arrays},
         "arrays": [{"name": name, "shape": list(a.shape)} for name, a in weights.arrays.items()],
         "meta": weights.meta,
     }
@@ -167,10 +189,12 @@ def decode_weights(data: bytes, source: str = "weights") -> Weights:
         offset += size
     if offset != len(body):
         raise InvalidWeightsError(f"{source}: {len(body) - offset} bytes after the last array")
+    expected = {f"{net}.{part}" for net in _neural.NETS for part in _PARTS}
+    two_nets = {f"{net}.{part}" for net in ("contact", "race") for part in _PARTS}     # before the backgame net
+    if set(arrays) != expected and set(arrays) != two_nets:
+        raise InvalidWeightsError(f"{source}: arrays {sorted(arrays)}, expected {sorted(expected)} "
+                                  f"(or, in a file of two nets, {sorted(two_nets)})")
     weights = Weights(arrays, meta)
-    expected = {f"{net}.{part}" for net in _neural.NETS for part in ("w1", "b1", "w2", "b2")}
-    if set(arrays) != expected:
-        raise InvalidWeightsError(f"{source}: arrays {sorted(arrays)}, expected {sorted(expected)}")
     try:
         weights.model()                  # the shapes fit the architecture
     except ValueError as exc:

@@ -90,7 +90,8 @@ class RefineConfig:
         ranking of the plays of a roll); 0 fits the cross-entropy alone, as the rounds
         before it was added were fit.  40 took the net's checker-play error from 3.12 to
         2.78 millipoints a decision in offline fits to the same labels (model card).  It
-        weighs the contact net's fit; the race net's has its own, ``race_rank_weight``.
+        weighs the fits of the contact and backgame nets; the race net's has its own,
+        ``race_rank_weight``.
     :ivar race_rank_weight: ``rank_weight`` for the race net.  0 (the default) fits its
         races best: offline on round 9's labels the race net fit with 0 lost 0.24
         millipoints a race decision at 0 ply and 0.36 at 1 ply, with 40 0.32 and 0.45 (model
