@@ -108,3 +108,22 @@ def test_the_command_line_labels_and_says_what_is_wrong(tmp_path: Path, capsys: 
     assert cli.main(["labels", str(tmp_path / "x"), "--per-class", "race=two"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and all(line.startswith("bgfast: error:") for line in err)
+
+
+def test_the_self_weights_weigh_each_net_s_own_labels_apart(tmp_path: Path) -> None:
+    """``race_self_weight`` changes the race net alone, ``self_weight`` the contact net and
+    not the race net (the backgame net too when the games reach its class)."""
+    labels = tmp_path / "labels"
+    run_labels(RolloutLabelConfig(seed=7, blocks=1, per_class="contact=3,race=3,back_game=2", trials=36), labels)
+    config = RefineConfig(games=4, block_games=2, plies=0, epochs=1, lr=0.001, eval_pairs=0, threads=1,
+                          rollouts=str(labels), self_weight=0.5, race_self_weight=0.5)
+    base = run_refine(config, read_weights(), tmp_path / "base")
+    for name, changed in (("race_self_weight", ("race.",)), ("self_weight", ("contact.",))):
+        run = tmp_path / name
+        run.mkdir()
+        for block in (tmp_path / "base").glob("block-*.npz"):
+            (run / block.name).write_bytes(block.read_bytes())
+        other = run_refine(dataclasses.replace(config, **{name: 0.0}), read_weights(), run)
+        for key in base.arrays:
+            if not key.startswith("backgame."):
+                assert np.array_equal(base.arrays[key], other.arrays[key]) != key.startswith(changed), (name, key)
