@@ -179,11 +179,12 @@ def gnubg_judge(rows: Sequence[dict[str, str]], chunk: int = 250, say: Callable[
     return out
 
 
-def bgfast_judge(row: dict[str, str], ply: int) -> tuple[float, float, float, str]:
-    """bgfast's ``(nd, dt, dp, action)`` at ``ply``: money equity per cube, or match winning chances."""
+def bgfast_judge(row: dict[str, str], ply: int, bot: str = "neural") -> tuple[float, float, float, str]:
+    """bgfast's ``(nd, dt, dp, action)`` at ``ply`` by the judge ``bot`` (a bot spec): money
+    equity per cube, or match winning chances."""
     from bgfast.analysis import analyse_cube
 
-    a = analyse_cube(f"{row['position_id']}:{row['match_id']}", ply=ply, rules=Rules())
+    a = analyse_cube(f"{row['position_id']}:{row['match_id']}", bot, ply=ply, rules=Rules())
     if a.mwc is not None:
         nd, dt, dp = a.mwc
     else:
@@ -215,6 +216,20 @@ def judge(rows: Sequence[dict[str, str]], say: Callable[[str], None] | None = No
         out.append(res)
         if say and (k + 1) % 250 == 0:
             say(f"bgfast: {k + 1:,} / {len(rows):,}, {time.process_time() - start:,.0f} CPU s")
+    return out
+
+
+def rejudge(results: Sequence[dict[str, str]], bot: str) -> list[dict[str, Any]]:
+    """The results rows with bgfast's columns judged again by ``bot`` (a bot spec, such as
+    ``neural:weights=FILE``), the oracle's columns as they were (no gnubg run)."""
+    out = []
+    for r in results:
+        res: dict[str, Any] = dict(r)
+        for ply in PLIES:
+            nd, dt, dp, action = bgfast_judge(r, ply, bot)
+            res.update({f"b{ply}_nd": round(nd, 5), f"b{ply}_dt": round(dt, 5), f"b{ply}_dp": round(dp, 5),
+                        f"b{ply}_action": action})
+        out.append(res)
     return out
 
 
@@ -333,6 +348,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     j.add_argument("--money-margin", type=float, default=0.02,
                    help="a money decision is clear beyond this equity per cube (default 0.02)")
     j.add_argument("--show", type=int, default=8, help="the clearest disagreements at 2 ply to list")
+    j.add_argument("--bot", default=None,
+                   help="with --reuse: judge bgfast's side again by this bot spec (e.g. neural:weights=FILE), "
+                        "the oracle's values as they are in --results; --rejudged FILE keeps the new rows")
+    j.add_argument("--rejudged", type=Path, default=None, help="where --bot's results go (CSV)")
     args = ap.parse_args(argv)
 
     def say(line: str) -> None:
@@ -344,7 +363,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{len(rows):,} decisions to {args.out}")
         return 0
     if args.reuse:
-        results = read_csv(args.results)
+        results = read_csv(args.results)[: args.limit]
+        if args.bot:
+            results = rejudge(results, args.bot)
+            if args.rejudged:
+                write_csv(args.rejudged, results, RESULT_FIELDS)
     else:
         start = time.time()
         results = judge(read_csv(args.decisions)[: args.limit], say=say)
