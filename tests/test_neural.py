@@ -481,27 +481,32 @@ def test_the_backgame_class_is_position_class_back_game_or_prime_vs_prime(class_
     assert seen[0, "crashed"] > 500 and seen[0, "bearoff_contact"] > 500 and seen[0, "contact"] > 1000
 
 
+ROUND_10 = Path(__file__).resolve().parents[1] / "experiments" / "train_round11" / "start-round10.bgw"
+"""The net shipped before the backgame net (round 10 of the model card): a file of two nets."""
+
+
 def _shipped_two_nets() -> dict[str, np.ndarray]:
+    """The shipped file's contact and race nets, without its backgame net."""
     return {name: a for name, a in read_weights().arrays.items() if not name.startswith("backgame.")}
 
 
 def test_a_file_of_two_nets_values_back_games_with_its_contact_net(class_boards: list[bytes], tmp_path: Path) -> None:
     two = _shipped_two_nets()
     assert set(two) == {f"{net}.{part}" for net in ("contact", "race") for part in ("w1", "b1", "w2", "b2")}
-    shipped = read_weights()                       # the shipped file has no backgame arrays
+    round10 = read_weights(ROUND_10)               # a file with no backgame arrays
     for part in ("w1", "b1", "w2", "b2"):
-        assert np.array_equal(shipped.arrays[f"backgame.{part}"], shipped.arrays[f"contact.{part}"])
+        assert np.array_equal(round10.arrays[f"backgame.{part}"], round10.arrays[f"contact.{part}"])
     boards = np.array([list(b) for b in class_boards], dtype=np.uint8)
     explicit = {**two, **{f"backgame.{part}": two[f"contact.{part}"].copy() for part in ("w1", "b1", "w2", "b2")}}
     model = nn.Model(*Weights(explicit).hidden)
     model.set_weights(explicit)
     before = model.evaluate_batch(boards)
     assert np.array_equal(Weights(two).model().evaluate_batch(boards), before)
-    assert np.array_equal(shipped.model().evaluate_batch(boards), before)
-    # a two-net file (as the shipped one is) reads back to the same net
-    data = default_weights_path().read_bytes()
+    # a two-net file (as round 10's is) reads back to the same net
+    data = ROUND_10.read_bytes()
     header = json.loads(data[16:16 + struct.unpack_from("<I", data, 12)[0]])
-    assert {a["name"] for a in header["arrays"]} == set(two)
+    assert {a["name"] for a in header["arrays"]} == {f"{net}.{part}" for net in ("contact", "race")
+                                                     for part in ("w1", "b1", "w2", "b2")}
     written = Weights(two)
     for part in ("w1", "b1", "w2", "b2"):
         del written.arrays[f"backgame.{part}"]

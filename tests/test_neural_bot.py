@@ -16,7 +16,7 @@ from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
 from bgfast.bots import Bot, get_bot
 from bgfast.bots.neural import NeuralBot, shipped_weights
 from bgfast.bots.neural_weights import Weights
-from bgfast.cube import decide
+from bgfast.cube import decide, decide_ahead
 from bgfast.dice import Dice
 from bgfast.evaluator import default_evaluator
 from bgfast.game import MatchPlayer
@@ -241,10 +241,10 @@ def test_cube_decisions_are_the_cube_math_on_the_nets_probabilities(net: Weights
         answer = decide(p1, x=bot.cube_efficiency).response
         assert int(bot.accept_double(pos, money)) == min(answer, 1)
         changed += answer != decide(h1, x=0.68).response
-        # a double: a 0-ply screen, then the 1-ply estimate
+        # a double: a 0-ply screen, then the cubeful 1-ply look-ahead (the bot's cube_ply)
         screen = decide(bot.evaluate(pos, 0), x=bot.cube_efficiency)
-        expected = (min(screen.double_take, screen.double_pass) - screen.no_double >= -0.25
-                    and decide(p1, x=bot.cube_efficiency).double)
+        ahead, _ = decide_ahead(bot.evaluator, pos.to_bytes(), 1, x=bot.cube_efficiency)
+        expected = min(screen.double_take, screen.double_pass) - screen.no_double >= -0.25 and ahead.double
         assert bot.should_double(pos, money) == expected, pos.id()
         decided += expected
         # match play: the table's equities at the score

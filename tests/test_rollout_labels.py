@@ -115,7 +115,8 @@ def test_the_self_weights_weigh_each_net_s_own_labels_apart(tmp_path: Path) -> N
     not the race net (the backgame net too when the games reach its class)."""
     labels = tmp_path / "labels"
     run_labels(RolloutLabelConfig(seed=7, blocks=1, per_class="contact=3,race=3,back_game=2", trials=36), labels)
-    config = RefineConfig(games=4, block_games=2, plies=0, epochs=1, lr=0.001, eval_pairs=0, threads=1,
+    # 1-ply own labels: 0-ply ones equal the start's values, and the first step would not feel them
+    config = RefineConfig(games=4, block_games=2, plies=1, epochs=1, lr=0.001, eval_pairs=0, threads=1,
                           rollouts=str(labels), self_weight=0.5, race_self_weight=0.5)
     base = run_refine(config, read_weights(), tmp_path / "base")
     for name, changed in (("race_self_weight", ("race.",)), ("self_weight", ("contact.",))):

@@ -201,31 +201,24 @@ def write_errors(path: Path, judged: Sequence[Judged], names: Sequence[str]) -> 
                              *(f"{1000 * (j.best - j.chosen[n]):.3f}" for n in names)])
 
 
-def rejudge(rows: Sequence[dict[str, str]], table: Sequence[dict[str, str]], names: Sequence[str],
-            baseline: str = "neural") -> dict[str, list[float]]:
+def rejudge(rows: Sequence[dict[str, str]], table: Sequence[dict[str, str]], names: Sequence[str]) -> dict[str, list[float]]:
     """Each bot's error (millipoints) on each decision of ``rows``, against the best play of
-    a judged table (``--errors`` of ``judge``, the same rows): a play the table's
-    ``baseline`` bot also chose keeps that bot's error; any other is valued by gnubg_nn at
-    2 plies, and a play better than the table's best scores a negative error (the table's
-    best was not the best)."""
+    a judged table (``--errors`` of ``judge``, the same rows): the bot's play is valued by
+    gnubg_nn at 2 plies, and a play better than the table's best scores a negative error
+    (the table's best was not the best)."""
     import gnubg_nn
 
     gnubg_nn.set.score(0, 0)
     bots = {name: get_bot(name, cube="never") for name in names}
-    old = get_bot(baseline, cube="never")
     out: dict[str, list[float]] = {name: [] for name in names}
     for row, judged in zip(rows, table):
         if (row["position_id"], row["dice"]) != (judged["position_id"], judged["dice"]):
             raise ValueError(f"the table is not of these decisions: {judged['position_id']} {judged['dice']}")
         pos = Position.from_id(row["position_id"])
         dice = Dice.parse(row["dice"])
-        before = old.choose_move(pos, dice, MatchState()).position
         for name, bot in bots.items():
             play = bot.choose_move(pos, dice, MatchState()).position
-            if play == before:
-                out[name].append(float(judged[baseline]))
-            else:
-                out[name].append(1000 * (float(judged["best_equity"]) - _after_equity(gnubg_nn, play, JUDGE_PLIES)))
+            out[name].append(1000 * (float(judged["best_equity"]) - _after_equity(gnubg_nn, play, JUDGE_PLIES)))
     return out
 
 
@@ -245,12 +238,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     j.add_argument("--against", default="gnubg",
                    help="with this bot judged too, each other bot's error minus its own, decision by "
                         "decision, with the paired standard error (default gnubg)")
-    r = sub.add_parser("rejudge", help="judge more bots against a judged table (errors.csv), paired with its "
-                       "--baseline bot")
+    r = sub.add_parser("rejudge", help="judge more bots against a judged table (errors.csv), paired with a "
+                       "bot of the table (--baseline)")
     r.add_argument("decisions", type=Path)
     r.add_argument("errors", type=Path)
     r.add_argument("--bots", nargs="+", required=True)
-    r.add_argument("--baseline", default="neural", help="a bot of the table (default neural)")
+    r.add_argument("--baseline", default="neural", help="a bot column of the table (default neural: the net "
+                   "shipped when the table was judged)")
     r.add_argument("--pairings", default="heuristic-heuristic,heuristic-pubeval,pubeval-pubeval",
                    help="the games the decisions may come from (default: those without the net)")
     args = ap.parse_args(argv)
@@ -259,7 +253,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with args.errors.open(encoding="ascii") as f:
             table = list(csv.DictReader(f))
         pairs = [(d, t) for d, t in zip(read_decisions(args.decisions), table) if d["pairing"] in keep]
-        errors = rejudge([d for d, _ in pairs], [t for _, t in pairs], args.bots, args.baseline)
+        errors = rejudge([d for d, _ in pairs], [t for _, t in pairs], args.bots)
         base = np.array([float(t[args.baseline]) for _, t in pairs])
         print(f"{len(pairs):,} decisions ({args.pairings}); {args.baseline} (the table's): "
               f"{base.mean():.2f} +- {base.std(ddof=1) / math.sqrt(len(base)):.2f} mp")
