@@ -3,8 +3,8 @@ training data find their positions.
 
 :func:`sample_positions` plays cubeless money games (no Jacoby rule) between the bots of
 some pairings, in turn, each game from one of three kinds of start (:data:`STARTS`): the
-opening roll, one of the given openings (the repository's ``tournaments/openings/standard.txt``:
-:func:`standard_openings`), or a *scrambled start*, the position after
+opening roll, one of the given openings (by default :func:`standard_openings`), or a
+*scrambled start*, the position after
 :data:`SCRAMBLE_TURNS` turns of two random bots (hits and odd structures: where most back
 games come from).  It keeps, from the view of the side on roll before its roll, each
 position whose class (:func:`bgfast.position_class.classify`) still wants positions: at
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
-from pathlib import Path
+from importlib import resources
 
 from bgfast.bots import get_bot
 from bgfast.game import MatchPlayer
@@ -52,19 +52,13 @@ PER_GAME = 2
 """At most this many positions of one class from one game (the default)."""
 
 
-STANDARD_OPENINGS = Path(__file__).resolve().parents[1] / "tournaments" / "openings" / "standard.txt"
-"""The 15 non-double opening rolls as experts play them, in a source checkout."""
+def standard_openings() -> list[Position]:
+    """The 15 non-double opening rolls as experts play them (``bgfast/data/openings/standard.txt``,
+    which ``tournaments/openings/standard.txt`` links to), in file order."""
+    from bgfast.tournament.openings import parse_openings
 
-
-def standard_openings(path: str | Path = STANDARD_OPENINGS) -> list[Position]:
-    """The positions of an openings file (:func:`bgfast.tournament.openings.load_openings`),
-    by default the repository's standard openings, in file order.
-
-    :raises FileNotFoundError: no such file (an installed bgfast has no ``tournaments/``).
-    """
-    from bgfast.tournament.openings import load_openings
-
-    return [opening.position for opening in load_openings(path, match_length=None)]
+    text = (resources.files("bgfast") / "data" / "openings" / "standard.txt").read_text(encoding="utf-8")
+    return [opening.position for opening in parse_openings(text, source="standard.txt", match_length=None)]
 
 
 def _bearoff_race(pos: Position) -> bool:

@@ -128,3 +128,13 @@ def test_the_self_weights_weigh_each_net_s_own_labels_apart(tmp_path: Path) -> N
         for key in base.arrays:
             if not key.startswith("backgame."):
                 assert np.array_equal(base.arrays[key], other.arrays[key]) != key.startswith(changed), (name, key)
+
+
+def test_the_excluded_sets_must_be_there(tmp_path: Path) -> None:
+    config = RolloutLabelConfig(blocks=1, per_class="race=1", exclude=str(tmp_path / "missing.csv"))
+    with pytest.raises(InvalidSpecError, match="exclude: cannot read"):
+        run_labels(config, tmp_path / "run")
+    other = tmp_path / "ids.csv"
+    other.write_text("id\nx\n", encoding="utf-8")
+    with pytest.raises(InvalidSpecError, match="no position_id column"):
+        run_labels(dataclasses.replace(config, exclude=str(other)), tmp_path / "run2")

@@ -12,9 +12,10 @@ makes such targets, block by block:
    the heuristic, and those two against each other and themselves), from the opening
    roll, a standard opening or a scrambled start (six turns of random play: where back
    games come from), ``per_class`` positions of each class
-   (:mod:`bgfast.position_class`) a block, never a position of the equity yardstick or
-   of the checker-play decision set (``experiments/checker_play/decisions.csv``, when the
-   checkout has it): those measure the result;
+   (:mod:`bgfast.position_class`) a block, never a position of the equity yardstick nor
+   of the files of ``exclude`` (by default the checker-play decision set,
+   ``experiments/checker_play/decisions.csv`` of a source checkout, run from its root):
+   those measure the result;
 2. rolls each position out with :func:`bgfast.rollout.rollout`, cubeless, ``trials``
    trials with its variance reduction (the first roll stratified over the 36 rolls,
    every roll's luck subtracted), the teacher net (``weights``) playing both sides at
@@ -62,7 +63,7 @@ from bgfast.validation import whole_number, write_output_file
 __all__ = ["RolloutLabelConfig", "label_block", "read_labels", "run_labels"]
 
 SETTINGS = "labels.json"
-DECISION_SET = Path(__file__).resolve().parents[2] / "experiments" / "checker_play" / "decisions.csv"
+DECISION_SET = "experiments/checker_play/decisions.csv"
 DEFAULT_PER_CLASS = "race=150,back_game=100,crashed=100,prime_vs_prime=100,bearoff_contact=80,contact=150"
 
 
@@ -78,6 +79,9 @@ class RolloutLabelConfig:
     :ivar ply: the teacher net's ply in the trials (0 on a small machine).
     :ivar weights: the teacher's weights file ("" = the shipped net).
     :ivar max_games: games a block may play looking for its positions.
+    :ivar exclude: CSV files (a ``position_id`` column) whose positions are never drawn,
+        separated by commas, relative to the working folder ("" = none; the yardstick's
+        positions are never drawn either way).
     """
 
     seed: int = 1
@@ -87,6 +91,7 @@ class RolloutLabelConfig:
     ply: int = 0
     weights: str = ""
     max_games: int = 5000
+    exclude: str = DECISION_SET
 
     def __post_init__(self) -> None:
         whole_number(self.seed, "seed", low=0, error=InvalidSpecError)
@@ -119,14 +124,24 @@ class RolloutLabelConfig:
         return dataclasses.asdict(self)
 
 
-def _excluded() -> set[str]:
-    """The Position IDs of the sets that measure the net: the yardstick and the decision set."""
+def _excluded(config: RolloutLabelConfig) -> set[str]:
+    """The Position IDs of the sets that measure the net: the yardstick and ``config.exclude``'s.
+
+    :raises InvalidSpecError: a file of ``exclude`` missing, unreadable or without a ``position_id`` column.
+    """
     from bgfast import yardstick
 
     ids = {row.position_id for row in yardstick.load()}
-    if DECISION_SET.exists():
-        with DECISION_SET.open(encoding="ascii") as f:
-            ids.update(row["position_id"] for row in csv.DictReader(f))
+    for name in filter(None, (n.strip() for n in config.exclude.split(","))):
+        try:
+            with open(name, encoding="utf-8", newline="") as f:
+                rows = list(csv.DictReader(f))
+        except OSError as exc:
+            raise InvalidSpecError(f"exclude: cannot read {name!r}: {exc.strerror or exc} (run from the checkout's "
+                                   f"root, or give --exclude '' or other files)") from None
+        if rows and "position_id" not in rows[0]:
+            raise InvalidSpecError(f"exclude: {name!r} has no position_id column")
+        ids.update(row["position_id"] for row in rows)
     return ids
 
 
@@ -141,7 +156,8 @@ def label_block(config: RolloutLabelConfig, block: int, exclude: set[str] | None
     from bgfast.sampling import TRAINING_PAIRINGS, sample_positions
 
     rows = sample_positions(config.quota(), 10_000 * config.seed + block, config.max_games,
-                            pairings=TRAINING_PAIRINGS, exclude=_excluded() if exclude is None else exclude, say=None)
+                            pairings=TRAINING_PAIRINGS, exclude=_excluded(config) if exclude is None else exclude,
+                            say=None)
     spec = {"ply": config.ply, "cube": "never"} | ({"weights": config.weights} if config.weights else {})
     bot = get_bot("neural", **spec)
     classes = list(PositionClass)
@@ -202,7 +218,7 @@ def run_labels(config: RolloutLabelConfig, run_dir: str | Path, *, workers: int 
     missing = [b for b in range(config.blocks) if not block_path(run, b).exists()]
     say(f"{config.blocks - len(missing)} of {config.blocks} blocks labelled; labelling {len(missing)} "
         f"with {workers} worker(s)")
-    exclude = _excluded()
+    exclude = _excluded(config)
     jobs = [(config.to_dict(), b, str(run), exclude) for b in missing]
     if workers <= 1:
         results: Iterator[tuple[int, int, float]] = map(_work, jobs)
