@@ -842,7 +842,7 @@ def _cmd_bench_yardstick(args: argparse.Namespace) -> int:
 
 def _add_train(sub: argparse._SubParsersAction[Parser]) -> None:
     sub.add_parser("train", help="train the neural net by self-play (see bgfast train --help)", add_help=False,
-                   description="Train bgfast's neural net: bgfast train {td,curve,refine,bench,snapshot} ...")
+                   description="Train bgfast's neural net: bgfast train {td,curve,refine,labels,bench,snapshot} ...")
 
 
 def _cmd_train(argv: Sequence[str]) -> int:

@@ -12,7 +12,7 @@ import pytest
 
 from bgfast.bots import get_bot
 from bgfast.bots.neural_weights import read_weights
-from bgfast.errors import InvalidSpecError
+from bgfast.errors import InvalidSpecError, InvalidWeightsError
 from bgfast.position import Position
 from bgfast.position_class import PositionClass, classify
 from bgfast.rollout import rollout
@@ -138,3 +138,36 @@ def test_the_excluded_sets_must_be_there(tmp_path: Path) -> None:
     other.write_text("id\nx\n", encoding="utf-8")
     with pytest.raises(InvalidSpecError, match="no position_id column"):
         run_labels(dataclasses.replace(config, exclude=str(other)), tmp_path / "run2")
+
+
+def test_damaged_files_are_one_clear_error_and_a_failed_start_leaves_nothing(tmp_path: Path) -> None:
+    with pytest.raises(InvalidWeightsError):
+        run_labels(RolloutLabelConfig(blocks=1, per_class="race=1", weights=str(tmp_path / "none.bgw")),
+                   tmp_path / "bad")
+    assert not (tmp_path / "bad").exists()                  # the right weights may be given next
+    run = tmp_path / "run"
+    run_labels(RolloutLabelConfig(seed=8, blocks=1, per_class="race=2"), run)
+    good = block_path(run, 0).read_bytes()
+    for damage in (good[:300], b"hi", None):
+        if damage is None:
+            block_path(run, 0).write_bytes(good)
+            with np.load(block_path(run, 0)) as z:
+                np.savez(block_path(run, 0), boards=z["boards"], targets=z["targets"] * 2,
+                         equity_se=z["equity_se"], classes=z["classes"])
+        else:
+            block_path(run, 0).write_bytes(damage)
+        with pytest.raises(InvalidSpecError, match="damaged"):
+            read_labels(run)
+    (run / "labels.json").write_text("{bad", encoding="utf-8")
+    with pytest.raises(InvalidSpecError, match="damaged"):
+        read_labels(run)
+
+
+def test_a_refinement_checks_its_rollout_blocks_before_labelling(tmp_path: Path) -> None:
+    labels = tmp_path / "labels"
+    run_labels(RolloutLabelConfig(seed=9, blocks=1, per_class="race=1"), labels)
+    config = RefineConfig(games=2, block_games=1, plies=0, epochs=1, eval_pairs=0, threads=1, rollouts=str(labels),
+                          rollout_blocks=3)
+    with pytest.raises(InvalidSpecError, match="not 3"):
+        run_refine(config, read_weights(), tmp_path / "run")
+    assert not list((tmp_path / "run").glob("*"))

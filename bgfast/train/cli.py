@@ -140,12 +140,11 @@ def _refine_config(args: argparse.Namespace) -> RefineConfig:
 
 def _label_config(args: argparse.Namespace) -> RolloutLabelConfig:
     """The label run's settings: the flags given over the folder's own (``labels.json``)."""
-    from bgfast.train.rollout_labels import SETTINGS
+    from bgfast.train.rollout_labels import read_settings
 
     given = {f.name: getattr(args, f.name) for f in dataclasses.fields(RolloutLabelConfig)
              if getattr(args, f.name) is not None}
-    path = args.run_dir / SETTINGS
-    saved = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    saved = read_settings(args.run_dir) or {}
     return RolloutLabelConfig(**{**saved, **given})
 
 

@@ -47,6 +47,7 @@ import json
 import multiprocessing
 import os
 import time
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -197,15 +198,22 @@ def run_labels(config: RolloutLabelConfig, run_dir: str | Path, *, workers: int 
     :raises InvalidSpecError: ``run_dir`` holds labels of other settings (``blocks`` may grow).
     """
     run = Path(run_dir)
-    run.mkdir(parents=True, exist_ok=True)
-    settings_path = run / SETTINGS
-    if settings_path.exists():
-        saved = json.loads(settings_path.read_text(encoding="utf-8"))
-        fixed = {k: v for k, v in saved.items() if k != "blocks" and config.to_dict().get(k) != v}
+    if run.exists() and not run.is_dir():
+        raise InvalidSpecError(f"{run} is a file, not a label folder")
+    saved = read_settings(run)
+    if saved is not None:
+        fixed = {k: (v, config.to_dict().get(k)) for k, v in saved.items()
+                 if k != "blocks" and config.to_dict().get(k) != v}
         if fixed:
             raise InvalidSpecError(f"{run} holds labels made with other settings "
-                                   f"({', '.join(f'{k} = {v!r}' for k, v in sorted(fixed.items()))}): "
+                                   f"({'; '.join(f'{k}: {v!r} there, {w!r} given' for k, (v, w) in sorted(fixed.items()))}): "
                                    f"give the same settings, or another folder")
+    exclude = _excluded(config)                      # the files and the teacher first: a bad one
+    from bgfast.bots import get_bot                  # leaves no settings behind
+
+    get_bot("neural", **({"weights": config.weights} if config.weights else {}))
+    run.mkdir(parents=True, exist_ok=True)
+    settings_path = run / SETTINGS
     write_output_file(settings_path, json.dumps(config.to_dict(), indent=1, sort_keys=True) + "\n", "the settings")
 
     def say(text: str) -> None:
@@ -218,7 +226,6 @@ def run_labels(config: RolloutLabelConfig, run_dir: str | Path, *, workers: int 
     missing = [b for b in range(config.blocks) if not block_path(run, b).exists()]
     say(f"{config.blocks - len(missing)} of {config.blocks} blocks labelled; labelling {len(missing)} "
         f"with {workers} worker(s)")
-    exclude = _excluded(config)
     jobs = [(config.to_dict(), b, str(run), exclude) for b in missing]
     if workers <= 1:
         results: Iterator[tuple[int, int, float]] = map(_work, jobs)
@@ -232,6 +239,49 @@ def run_labels(config: RolloutLabelConfig, run_dir: str | Path, *, workers: int 
     return sum(block_path(run, b).exists() for b in range(config.blocks))
 
 
+def read_settings(run_dir: str | Path) -> dict[str, Any] | None:
+    """The settings of the label folder ``run_dir`` (its ``labels.json``), or None when it has none.
+
+    :raises InvalidSpecError: a damaged settings file.
+    """
+    path = Path(run_dir) / SETTINGS
+    if not path.is_file():
+        return None
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(saved, dict):
+            raise ValueError("not a JSON object")
+        RolloutLabelConfig(**saved)
+    except (ValueError, TypeError, OSError) as exc:
+        raise InvalidSpecError(f"{path} is damaged ({' '.join(str(exc).split())}): remove the folder or "
+                               f"write its settings again") from None
+    return dict(saved)
+
+
+def _read_block(path: Path) -> dict[str, NDArray[Any]]:
+    """A block's arrays, checked (module docstring).
+
+    :raises InvalidSpecError: a damaged block.
+    """
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {key: data[key] for key in ("boards", "targets", "equity_se", "classes")}
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
+        raise InvalidSpecError(f"{path} is damaged ({' '.join(str(exc).split())}): delete it and label it "
+                               f"again") from None
+    n = len(arrays["boards"])
+    board_sides = arrays["boards"].reshape(n, 2, 25).astype(np.int64).sum(axis=2) if n else np.zeros((0, 2))
+    targets = arrays["targets"]
+    good = (arrays["boards"].shape == (n, 50) and arrays["boards"].dtype == np.uint8
+            and targets.shape == (n, 5) and arrays["equity_se"].shape == (n,) and arrays["classes"].shape == (n,)
+            and bool(np.isfinite(targets).all()) and bool(((targets >= 0) & (targets <= 1)).all())
+            and bool((board_sides <= 15).all()))
+    if not good:
+        raise InvalidSpecError(f"{path} is damaged (shapes, probabilities or checker counts out of range): "
+                               f"delete it and label it again")
+    return arrays
+
+
 def read_labels(run_dir: str | Path, blocks: int = 0) -> tuple[dict[str, NDArray[Any]], int]:
     """The arrays of the blocks ``0 .. k - 1`` of a label run, concatenated, and ``k``:
     ``blocks`` of them, or (0) the first blocks that are all there (a run still labelling
@@ -240,12 +290,11 @@ def read_labels(run_dir: str | Path, blocks: int = 0) -> tuple[dict[str, NDArray
     :raises InvalidSpecError: no label run in ``run_dir``, no block yet, or fewer than ``blocks``.
     """
     run = Path(run_dir)
-    if not (run / SETTINGS).exists():
+    if read_settings(run) is None:
         raise InvalidSpecError(f"{run} holds no rollout labels ({SETTINGS} is missing)")
     parts: list[dict[str, NDArray[Any]]] = []
     while block_path(run, len(parts)).exists() and (not blocks or len(parts) < blocks):
-        with np.load(block_path(run, len(parts)), allow_pickle=False) as data:
-            parts.append({key: data[key] for key in data.files})
+        parts.append(_read_block(block_path(run, len(parts))))
     if not parts or len(parts) < blocks:
         raise InvalidSpecError(f"{run} holds {len(parts)} labelled block(s) in a row from block 0, "
                                f"{'not ' + str(blocks) if blocks else 'none yet'}")

@@ -441,10 +441,10 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
             log(line)
 
     saved = load_checkpoint(run, START)
-    if saved is None and config.rollouts and not config.rollout_blocks:
+    if saved is None and config.rollouts:              # before any labelling: the labels are there
         from bgfast.train.rollout_labels import read_labels
 
-        config = dataclasses.replace(config, rollout_blocks=read_labels(config.rollouts)[1])
+        config = dataclasses.replace(config, rollout_blocks=read_labels(config.rollouts, config.rollout_blocks)[1])
     if saved is None:
         assert start is not None
         saved = Weights(start.arrays, {**refine_lineage(start), "refine": config.to_dict()})
