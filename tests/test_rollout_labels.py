@@ -43,7 +43,7 @@ def test_the_sampler_keeps_quotas_pairings_and_exclusions() -> None:
     assert not {r["position_id"] for r in again} & {r["position_id"] for r in rows}
 
 
-@pytest.mark.parametrize("per_class", ["race=x", "nope=3", "race=-1", "", "race=0"])
+@pytest.mark.parametrize("per_class", ["race=x", "nope=3", "race=-1", "", "race=0", "race=2,race=3"])
 def test_a_bad_quota_is_refused(per_class: str) -> None:
     with pytest.raises(InvalidSpecError, match="per_class"):
         RolloutLabelConfig(per_class=per_class)
@@ -102,6 +102,9 @@ def test_the_command_line_labels_and_says_what_is_wrong(tmp_path: Path, capsys: 
     run = tmp_path / "labels"
     assert cli.main(["labels", str(run), "--blocks", "1", "--per-class", "race=1", "--seed", "2"]) == 0
     assert "1 blocks labelled" in capsys.readouterr().out
+    short = tmp_path / "short"
+    assert cli.main(["labels", str(short), "--blocks", "1", "--per-class", "back_game=50", "--max-games", "1"]) == 0
+    assert "short of its 50" in capsys.readouterr().out
     assert cli.main(["labels", str(run), "--blocks", "2"]) == 0               # the folder's settings, one more block
     assert read_labels(run)[1] == 2
     assert cli.main(["labels", str(run), "--trials", "72"]) == 2

@@ -111,7 +111,11 @@ class RolloutLabelConfig:
             name, _, count = part.partition("=")
             try:
                 cls = PositionClass(name.strip())
+                if cls in out:
+                    raise InvalidSpecError(f"per_class names {cls.value} twice: {self.per_class!r}")
                 out[cls] = int(count)
+            except InvalidSpecError:
+                raise
             except ValueError:
                 raise InvalidSpecError(f"per_class wants class=count pairs of {', '.join(c.value for c in PositionClass)}, "
                                        f"got {part!r}") from None
@@ -191,6 +195,12 @@ def _work(job: tuple[dict[str, Any], int, str, set[str]]) -> tuple[int, int, flo
     return block, len(arrays["boards"]), time.process_time() - start
 
 
+def _short(config: RolloutLabelConfig, positions: int) -> str:
+    """A warning for a block short of its quota (its games ran out: raise ``max_games``)."""
+    quota = sum(config.quota().values())
+    return "" if positions >= quota else f" (short of its {quota}: the games ran out; more with --max-games)"
+
+
 def run_labels(config: RolloutLabelConfig, run_dir: str | Path, *, workers: int = 1,
                log: Callable[[str], None] | None = None) -> int:
     """Label the missing blocks of ``run_dir`` with ``workers`` processes; the blocks there.
@@ -230,12 +240,12 @@ def run_labels(config: RolloutLabelConfig, run_dir: str | Path, *, workers: int 
     if workers <= 1:
         results: Iterator[tuple[int, int, float]] = map(_work, jobs)
         for block, n, cpu in results:
-            say(f"block {block}: {n} positions, {cpu:,.0f} CPU s")
+            say(f"block {block}: {n} positions, {cpu:,.0f} CPU s{_short(config, n)}")
     else:
         methods = multiprocessing.get_all_start_methods()
         with multiprocessing.get_context("fork" if "fork" in methods else None).Pool(workers) as pool:
             for block, n, cpu in pool.imap_unordered(_work, jobs):
-                say(f"block {block}: {n} positions, {cpu:,.0f} CPU s")
+                say(f"block {block}: {n} positions, {cpu:,.0f} CPU s{_short(config, n)}")
     return sum(block_path(run, b).exists() for b in range(config.blocks))
 
 
