@@ -45,7 +45,6 @@ import dataclasses
 import io
 import json
 import multiprocessing
-import os
 import time
 import zipfile
 from collections.abc import Callable, Iterator
@@ -188,7 +187,6 @@ def _save(path: Path, arrays: dict[str, NDArray[Any]]) -> None:
 
 def _work(job: tuple[dict[str, Any], int, str, set[str]]) -> tuple[int, int, float]:
     settings, block, run, exclude = job
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
     start = time.process_time()
     arrays = label_block(RolloutLabelConfig(**settings), block, exclude)
     _save(block_path(Path(run), block), arrays)
