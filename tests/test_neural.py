@@ -605,3 +605,92 @@ def test_training_moves_only_the_net_of_each_position_class(class_boards: list[b
     wide = widen(trained, 32, 16, seed=1, scale=0.1)
     assert wide.hidden == (32, 16, 32)
     assert np.allclose(wide.model().evaluate_batch(boards), model.evaluate_batch(boards), atol=1e-5)
+
+
+# ---------------------------------------------------------------- the race net's own inputs
+
+def _race_boards(boards: list[bytes]) -> list[bytes]:
+    return [b for b in boards if nn.board_class(b) == nn.NETS.index("race")]
+
+
+@pytest.fixture(scope="module")
+def race_model() -> nn.Model:
+    """A random net whose race net weighs its own inputs too."""
+    weights = initial_weights(TrainConfig(contact_hidden=16, race_hidden=16, init_seed=4, init_scale=0.5))
+    arrays = dict(weights.arrays)
+    rows = np.random.default_rng(5).standard_normal((nn.RACE_INPUTS, 16)).astype(np.float32)
+    arrays["race.w1"] = np.concatenate([arrays["race.w1"][:nn.INPUTS], rows])
+    return Weights(arrays).model()
+
+
+def test_the_race_inputs_are_the_bear_off_chances_of_a_side_at_home_and_the_way_home_of_one_outside() -> None:
+    home = [3, 3, 3, 2, 2, 2]                                  # the side on roll: 15 checkers at home
+    away = [0] * 25
+    away[1], away[7], away[12] = 4, 6, 5                       # the opponent: 11 checkers to bring home
+    x = nn.race_inputs_batch(np.array([away + home + [0] * 19], dtype=np.uint8))[0]
+    assert x.shape == (nn.RACE_INPUTS,) == (36,)
+    finish = np.cumsum(bo.rolls(home))
+    first = np.cumsum(bo.first_off(home))
+    assert x[:10] == pytest.approx(finish[1:11], abs=1e-6)     # P(all off within 1 .. 10 rolls)
+    assert x[10:14] == pytest.approx(first[1:5], abs=1e-6)     # P(the first off within 1 .. 4 rolls)
+    assert list(x[14:18]) == [1.0, 1.0, 0.0, 0.0]             # at home, 15 on the board
+    expected = np.zeros(18, dtype=np.float32)
+    expected[16] = (6 * 2 + 5 * 7) / 40                       # pips to bring every checker home
+    expected[17] = 11 / 15                                    # checkers outside the home board
+    assert x[18:] == pytest.approx(expected, abs=1e-6)
+    some_off = away + [2, 1, 0, 0, 0, 0] + [0] * 19            # 3 left at home: no first-off chances
+    y = nn.race_inputs_batch(np.array([some_off], dtype=np.uint8))[0]
+    assert y[:10] == pytest.approx(np.cumsum(bo.rolls([2, 1, 0, 0, 0, 0]))[1:11], abs=1e-6)
+    assert list(y[10:18]) == [0, 0, 0, 0, 1, 0, 0, 0]
+
+
+def test_the_race_net_reads_its_own_inputs_on_every_path(race_model: nn.Model, class_boards: list[bytes]) -> None:
+    from bgfast.train.supervised import NetFit, _forward, _inputs, _joint
+
+    races = _race_boards(class_boards)[:300]
+    assert len(races) >= 100
+    boards = np.array([list(b) for b in races], dtype=np.uint8)
+    fit = NetFit.of(Weights.of(race_model), "race")
+    x, mask = _inputs(fit, boards)
+    assert x.shape == (len(races), nn.INPUTS + nn.RACE_INPUTS) and x[:, nn.INPUTS:].any()
+    _, o = _forward(fit, x)
+    expected = _joint(o, mask)
+    got = np.array([race_model.evaluate_net(b) for b in races])
+    assert np.allclose(got, expected, atol=2e-5)
+    blind = {k: a.copy() for k, a in race_model.get_weights().items()}
+    blind["race.w1"][nn.INPUTS:] = 0
+    unseen = Weights(blind).model()
+    assert np.abs(np.array([unseen.evaluate_net(b) for b in races]) - got).max() > 0.01
+    for board in races[:40]:                                   # the children of a roll, valued together
+        kids, probs = race_model.children(board, 6, 2)
+        for kid, p in zip(kids, probs):
+            assert np.asarray(race_model.evaluate_after(kid)) == pytest.approx(p, abs=2e-5)
+    # the search's children of a parent (neural_children_of) agree with the plain evaluations
+    evaluator = CoreEvaluator(race_model, EvaluatorKind.EVAL_NEURAL)
+    for board in races[:10]:
+        plain = np.mean([race_model.evaluate_after(kid) for d1 in range(1, 7) for d2 in range(1, 7)
+                         for kid in [race_model.choose(board, d1, d2)]], axis=0)
+        assert np.asarray(evaluator.on_roll(board, 1)) == pytest.approx(plain, abs=2e-5)
+
+
+def test_training_moves_the_race_net_s_weights_of_its_own_inputs(class_boards: list[bytes]) -> None:
+    weights = initial_weights(TrainConfig(contact_hidden=16, race_hidden=8, init_seed=6))
+    assert weights.arrays["race.w1"].shape == (nn.INPUTS + nn.RACE_INPUTS, 8)
+    assert not weights.arrays["race.w1"][nn.INPUTS:].any()
+    model = weights.model()
+    boards = np.array([list(b) for b in _race_boards(class_boards)[:50]], dtype=np.uint8)
+    targets = np.full((len(boards), 5), 0.25, dtype=np.float32)
+    train_positions(model, boards, targets, 0.05, 0.05, np.arange(len(boards), dtype=np.int64))
+    assert model.get_weights()["race.w1"][nn.INPUTS:].any()
+
+
+def test_a_race_net_of_an_older_file_gets_zero_rows_for_its_own_inputs(tiny: Weights) -> None:
+    old = dict(tiny.arrays)
+    old["race.w1"] = old["race.w1"][:nn.INPUTS]
+    weights = decode_weights(encode_weights(Weights(old)))
+    assert weights.arrays["race.w1"].shape == tiny.arrays["race.w1"].shape
+    assert not weights.arrays["race.w1"][nn.INPUTS:].any()
+    wrong = dict(tiny.arrays)
+    wrong["race.w1"] = wrong["race.w1"][:nn.INPUTS + 4]
+    with pytest.raises(InvalidWeightsError):
+        Weights(wrong).model()

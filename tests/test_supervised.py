@@ -299,3 +299,42 @@ def test_without_the_ranking_term_positions_are_held_out_one_by_one_as_before_it
     classes = _classes(boards)
     for k, net in enumerate(("contact", "race")):
         assert refined.meta["refined"][net]["held_out"] == int((held & (classes == k)).sum())
+
+
+@pytest.mark.parametrize("bad", [{"nets": "race,race"}, {"nets": "bogus"}, {"nets": ""}, {"race_hidden": 12},
+                                 {"contact_hidden": -8}, {"race_hidden": _neural.MAX_HIDDEN + 8}])
+def test_a_bad_choice_of_nets_or_widths_is_refused(bad: dict[str, object]) -> None:
+    with pytest.raises(InvalidSpecError):
+        RefineConfig(**bad)  # type: ignore[arg-type]
+
+
+def test_a_refinement_of_the_race_net_alone_keeps_the_others_and_widens_it(tmp_path) -> None:
+    """``nets="race"`` moves the race net alone; ``race_hidden`` widens it first, computing the
+    same values, so that a fit of no steps would give the start's race values."""
+    start = read_weights()
+    contact, race, backgame = start.hidden
+    config = RefineConfig(games=4, block_games=2, plies=0, epochs=1, lr=0.001, eval_pairs=0, threads=1,
+                          nets="race", race_hidden=race + 8, seed=3)
+    refined = run_refine(config, start, tmp_path / "run")
+    assert refined.hidden == (contact, race + 8, backgame)
+    for key in start.arrays:
+        if not key.startswith("race."):
+            assert np.array_equal(start.arrays[key], refined.arrays[key]), key
+    assert not np.array_equal(start.arrays["race.w1"], refined.arrays["race.w1"][:, :race])
+    assert refined.meta["refined"]["contact"] == {"kept": True}
+
+    from bgfast.train.supervised import _widened
+    wide = _widened(start, config)
+    boards, _ = refine_positions(start.model(), config, 0)
+    races = boards[np.nonzero(_neural.inputs_batch(boards)[1] == _neural.NETS.index("race"))[0]]
+    assert len(races)
+    np.testing.assert_allclose(wide.model().evaluate_batch(races), start.model().evaluate_batch(races), atol=2e-6)
+
+
+def test_a_net_asked_to_shrink_is_refused_before_any_labelling(tmp_path) -> None:
+    start = read_weights()
+    config = RefineConfig(games=4, block_games=2, plies=0, epochs=1, eval_pairs=0, threads=1,
+                          race_hidden=start.hidden[1] - 8)
+    with pytest.raises(InvalidSpecError, match="more than"):
+        run_refine(config, start, tmp_path / "run")
+    assert not list((tmp_path / "run").glob("block-*.npz"))

@@ -12,6 +12,8 @@ cdef enum:
     NN_RAW = 200              # the side on roll's block, then the other side's
     NN_HAND = 58              # the heuristic's dense features (heuristic.pyx)
     NN_IN = 258
+    NN_RACE_IN = 36           # the race net's own inputs, after the NN_IN shared ones (neural.pyx)
+    NN_ROWS = 294             # NN_IN + NN_RACE_IN: the first-layer rows every net is allocated
     NN_MAX_HIDDEN = 512
     NN_NETS = 3
     NN_MAX_CANDIDATES = 64    # the most plays neural_candidates keeps
@@ -28,7 +30,8 @@ cdef enum:
 
 ctypedef struct NetPart:
     int hidden                # hidden units, a multiple of 8
-    float* w1                 # NN_IN x hidden: input i's column at w1 + i * hidden
+    float* w1                 # NN_ROWS x hidden: input i's column at w1 + i * hidden (the
+                              # contact and backgame nets read the first NN_IN)
     float* b1                 # hidden
     float* w2                 # NN_OUT x hidden
     float b2[8]

@@ -12,6 +12,7 @@ _Probs: TypeAlias = tuple[float, float, float, float, float]
 INPUTS: Final[int]
 RAW_INPUTS: Final[int]
 HAND_INPUTS: Final[int]
+RACE_INPUTS: Final[int]
 NETS: Final[tuple[str, str, str]]
 OUTPUTS: Final[tuple[str, str, str, str, str]]
 MAX_HIDDEN: Final[int]
@@ -42,3 +43,4 @@ def inputs(board: ReadableBuffer) -> NDArray[np.float32]: ...
 def inputs_batch(
     boards: NDArray[np.uint8],
 ) -> tuple[NDArray[np.float32], NDArray[np.int8], NDArray[np.float32]]: ...
+def race_inputs_batch(boards: NDArray[np.uint8]) -> NDArray[np.float32]: ...

@@ -67,7 +67,9 @@ class Weights:
     :ivar arrays: ``{name: float32 array}`` in the model's order (see
         :meth:`bgfast._core.neural.Model.shapes`).  Given the contact and race nets' arrays
         without any of the backgame net's, the backgame net's are copies of the contact
-        net's (appended after the others), as when reading a file written before it existed.
+        net's (appended after the others), as when reading a file written before it existed;
+        a race net without rows for its own inputs (``RACE_INPUTS``, a file written before
+        them) gets rows of zeros, so that it values every position as it did.
     :ivar meta: free-form JSON-able facts (training games, seeds, strength...).
     """
 
@@ -77,6 +79,10 @@ class Weights:
                 and not any(f"backgame.{part}" in self.arrays for part in _PARTS)):
             for part in _PARTS:
                 self.arrays[f"backgame.{part}"] = self.arrays[f"contact.{part}"].copy()
+        race = self.arrays.get("race.w1")
+        if race is not None and race.ndim == 2 and race.shape[0] == _neural.INPUTS:
+            self.arrays["race.w1"] = np.concatenate(
+                [race, np.zeros((_neural.RACE_INPUTS, race.shape[1]), dtype=np.float32)])
         self.meta = dict(meta or {})
 
     @classmethod

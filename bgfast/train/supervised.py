@@ -113,6 +113,13 @@ class RefineConfig:
         ranking term's weight is ``rank_weight`` all the same), for the contact net.
     :ivar race_self_weight: ``self_weight`` for the race net (0: the race net learns from
         the rollouts alone, which value races better than its own look-ahead does).
+    :ivar nets: the nets the fit moves, names of :data:`bgfast._core.neural.NETS` separated
+        by commas; the others are the start's, bit for bit (``"race"`` refits the race net
+        alone, and every position with contact is valued as before).
+    :ivar contact_hidden: hidden units of the contact and backgame nets, widened from the
+        start's before the fit (function-preserving, :func:`bgfast.train.td.widen`, the new
+        units' input weights normal with deviation 0.1 from ``seed``); 0 keeps the start's.
+    :ivar race_hidden: the same for the race net.
     :ivar eval_pairs: paired games against pubeval of the result (dice of run ``eval_seed``).
     :ivar eval_seed: the run seed of those games.
     """
@@ -139,6 +146,9 @@ class RefineConfig:
     rollout_weight: float = 1.0
     self_weight: float = 1.0
     race_self_weight: float = 1.0
+    nets: str = ",".join(_neural.NETS)
+    contact_hidden: int = 0
+    race_hidden: int = 0
     eval_pairs: int = 10000
     eval_seed: int = 99
 
@@ -150,6 +160,14 @@ class RefineConfig:
         whole_number(self.most, "most", low=1, high=64, error=InvalidSpecError)
         whole_number(self.plies, "plies", low=0, high=3, error=InvalidSpecError)
         whole_number(self.rollout_blocks, "rollout_blocks", low=0, error=InvalidSpecError)
+        for name in ("contact_hidden", "race_hidden"):
+            whole_number(getattr(self, name), name, low=0, high=_neural.MAX_HIDDEN, error=InvalidSpecError)
+            if getattr(self, name) % 8:
+                raise InvalidSpecError(f"{name} must be 0 or a multiple of 8, got {getattr(self, name)}")
+        names = self.nets.split(",") if isinstance(self.nets, str) else [None]
+        if not all(name in _neural.NETS for name in names) or len(set(names)) < len(names):
+            raise InvalidSpecError(f"nets must be names of {', '.join(_neural.NETS)} separated by commas, "
+                                   f"each once, got {self.nets!r}")
         real_number(self.rollout_weight, "rollout_weight", low=0.0, error=InvalidSpecError)
         real_number(self.self_weight, "self_weight", low=0.0, error=InvalidSpecError)
         real_number(self.race_self_weight, "race_self_weight", low=0.0, error=InvalidSpecError)
@@ -180,7 +198,8 @@ class RefineConfig:
         not have yet at the values that reproduce it (``rank_weight`` 0, ``race_rank_weight``
         the ``rank_weight``)."""
         old = {"rank_weight": 0.0, "rollouts": "", "rollout_blocks": 0, "rollout_weight": 1.0, "self_weight": 1.0,
-               "race_self_weight": 1.0, **settings}
+               "race_self_weight": 1.0, "nets": ",".join(_neural.NETS), "contact_hidden": 0, "race_hidden": 0,
+               **settings}
         return {"race_rank_weight": old["rank_weight"], **old}
 
 
@@ -252,6 +271,17 @@ class NetFit:
 
     def params(self) -> dict[str, _F32]:
         return {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}
+
+
+def _inputs(fit: NetFit, boards: NDArray[np.uint8]) -> tuple[_F32, _F32]:
+    """The inputs (n, rows of ``fit.w1``) of each board for ``fit``'s net and the mask of its
+    outputs (:func:`bgfast._core.neural.inputs_batch`): the shared inputs, and for the race
+    net its own after them (:func:`bgfast._core.neural.race_inputs_batch`)."""
+    boards = np.ascontiguousarray(boards)
+    x, _, mask = _neural.inputs_batch(boards)
+    if fit.w1.shape[0] > _neural.INPUTS:
+        x = np.concatenate([x, _neural.race_inputs_batch(boards)], axis=1)
+    return x, mask
 
 
 def _sigmoid(x: _F32) -> _F32:
@@ -344,7 +374,7 @@ def _validate(fit: NetFit, boards: NDArray[np.uint8], targets: _F32,
     mean absolute :func:`_relative_error` of the candidates of rolls with two or more."""
     if not len(boards):
         return {"excess_loss": float("nan"), "equity_mae": float("nan"), "rank_error": float("nan")}
-    x, _, mask = _neural.inputs_batch(boards)
+    x, mask = _inputs(fit, boards)
     _, o = _forward(fit, x)
     target, weight = _conditional(targets)
     eps = 1e-6
@@ -404,7 +434,7 @@ def fit_net(fit: NetFit, boards: NDArray[np.uint8], targets: _F32, *, epochs: in
             rate = lr * (step + 1) / warm if step < warm else lr * 0.5 * (1 + math.cos(math.pi * (step - warm)
                                                                                        / max(1, total - warm)))
             ix = np.sort(order[start:start + batch])
-            x, _, mask = _neural.inputs_batch(boards[ix])
+            x, mask = _inputs(fit, boards[ix])
             _step(fit, x, targets[ix], mask, rate, None if decisions is None else decisions[ix], rank_weight,
                   None if row_weights is None else row_weights[ix])
         if after_epoch is not None:
@@ -462,6 +492,7 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
         done = sum((run / f"block-{b:04d}.npz").exists() for b in range(config.blocks))
         say(f"resuming: {done} of {config.blocks} blocks labelled")
     teacher = saved.model()
+    base = _widened(saved, config)                    # a net asked to shrink fails before any labelling
 
     boards_parts, target_parts, decision_parts = [], [], []
     rolls = 0
@@ -510,16 +541,19 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
     units = _units(decisions) if ranked else np.arange(len(boards))
     held = (np.random.default_rng((config.seed, 1)).random(int(units.max()) + 1) < config.held_out)[units]
 
-    result = dict(saved.arrays)
+    result = dict(base.arrays)
     facts: dict[str, Any] = {}
     state = _load_fit(run)
     for k, net in enumerate(_neural.NETS):
-        fit = state.get(net) or NetFit.of(saved, net)
+        if net not in config.nets.split(","):
+            facts[net] = {"kept": True}
+            continue
+        fit = state.get(net) or NetFit.of(base, net)
         train = np.nonzero((classes == k) & ~held)[0]
         val = np.nonzero((classes == k) & held)[0]
         val_rollout = np.nonzero((classes == k) & held & from_rollout)[0]
-        before = _validate(NetFit.of(saved, net), boards[val], targets[val], decisions[val])
-        before_rollout = _validate(NetFit.of(saved, net), boards[val_rollout], targets[val_rollout])
+        before = _validate(NetFit.of(base, net), boards[val], targets[val], decisions[val])
+        before_rollout = _validate(NetFit.of(base, net), boards[val_rollout], targets[val_rollout])
         done = int(state.get(f"{net}.epochs", 0))
 
         def after(epoch: int, net: str = net, fit: NetFit = fit, val: NDArray[np.intp] = val) -> None:
@@ -568,6 +602,18 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
     save_checkpoint(run, weights, REFINED)
     say(f"wrote {run / REFINED}")
     return weights
+
+
+def _widened(start: Weights, config: RefineConfig) -> Weights:
+    """``start`` with the hidden units of ``config`` (0: the start's), computing the same values.
+
+    :raises InvalidSpecError: a net asked to shrink."""
+    from bgfast.train.td import widen
+
+    contact, race, _ = start.hidden
+    if not config.contact_hidden and not config.race_hidden:
+        return start
+    return widen(start, config.contact_hidden or contact, config.race_hidden or race, seed=config.seed, scale=0.1)
 
 
 ROUND_KEYS = ("refine", "refined", "refine_positions", "ppg_vs_pubeval", "se", "pairs")

@@ -42,7 +42,7 @@ def encode_digest(weights: Weights) -> str:
 def initial_weights(config: TrainConfig) -> Weights:
     """Random starting weights: normal with deviation ``init_scale`` for the weight matrices,
     zero biases, from ``numpy.random.default_rng(config.init_seed)``, drawn for the contact
-    and race nets; the backgame net starts as a copy of the contact net (see
+    and race nets (the race net's weights of its own inputs, ``RACE_INPUTS``, zero); the backgame net starts as a copy of the contact net (see
     :class:`~bgfast.bots.neural_weights.Weights`), which training then specializes."""
     rng = np.random.default_rng(config.init_seed)
     shapes = _neural.Model(config.contact_hidden, config.race_hidden).shapes()
@@ -51,6 +51,8 @@ def initial_weights(config: TrainConfig) -> Weights:
         if name.startswith("backgame."):
             continue
         if name.endswith(("w1", "w2")):
+            if name == "race.w1":         # the race net's own inputs start at 0 (Weights adds their rows)
+                shape = (_neural.INPUTS, shape[1])
             arrays[name] = (rng.standard_normal(shape) * config.init_scale).astype(np.float32)
         else:
             arrays[name] = np.zeros(shape, dtype=np.float32)
