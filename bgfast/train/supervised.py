@@ -492,7 +492,7 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
         done = sum((run / f"block-{b:04d}.npz").exists() for b in range(config.blocks))
         say(f"resuming: {done} of {config.blocks} blocks labelled")
     teacher = saved.model()
-    base = _widened(saved, config)                    # a net asked to shrink fails before any labelling
+    widened = _widened(saved, config)                 # a net asked to shrink fails before any labelling
 
     boards_parts, target_parts, decision_parts = [], [], []
     rolls = 0
@@ -541,19 +541,19 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
     units = _units(decisions) if ranked else np.arange(len(boards))
     held = (np.random.default_rng((config.seed, 1)).random(int(units.max()) + 1) < config.held_out)[units]
 
-    result = dict(base.arrays)
+    result = dict(widened.arrays)
     facts: dict[str, Any] = {}
     state = _load_fit(run)
     for k, net in enumerate(_neural.NETS):
         if net not in config.nets.split(","):
             facts[net] = {"kept": True}
             continue
-        fit = state.get(net) or NetFit.of(base, net)
+        fit = state.get(net) or NetFit.of(widened, net)
         train = np.nonzero((classes == k) & ~held)[0]
         val = np.nonzero((classes == k) & held)[0]
         val_rollout = np.nonzero((classes == k) & held & from_rollout)[0]
-        before = _validate(NetFit.of(base, net), boards[val], targets[val], decisions[val])
-        before_rollout = _validate(NetFit.of(base, net), boards[val_rollout], targets[val_rollout])
+        before = _validate(NetFit.of(widened, net), boards[val], targets[val], decisions[val])
+        before_rollout = _validate(NetFit.of(widened, net), boards[val_rollout], targets[val_rollout])
         done = int(state.get(f"{net}.epochs", 0))
 
         def after(epoch: int, net: str = net, fit: NetFit = fit, val: NDArray[np.intp] = val) -> None:
