@@ -642,6 +642,10 @@ def test_the_race_inputs_are_the_bear_off_chances_of_a_side_at_home_and_the_way_
     y = nn.race_inputs_batch(np.array([some_off], dtype=np.uint8))[0]
     assert y[:10] == pytest.approx(np.cumsum(bo.rolls([2, 1, 0, 0, 0, 0]))[1:11], abs=1e-6)
     assert list(y[10:18]) == [0, 0, 0, 0, 1, 0, 0, 0]
+    crowded = np.array([away + [16] + [0] * 24], dtype=np.uint8)   # 16 checkers: not a board
+    for batch in (nn.race_inputs_batch, nn.inputs_batch):
+        with pytest.raises(ValueError, match="legal board"):
+            batch(crowded)
 
 
 def test_the_race_net_reads_its_own_inputs_on_every_path(race_model: nn.Model, class_boards: list[bytes]) -> None:

@@ -322,6 +322,8 @@ def test_a_refinement_of_the_race_net_alone_keeps_the_others_and_widens_it(tmp_p
             assert np.array_equal(start.arrays[key], refined.arrays[key]), key
     assert not np.array_equal(start.arrays["race.w1"], refined.arrays["race.w1"][:, :race])
     assert refined.meta["refined"]["contact"] == {"kept": True}
+    with np.load(tmp_path / "run" / "block-0000.npz") as block:    # only the race net's positions labelled
+        assert len(block["boards"]) and set(_neural.inputs_batch(block["boards"])[1]) == {_neural.NETS.index("race")}
 
     from bgfast.train.supervised import _widened
     wide = _widened(start, config)
@@ -338,3 +340,26 @@ def test_a_net_asked_to_shrink_is_refused_before_any_labelling(tmp_path) -> None
     with pytest.raises(InvalidSpecError, match="more than"):
         run_refine(config, start, tmp_path / "run")
     assert not list((tmp_path / "run").glob("block-*.npz"))
+
+
+def test_nets_name_a_run_in_one_order_and_a_width_only_a_net_they_move() -> None:
+    assert RefineConfig(nets="race,contact").nets == RefineConfig(nets="contact,race").nets == "contact,race"
+    with pytest.raises(InvalidSpecError, match="race_hidden"):
+        RefineConfig(nets="contact", race_hidden=264)
+    with pytest.raises(InvalidSpecError, match="contact_hidden"):
+        RefineConfig(nets="race", contact_hidden=264)
+    assert RefineConfig(nets="backgame", contact_hidden=264).contact_hidden == 264
+
+
+def test_a_refused_width_leaves_no_folder_and_a_net_without_positions_is_kept(tmp_path) -> None:
+    start = read_weights()
+    with pytest.raises(InvalidSpecError, match="more than"):
+        run_refine(RefineConfig(games=2, block_games=1, race_hidden=start.hidden[1] - 8, eval_pairs=0, threads=1),
+                   start, tmp_path / "shrink")
+    assert not (tmp_path / "shrink").exists()
+    # one short game with a stride longer than it: no positions at all, every net kept
+    config = RefineConfig(games=1, block_games=1, stride=1000, plies=0, epochs=1, eval_pairs=0, threads=1,
+                          nets="backgame", seed=1)
+    refined = run_refine(config, start, tmp_path / "empty")
+    assert refined.meta["refined"]["backgame"] == {"kept": True, "positions": 0}
+    assert all(np.array_equal(start.arrays[k], refined.arrays[k]) for k in start.arrays)

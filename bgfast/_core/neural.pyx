@@ -1028,7 +1028,7 @@ def inputs_batch(const unsigned char[:, ::1] boards):
     are exactly 0 whatever the net says (0: a gammon after a checker was borne off, a
     backgammon in a race with no checker left behind).  Releases the GIL.
 
-    :raises ValueError: not (n, 50).
+    :raises ValueError: not (n, 50), or a row that is not a legal board.
     """
     cdef Py_ssize_t i, n = boards.shape[0]
     cdef Board b, a
@@ -1037,6 +1037,8 @@ def inputs_batch(const unsigned char[:, ::1] boards):
     cdef int m, k, bits, cls
     if boards.shape[1] != 50:
         raise ValueError("boards must be an (n, 50) array, got %r" % ((boards.shape[0], boards.shape[1]),))
+    for i in range(n):
+        _board_arg(boards[i], &b)
     x = np.zeros((n, NN_IN), dtype=np.float32)
     c = np.zeros(n, dtype=np.int8)
     mask = np.zeros((n, NN_OUT), dtype=np.float32)
@@ -1062,10 +1064,10 @@ def inputs_batch(const unsigned char[:, ::1] boards):
 
 def race_inputs_batch(const unsigned char[:, ::1] boards):
     """The race net's own inputs (module docstring) of each row of an (n, 50) uint8 array of
-    boards (side 1 on roll): an (n, ``RACE_INPUTS``) float32 array, computed for any board
-    (the race net reads them after :func:`inputs_batch`'s ``INPUTS``).  Releases the GIL.
+    boards (side 1 on roll): an (n, ``RACE_INPUTS``) float32 array, computed for any legal
+    board (the race net reads them after :func:`inputs_batch`'s ``INPUTS``).  Releases the GIL.
 
-    :raises ValueError: not (n, 50).
+    :raises ValueError: not (n, 50), or a row that is not a legal board.
     """
     cdef Py_ssize_t i, n = boards.shape[0]
     cdef Board b, a
@@ -1074,6 +1076,8 @@ def race_inputs_batch(const unsigned char[:, ::1] boards):
     cdef int m, k
     if boards.shape[1] != 50:
         raise ValueError("boards must be an (n, 50) array, got %r" % ((boards.shape[0], boards.shape[1]),))
+    for i in range(n):
+        _board_arg(boards[i], &b)
     x = np.zeros((n, NN_RACE_IN), dtype=np.float32)
     cdef float[:, ::1] xv = x
     with nogil:

@@ -114,12 +114,16 @@ class RefineConfig:
     :ivar race_self_weight: ``self_weight`` for the race net (0: the race net learns from
         the rollouts alone, which value races better than its own look-ahead does).
     :ivar nets: the nets the fit moves, names of :data:`bgfast._core.neural.NETS` separated
-        by commas; the others are the start's, bit for bit (``"race"`` refits the race net
-        alone, and every position with contact is valued as before).
+        by commas (stored in the order of ``NETS``: any order names the same run); the others are the start's, bit for bit (``"race"``
+        refits the race net alone, and every position with contact is valued as before),
+        and only the positions of the nets named are labelled and kept in the blocks (the
+        race net's are about a seventh of the candidates of self-play).  A net with no
+        positions to fit is kept as the start's.
     :ivar contact_hidden: hidden units of the contact and backgame nets, widened from the
         start's before the fit (function-preserving, :func:`bgfast.train.td.widen`, the new
         units' input weights normal with deviation 0.1 from ``seed``); 0 keeps the start's.
-    :ivar race_hidden: the same for the race net.
+    :ivar race_hidden: the same for the race net.  Only a net that ``nets`` names may be
+        widened.
     :ivar eval_pairs: paired games against pubeval of the result (dice of run ``eval_seed``).
     :ivar eval_seed: the run seed of those games.
     """
@@ -168,6 +172,11 @@ class RefineConfig:
         if not all(name in _neural.NETS for name in names) or len(set(names)) < len(names):
             raise InvalidSpecError(f"nets must be names of {', '.join(_neural.NETS)} separated by commas, "
                                    f"each once, got {self.nets!r}")
+        object.__setattr__(self, "nets", ",".join(net for net in _neural.NETS if net in names))
+        if self.race_hidden and "race" not in names:
+            raise InvalidSpecError("race_hidden widens the race net, which nets does not name")
+        if self.contact_hidden and not {"contact", "backgame"} & set(names):
+            raise InvalidSpecError("contact_hidden widens the contact and backgame nets, which nets does not name")
         real_number(self.rollout_weight, "rollout_weight", low=0.0, error=InvalidSpecError)
         real_number(self.self_weight, "self_weight", low=0.0, error=InvalidSpecError)
         real_number(self.race_self_weight, "race_self_weight", low=0.0, error=InvalidSpecError)
@@ -461,6 +470,8 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
     run = Path(run_dir)
     if start is None and load_checkpoint(run, START) is None:
         raise InvalidSpecError(f"{run} holds no refinement yet: give the starting weights (--start FILE)")
+    if start is not None and load_checkpoint(run, START) is None:
+        _widened(start, config)                       # a net asked to shrink: refused before the folder is made
     run.mkdir(parents=True, exist_ok=True)
 
     def say(text: str) -> None:
@@ -501,6 +512,10 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
         if not path.exists():
             t = time.monotonic()
             boards, decisions = refine_positions(teacher, config, b)
+            moved = [_neural.NETS.index(net) for net in config.nets.split(",")]
+            if len(moved) < len(_neural.NETS):        # label only what the fit will read
+                ours = np.isin(_classes(boards), moved)
+                boards, decisions = boards[ours], decisions[ours]
             targets = label_positions(teacher, boards, config.plies, threads=config.threads)
             _save_npz(path, boards=boards, targets=targets, decisions=decisions)
             say(f"block {b + 1}/{config.blocks}: {len(boards):,} positions labelled at {config.plies} ply "
@@ -539,7 +554,8 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
     # it each position on its own, as the rounds before the term were fit
     ranked = config.rank_weight > 0 or config.race_rank_weight > 0
     units = _units(decisions) if ranked else np.arange(len(boards))
-    held = (np.random.default_rng((config.seed, 1)).random(int(units.max()) + 1) < config.held_out)[units]
+    held = (np.random.default_rng((config.seed, 1)).random(int(units.max()) + 1 if len(units) else 0)
+            < config.held_out)[units]
 
     result = dict(widened.arrays)
     facts: dict[str, Any] = {}
@@ -548,8 +564,12 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
         if net not in config.nets.split(","):
             facts[net] = {"kept": True}
             continue
-        fit = state.get(net) or NetFit.of(widened, net)
         train = np.nonzero((classes == k) & ~held)[0]
+        if not len(train):
+            say(f"{net}: no positions to fit; kept as the start's")
+            facts[net] = {"kept": True, "positions": 0}
+            continue
+        fit = state.get(net) or NetFit.of(widened, net)
         val = np.nonzero((classes == k) & held)[0]
         val_rollout = np.nonzero((classes == k) & held & from_rollout)[0]
         before = _validate(NetFit.of(widened, net), boards[val], targets[val], decisions[val])
