@@ -7,6 +7,7 @@
     bgfast train refine /work/train/refine1 --start /work/train/run1/best.bgw --plies 2
     bgfast train labels /work/train/labels1 --blocks 200 --workers 2
     bgfast train refine /work/train/refine2 --start neural.bgw --plies 0 --rollouts /work/train/labels1
+    bgfast train refine /work/train/race1 --start neural.bgw --nets race --race-hidden 256 --rollouts /work/train/races
     bgfast train bench [--json] [--weights FILE]
 """
 from __future__ import annotations
