@@ -101,6 +101,10 @@ cdef enum:
     RACE_SIDE = 18            # race inputs a side
     RACE_FINISH = 10          # P(all off within 1 .. 10 rolls)
     RACE_FIRST = 4            # P(first checker off within 1 .. 4 rolls)
+    RACE_AT_HOME = 14         # 1: every checker in the home board
+    RACE_FIFTEEN = 15         # 1: at home with all 15 on the board
+    RACE_PIPS_HOME = 16       # outside: pips to bring every checker home / 40
+    RACE_OUTSIDE = 17         # outside: checkers outside the home board / 15
     SMALL_ROLL = 256          # children of a roll valued in a stack buffer (more: malloc)
 
 cdef extern from "neural.h":
@@ -422,15 +426,15 @@ cdef inline void _race_side(const uint8_t* s, float* v) noexcept nogil:
             outside += s[i]
             pips_home += s[i] * (i - 5)
     if home < 0:
-        v[16] = pips_home / 40.0
-        v[17] = outside / 15.0
+        v[RACE_PIPS_HOME] = pips_home / 40.0
+        v[RACE_OUTSIDE] = outside / 15.0
         return
     dist = bearoff_rolls(home)
     acc = dist[0]
     for n in range(RACE_FINISH):
         acc += dist[n + 1]
         v[n] = acc
-    v[14] = 1.0
+    v[RACE_AT_HOME] = 1.0
     if on == 15:
         first = bearoff_gammon_index(s)
         dist = bearoff_first_off(first)
@@ -438,7 +442,7 @@ cdef inline void _race_side(const uint8_t* s, float* v) noexcept nogil:
         for n in range(RACE_FIRST):
             acc += dist[n + 1]
             v[RACE_FINISH + n] = acc
-        v[15] = 1.0
+        v[RACE_FIFTEEN] = 1.0
 
 
 cdef inline int _encode_race(const Board* a, int* idx, float* val) noexcept nogil:
