@@ -18,7 +18,9 @@ from bgfast.position_class import PositionClass, classify
 from bgfast.rollout import rollout
 from bgfast.sampling import TRAINING_PAIRINGS, YARDSTICK_PAIRINGS, sample_positions
 from bgfast.train import cli
-from bgfast.train.rollout_labels import RolloutLabelConfig, block_path, read_labels, run_labels
+from bgfast.train.rollout_labels import (
+    RolloutLabelConfig, block_path, format_sources, parse_sources, read_labels, read_sources, run_labels,
+)
 from bgfast.train.supervised import NetFit, RefineConfig, _validate, run_refine
 
 SMALL = "race=2,contact=2,crashed=1"
@@ -174,3 +176,40 @@ def test_a_refinement_checks_its_rollout_blocks_before_labelling(tmp_path: Path)
     with pytest.raises(InvalidSpecError, match="not 3"):
         run_refine(config, read_weights(), tmp_path / "run")
     assert not list((tmp_path / "run").glob("*"))
+
+
+@pytest.mark.parametrize(("text", "sources"), [
+    ("a", [("a", 0)]),
+    ("a:3,b", [("a", 3), ("b", 0)]),
+    ("/x/y:z,b:0", [("/x/y:z", 0), ("b", 0)]),
+])
+def test_rollouts_name_several_folders_with_or_without_counts(text: str, sources: list[tuple[str, int]]) -> None:
+    assert parse_sources(text) == sources
+    assert parse_sources(format_sources(sources)) == sources
+
+
+@pytest.mark.parametrize("text", ["a,,b", "a,a:2", "a, "])
+def test_bad_rollouts_are_refused(text: str) -> None:
+    with pytest.raises(InvalidSpecError, match="rollouts"):
+        parse_sources(text)
+
+
+def test_a_refinement_reads_several_label_folders_and_records_their_blocks(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    run_labels(RolloutLabelConfig(seed=10, blocks=2, per_class="contact=2"), first)
+    run_labels(RolloutLabelConfig(seed=11, blocks=1, per_class="crashed=2"), second)
+    both, counted = read_sources(f"{first}:1,{second}")
+    one = read_labels(first, 1)[0]
+    assert counted == [(str(first), 1), (str(second), 1)]
+    assert np.array_equal(both["boards"], np.concatenate([one["boards"], read_labels(second)[0]["boards"]]))
+    with pytest.raises(InvalidSpecError, match="FOLDER:N"):
+        RefineConfig(rollouts=f"{first},{second}", rollout_blocks=1)
+    config = RefineConfig(games=2, block_games=1, plies=0, epochs=1, eval_pairs=0, threads=1,
+                          rollouts=f"{first}:1,{second}")
+    refined = run_refine(config, read_weights(), tmp_path / "run")
+    assert refined.meta["refine"]["rollouts"] == f"{first}:1,{second}:1"
+    assert "4 rollout-labelled positions" in (tmp_path / "run" / "log.txt").read_text(encoding="utf-8")
+    # a resume may name the folders as the new run did: the counts are the recorded ones
+    assert cli.main(["refine", str(tmp_path / "run"), "--rollouts", f"{first}:1,{second}"]) == 0
+    assert cli.main(["refine", str(tmp_path / "run"), "--rollouts", f"{first},{second}"]) == 0
+    assert cli.main(["refine", str(tmp_path / "run"), "--rollouts", f"{first}:2,{second}"]) == 2

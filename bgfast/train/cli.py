@@ -8,6 +8,7 @@
     bgfast train labels /work/train/labels1 --blocks 200 --workers 2
     bgfast train refine /work/train/refine2 --start neural.bgw --plies 0 --rollouts /work/train/labels1
     bgfast train refine /work/train/race1 --start neural.bgw --nets race --race-hidden 256 --rollouts /work/train/races
+    bgfast train refine /work/train/contact1 --start neural.bgw --nets contact,backgame --rollouts /work/train/labels1:168,/work/train/labels2
     bgfast train bench [--json] [--weights FILE]
 """
 from __future__ import annotations
@@ -25,7 +26,7 @@ from bgfast.command_line import Parser
 from bgfast.errors import BgfastError, InvalidSpecError
 from bgfast.train.checkpoint import AVERAGE, BEST, CHECKPOINT, load_checkpoint, read_curve
 from bgfast.train.config import RESUMABLE, TrainConfig, changed_settings, flag
-from bgfast.train.rollout_labels import RolloutLabelConfig, run_labels
+from bgfast.train.rollout_labels import RolloutLabelConfig, resumes_sources, run_labels
 from bgfast.train.supervised import RefineConfig, run_refine
 from bgfast.train.td import run_td
 
@@ -135,7 +136,10 @@ def _refine_config(args: argparse.Namespace) -> RefineConfig:
              if getattr(args, f.name) is not None}
     saved = load_checkpoint(args.run_dir, START) if args.run_dir.is_dir() else None
     if saved is not None and "refine" in saved.meta:
-        return RefineConfig(**{**RefineConfig.saved(dict(saved.meta["refine"])), **given})
+        settings = RefineConfig.saved(dict(saved.meta["refine"]))
+        if "rollouts" in given and resumes_sources(given["rollouts"], settings["rollouts"]):
+            given["rollouts"] = settings["rollouts"]     # the folders again, the counts as recorded
+        return RefineConfig(**{**settings, **given})
     return RefineConfig(**given)
 
 

@@ -60,7 +60,8 @@ from bgfast.position import Position
 from bgfast.position_class import PositionClass
 from bgfast.validation import whole_number, write_output_file
 
-__all__ = ["RolloutLabelConfig", "label_block", "read_labels", "run_labels"]
+__all__ = ["RolloutLabelConfig", "format_sources", "label_block", "parse_sources", "read_labels",
+           "read_sources", "resumes_sources", "run_labels"]
 
 SETTINGS = "labels.json"
 DECISION_SET = "experiments/checker_play/decisions.csv"
@@ -307,3 +308,51 @@ def read_labels(run_dir: str | Path, blocks: int = 0) -> tuple[dict[str, NDArray
         raise InvalidSpecError(f"{run} holds {len(parts)} labelled block(s) in a row from block 0, "
                                f"{'not ' + str(blocks) if blocks else 'none yet'}")
     return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}, len(parts)
+
+
+def parse_sources(text: str) -> list[tuple[str, int]]:
+    """The label runs of a refinement's ``rollouts`` setting: entries ``FOLDER`` (every
+    block there, as :func:`read_labels` gives them) or ``FOLDER:N`` (its first ``N``
+    blocks), separated by commas, as ``(folder, N)`` with ``N`` 0 for every block.
+
+    :raises InvalidSpecError: an empty entry, or a folder named twice."""
+    sources: list[tuple[str, int]] = []
+    for entry in text.split(","):
+        folder, _, count = entry.rpartition(":")
+        if not (folder and count.isdigit()):
+            folder, count = entry, "0"
+        if not folder.strip():
+            raise InvalidSpecError(f"rollouts {text!r} has an empty folder name")
+        if any(folder == seen for seen, _ in sources):
+            raise InvalidSpecError(f"rollouts {text!r} names {folder!r} twice")
+        sources.append((folder, int(count)))
+    return sources
+
+
+def format_sources(sources: list[tuple[str, int]]) -> str:
+    """The ``rollouts`` setting of ``sources`` (:func:`parse_sources`' inverse)."""
+    return ",".join(folder if not blocks else f"{folder}:{blocks}" for folder, blocks in sources)
+
+
+def resumes_sources(given: str, recorded: str) -> bool:
+    """Whether ``rollouts`` as given names the folders of a run's recorded ``rollouts``, in
+    its order, with no count or the recorded one (a resume names them as the new run did)."""
+    try:
+        ours, theirs = parse_sources(given), parse_sources(recorded) if recorded else []
+    except InvalidSpecError:
+        return False
+    return len(ours) == len(theirs) and all(
+        folder == seen and blocks in (0, count) for (folder, blocks), (seen, count) in zip(ours, theirs))
+
+
+def read_sources(text: str) -> tuple[dict[str, NDArray[Any]], list[tuple[str, int]]]:
+    """The arrays of the label runs of ``text`` (:func:`parse_sources`), concatenated in
+    their order, and the runs with the number of blocks read from each.
+
+    :raises InvalidSpecError: as :func:`parse_sources` and :func:`read_labels`."""
+    parts, counted = [], []
+    for folder, blocks in parse_sources(text):
+        arrays, blocks = read_labels(folder, blocks)
+        parts.append(arrays)
+        counted.append((folder, blocks))
+    return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}, counted

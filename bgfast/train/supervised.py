@@ -103,11 +103,14 @@ class RefineConfig:
     :ivar held_out: the share of positions kept out of the fit, for the validation figures
         (0.001 to 0.5); with a ``rank_weight``, a roll's candidates are held out together.
     :ivar threads: threads labelling positions (the labels do not depend on it).
-    :ivar rollouts: a folder of rollout labels (:mod:`bgfast.train.rollout_labels`) whose
-        positions join the fit with their rollout targets ("" = none); they are not
-        candidates of a roll, so the ranking term does not weigh them.
-    :ivar rollout_blocks: the first this many blocks of ``rollouts`` (all of them must be
-        there; 0 = every block there when the run starts, recorded in the meta).
+    :ivar rollouts: folders of rollout labels (:mod:`bgfast.train.rollout_labels`), separated
+        by commas, each ``FOLDER`` or ``FOLDER:N`` (its first ``N`` blocks), whose positions
+        join the fit with their rollout targets ("" = none); they are not candidates of a
+        roll, so the ranking term does not weigh them.  A new run records each folder's
+        blocks: ``rollout_blocks`` for one folder named without ``N``, ``FOLDER:N`` for the
+        others.
+    :ivar rollout_blocks: the first this many blocks of a single ``rollouts`` folder (all of
+        them must be there; 0 = every block there when the run starts, recorded in the meta).
     :ivar rollout_weight: the weight of a rollout-labelled position's cross-entropy.
     :ivar self_weight: the weight of a self-labelled position's cross-entropy (the
         ranking term's weight is ``rank_weight`` all the same), for the contact net.
@@ -164,6 +167,13 @@ class RefineConfig:
         whole_number(self.most, "most", low=1, high=64, error=InvalidSpecError)
         whole_number(self.plies, "plies", low=0, high=3, error=InvalidSpecError)
         whole_number(self.rollout_blocks, "rollout_blocks", low=0, error=InvalidSpecError)
+        if self.rollouts:
+            from bgfast.train.rollout_labels import parse_sources
+
+            sources = parse_sources(self.rollouts)
+            if self.rollout_blocks and (len(sources) > 1 or sources[0][1]):
+                raise InvalidSpecError("rollout_blocks counts the blocks of a single rollouts folder: "
+                                       "give several folders' counts as FOLDER:N")
         for name in ("contact_hidden", "race_hidden"):
             whole_number(getattr(self, name), name, low=0, high=_neural.MAX_HIDDEN, error=InvalidSpecError)
             if getattr(self, name) % 8:
@@ -483,9 +493,7 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
 
     saved = load_checkpoint(run, START)
     if saved is None and config.rollouts:              # before any labelling: the labels are there
-        from bgfast.train.rollout_labels import read_labels
-
-        config = dataclasses.replace(config, rollout_blocks=read_labels(config.rollouts, config.rollout_blocks)[1])
+        config = _counted_rollouts(config)
     if saved is None:
         assert start is not None
         saved = Weights(start.arrays, {**refine_lineage(start), "refine": config.to_dict()})
@@ -536,16 +544,20 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
     own = len(boards)
     row_weights: _F32 | None = None
     if config.rollouts:
-        from bgfast.train.rollout_labels import read_labels
+        from bgfast.train.rollout_labels import format_sources, parse_sources, read_labels, read_sources
 
-        labels, _ = read_labels(config.rollouts, config.rollout_blocks)
+        if len(parse_sources(config.rollouts)) == 1 and config.rollout_blocks:
+            labels, _ = read_labels(config.rollouts, config.rollout_blocks)
+            read = f"{config.rollouts} (blocks 0 to {config.rollout_blocks - 1})"
+        else:
+            labels, counted = read_sources(config.rollouts)
+            read = format_sources(counted)
         boards = np.concatenate([boards, labels["boards"]])
         targets = np.concatenate([targets, labels["targets"]])
         decisions = np.concatenate([decisions, np.full(len(labels["boards"]), -1, np.int64)])
         row_weights = np.concatenate([np.full(own, config.self_weight, np.float32),
                                       np.full(len(labels["boards"]), config.rollout_weight, np.float32)])
-        say(f"{len(labels['boards']):,} rollout-labelled positions from {config.rollouts} "
-            f"(blocks 0 to {config.rollout_blocks - 1})")
+        say(f"{len(labels['boards']):,} rollout-labelled positions from {read}")
     from_rollout = np.arange(len(boards)) >= own
     classes = _classes(boards)
     if row_weights is not None:
@@ -622,6 +634,18 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
     save_checkpoint(run, weights, REFINED)
     say(f"wrote {run / REFINED}")
     return weights
+
+
+def _counted_rollouts(config: RefineConfig) -> RefineConfig:
+    """``config`` with the blocks of each rollouts folder counted, as a new run records them.
+
+    :raises InvalidSpecError: a folder without labels or with fewer blocks than named."""
+    from bgfast.train.rollout_labels import format_sources, parse_sources, read_labels, read_sources
+
+    sources = parse_sources(config.rollouts)
+    if len(sources) == 1 and not sources[0][1]:
+        return dataclasses.replace(config, rollout_blocks=read_labels(config.rollouts, config.rollout_blocks)[1])
+    return dataclasses.replace(config, rollouts=format_sources(read_sources(config.rollouts)[1]))
 
 
 def _widened(start: Weights, config: RefineConfig) -> Weights:
