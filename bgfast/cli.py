@@ -850,10 +850,16 @@ def _cmd_train(argv: Sequence[str]) -> int:
     parser and messages."""
     from bgfast.train.cli import main as train_main
 
-    try:
-        return train_main(list(argv))
-    except SystemExit as exc:  # its --help, or a usage error already printed
-        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    with stopped_by_signals(sigterm=True):
+        try:
+            return train_main(list(argv))
+        except SystemExit as exc:  # its --help, or a usage error already printed
+            return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+        except KeyboardInterrupt as exc:
+            how, status = _stopped(isinstance(exc, Terminated))
+            print(f"{PROG}: {how}; the run folder keeps its finished work (checkpoints, labelled blocks, "
+                  f"fitted epochs): run the same command again to resume", file=sys.stderr)
+            return status
 
 
 # ---------------------------------------------------------------- tournament, report

@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+from tournament_helpers import alive, child_env, children_of
 
 from bgfast.bots import get_bot
 from bgfast.bots.neural_weights import read_weights
@@ -213,3 +219,36 @@ def test_a_refinement_reads_several_label_folders_and_records_their_blocks(tmp_p
     assert cli.main(["refine", str(tmp_path / "run"), "--rollouts", f"{first}:1,{second}"]) == 0
     assert cli.main(["refine", str(tmp_path / "run"), "--rollouts", f"{first},{second}"]) == 0
     assert cli.main(["refine", str(tmp_path / "run"), "--rollouts", f"{first}:2,{second}"]) == 2
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads worker processes from /proc")
+def test_ctrl_c_stops_a_label_run_with_one_line_and_a_rerun_finishes_it(tmp_path: Path) -> None:
+    run = tmp_path / "labels"
+    args = [sys.executable, "-m", "bgfast", "train", "labels", str(run), "--workers", "2", "--blocks", "8",
+            "--per-class", "contact=20", "--seed", "12", "--exclude", ""]
+    proc = subprocess.Popen(args, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 60
+        while not block_path(run, 0).exists() and not block_path(run, 1).exists() and proc.poll() is None:
+            assert time.monotonic() < deadline, "no block labelled in 60 s"
+            time.sleep(0.05)
+        workers = children_of(proc.pid)
+        os.killpg(proc.pid, signal.SIGINT)            # as Ctrl-C in a terminal: the whole process group
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    if proc.returncode == 0:                          # it finished before the signal came: nothing to see
+        pytest.skip("the run ended before Ctrl-C")
+    assert proc.returncode == 130, err
+    assert err.startswith("bgfast: interrupted; the run folder keeps its finished work") and err.count("\n") == 1
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(pid) for pid in workers)
+    kept = [b for b in range(8) if block_path(run, b).exists()]
+    assert 0 < len(kept) < 8                          # a block is there whole or not at all (read below)
+    assert cli.main(["labels", str(run)]) == 0        # the rerun labels the rest, with the folder's settings
+    assert read_labels(run)[1] == 8

@@ -45,6 +45,7 @@ import dataclasses
 import io
 import json
 import multiprocessing
+import signal
 import time
 import zipfile
 from collections.abc import Callable, Iterator
@@ -242,10 +243,19 @@ def run_labels(config: RolloutLabelConfig, run_dir: str | Path, *, workers: int 
             say(f"block {block}: {n} positions, {cpu:,.0f} CPU s{_short(config, n)}")
     else:
         methods = multiprocessing.get_all_start_methods()
-        with multiprocessing.get_context("fork" if "fork" in methods else None).Pool(workers) as pool:
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with context.Pool(workers, initializer=_worker_signals) as pool:
             for block, n, cpu in pool.imap_unordered(_work, jobs):
                 say(f"block {block}: {n} positions, {cpu:,.0f} CPU s{_short(config, n)}")
     return sum(block_path(run, b).exists() for b in range(config.blocks))
+
+
+def _worker_signals() -> None:
+    """A worker ignores Ctrl-C (the terminal's whole process group gets it) and ends at once on
+    SIGTERM (a forked worker inherits the parent's handlers): the parent stops the run and
+    its workers, and a block is written whole or not at all."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def read_settings(run_dir: str | Path) -> dict[str, Any] | None:
