@@ -698,3 +698,11 @@ def test_a_race_net_of_an_older_file_gets_zero_rows_for_its_own_inputs(tiny: Wei
     wrong["race.w1"] = wrong["race.w1"][:nn.INPUTS + 4]
     with pytest.raises(InvalidWeightsError):
         Weights(wrong).model()
+
+
+def test_weights_that_reading_would_refuse_are_not_written(tiny: Weights, tmp_path: Path) -> None:
+    wrong = dict(tiny.arrays)
+    wrong["race.w1"] = wrong["race.w1"][:nn.INPUTS + 4]
+    with pytest.raises(InvalidWeightsError, match=r"w\.bgw \(not written\): the arrays do not fit"):
+        write_weights(tmp_path / "w.bgw", Weights(wrong))
+    assert not (tmp_path / "w.bgw").exists()

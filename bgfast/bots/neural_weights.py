@@ -225,12 +225,14 @@ def write_weights(path: str | os.PathLike[str], weights: Weights) -> None:
     a temporary file beside it, synced to the disk, renamed into place).
 
     :raises InvalidWeightsError: an array holds a value that is not finite (a diverged
-        training run), or a header too long (see :func:`encode_weights`): such a file could
-        not be read back.
+        training run), a header too long (see :func:`encode_weights`), or arrays that do not
+        fit the architecture: whatever :func:`read_weights` would refuse is not written.
     :raises OutputFileError: the file cannot be written (nothing is written).
     """
     for name, array in weights.arrays.items():
         if not np.isfinite(array).all():
             raise InvalidWeightsError(f"{path}: array {name!r} holds values that are not finite (NaN or "
                                       "infinity); not written")
-    write_output_file(path, encode_weights(weights), "neural weights", sync=True)
+    data = encode_weights(weights)
+    decode_weights(data, f"{path} (not written)")     # what reading would refuse is not written
+    write_output_file(path, data, "neural weights", sync=True)

@@ -415,6 +415,14 @@ def _validate(fit: NetFit, boards: NDArray[np.uint8], targets: _F32,
     return {"excess_loss": float(excess), "equity_mae": float(mae), "rank_error": rank}
 
 
+def _figures_text(figures: dict[str, float]) -> str:
+    """:func:`_validate`'s figures as the log gives them (none for an empty held-out set)."""
+    if math.isnan(figures["excess_loss"]):
+        return "no figures (no position held out)"
+    return (f"excess loss {figures['excess_loss']:.5f}, equity error {figures['equity_mae']:.5f}, "
+            f"relative equity error {figures['rank_error']:.5f}")
+
+
 def _units(decisions: NDArray[np.int64]) -> NDArray[np.int64]:
     """The unit of each row that an epoch's order shuffles: its roll for a candidate (the
     candidates of a roll stay together), a unit of its own for any other row."""
@@ -600,14 +608,11 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
             figures = _validate(fit, boards[val], targets[val], decisions[val])
             rolled = (f", rollout equity error {_validate(fit, boards[val_rollout], targets[val_rollout])['equity_mae']:.5f}"
                       if len(val_rollout) else "")
-            say(f"{net} epoch {epoch + 1}/{config.epochs}: held-out excess loss {figures['excess_loss']:.5f}, "
-                f"equity error {figures['equity_mae']:.5f}, relative equity error {figures['rank_error']:.5f}"
-                + rolled)
+            say(f"{net} epoch {epoch + 1}/{config.epochs}: held-out {_figures_text(figures)}" + rolled)
 
         if done < config.epochs:
-            say(f"{net}: {len(train):,} positions, {len(val):,} held out; before: excess loss "
-                f"{before['excess_loss']:.5f}, equity error {before['equity_mae']:.5f}, relative equity error "
-                f"{before['rank_error']:.5f}" + (f", rollout equity error {before_rollout['equity_mae']:.5f} "
+            say(f"{net}: {len(train):,} positions, {len(val):,} held out; before: {_figures_text(before)}"
+                + (f", rollout equity error {before_rollout['equity_mae']:.5f} "
                                                   f"({len(val_rollout):,} held out)" if len(val_rollout) else ""))
             fit_net(fit, boards[train], targets[train], epochs=config.epochs, lr=config.lr, batch=config.batch,
                     seed=config.seed * 7 + k, first_epoch=done, after_epoch=after,
