@@ -33,7 +33,9 @@ The blocks are independent: a run with ``workers`` processes labels them in para
 block's file is written atomically when done, and a rerun labels only the missing ones,
 so a killed run loses at most the blocks in progress.  ``labels.json`` holds the settings;
 a rerun with other settings is refused.  :func:`read_labels` gives the first blocks that
-are all there, as :func:`bgfast.train.supervised.run_refine` (``rollouts``) reads them.
+are all there; :func:`read_sources` several runs' blocks (``FOLDER`` or ``FOLDER:N``, its
+first ``N`` blocks, separated by commas), as :func:`bgfast.train.supervised.run_refine`
+(``rollouts``) reads them.
 
 Every label is bgfast's own: the net plays the trials, no other engine's evaluation or
 rollout is used.
