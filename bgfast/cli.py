@@ -857,8 +857,8 @@ def _cmd_train(argv: Sequence[str]) -> int:
             return exc.code if isinstance(exc.code, int) else EXIT_USAGE
         except KeyboardInterrupt as exc:
             how, status = _stopped(isinstance(exc, Terminated))
-            print(f"{PROG}: {how}; the run folder keeps its finished work (checkpoints, labelled blocks, "
-                  f"fitted epochs): run the same command again to resume", file=sys.stderr)
+            print(f"{PROG}: {how}; the run folder keeps its finished work (labelled blocks, fitted epochs, "
+                  f"the last checkpoint): run the same command again to resume", file=sys.stderr)
             return status
 
 

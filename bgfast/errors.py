@@ -122,9 +122,10 @@ class InvalidWeightsError(BgfastError, ValueError):
 
 
 class WorkerFailedError(BgfastError, RuntimeError):
-    """A tournament chunk whose play raised, or a worker process that died.
+    """A tournament chunk whose play raised, or a worker process that died (a tournament's,
+    or a label run's of :mod:`bgfast.train.rollout_labels`).
 
-    Finished chunks are saved; re-running the same spec resumes.
+    Finished chunks (label blocks) are saved; re-running the same spec (command) resumes.
 
     :ivar chunk: the chunk that failed (or one of those in flight when a worker died).
     :ivar trace: the worker's traceback, when there is one.

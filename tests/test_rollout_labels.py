@@ -196,10 +196,34 @@ def test_rollouts_name_several_folders_with_or_without_counts(text: str, sources
     assert parse_sources(format_sources(sources)) == sources
 
 
-@pytest.mark.parametrize("text", ["a,,b", "a,a:2", "a, "])
+@pytest.mark.parametrize("text", ["a,,b", "a,a:2", "a, ", "a,./a", "a,a/", "a:-1", "a:", "a:2,b:"])
 def test_bad_rollouts_are_refused(text: str) -> None:
     with pytest.raises(InvalidSpecError, match="rollouts"):
         parse_sources(text)
+
+
+def test_a_refinement_records_its_label_folders_whole_and_resumes_from_anywhere(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run_labels(RolloutLabelConfig(seed=10, blocks=1, per_class="contact=2"), tmp_path / "la")
+    run_labels(RolloutLabelConfig(seed=11, blocks=1, per_class="crashed=2"), tmp_path / "lb")
+    monkeypatch.chdir(tmp_path)
+    start = str(Path(__file__).resolve().parents[1] / "bgfast" / "data" / "weights" / "neural.bgw")
+    small = ["--games", "2", "--block-games", "1", "--plies", "0", "--epochs", "1", "--eval-pairs", "0",
+             "--threads", "1"]
+    assert cli.main(["refine", "missing", "--start", start, "--rollouts", "la,nowhere", *small]) == 2
+    assert not (tmp_path / "missing").exists()                     # refused before the folder is made
+    assert cli.main(["refine", "one", "--start", start, "--rollouts", " la ", *small]) == 0
+    assert cli.main(["refine", "two", "--start", start, "--rollouts", "la, lb:1", *small]) == 0
+    one = read_weights(tmp_path / "one" / "refined.bgw").meta["refine"]
+    two = read_weights(tmp_path / "two" / "refined.bgw").meta["refine"]
+    assert (one["rollouts"], one["rollout_blocks"]) == (str(tmp_path / "la"), 1)
+    assert (two["rollouts"], two["rollout_blocks"]) == (f"{tmp_path / 'la'}:1,{tmp_path / 'lb'}:1", 0)
+    monkeypatch.chdir(tmp_path / "la")                             # elsewhere, by other names
+    assert cli.main(["refine", "../one", "--rollouts", "."]) == 0
+    assert cli.main(["refine", "../one", "--rollouts", ".:1"]) == 0
+    assert cli.main(["refine", "../two", "--rollouts", "../la,../lb"]) == 0
+    assert cli.main(["refine", "../two"]) == 0
+    assert cli.main(["refine", "../two", "--rollouts", "../lb,../la"]) == 2
 
 
 def test_a_refinement_reads_several_label_folders_and_records_their_blocks(tmp_path: Path) -> None:
@@ -256,3 +280,29 @@ def test_ctrl_c_stops_a_label_run_with_one_line_and_a_rerun_finishes_it(tmp_path
     assert 0 < len(kept) < 8                          # a block is there whole or not at all (read below)
     assert cli.main(["labels", str(run)]) == 0        # the rerun labels the rest, with the folder's settings
     assert read_labels(run)[1] == 8
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads worker processes from /proc")
+def test_a_label_worker_killed_is_one_line_and_a_rerun_finishes(tmp_path: Path) -> None:
+    run = tmp_path / "labels"
+    args = [sys.executable, "-m", "bgfast", "train", "labels", str(run), "--workers", "2", "--blocks", "6",
+            "--per-class", "contact=20", "--seed", "14", "--exclude", ""]
+    proc = subprocess.Popen(args, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 60
+        while len(children_of(proc.pid)) < 2 and proc.poll() is None:
+            assert time.monotonic() < deadline, "no workers in 60 s"
+            time.sleep(0.05)
+        time.sleep(0.5)
+        workers = children_of(proc.pid)
+        os.kill(workers[0], signal.SIGKILL)           # out of memory, or kill -9
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 1, err
+    assert err.startswith("bgfast: error: a label worker died while labelling block(s)") and err.count("\n") == 1
+    assert cli.main(["labels", str(run)]) == 0
+    assert read_labels(run)[1] == 6

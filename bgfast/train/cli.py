@@ -137,7 +137,8 @@ def _refine_config(args: argparse.Namespace) -> RefineConfig:
     saved = load_checkpoint(args.run_dir, START) if args.run_dir.is_dir() else None
     if saved is not None and "refine" in saved.meta:
         settings = RefineConfig.saved(dict(saved.meta["refine"]))
-        if "rollouts" in given and resumes_sources(given["rollouts"], settings["rollouts"]):
+        if "rollouts" in given and resumes_sources(given["rollouts"], settings["rollouts"],
+                                                   settings["rollout_blocks"]):
             given["rollouts"] = settings["rollouts"]     # the folders again, the counts as recorded
         return RefineConfig(**{**settings, **given})
     return RefineConfig(**given)

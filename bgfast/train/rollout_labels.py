@@ -46,8 +46,6 @@ import csv
 import dataclasses
 import io
 import json
-import multiprocessing
-import signal
 import time
 import zipfile
 from collections.abc import Callable, Iterator
@@ -58,7 +56,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from bgfast.errors import InvalidSpecError
+from bgfast.errors import InvalidSpecError, WorkerFailedError
 from bgfast.position import Position
 from bgfast.position_class import PositionClass
 from bgfast.validation import whole_number, write_output_file
@@ -244,20 +242,19 @@ def run_labels(config: RolloutLabelConfig, run_dir: str | Path, *, workers: int 
         for block, n, cpu in results:
             say(f"block {block}: {n} positions, {cpu:,.0f} CPU s{_short(config, n)}")
     else:
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with context.Pool(workers, initializer=_worker_signals) as pool:
-            for block, n, cpu in pool.imap_unordered(_work, jobs):
+        from bgfast.procs import WorkerPool
+
+        def died(lost: list[tuple[dict[str, Any], int, str, set[str]]]) -> BaseException:
+            blocks = ", ".join(str(job[1]) for job in lost)
+            return WorkerFailedError(f"a label worker died while labelling block(s) {blocks}: the blocks "
+                                     f"finished are saved; run the same command again to label the rest")
+
+        # bgfast.procs' pool: Ctrl-C and SIGTERM are the parent's (held back while the workers
+        # fork), the workers end with the parent, a block is written whole or not at all
+        with WorkerPool(_work, jobs, workers=workers, on_worker_death=died) as pool:
+            for block, n, cpu in pool.results():
                 say(f"block {block}: {n} positions, {cpu:,.0f} CPU s{_short(config, n)}")
     return sum(block_path(run, b).exists() for b in range(config.blocks))
-
-
-def _worker_signals() -> None:
-    """A worker ignores Ctrl-C (the terminal's whole process group gets it) and ends at once on
-    SIGTERM (a forked worker inherits the parent's handlers): the parent stops the run and
-    its workers, and a block is written whole or not at all."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def read_settings(run_dir: str | Path) -> dict[str, Any] | None:
@@ -329,14 +326,16 @@ def parse_sources(text: str) -> list[tuple[str, int]]:
 
     :raises InvalidSpecError: an empty entry, or a folder named twice."""
     sources: list[tuple[str, int]] = []
-    for entry in text.split(","):
+    for entry in (e.strip() for e in text.split(",")):
         folder, _, count = entry.rpartition(":")
+        if folder and (count == "" or count.lstrip("-").isdigit() and not count.isdigit()):
+            raise InvalidSpecError(f"rollouts {text!r}: {entry!r} has no whole number of blocks after its ':'")
         if not (folder and count.isdigit()):
             folder, count = entry, "0"
-        if not folder.strip():
+        if not folder:
             raise InvalidSpecError(f"rollouts {text!r} has an empty folder name")
-        if any(folder == seen for seen, _ in sources):
-            raise InvalidSpecError(f"rollouts {text!r} names {folder!r} twice")
+        if any(Path(folder).resolve() == Path(seen).resolve() for seen, _ in sources):
+            raise InvalidSpecError(f"rollouts {text!r} names the folder {folder!r} twice")
         sources.append((folder, int(count)))
     return sources
 
@@ -346,15 +345,20 @@ def format_sources(sources: list[tuple[str, int]]) -> str:
     return ",".join(folder if not blocks else f"{folder}:{blocks}" for folder, blocks in sources)
 
 
-def resumes_sources(given: str, recorded: str) -> bool:
-    """Whether ``rollouts`` as given names the folders of a run's recorded ``rollouts``, in
-    its order, with no count or the recorded one (a resume names them as the new run did)."""
+def resumes_sources(given: str, recorded: str, recorded_blocks: int = 0) -> bool:
+    """Whether ``rollouts`` as given names the folders of a run's recorded ``rollouts`` (a
+    single folder's count being ``recorded_blocks``), the same folders in its order, from
+    any working folder, each with no count or the recorded one: a resume names them as
+    the new run did."""
     try:
         ours, theirs = parse_sources(given), parse_sources(recorded) if recorded else []
     except InvalidSpecError:
         return False
+    if len(theirs) == 1 and not theirs[0][1]:
+        theirs = [(theirs[0][0], recorded_blocks)]
     return len(ours) == len(theirs) and all(
-        folder == seen and blocks in (0, count) for (folder, blocks), (seen, count) in zip(ours, theirs))
+        Path(folder).resolve() == Path(seen).resolve() and blocks in (0, count)
+        for (folder, blocks), (seen, count) in zip(ours, theirs))
 
 
 def read_sources(text: str) -> tuple[dict[str, NDArray[Any]], list[tuple[str, int]]]:

@@ -104,11 +104,11 @@ class RefineConfig:
         (0.001 to 0.5); with a ``rank_weight``, a roll's candidates are held out together.
     :ivar threads: threads labelling positions (the labels do not depend on it).
     :ivar rollouts: folders of rollout labels (:mod:`bgfast.train.rollout_labels`), separated
-        by commas, each ``FOLDER`` or ``FOLDER:N`` (its first ``N`` blocks), whose positions
-        join the fit with their rollout targets ("" = none); they are not candidates of a
-        roll, so the ranking term does not weigh them.  A new run records each folder's
-        blocks: ``rollout_blocks`` for one folder named without ``N``, ``FOLDER:N`` for the
-        others.
+        by commas, each ``FOLDER`` or ``FOLDER:N`` (its first ``N`` blocks; ``N`` 0 or left
+        out: every block there), whose positions join the fit with their rollout targets
+        ("" = none); they are not candidates of a roll, so the ranking term does not weigh
+        them.  A new run records each folder as an absolute path with its blocks:
+        ``rollout_blocks`` for one folder named without ``N``, ``FOLDER:N`` for the others.
     :ivar rollout_blocks: the first this many blocks of a single ``rollouts`` folder (all of
         them must be there; 0 = every block there when the run starts, recorded in the meta).
     :ivar rollout_weight: the weight of a rollout-labelled position's cross-entropy.
@@ -172,8 +172,8 @@ class RefineConfig:
 
             sources = parse_sources(self.rollouts)
             if self.rollout_blocks and (len(sources) > 1 or sources[0][1]):
-                raise InvalidSpecError("rollout_blocks counts the blocks of a single rollouts folder: "
-                                       "give several folders' counts as FOLDER:N")
+                raise InvalidSpecError("rollout_blocks counts the blocks of a single rollouts folder named "
+                                       "without a count: give the counts as FOLDER:N instead")
         for name in ("contact_hidden", "race_hidden"):
             whole_number(getattr(self, name), name, low=0, high=_neural.MAX_HIDDEN, error=InvalidSpecError)
             if getattr(self, name) % 8:
@@ -488,8 +488,11 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
     run = Path(run_dir)
     if start is None and load_checkpoint(run, START) is None:
         raise InvalidSpecError(f"{run} holds no refinement yet: give the starting weights (--start FILE)")
-    if start is not None and load_checkpoint(run, START) is None:
+    saved = load_checkpoint(run, START)
+    if start is not None and saved is None:
         _widened(start, config)                       # a net asked to shrink: refused before the folder is made
+    if saved is None and config.rollouts:             # the labels are there (and counted), or no folder is made
+        config = _counted_rollouts(config)
     run.mkdir(parents=True, exist_ok=True)
 
     def say(text: str) -> None:
@@ -499,9 +502,6 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
         if log is not None:
             log(line)
 
-    saved = load_checkpoint(run, START)
-    if saved is None and config.rollouts:              # before any labelling: the labels are there
-        config = _counted_rollouts(config)
     if saved is None:
         assert start is not None
         saved = Weights(start.arrays, {**refine_lineage(start), "refine": config.to_dict()})
@@ -642,15 +642,18 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
 
 
 def _counted_rollouts(config: RefineConfig) -> RefineConfig:
-    """``config`` with the blocks of each rollouts folder counted, as a new run records them.
+    """``config`` with the blocks of each rollouts folder counted and the folders made
+    absolute, as a new run records them (so that it resumes from any working folder).
 
     :raises InvalidSpecError: a folder without labels or with fewer blocks than named."""
     from bgfast.train.rollout_labels import format_sources, parse_sources, read_labels, read_sources
 
     sources = parse_sources(config.rollouts)
     if len(sources) == 1 and not sources[0][1]:
-        return dataclasses.replace(config, rollout_blocks=read_labels(config.rollouts, config.rollout_blocks)[1])
-    return dataclasses.replace(config, rollouts=format_sources(read_sources(config.rollouts)[1]))
+        folder = str(Path(sources[0][0]).resolve())
+        return dataclasses.replace(config, rollouts=folder, rollout_blocks=read_labels(folder, config.rollout_blocks)[1])
+    counted = read_sources(config.rollouts)[1]
+    return dataclasses.replace(config, rollouts=format_sources([(str(Path(f).resolve()), n) for f, n in counted]))
 
 
 def _widened(start: Weights, config: RefineConfig) -> Weights:
