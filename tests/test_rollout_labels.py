@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -249,25 +250,35 @@ def test_a_refinement_reads_several_label_folders_and_records_their_blocks(tmp_p
     assert cli.main(["refine", str(tmp_path / "run"), "--rollouts", f"{first}:2,{second}"]) == 2
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="reads worker processes from /proc")
-def test_ctrl_c_stops_a_label_run_with_one_line_and_a_rerun_finishes_it(tmp_path: Path) -> None:
-    run = tmp_path / "labels"
-    args = [sys.executable, "-m", "bgfast", "train", "labels", str(run), "--workers", "2", "--blocks", "8",
-            "--per-class", "contact=20", "--seed", "12", "--exclude", ""]
+def _label_run(run: Path, seed: int, blocks: int, until: Callable[[int], bool],
+               stop: Callable[[int], None]) -> tuple[subprocess.Popen[str], str, list[int]]:
+    """A two-worker ``bgfast train labels`` run in a process group of its own, stopped by
+    ``stop(pid)`` once ``until(pid)``: the process, its stderr and its workers then."""
+    args = [sys.executable, "-m", "bgfast", "train", "labels", str(run), "--workers", "2", "--blocks", str(blocks),
+            "--per-class", "contact=20", "--seed", str(seed), "--exclude", ""]
     proc = subprocess.Popen(args, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, cwd=tmp_path)
+                            start_new_session=True, cwd=run.parent)
     try:
         deadline = time.monotonic() + 60
-        while not block_path(run, 0).exists() and not block_path(run, 1).exists() and proc.poll() is None:
-            assert time.monotonic() < deadline, "no block labelled in 60 s"
+        while not until(proc.pid) and proc.poll() is None:
+            assert time.monotonic() < deadline, "the run did not get there in 60 s"
             time.sleep(0.05)
         workers = children_of(proc.pid)
-        os.killpg(proc.pid, signal.SIGINT)            # as Ctrl-C in a terminal: the whole process group
-        out, err = proc.communicate(timeout=60)
+        stop(proc.pid)
+        _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
+    return proc, err, workers
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads worker processes from /proc")
+def test_ctrl_c_stops_a_label_run_with_one_line_and_a_rerun_finishes_it(tmp_path: Path) -> None:
+    run = tmp_path / "labels"
+    proc, err, workers = _label_run(
+        run, 12, 8, lambda pid: block_path(run, 0).exists() or block_path(run, 1).exists(),
+        lambda pid: os.killpg(pid, signal.SIGINT))    # as Ctrl-C in a terminal: the whole process group
     if proc.returncode == 0:                          # it finished before the signal came: nothing to see
         pytest.skip("the run ended before Ctrl-C")
     assert proc.returncode == 130, err
@@ -285,23 +296,9 @@ def test_ctrl_c_stops_a_label_run_with_one_line_and_a_rerun_finishes_it(tmp_path
 @pytest.mark.skipif(sys.platform != "linux", reason="reads worker processes from /proc")
 def test_a_label_worker_killed_is_one_line_and_a_rerun_finishes(tmp_path: Path) -> None:
     run = tmp_path / "labels"
-    args = [sys.executable, "-m", "bgfast", "train", "labels", str(run), "--workers", "2", "--blocks", "6",
-            "--per-class", "contact=20", "--seed", "14", "--exclude", ""]
-    proc = subprocess.Popen(args, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, cwd=tmp_path)
-    try:
-        deadline = time.monotonic() + 60
-        while len(children_of(proc.pid)) < 2 and proc.poll() is None:
-            assert time.monotonic() < deadline, "no workers in 60 s"
-            time.sleep(0.05)
-        time.sleep(0.5)
-        workers = children_of(proc.pid)
-        os.kill(workers[0], signal.SIGKILL)           # out of memory, or kill -9
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
+    proc, err, _ = _label_run(
+        run, 14, 6, lambda pid: len(children_of(pid)) >= 2,
+        lambda pid: (time.sleep(0.5), os.kill(children_of(pid)[0], signal.SIGKILL)))  # out of memory, or kill -9
     assert proc.returncode == 1, err
     assert err.startswith("bgfast: error: a label worker died while labelling block(s)") and err.count("\n") == 1
     assert cli.main(["labels", str(run)]) == 0
