@@ -700,6 +700,13 @@ def test_a_race_net_of_an_older_file_gets_zero_rows_for_its_own_inputs(tiny: Wei
         Weights(wrong).model()
 
 
+@pytest.mark.parametrize("fact", [np.int64(3), {1, 2}])
+def test_meta_facts_that_are_not_plain_json_are_refused(tiny: Weights, tmp_path: Path, fact: object) -> None:
+    with pytest.raises(InvalidWeightsError, match="not plain JSON"):
+        write_weights(tmp_path / "w.bgw", Weights(tiny.arrays, {"fact": fact}))
+    assert not (tmp_path / "w.bgw").exists()
+
+
 def test_weights_that_reading_would_refuse_are_not_written(tiny: Weights, tmp_path: Path) -> None:
     wrong = dict(tiny.arrays)
     wrong["race.w1"] = wrong["race.w1"][:nn.INPUTS + 4]

@@ -132,7 +132,8 @@ def encode_weights(weights: Weights) -> bytes:
     """The file's bytes for ``weights``.
 
     :raises InvalidWeightsError: a header (the ``meta`` facts) longer than
-        :data:`MAX_HEADER_BYTES`: such a file could not be read back.
+        :data:`MAX_HEADER_BYTES`, or meta facts that are not plain JSON (numpy numbers,
+        sets): such a file could not be read back.
     """
     header = {
         "inputs": _neural.INPUTS,
@@ -143,7 +144,10 @@ def encode_weights(weights: Weights) -> bytes:
         "arrays": [{"name": name, "shape": list(a.shape)} for name, a in weights.arrays.items()],
         "meta": weights.meta,
     }
-    text = json.dumps(header, sort_keys=True).encode("utf-8")
+    try:
+        text = json.dumps(header, sort_keys=True).encode("utf-8")
+    except (TypeError, ValueError) as exc:   # numpy numbers, sets: not JSON
+        raise InvalidWeightsError(f"the weights' meta facts are not plain JSON: {exc}") from None
     if len(text) > MAX_HEADER_BYTES:
         raise InvalidWeightsError(f"the weights' header is {len(text):,} bytes, more than a weights file "
                                   f"holds ({MAX_HEADER_BYTES:,} at most): shorten the meta facts")
