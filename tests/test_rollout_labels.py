@@ -203,6 +203,13 @@ def test_bad_rollouts_are_refused(text: str) -> None:
         parse_sources(text)
 
 
+def test_rollout_blocks_count_a_single_folder_named_without_a_count() -> None:
+    assert parse_sources("a", 3) == [("a", 3)]
+    for text in ("a,b", "a:2"):
+        with pytest.raises(InvalidSpecError, match="FOLDER:N"):
+            parse_sources(text, 1)
+
+
 def test_a_refinement_records_its_label_folders_whole_and_resumes_from_anywhere(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run_labels(RolloutLabelConfig(seed=10, blocks=1, per_class="contact=2"), tmp_path / "la")
@@ -231,7 +238,7 @@ def test_a_refinement_reads_several_label_folders_and_records_their_blocks(tmp_p
     first, second = tmp_path / "first", tmp_path / "second"
     run_labels(RolloutLabelConfig(seed=10, blocks=2, per_class="contact=2"), first)
     run_labels(RolloutLabelConfig(seed=11, blocks=1, per_class="crashed=2"), second)
-    both, counted = read_sources(f"{first}:1,{second}")
+    both, counted = read_sources(parse_sources(f"{first}:1,{second}"))
     one = read_labels(first, 1)[0]
     assert counted == [(str(first), 1), (str(second), 1)]
     assert np.array_equal(both["boards"], np.concatenate([one["boards"], read_labels(second)[0]["boards"]]))

@@ -319,12 +319,14 @@ def read_labels(run_dir: str | Path, blocks: int = 0) -> tuple[dict[str, NDArray
     return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}, len(parts)
 
 
-def parse_sources(text: str) -> list[tuple[str, int]]:
+def parse_sources(text: str, blocks: int = 0) -> list[tuple[str, int]]:
     """The label runs of a refinement's ``rollouts`` setting: entries ``FOLDER`` (every
     block there, as :func:`read_labels` gives them) or ``FOLDER:N`` (its first ``N``
-    blocks), separated by commas, as ``(folder, N)`` with ``N`` 0 for every block.
+    blocks), separated by commas, as ``(folder, N)`` with ``N`` 0 for every block;
+    ``blocks`` (its ``rollout_blocks``) is the count of a single folder named without one.
 
-    :raises InvalidSpecError: an empty entry, or a folder named twice."""
+    :raises InvalidSpecError: an empty entry, a folder named twice, or ``blocks`` with
+        several folders or a count."""
     sources: list[tuple[str, int]] = []
     for entry in (e.strip() for e in text.split(",")):
         folder, _, count = entry.rpartition(":")
@@ -337,7 +339,10 @@ def parse_sources(text: str) -> list[tuple[str, int]]:
         if any(Path(folder).resolve() == Path(seen).resolve() for seen, _ in sources):
             raise InvalidSpecError(f"rollouts {text!r} names the folder {folder!r} twice")
         sources.append((folder, int(count)))
-    return sources
+    if blocks and (len(sources) > 1 or sources[0][1]):
+        raise InvalidSpecError("rollout_blocks counts the blocks of a single rollouts folder named "
+                               "without a count: give the counts as FOLDER:N instead")
+    return [(sources[0][0], blocks)] if blocks else sources
 
 
 def format_sources(sources: list[tuple[str, int]]) -> str:
@@ -351,23 +356,21 @@ def resumes_sources(given: str, recorded: str, recorded_blocks: int = 0) -> bool
     any working folder, each with no count or the recorded one: a resume names them as
     the new run did."""
     try:
-        ours, theirs = parse_sources(given), parse_sources(recorded) if recorded else []
+        ours, theirs = parse_sources(given), parse_sources(recorded, recorded_blocks) if recorded else []
     except InvalidSpecError:
         return False
-    if len(theirs) == 1 and not theirs[0][1]:
-        theirs = [(theirs[0][0], recorded_blocks)]
     return len(ours) == len(theirs) and all(
         Path(folder).resolve() == Path(seen).resolve() and blocks in (0, count)
         for (folder, blocks), (seen, count) in zip(ours, theirs))
 
 
-def read_sources(text: str) -> tuple[dict[str, NDArray[Any]], list[tuple[str, int]]]:
-    """The arrays of the label runs of ``text`` (:func:`parse_sources`), concatenated in
+def read_sources(sources: list[tuple[str, int]]) -> tuple[dict[str, NDArray[Any]], list[tuple[str, int]]]:
+    """The arrays of the label runs ``sources`` (:func:`parse_sources`), concatenated in
     their order, and the runs with the number of blocks read from each.
 
-    :raises InvalidSpecError: as :func:`parse_sources` and :func:`read_labels`."""
+    :raises InvalidSpecError: as :func:`read_labels`."""
     parts, counted = [], []
-    for folder, blocks in parse_sources(text):
+    for folder, blocks in sources:
         arrays, blocks = read_labels(folder, blocks)
         parts.append(arrays)
         counted.append((folder, blocks))

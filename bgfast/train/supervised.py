@@ -170,10 +170,7 @@ class RefineConfig:
         if self.rollouts:
             from bgfast.train.rollout_labels import parse_sources
 
-            sources = parse_sources(self.rollouts)
-            if self.rollout_blocks and (len(sources) > 1 or sources[0][1]):
-                raise InvalidSpecError("rollout_blocks counts the blocks of a single rollouts folder named "
-                                       "without a count: give the counts as FOLDER:N instead")
+            parse_sources(self.rollouts, self.rollout_blocks)
         for name in ("contact_hidden", "race_hidden"):
             whole_number(getattr(self, name), name, low=0, high=_neural.MAX_HIDDEN, error=InvalidSpecError)
             if getattr(self, name) % 8:
@@ -486,9 +483,9 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
         and no ``start`` is given.
     """
     run = Path(run_dir)
-    if start is None and load_checkpoint(run, START) is None:
-        raise InvalidSpecError(f"{run} holds no refinement yet: give the starting weights (--start FILE)")
     saved = load_checkpoint(run, START)
+    if start is None and saved is None:
+        raise InvalidSpecError(f"{run} holds no refinement yet: give the starting weights (--start FILE)")
     if start is not None and saved is None:
         _widened(start, config)                       # a net asked to shrink: refused before the folder is made
     if saved is None and config.rollouts:             # the labels are there (and counted), or no folder is made
@@ -552,20 +549,15 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
     own = len(boards)
     row_weights: _F32 | None = None
     if config.rollouts:
-        from bgfast.train.rollout_labels import format_sources, parse_sources, read_labels, read_sources
+        from bgfast.train.rollout_labels import format_sources, parse_sources, read_sources
 
-        if len(parse_sources(config.rollouts)) == 1 and config.rollout_blocks:
-            labels, _ = read_labels(config.rollouts, config.rollout_blocks)
-            read = f"{config.rollouts} (blocks 0 to {config.rollout_blocks - 1})"
-        else:
-            labels, counted = read_sources(config.rollouts)
-            read = format_sources(counted)
+        labels, counted = read_sources(parse_sources(config.rollouts, config.rollout_blocks))
         boards = np.concatenate([boards, labels["boards"]])
         targets = np.concatenate([targets, labels["targets"]])
         decisions = np.concatenate([decisions, np.full(len(labels["boards"]), -1, np.int64)])
         row_weights = np.concatenate([np.full(own, config.self_weight, np.float32),
                                       np.full(len(labels["boards"]), config.rollout_weight, np.float32)])
-        say(f"{len(labels['boards']):,} rollout-labelled positions from {read}")
+        say(f"{len(labels['boards']):,} rollout-labelled positions from {format_sources(counted)}")
     from_rollout = np.arange(len(boards)) >= own
     classes = _classes(boards)
     if row_weights is not None:
@@ -646,14 +638,14 @@ def _counted_rollouts(config: RefineConfig) -> RefineConfig:
     absolute, as a new run records them (so that it resumes from any working folder).
 
     :raises InvalidSpecError: a folder without labels or with fewer blocks than named."""
-    from bgfast.train.rollout_labels import format_sources, parse_sources, read_labels, read_sources
+    from bgfast.train.rollout_labels import format_sources, parse_sources, read_sources
 
     sources = parse_sources(config.rollouts)
-    if len(sources) == 1 and not sources[0][1]:
-        folder = str(Path(sources[0][0]).resolve())
-        return dataclasses.replace(config, rollouts=folder, rollout_blocks=read_labels(folder, config.rollout_blocks)[1])
-    counted = read_sources(config.rollouts)[1]
-    return dataclasses.replace(config, rollouts=format_sources([(str(Path(f).resolve()), n) for f, n in counted]))
+    counted = [(str(Path(f).resolve()), n) for f, n in
+               read_sources(parse_sources(config.rollouts, config.rollout_blocks))[1]]
+    if len(sources) == 1 and not sources[0][1]:          # one folder named without a count
+        return dataclasses.replace(config, rollouts=counted[0][0], rollout_blocks=counted[0][1])
+    return dataclasses.replace(config, rollouts=format_sources(counted))
 
 
 def _widened(start: Weights, config: RefineConfig) -> Weights:
