@@ -229,6 +229,28 @@ def test_a_one_play_window_of_zero_is_the_greedy_play(model: nn.Model) -> None:
             pytest.approx(ev.on_roll(board, 2), abs=0)
 
 
+def test_the_replies_of_a_batch_are_the_plays_the_one_ply_value_averages(model: nn.Model) -> None:
+    from bgfast._core.cube import flip
+    from bgfast.dice import ALL_21
+
+    boards = _positions(8, seed=21)
+    batch = np.array([np.frombuffer(b, np.uint8) for b in boards])
+    chances = np.array([dice.weight for dice in ALL_21]) / 36
+    for ply in (0, 1):
+        ev = CoreEvaluator(model, NEURAL, ply=ply, filters=GREEDY_FILTERS)
+        replies = ev.replies_batch(batch)
+        assert replies.shape == (len(boards), 21, 50) and replies.dtype == np.uint8
+        for board, rows in zip(boards, replies):
+            for dice, reply in zip(ALL_21, rows):     # the play, turned: the other side on roll
+                after = ev.choose(board, dice.high, dice.low)
+                assert reply.tobytes() == after[25:] + after[:25]
+            if ply == 0:                              # 1 ply is the chance-weighted mean over them
+                values = np.array([flip(v) for v in ev.on_roll_batch(np.ascontiguousarray(rows), 0)])
+                assert (chances[:, None] * values).sum(axis=0) == pytest.approx(ev.on_roll(board, 1), abs=1e-6)
+    with pytest.raises(ValueError, match="n, 50"):
+        ev.replies_batch(np.zeros((2, 49), np.uint8))
+
+
 def test_wider_filters_change_the_two_ply_value_of_filtered_replies_only(model: nn.Model) -> None:
     boards = _positions(6, seed=13)
     default = CoreEvaluator(model, NEURAL, replies="filtered")

@@ -12,9 +12,10 @@ from bgfast.errors import InvalidSpecError
 from bgfast.train import TrainConfig, initial_weights
 from bgfast.train.config import self_play
 from bgfast.train.supervised import (
-    NetFit, RefineConfig, _conditional, _equity, _forward, _joint, _relative_error, _step, fit_net, label_positions,
-    refine_positions, run_refine,
+    Lookahead, NetFit, RefineConfig, _conditional, _equity, _forward, _joint, _relative_error, _step, fit_net,
+    label_positions, lookahead_equity, lookahead_error, lookahead_positions, refine_positions, run_refine,
 )
+from bgfast.dice import ALL_21
 
 
 def _tiny() -> Weights:
@@ -109,7 +110,9 @@ def test_candidates_are_the_best_plays_of_a_roll_from_the_opponent_s_side() -> N
 
 
 @pytest.mark.parametrize("bad", [{"most": 0}, {"most": 65}, {"plies": 4}, {"held_out": 0.9}, {"held_out": 0.0}, {"games": 0},
-                                 {"on_policy": 1}])
+                                 {"on_policy": 1}, {"lookahead_weight": -1.0}, {"lookahead_rolls": 0},
+                                 {"lookahead_plies": 1}, {"lookahead_plies": 4},
+                                 {"lookahead_weight": 40.0, "nets": "race,backgame"}])
 def test_a_bad_refine_setting_is_refused(bad: dict[str, object]) -> None:
     with pytest.raises(InvalidSpecError):
         RefineConfig(**bad)  # type: ignore[arg-type]
@@ -363,3 +366,100 @@ def test_a_refused_width_leaves_no_folder_and_a_net_without_positions_is_kept(tm
     refined = run_refine(config, start, tmp_path / "empty")
     assert refined.meta["refined"]["backgame"] == {"kept": True, "positions": 0}
     assert all(np.array_equal(start.arrays[k], refined.arrays[k]) for k in start.arrays)
+
+
+def _lookahead_sample(model: _neural.Model, rolls: int = 12) -> tuple[np.ndarray, Lookahead]:
+    """Candidates of a few self-play rolls, their replies and 2-ply labels."""
+    boards, decisions = self_play(model).candidates(4, 0, 3, 1, 5, 1.0, 0.0)
+    rows, replies = lookahead_positions(model, boards, decisions, rolls, seed=2)
+    targets = label_positions(model, np.ascontiguousarray(boards[rows]), 2)
+    return boards[rows], Lookahead(replies, decisions[rows], _equity(targets).astype(np.float32), 40.0)
+
+
+def test_the_lookahead_candidates_are_contact_rolls_and_their_equity_is_the_core_s_one_ply() -> None:
+    from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
+    from bgfast._core.search import GREEDY_FILTERS
+    from bgfast.train.supervised import _classes
+
+    weights = read_weights()
+    model = weights.model()
+    boards, term = _lookahead_sample(model)
+    rolls, count = np.unique(term.groups, return_counts=True)
+    assert len(rolls) == 12 and (count >= 2).all()
+    assert (_classes(boards) == 0).all() and (_classes(term.replies.reshape(-1, 50)) == 0).all()
+    again_boards, again = _lookahead_sample(model)             # the same seed draws the same rolls
+    assert np.array_equal(again_boards, boards) and np.array_equal(again.replies, term.replies)
+    core = CoreEvaluator(model, EvaluatorKind.EVAL_NEURAL, filters=GREEDY_FILTERS)
+    one_ply = _equity(core.on_roll_batch(np.ascontiguousarray(boards), 1).astype(np.float64))
+    equity, _ = lookahead_equity(NetFit.of(weights, "contact"), term.replies)
+    assert equity == pytest.approx(one_ply, abs=2e-5)
+
+
+def _lookahead_loss(fit: NetFit, term: Lookahead) -> float:
+    """``weight`` times the mean squared relative error of the 1-ply equity, in float64."""
+    x, mask = _neural.inputs_batch(np.ascontiguousarray(term.replies.reshape(-1, 50)))[0::2]
+    h = 1 / (1 + np.exp(-(x.astype(np.float64) @ fit.w1 + fit.b1)))
+    o = 1 / (1 + np.exp(-(h @ fit.w2.T.astype(np.float64) + fit.b2)))
+    chances = np.array([d.weight for d in ALL_21]) / 36
+    equity = -(_equity(_joint(o, mask)).reshape(-1, 21) * chances).sum(axis=1)
+    diff = equity - term.equity
+    _, g = np.unique(term.groups, return_inverse=True)
+    r = diff - (np.bincount(g, diff) / np.bincount(g))[g]
+    return term.weight * float((r ** 2).mean())
+
+
+def test_the_lookahead_term_s_gradient_is_that_of_its_loss() -> None:
+    from bgfast.train.supervised import _lookahead_gradients
+
+    model = read_weights().model()
+    _, term = _lookahead_sample(model, rolls=4)
+    fit = NetFit.of(_tiny(), "contact")
+    analytic = _lookahead_gradients(fit, term)
+    for name, (i, j) in (("w2", (0, 3)), ("w1", (30, 5)), ("w1", (150, 1))):
+        param = getattr(fit, name)
+        keep = param[i, j]
+        param[i, j] = keep + np.float32(1e-3)
+        up = _lookahead_loss(fit, term)
+        param[i, j] = keep - np.float32(1e-3)
+        down = _lookahead_loss(fit, term)
+        step = float(np.float32(keep + np.float32(1e-3))) - float(np.float32(keep - np.float32(1e-3)))
+        param[i, j] = keep
+        assert analytic[name][i, j] == pytest.approx((up - down) / step, rel=2e-2, abs=1e-8)
+    before = _lookahead_loss(fit, term)
+    x, _, mask = _neural.inputs_batch(np.ascontiguousarray(term.replies[:, 0]))
+    t = np.tile(np.array([[0.5, 0.1, 0.0, 0.1, 0.0]], np.float32), (len(x), 1))
+    for _ in range(20):                               # the whole step: cross-entropy weighed to nothing
+        _step(fit, x, t, mask, 0.01, row_weight=np.zeros(len(x), np.float32), lookahead=term)
+    assert _lookahead_loss(fit, term) < before
+
+
+def test_a_refinement_with_the_lookahead_term_lowers_the_one_ply_error_and_resumes(tmp_path) -> None:
+    start = read_weights()
+    config = RefineConfig(games=6, block_games=3, epochs=2, plies=0, lr=0.0003, eval_pairs=0, held_out=0.3,
+                          threads=1, explore=0.2, lookahead_weight=400.0, lookahead_rolls=40, nets="contact")
+    refined = run_refine(config, start, tmp_path / "run")
+    contact = refined.meta["refined"]["contact"]
+    assert contact["lookahead_candidates"] > 0 and contact["held_out_lookahead"] > 0
+    assert contact["before"]["lookahead_error"] > 0 and contact["after"]["lookahead_error"] > 0
+    with np.load(tmp_path / "run" / "lookahead.npz") as z:
+        rows, replies, targets = z["rows"], z["replies"], z["targets"]
+    boards = np.concatenate([np.load(f)["boards"] for f in sorted((tmp_path / "run").glob("block-*.npz"))])
+    rolls = np.concatenate([np.where(z["decisions"] >= 0, z["decisions"] + 1000 * k, -1) for k, z in
+                            enumerate(np.load(f) for f in sorted((tmp_path / "run").glob("block-*.npz")))])
+    term = Lookahead(replies, rolls[rows], _equity(targets).astype(np.float32), 1.0)
+    assert targets == pytest.approx(label_positions(start.model(), np.ascontiguousarray(boards[rows]), 2), abs=1e-6)
+    plain = run_refine(dataclasses.replace(config, lookahead_weight=0.0), start, tmp_path / "plain")
+    fitted = lookahead_error(NetFit.of(refined, "contact"), term)
+    assert fitted < lookahead_error(NetFit.of(plain, "contact"), term)
+    assert fitted < lookahead_error(NetFit.of(start, "contact"), term)
+    # killed after its look-ahead labels: resumed, the same net; the file damaged: one clear error
+    (tmp_path / "run" / "fit.npz").unlink()
+    (tmp_path / "run" / "refined.bgw").unlink()
+    again = run_refine(config, None, tmp_path / "run")
+    assert all(np.array_equal(again.arrays[k], refined.arrays[k]) for k in refined.arrays)
+    path = tmp_path / "run" / "lookahead.npz"
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(InvalidSpecError, match="lookahead.npz is damaged"):
+        run_refine(config, None, tmp_path / "run")
+    with pytest.raises(InvalidSpecError, match="--lookahead-weight: 400.0 -> 0.0"):
+        run_refine(dataclasses.replace(config, lookahead_weight=0.0), None, tmp_path / "run")

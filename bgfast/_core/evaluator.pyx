@@ -28,6 +28,8 @@ Adding an evaluator kind: a value of ``EvaluatorKind`` in ``evaluator.pxd``, a c
 pointers of an ``Evaluator`` point into objects that a :class:`CoreEvaluator` keeps
 alive.
 """
+from libc.string cimport memcpy
+
 from bgfast._core.board cimport Board, board_from_bytes, board_swap
 from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate, MAX_CHILDREN
 from bgfast._core.evaluators cimport pubeval_deltas
@@ -480,6 +482,54 @@ cdef class CoreEvaluator:
             for i in range(n):
                 board_from_bytes(&boards[i, 0], &b)
                 evaluator_preroll(&ev, g, &b, plies, &o[i, 0])
+        search_free(search)
+        movegen_free(g)
+        return out
+
+    def replies_batch(self, const unsigned char[:, ::1] boards):
+        """The position after this evaluator's play (at its ply) of each of the 21 rolls, for
+        each row of an (n, 50) uint8 array of boards (side 1 on roll, in play): an (n, 21, 50)
+        uint8 array, each board turned so that side 1 is the side now on roll (the input of
+        :meth:`on_roll`).  The rolls come in :data:`bgfast.dice.ALL_21`'s order (1-1, 2-1,
+        2-2, 3-1, ...); a roll with no legal play leaves the board as it was.  Releases the
+        GIL.  ``on_roll(board, 1)`` is the average of ``flip(on_roll(reply, 0))`` over the 21
+        replies, weighted by each roll's chances (a test checks it).
+
+        :raises ValueError: not (n, 50).
+        """
+        cdef Py_ssize_t i, n = boards.shape[0]
+        cdef int d1, d2, k, idx
+        cdef Board b, after
+        cdef MoveGen* g
+        cdef Search* search = NULL
+        cdef Evaluator ev = self.ev
+        if boards.shape[1] != 50:
+            raise ValueError("boards must be an (n, 50) array, got %r" % ((boards.shape[0], boards.shape[1]),))
+        out = np.zeros((n, 21, 50), dtype=np.uint8)
+        cdef unsigned char[:, :, ::1] o = out
+        g = movegen_new()
+        if g == NULL:
+            raise MemoryError()
+        if ev.kind == EVAL_NEURAL and ev.ply > 0:      # a search of its own: threads may call at once
+            search = search_new(ev.model, self.ev.search.cache_size)
+            if search == NULL or not search_reserve(search, ev.ply):
+                search_free(search)
+                movegen_free(g)
+                raise MemoryError()
+            search.filters = self.ev.search.filters
+            search.replies = self.ev.search.replies
+            ev.search = search
+        with nogil:
+            for i in range(n):
+                board_from_bytes(&boards[i, 0], &b)
+                k = 0
+                for d1 in range(1, 7):
+                    for d2 in range(1, d1 + 1):
+                        generate(g, &b, d1, d2)
+                        idx = evaluator_choose(&ev, g, &b, NULL)
+                        board_swap(&after, &g.items[idx].board)
+                        memcpy(&o[i, k, 0], &after.side[0][0], 50)
+                        k += 1
         search_free(search)
         movegen_free(g)
         return out

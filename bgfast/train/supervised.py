@@ -50,17 +50,20 @@ from numpy.typing import NDArray
 from bgfast._core import neural as _neural
 from bgfast._core.training import PLAYERS
 from bgfast.bots.neural_weights import Weights
+from bgfast.dice import ALL_21
 from bgfast.errors import InvalidSpecError
 from bgfast.train.checkpoint import LOG, load_checkpoint, save_checkpoint
 from bgfast.train.config import changed_settings, self_play
 from bgfast.train.curve import paired_ppg
 from bgfast.validation import real_number, whole_number, write_output_file
 
-__all__ = ["RefineConfig", "label_positions", "refine_positions", "fit_net", "run_refine", "NetFit"]
+__all__ = ["RefineConfig", "label_positions", "refine_positions", "fit_net", "run_refine", "NetFit", "Lookahead",
+           "lookahead_positions", "lookahead_equity", "lookahead_error"]
 
 START = "start.bgw"
 REFINED = "refined.bgw"
 FIT = "fit.npz"
+LOOKAHEAD = "lookahead.npz"
 _F32 = NDArray[np.float32]
 
 
@@ -96,6 +99,20 @@ class RefineConfig:
         races best: offline on round 9's labels the race net fit with 0 lost 0.24
         millipoints a race decision at 0 ply and 0.36 at 1 ply, with 40 0.32 and 0.45 (model
         card).
+    :ivar lookahead_weight: the weight of the *look-ahead ranking term* (0: none), for the
+        contact net: for ``lookahead_rolls`` rolls of the self-play candidates (contact
+        positions, two or more candidates, every reply a contact position), the squared
+        relative equity error, as ``rank_weight``'s, of each candidate's 1-ply value (the
+        average over the 21 rolls of the net's value after the start net's 0-ply reply,
+        :meth:`~bgfast._core.evaluator.CoreEvaluator.replies_batch`) against its
+        ``lookahead_plies``-ply label by the start net.  The 0-ply ranking term fits the
+        order of a roll's plays but leaves each position's level free, and the 1-ply search
+        compares levels of positions a roll apart: with 40 on round 13 (8 epochs from it)
+        1-ply checker play went from 2.36 to 2.03 millipoints a decision (model card).
+    :ivar lookahead_rolls: rolls the look-ahead term fits (drawn in a seeded order from the
+        self-play blocks' rolls; fewer if the blocks have fewer).
+    :ivar lookahead_plies: the plies of the look-ahead term's labels, 2 or 3 (deeper than
+        the 1-ply value it fits).
     :ivar epochs: passes over the positions.
     :ivar lr: Adam's peak learning rate (after a warm-up of 5% of the steps, then a cosine
         decay to 0).
@@ -143,6 +160,9 @@ class RefineConfig:
     plies: int = 1
     rank_weight: float = 40.0
     race_rank_weight: float = 0.0
+    lookahead_weight: float = 0.0
+    lookahead_rolls: int = 12000
+    lookahead_plies: int = 2
     epochs: int = 6
     lr: float = 0.001
     batch: int = 512
@@ -167,6 +187,8 @@ class RefineConfig:
         whole_number(self.most, "most", low=1, high=64, error=InvalidSpecError)
         whole_number(self.plies, "plies", low=0, high=3, error=InvalidSpecError)
         whole_number(self.rollout_blocks, "rollout_blocks", low=0, error=InvalidSpecError)
+        whole_number(self.lookahead_rolls, "lookahead_rolls", low=1, error=InvalidSpecError)
+        whole_number(self.lookahead_plies, "lookahead_plies", low=2, high=3, error=InvalidSpecError)
         if self.rollouts:
             from bgfast.train.rollout_labels import parse_sources
 
@@ -190,6 +212,9 @@ class RefineConfig:
         real_number(self.window, "window", low=0.0, error=InvalidSpecError)
         real_number(self.rank_weight, "rank_weight", low=0.0, error=InvalidSpecError)
         real_number(self.race_rank_weight, "race_rank_weight", low=0.0, error=InvalidSpecError)
+        real_number(self.lookahead_weight, "lookahead_weight", low=0.0, error=InvalidSpecError)
+        if self.lookahead_weight and "contact" not in names:
+            raise InvalidSpecError("lookahead_weight fits the contact net, which nets does not name")
         real_number(self.explore, "explore", low=0.0, high=1.0, error=InvalidSpecError)
         unknown = [name for name in self.opponents.split(",") if name not in PLAYERS]
         if unknown or not self.opponents:
@@ -215,7 +240,7 @@ class RefineConfig:
         the ``rank_weight``)."""
         old = {"rank_weight": 0.0, "rollouts": "", "rollout_blocks": 0, "rollout_weight": 1.0, "self_weight": 1.0,
                "race_self_weight": 1.0, "nets": ",".join(_neural.NETS), "contact_hidden": 0, "race_hidden": 0,
-               **settings}
+               "lookahead_weight": 0.0, "lookahead_rolls": 12000, "lookahead_plies": 2, **settings}
         return {"race_rank_weight": old["rank_weight"], **old}
 
 
@@ -353,13 +378,72 @@ def _relative_error(equity: _F32, target: _F32, groups: NDArray[np.int64]) -> _F
     return out
 
 
+@dataclass(frozen=True)
+class Lookahead:
+    """The look-ahead ranking term's positions (:attr:`RefineConfig.lookahead_weight`): for
+    each of n candidates, its 21 replies ``replies`` (n, 21, 50) uint8 (the position after
+    the 0-ply reply to each roll of :data:`bgfast.dice.ALL_21`, its mover's opponent on
+    roll: :meth:`~bgfast._core.evaluator.CoreEvaluator.replies_batch`), its roll ``groups``
+    (n,) int64 and the cubeless equity ``equity`` (n,) float32 of its label (the
+    candidate's side on roll, points); ``weight`` weighs the term."""
+
+    replies: NDArray[np.uint8]
+    groups: NDArray[np.int64]
+    equity: _F32
+    weight: float
+
+    def subset(self, rows: NDArray[np.intp]) -> Lookahead:
+        return Lookahead(self.replies[rows], self.groups[rows], self.equity[rows], self.weight)
+
+
+ROLL_CHANCES = np.array([dice.weight for dice in ALL_21], dtype=np.float32) / 36
+"""The chance (21,) of each roll of :data:`bgfast.dice.ALL_21`."""
+
+
+def lookahead_equity(fit: NetFit, replies: NDArray[np.uint8]) -> tuple[_F32, tuple[_F32, _F32, _F32, _F32]]:
+    """The 1-ply cubeless equity (n,) by ``fit``'s net of each candidate of ``replies``
+    (n, 21, 50) (the candidate's side on roll, points: minus the chance-weighted mean of the
+    net's equity of the replies), and the forward pass (inputs, mask, hidden, outputs) of
+    the n * 21 replies."""
+    x, mask = _inputs(fit, replies.reshape(-1, 50))
+    h, o = _forward(fit, x)
+    equity = -(_equity(_joint(o, mask)).reshape(len(replies), 21) * ROLL_CHANCES).sum(axis=1)
+    return equity.astype(np.float32), (x, mask, h, o)
+
+
+def lookahead_error(fit: NetFit, lookahead: Lookahead, block: int = 2048) -> float:
+    """The mean absolute :func:`_relative_error` of the candidates' :func:`lookahead_equity`
+    against their labels (nan for none)."""
+    if not len(lookahead.groups):
+        return float("nan")
+    equity = np.concatenate([lookahead_equity(fit, lookahead.replies[k:k + block])[0]
+                             for k in range(0, len(lookahead.groups), block)])
+    return float(np.abs(_relative_error(equity, lookahead.equity, lookahead.groups)).mean())
+
+
+def _backprop(fit: NetFit, x: _F32, h: _F32, dl: NDArray[np.floating[Any]]) -> dict[str, _F32]:
+    """The gradients of the weights from that ``dl`` (rows, 5) of the output logits."""
+    dh = (dl @ fit.w2) * h * (1 - h)
+    return {"w2": dl.T @ h, "b2": dl.sum(axis=0), "w1": x.T @ dh, "b1": dh.sum(axis=0)}
+
+
+def _lookahead_gradients(fit: NetFit, lookahead: Lookahead) -> dict[str, _F32]:
+    """The gradients of ``weight`` times the mean squared relative error of the 1-ply
+    equity of ``lookahead``'s candidates (one or more whole rolls)."""
+    equity, (x, mask, h, o) = lookahead_equity(fit, lookahead.replies)
+    r = _relative_error(equity, lookahead.equity, lookahead.groups)
+    by_reply = (-(2 * lookahead.weight / len(r)) * r[:, None] * ROLL_CHANCES).reshape(-1)
+    return _backprop(fit, x, h, by_reply[:, None] * _equity_gradient(o, mask) * o * (1 - o))
+
+
 def _step(fit: NetFit, x: _F32, t: _F32, mask: _F32, lr: float, groups: NDArray[np.int64] | None = None,
-          rank_weight: float = 0.0, row_weight: _F32 | None = None) -> None:
+          rank_weight: float = 0.0, row_weight: _F32 | None = None, lookahead: Lookahead | None = None) -> None:
     """One Adam step on a minibatch: the gradient of the conditional cross-entropy on the
     output logits is ``weight * (o - target)`` (outputs that are exactly 0 are masked),
     times each row's ``row_weight`` when given; with
     ``groups`` (the roll of each row, -1 for none) and ``rank_weight``, plus that of
-    ``rank_weight`` times the squared :func:`_relative_error` of the equity."""
+    ``rank_weight`` times the squared :func:`_relative_error` of the equity; with
+    ``lookahead`` (whole rolls), plus that of its term (:func:`_lookahead_gradients`)."""
     h, o = _forward(fit, x)
     target, weight = _conditional(t)
     dl = weight * mask * (o - target) / np.float32(len(x))
@@ -368,8 +452,10 @@ def _step(fit: NetFit, x: _F32, t: _F32, mask: _F32, lr: float, groups: NDArray[
     if groups is not None and rank_weight:
         r = _relative_error(_equity(_joint(o, mask)), _equity(t), groups)
         dl += ((2 * rank_weight / len(x)) * r)[:, None] * _equity_gradient(o, mask) * o * (1 - o)
-    dh = (dl @ fit.w2) * h * (1 - h)
-    grads = {"w2": dl.T @ h, "b2": dl.sum(axis=0), "w1": x.T @ dh, "b1": dh.sum(axis=0)}
+    grads = _backprop(fit, x, h, dl)
+    if lookahead is not None and lookahead.weight and len(lookahead.groups):
+        for name, g in _lookahead_gradients(fit, lookahead).items():
+            grads[name] += g
     fit.step += 1
     b1, b2, eps = 0.9, 0.999, 1e-8
     scale = lr * math.sqrt(1 - b2 ** fit.step) / (1 - b1 ** fit.step)
@@ -434,19 +520,27 @@ def _units(decisions: NDArray[np.int64]) -> NDArray[np.int64]:
 def fit_net(fit: NetFit, boards: NDArray[np.uint8], targets: _F32, *, epochs: int, lr: float, batch: int,
             seed: int, first_epoch: int = 0, after_epoch: Callable[[int], None] | None = None,
             decisions: NDArray[np.int64] | None = None, rank_weight: float = 0.0,
-            row_weights: _F32 | None = None) -> None:
+            row_weights: _F32 | None = None, lookahead: Lookahead | None = None) -> None:
     """Fit ``fit`` to ``(boards, targets)`` (every board of its net's class) by Adam, from epoch
     ``first_epoch`` to ``epochs`` (epoch ``e``'s order is ``default_rng((seed, e))``'s);
     ``after_epoch(e)`` is called after each.  With ``decisions`` (the roll of each board, -1
     for none) the candidates of a roll come in the same minibatch (but at a batch's edge) and
     ``rank_weight`` weighs their relative equity error (:func:`_step`); ``row_weights`` (n,)
-    weigh each board's cross-entropy."""
+    weigh each board's cross-entropy.  With ``lookahead`` each step also takes the next few
+    of its rolls (an epoch passes over them all once, in ``default_rng((seed, e, 1))``'s
+    order) for the look-ahead term."""
     steps_per_epoch = -(-len(boards) // batch)
     total = max(1, epochs * steps_per_epoch)
     warm = max(1, total // 20)
     units = None if decisions is None else _units(decisions)
+    if lookahead is not None:
+        by_roll = np.argsort(lookahead.groups, kind="stable")
+        _, first_row, roll_rows = np.unique(lookahead.groups[by_roll], return_index=True, return_counts=True)
+        rolls_per_step = -(-len(first_row) // steps_per_epoch)
     for epoch in range(first_epoch, epochs):
         rng = np.random.default_rng((seed, epoch))
+        if lookahead is not None:
+            roll_order = np.random.default_rng((seed, epoch, 1)).permutation(len(first_row))
         if units is None:
             order = rng.permutation(len(boards))
         else:
@@ -459,10 +553,80 @@ def fit_net(fit: NetFit, boards: NDArray[np.uint8], targets: _F32, *, epochs: in
                                                                                        / max(1, total - warm)))
             ix = np.sort(order[start:start + batch])
             x, mask = _inputs(fit, boards[ix])
+            rolls = None
+            if lookahead is not None:
+                chosen = roll_order[k * rolls_per_step:(k + 1) * rolls_per_step]
+                rows = np.concatenate([by_roll[first_row[r]:first_row[r] + roll_rows[r]] for r in chosen]
+                                      or [np.zeros(0, np.intp)])
+                rolls = lookahead.subset(rows)
             _step(fit, x, targets[ix], mask, rate, None if decisions is None else decisions[ix], rank_weight,
-                  None if row_weights is None else row_weights[ix])
+                  None if row_weights is None else row_weights[ix], rolls)
         if after_epoch is not None:
             after_epoch(epoch)
+
+
+def lookahead_positions(model: _neural.Model, boards: NDArray[np.uint8], decisions: NDArray[np.int64],
+                        rolls: int, seed: int, *, block: int = 2048) -> tuple[NDArray[np.intp], NDArray[np.uint8]]:
+    """The look-ahead term's candidates: up to ``rolls`` rolls of ``decisions`` (the roll
+    of each of the (n, 50) ``boards``, -1 for none) in ``default_rng((seed, 3))``'s order,
+    keeping the candidates that are contact positions and whose 21 replies by ``model`` at
+    0 ply all are too, and the rolls that keep two or more: the rows (m,) of ``boards``
+    they are (in ascending order) and their replies (m, 21, 50)."""
+    from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
+    from bgfast._core.search import GREEDY_FILTERS
+
+    contact = _neural.NETS.index("contact")
+    candidates = np.nonzero(decisions >= 0)[0]
+    candidates = candidates[_classes(boards[candidates]) == contact]
+    found, count = np.unique(decisions[candidates], return_counts=True)
+    order = np.random.default_rng((seed, 3)).permutation(found[count >= 2])
+    evaluator = CoreEvaluator(model, EvaluatorKind.EVAL_NEURAL, filters=GREEDY_FILTERS)
+    rows_parts, reply_parts, kept = [], [], 0
+    for start in range(0, len(order), block):
+        if kept >= rolls:
+            break
+        chunk = order[start:start + block]
+        rows = candidates[np.isin(decisions[candidates], chunk)]
+        replies = evaluator.replies_batch(np.ascontiguousarray(boards[rows]))
+        ok = (_classes(replies.reshape(-1, 50)).reshape(-1, 21) == contact).all(axis=1)
+        rows, replies = rows[ok], replies[ok]
+        left, count = np.unique(decisions[rows], return_counts=True)
+        chunk = chunk[np.isin(chunk, left[count >= 2])][:rolls - kept]
+        kept += len(chunk)
+        take = np.isin(decisions[rows], chunk)
+        rows_parts.append(rows[take])
+        reply_parts.append(replies[take])
+    if not rows_parts:
+        return np.zeros(0, np.intp), np.zeros((0, 21, 50), np.uint8)
+    return np.concatenate(rows_parts), np.concatenate(reply_parts)
+
+
+def _lookahead_data(run: Path, teacher: _neural.Model, config: RefineConfig, boards: NDArray[np.uint8],
+                    decisions: NDArray[np.int64], say: Callable[[str], None]) -> tuple[NDArray[np.intp], Lookahead]:
+    """The run's look-ahead candidates (rows of the self-play ``boards``) and term, from
+    ``lookahead.npz`` or made and labelled (by the start net, ``config.lookahead_plies``
+    deep) and saved there.
+
+    :raises InvalidSpecError: the file is damaged."""
+    path = run / LOOKAHEAD
+    if not path.exists():
+        t = time.monotonic()
+        rows, replies = lookahead_positions(teacher, boards, decisions, config.lookahead_rolls, config.seed)
+        targets = label_positions(teacher, boards[rows], config.lookahead_plies, threads=config.threads)
+        _save_npz(path, rows=rows.astype(np.int64), replies=replies, targets=targets)
+        say(f"look-ahead: {len(np.unique(decisions[rows])):,} rolls, {len(rows):,} candidates labelled at "
+            f"{config.lookahead_plies} plies in {time.monotonic() - t:,.0f} s")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            rows, replies, targets = data["rows"], data["replies"], data["targets"]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        raise InvalidSpecError(f"{path} is damaged ({exc}): delete it and run again to make it anew") from None
+    n = len(rows)
+    if (rows.dtype != np.int64 or rows.ndim != 1 or replies.dtype != np.uint8 or replies.shape != (n, 21, 50)
+            or targets.dtype != np.float32 or targets.shape != (n, 5) or (n and not 0 <= rows.min() <= rows.max() < len(boards))):
+        raise InvalidSpecError(f"{path} is damaged (arrays of other shapes or types): delete it and run again "
+                               f"to make it anew")
+    return rows, Lookahead(replies, decisions[rows], _equity(targets).astype(np.float32), config.lookahead_weight)
 
 
 # ---------------------------------------------------------------- the run
@@ -558,13 +722,17 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
         row_weights = np.concatenate([np.full(own, config.self_weight, np.float32),
                                       np.full(len(labels["boards"]), config.rollout_weight, np.float32)])
         say(f"{len(labels['boards']):,} rollout-labelled positions from {format_sources(counted)}")
+    lookahead_rows: NDArray[np.intp] = np.zeros(0, np.intp)
+    lookahead: Lookahead | None = None
+    if config.lookahead_weight:
+        lookahead_rows, lookahead = _lookahead_data(run, teacher, config, boards, decisions, say)
     from_rollout = np.arange(len(boards)) >= own
     classes = _classes(boards)
     if row_weights is not None:
         row_weights[(classes == _neural.NETS.index("race")) & ~from_rollout] = config.race_self_weight
     # with the ranking term a roll's candidates are held out, and shuffled, together; without
     # it each position on its own, as the rounds before the term were fit
-    ranked = config.rank_weight > 0 or config.race_rank_weight > 0
+    ranked = config.rank_weight > 0 or config.race_rank_weight > 0 or config.lookahead_weight > 0
     units = _units(decisions) if ranked else np.arange(len(boards))
     held = (np.random.default_rng((config.seed, 1)).random(int(units.max()) + 1 if len(units) else 0)
             < config.held_out)[units]
@@ -585,6 +753,12 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
         val = np.nonzero((classes == k) & held)[0]
         val_rollout = np.nonzero((classes == k) & held & from_rollout)[0]
         before = _validate(NetFit.of(widened, net), boards[val], targets[val], decisions[val])
+        term = lookahead if net == "contact" else None
+        term_fit = term_val = None
+        if term is not None:
+            term_fit = term.subset(np.nonzero(~held[lookahead_rows])[0])
+            term_val = term.subset(np.nonzero(held[lookahead_rows])[0])
+            before["lookahead_error"] = lookahead_error(NetFit.of(widened, net), term_val)
         before_rollout = _validate(NetFit.of(widened, net), boards[val_rollout], targets[val_rollout])
         done = int(state.get(f"{net}.epochs", 0))
 
@@ -600,21 +774,29 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
             figures = _validate(fit, boards[val], targets[val], decisions[val])
             rolled = (f", rollout equity error {_validate(fit, boards[val_rollout], targets[val_rollout])['equity_mae']:.5f}"
                       if len(val_rollout) else "")
-            say(f"{net} epoch {epoch + 1}/{config.epochs}: held-out {_figures_text(figures)}" + rolled)
+            ahead = (f", 1-ply relative equity error {lookahead_error(fit, term_val):.5f}"
+                     if term_val is not None and len(term_val.groups) else "")
+            say(f"{net} epoch {epoch + 1}/{config.epochs}: held-out {_figures_text(figures)}" + rolled + ahead)
 
         if done < config.epochs:
             say(f"{net}: {len(train):,} positions, {len(val):,} held out; before: {_figures_text(before)}"
                 + (f", rollout equity error {before_rollout['equity_mae']:.5f} "
-                                                  f"({len(val_rollout):,} held out)" if len(val_rollout) else ""))
+                                                  f"({len(val_rollout):,} held out)" if len(val_rollout) else "")
+                + (f", 1-ply relative equity error {before['lookahead_error']:.5f} ({len(term_val.groups):,} "
+                   f"candidates held out)" if term_val is not None and len(term_val.groups) else ""))
             fit_net(fit, boards[train], targets[train], epochs=config.epochs, lr=config.lr, batch=config.batch,
                     seed=config.seed * 7 + k, first_epoch=done, after_epoch=after,
                     decisions=decisions[train] if ranked else None,
                     rank_weight=config.race_rank_weight if net == "race" else config.rank_weight,
-                    row_weights=None if row_weights is None else row_weights[train])
+                    row_weights=None if row_weights is None else row_weights[train], lookahead=term_fit)
         for part, array in fit.params().items():
             result[f"{net}.{part}"] = array
         facts[net] = {"positions": int(len(train)), "held_out": int(len(val)), "before": before,
                       "after": _validate(fit, boards[val], targets[val], decisions[val])}
+        if term_fit is not None and term_val is not None:
+            facts[net].update(lookahead_candidates=int(len(term_fit.groups)),
+                              held_out_lookahead=int(len(term_val.groups)))
+            facts[net]["after"]["lookahead_error"] = lookahead_error(fit, term_val)
         if len(val_rollout):
             facts[net].update(rollout_positions=int((from_rollout[train]).sum()), held_out_rollout=int(len(val_rollout)),
                               before_rollout=before_rollout,
