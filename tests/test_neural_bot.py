@@ -143,7 +143,7 @@ def test_the_1_ply_play_is_gnubgs_move_filter_and_look_ahead(model: nn.Model) ->
     ev = CoreEvaluator(model, EvaluatorKind.EVAL_NEURAL, ply=1)
     zero = CoreEvaluator(model, EvaluatorKind.EVAL_NEURAL)
     checked = differ = 0
-    for k, pos in enumerate(_positions(40, seed=6)):
+    for k, pos in enumerate(_positions(100, seed=6)):
         board = pos.to_bytes()
         d1, d2 = ROLLS_21[(5 * k) % 21]
         assert zero.choose(board, d1, d2) == model.choose(board, d1, d2)

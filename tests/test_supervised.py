@@ -112,7 +112,8 @@ def test_candidates_are_the_best_plays_of_a_roll_from_the_opponent_s_side() -> N
 @pytest.mark.parametrize("bad", [{"most": 0}, {"most": 65}, {"plies": 4}, {"held_out": 0.9}, {"held_out": 0.0}, {"games": 0},
                                  {"on_policy": 1}, {"lookahead_weight": -1.0}, {"lookahead_rolls": 0},
                                  {"lookahead_plies": 1}, {"lookahead_plies": 4},
-                                 {"lookahead_weight": 40.0, "nets": "race,backgame"}])
+                                 {"lookahead_weight": 40.0, "nets": "race,backgame"}, {"deep_rank_weight": 40.0},
+                                 {"lookahead_weight": 40.0, "deep_rank_weight": -1.0}])
 def test_a_bad_refine_setting_is_refused(bad: dict[str, object]) -> None:
     with pytest.raises(InvalidSpecError):
         RefineConfig(**bad)  # type: ignore[arg-type]
@@ -396,25 +397,38 @@ def test_the_lookahead_candidates_are_contact_rolls_and_their_equity_is_the_core
 
 
 def _lookahead_loss(fit: NetFit, term: Lookahead) -> float:
-    """``weight`` times the mean squared relative error of the 1-ply equity, in float64."""
-    x, mask = _neural.inputs_batch(np.ascontiguousarray(term.replies.reshape(-1, 50)))[0::2]
-    h = 1 / (1 + np.exp(-(x.astype(np.float64) @ fit.w1 + fit.b1)))
-    o = 1 / (1 + np.exp(-(h @ fit.w2.T.astype(np.float64) + fit.b2)))
-    chances = np.array([d.weight for d in ALL_21]) / 36
-    equity = -(_equity(_joint(o, mask)).reshape(-1, 21) * chances).sum(axis=1)
-    diff = equity - term.equity
+    """``weight`` times the mean squared relative error of the 1-ply equity, plus
+    ``deep_rank_weight`` times that of the candidates' 0-ply equity, in float64."""
     _, g = np.unique(term.groups, return_inverse=True)
-    r = diff - (np.bincount(g, diff) / np.bincount(g))[g]
-    return term.weight * float((r ** 2).mean())
+
+    def equity_of(boards: np.ndarray) -> np.ndarray:
+        x, mask = _neural.inputs_batch(np.ascontiguousarray(boards))[0::2]
+        h = 1 / (1 + np.exp(-(x.astype(np.float64) @ fit.w1 + fit.b1)))
+        o = 1 / (1 + np.exp(-(h @ fit.w2.T.astype(np.float64) + fit.b2)))
+        return _equity(_joint(o, mask))
+
+    def squared(equity: np.ndarray) -> float:
+        diff = equity - term.equity
+        r = diff - (np.bincount(g, diff) / np.bincount(g))[g]
+        return float((r ** 2).mean())
+
+    chances = np.array([d.weight for d in ALL_21]) / 36
+    loss = term.weight * squared(-(equity_of(term.replies.reshape(-1, 50)).reshape(-1, 21) * chances).sum(axis=1))
+    if term.candidates is not None:
+        loss += term.deep_rank_weight * squared(equity_of(term.candidates))
+    return loss
 
 
 def test_the_lookahead_term_s_gradient_is_that_of_its_loss() -> None:
     from bgfast.train.supervised import _lookahead_gradients
 
     model = read_weights().model()
-    _, term = _lookahead_sample(model, rolls=4)
+    boards, term = _lookahead_sample(model, rolls=4)
+    term = dataclasses.replace(term, candidates=boards, deep_rank_weight=25.0)
     fit = NetFit.of(_tiny(), "contact")
     analytic = _lookahead_gradients(fit, term)
+    alone = _lookahead_gradients(fit, dataclasses.replace(term, candidates=None))
+    assert not np.allclose(alone["w1"], analytic["w1"])         # the 0-ply part counts
     for name, (i, j) in (("w2", (0, 3)), ("w1", (30, 5)), ("w1", (150, 1))):
         param = getattr(fit, name)
         keep = param[i, j]
@@ -452,6 +466,14 @@ def test_a_refinement_with_the_lookahead_term_lowers_the_one_ply_error_and_resum
     fitted = lookahead_error(NetFit.of(refined, "contact"), term)
     assert fitted < lookahead_error(NetFit.of(plain, "contact"), term)
     assert fitted < lookahead_error(NetFit.of(start, "contact"), term)
+    # the deep ranking term moves the candidates' 0-ply order towards the same labels
+    deep = run_refine(dataclasses.replace(config, deep_rank_weight=400.0), start, tmp_path / "deep")
+    from bgfast.train.supervised import _validate
+
+    def zero_ply(weights: Weights) -> float:
+        return _validate(NetFit.of(weights, "contact"), boards[rows], targets, rolls[rows])["rank_error"]
+
+    assert zero_ply(deep) < zero_ply(refined)
     # killed after its look-ahead labels: resumed, the same net; the file damaged: one clear error
     (tmp_path / "run" / "fit.npz").unlink()
     (tmp_path / "run" / "refined.bgw").unlink()
@@ -463,3 +485,12 @@ def test_a_refinement_with_the_lookahead_term_lowers_the_one_ply_error_and_resum
         run_refine(config, None, tmp_path / "run")
     with pytest.raises(InvalidSpecError, match="--lookahead-weight: 400.0 -> 0.0"):
         run_refine(dataclasses.replace(config, lookahead_weight=0.0), None, tmp_path / "run")
+
+
+def test_a_net_with_no_held_out_positions_has_no_figures_not_nan() -> None:
+    from bgfast.train.supervised import _figures_text, _validate
+
+    empty = _validate(NetFit.of(_tiny(), "contact"), np.zeros((0, 50), np.uint8), np.zeros((0, 5), np.float32))
+    assert _figures_text(empty) == "no figures (no position held out)"
+    alone = {"excess_loss": 0.001, "equity_mae": 0.01, "rank_error": float("nan")}     # no roll of 2+ held out
+    assert _figures_text(alone) == "excess loss 0.00100, equity error 0.01000"

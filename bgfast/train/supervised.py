@@ -17,7 +17,14 @@ plays; to choose a play it must also value the plays it did not choose.  A refin
    each candidate's equity *relative to the other candidates of its roll* (the label's
    equity minus the mean of its roll's labels, against the same of the net's), the part of
    the value that decides the play; a cosine learning-rate schedule; a held-out share of
-   the positions (a roll's candidates together, with the term) gives the validation figures.
+   the positions (a roll's candidates together, with the term) gives the validation figures;
+4. with ``lookahead_weight``, also fits the *look-ahead ranking term*: the same relative
+   error of the candidates' 1-ply equity (the mean over the 21 rolls of the net's value
+   after the start net's reply, the value a 1-ply search compares) against their
+   ``lookahead_plies``-ply labels (``lookahead.npz``: the candidates' rows, replies and
+   labels).  The 0-ply term leaves each roll's level free; a 1-ply search compares the
+   levels of positions a roll apart, so without this term the net's 1-ply play was no
+   better than its 0-ply play.
 
 Every label comes from bgfast's own net: gnubg only measures the result.  The fit is
 plain numpy (float32), so training needs nothing beyond bgfast's own dependencies.
@@ -25,7 +32,8 @@ plain numpy (float32), so training needs nothing beyond bgfast's own dependencie
 A run folder holds ``start.bgw`` (the starting net), ``block-NNNN.npz`` (the labelled
 positions of ``block_games`` games each, ``boards`` (n, 50) uint8, ``targets`` (n, 5)
 float32 and ``decisions`` (n,) int64: the roll within the block a candidate came from, -1
-for the positions before the rolls), ``fit.npz`` (the weights and Adam's moments
+for the positions before the rolls), ``lookahead.npz`` (with ``lookahead_weight``),
+``fit.npz`` (the weights and Adam's moments
 after each epoch), ``refined.bgw`` (the result, its facts in the meta) and ``log.txt``.
 Each file is replaced atomically, so a run killed at any moment resumes where it was,
 and the same config and start give the same net on the same build: a position's label
@@ -113,6 +121,10 @@ class RefineConfig:
         self-play blocks' rolls; fewer if the blocks have fewer).
     :ivar lookahead_plies: the plies of the look-ahead term's labels, 2 or 3 (deeper than
         the 1-ply value it fits).
+    :ivar deep_rank_weight: the weight of the same relative error of the look-ahead term's
+        candidates' 0-ply equity against the same deeper labels (0: none), so that the 0-ply
+        order of their plays follows the labels the 1-ply values are fit to rather than only
+        the start's own 0-ply labels.
     :ivar epochs: passes over the positions.
     :ivar lr: Adam's peak learning rate (after a warm-up of 5% of the steps, then a cosine
         decay to 0).
@@ -163,6 +175,7 @@ class RefineConfig:
     lookahead_weight: float = 0.0
     lookahead_rolls: int = 12000
     lookahead_plies: int = 2
+    deep_rank_weight: float = 0.0
     epochs: int = 6
     lr: float = 0.001
     batch: int = 512
@@ -213,6 +226,9 @@ class RefineConfig:
         real_number(self.rank_weight, "rank_weight", low=0.0, error=InvalidSpecError)
         real_number(self.race_rank_weight, "race_rank_weight", low=0.0, error=InvalidSpecError)
         real_number(self.lookahead_weight, "lookahead_weight", low=0.0, error=InvalidSpecError)
+        real_number(self.deep_rank_weight, "deep_rank_weight", low=0.0, error=InvalidSpecError)
+        if self.deep_rank_weight and not self.lookahead_weight:
+            raise InvalidSpecError("deep_rank_weight ranks the look-ahead term's candidates: give a lookahead_weight")
         if self.lookahead_weight and "contact" not in names:
             raise InvalidSpecError("lookahead_weight fits the contact net, which nets does not name")
         real_number(self.explore, "explore", low=0.0, high=1.0, error=InvalidSpecError)
@@ -240,7 +256,8 @@ class RefineConfig:
         the ``rank_weight``)."""
         old = {"rank_weight": 0.0, "rollouts": "", "rollout_blocks": 0, "rollout_weight": 1.0, "self_weight": 1.0,
                "race_self_weight": 1.0, "nets": ",".join(_neural.NETS), "contact_hidden": 0, "race_hidden": 0,
-               "lookahead_weight": 0.0, "lookahead_rolls": 12000, "lookahead_plies": 2, **settings}
+               "lookahead_weight": 0.0, "lookahead_rolls": 12000, "lookahead_plies": 2, "deep_rank_weight": 0.0,
+               **settings}
         return {"race_rank_weight": old["rank_weight"], **old}
 
 
@@ -391,9 +408,12 @@ class Lookahead:
     groups: NDArray[np.int64]
     equity: _F32
     weight: float
+    candidates: NDArray[np.uint8] | None = None
+    deep_rank_weight: float = 0.0
 
     def subset(self, rows: NDArray[np.intp]) -> Lookahead:
-        return Lookahead(self.replies[rows], self.groups[rows], self.equity[rows], self.weight)
+        return Lookahead(self.replies[rows], self.groups[rows], self.equity[rows], self.weight,
+                         None if self.candidates is None else self.candidates[rows], self.deep_rank_weight)
 
 
 ROLL_CHANCES = np.array([dice.weight for dice in ALL_21], dtype=np.float32) / 36
@@ -433,7 +453,15 @@ def _lookahead_gradients(fit: NetFit, lookahead: Lookahead) -> dict[str, _F32]:
     equity, (x, mask, h, o) = lookahead_equity(fit, lookahead.replies)
     r = _relative_error(equity, lookahead.equity, lookahead.groups)
     by_reply = (-(2 * lookahead.weight / len(r)) * r[:, None] * ROLL_CHANCES).reshape(-1)
-    return _backprop(fit, x, h, by_reply[:, None] * _equity_gradient(o, mask) * o * (1 - o))
+    grads = _backprop(fit, x, h, by_reply[:, None] * _equity_gradient(o, mask) * o * (1 - o))
+    if lookahead.candidates is not None and lookahead.deep_rank_weight:
+        x, mask = _inputs(fit, lookahead.candidates)
+        h, o = _forward(fit, x)
+        r = _relative_error(_equity(_joint(o, mask)), lookahead.equity, lookahead.groups)
+        dl = ((2 * lookahead.deep_rank_weight / len(r)) * r)[:, None] * _equity_gradient(o, mask) * o * (1 - o)
+        for name, g in _backprop(fit, x, h, dl).items():
+            grads[name] += g
+    return grads
 
 
 def _step(fit: NetFit, x: _F32, t: _F32, mask: _F32, lr: float, groups: NDArray[np.int64] | None = None,
@@ -502,8 +530,10 @@ def _figures_text(figures: dict[str, float]) -> str:
     """:func:`_validate`'s figures as the log gives them (none for an empty held-out set)."""
     if math.isnan(figures["excess_loss"]):
         return "no figures (no position held out)"
-    return (f"excess loss {figures['excess_loss']:.5f}, equity error {figures['equity_mae']:.5f}, "
-            f"relative equity error {figures['rank_error']:.5f}")
+    text = f"excess loss {figures['excess_loss']:.5f}, equity error {figures['equity_mae']:.5f}"
+    if math.isnan(figures["rank_error"]):           # no held-out roll of two or more candidates
+        return text
+    return text + f", relative equity error {figures['rank_error']:.5f}"
 
 
 def _units(decisions: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -626,7 +656,8 @@ def _lookahead_data(run: Path, teacher: _neural.Model, config: RefineConfig, boa
             or targets.dtype != np.float32 or targets.shape != (n, 5) or (n and not 0 <= rows.min() <= rows.max() < len(boards))):
         raise InvalidSpecError(f"{path} is damaged (arrays of other shapes or types): delete it and run again "
                                f"to make it anew")
-    return rows, Lookahead(replies, decisions[rows], _equity(targets).astype(np.float32), config.lookahead_weight)
+    return rows, Lookahead(replies, decisions[rows], _equity(targets).astype(np.float32), config.lookahead_weight,
+                           boards[rows], config.deep_rank_weight)
 
 
 # ---------------------------------------------------------------- the run
