@@ -372,6 +372,18 @@ cdef class CoreEvaluator:
                                     self.cache_size, self.replies))
         return (CoreEvaluator, (self.weights, self.kind, self.filter, self.blend, None, self.cube_ply))
 
+    cdef Search* _own_search(self, int plies) except NULL:
+        """A search for one batch, with its own cache (of this evaluator's size) and this
+        evaluator's filters and replies, room for ``plies``: threads may run batches of one
+        evaluator at once.  The caller frees it."""
+        cdef Search* search = search_new(self.ev.model, self.ev.search.cache_size)
+        if search == NULL or not search_reserve(search, plies):
+            search_free(search)
+            raise MemoryError()
+        search.filters = self.ev.search.filters
+        search.replies = self.ev.search.replies
+        return search
+
     cdef int _reserve(self, int plies) except -1:
         """The search's generators and cache for a choice at ``plies`` (net only)."""
         if self.ev.search != NULL and not search_reserve(self.ev.search, plies):
@@ -466,18 +478,13 @@ cdef class CoreEvaluator:
             raise ValueError("plies must be 0 to %d, got %r" % (most, plies))
         out = np.zeros((n, NOUT), dtype=np.float32)
         cdef float[:, ::1] o = out
+        if ev.kind == EVAL_NEURAL:
+            search = self._own_search(plies - 1)
+            ev.search = search
         g = movegen_new()
         if g == NULL:
+            search_free(search)
             raise MemoryError()
-        if ev.kind == EVAL_NEURAL:
-            search = search_new(ev.model, self.ev.search.cache_size)
-            if search == NULL or not search_reserve(search, plies - 1):
-                search_free(search)
-                movegen_free(g)
-                raise MemoryError()
-            search.filters = self.ev.search.filters
-            search.replies = self.ev.search.replies
-            ev.search = search
         with nogil:
             for i in range(n):
                 board_from_bytes(&boards[i, 0], &b)
@@ -507,18 +514,13 @@ cdef class CoreEvaluator:
             raise ValueError("boards must be an (n, 50) array, got %r" % ((boards.shape[0], boards.shape[1]),))
         out = np.zeros((n, 21, 50), dtype=np.uint8)
         cdef unsigned char[:, :, ::1] o = out
+        if ev.kind == EVAL_NEURAL and ev.ply > 0:
+            search = self._own_search(ev.ply)
+            ev.search = search
         g = movegen_new()
         if g == NULL:
+            search_free(search)
             raise MemoryError()
-        if ev.kind == EVAL_NEURAL and ev.ply > 0:      # a search of its own: threads may call at once
-            search = search_new(ev.model, self.ev.search.cache_size)
-            if search == NULL or not search_reserve(search, ev.ply):
-                search_free(search)
-                movegen_free(g)
-                raise MemoryError()
-            search.filters = self.ev.search.filters
-            search.replies = self.ev.search.replies
-            ev.search = search
         with nogil:
             for i in range(n):
                 board_from_bytes(&boards[i, 0], &b)
