@@ -480,9 +480,37 @@ def test_a_refinement_with_the_lookahead_term_lowers_the_one_ply_error_and_resum
     again = run_refine(config, None, tmp_path / "run")
     assert all(np.array_equal(again.arrays[k], refined.arrays[k]) for k in refined.arrays)
     path = tmp_path / "run" / "lookahead.npz"
-    path.write_bytes(path.read_bytes()[:100])
+    kept = path.read_bytes()
+    # a look-ahead copied from a run of other settings, or cut short by hand, is not used
+    other = tmp_path / "other"
+    other.mkdir()
+    for f in (tmp_path / "run").glob("block-*.npz"):
+        (other / f.name).write_bytes(f.read_bytes())
+    (other / "lookahead.npz").write_bytes(kept)
+    with pytest.raises(InvalidSpecError, match="other settings or positions"):
+        run_refine(dataclasses.replace(config, lookahead_plies=3), start, other)
+    with np.load(path) as z:
+        short = {k: z[k] for k in z.files}
+    nan = dict(short, targets=np.full_like(short["targets"], np.nan))
+    short.update(rows=short["rows"][:5], replies=short["replies"][:5], targets=short["targets"][:5])
+    for bad, match in ((short, "do not match their SHA-256"), (nan, "do not match their SHA-256")):
+        np.savez(path, **bad)
+        with pytest.raises(InvalidSpecError, match=match):
+            run_refine(config, None, tmp_path / "run")
+    from bgfast.train.supervised import _digest
+
+    del nan["digest"]
+    np.savez(path, digest=_digest(nan), **nan)     # a consistent file of labels that are no probabilities
+    with pytest.raises(InvalidSpecError, match="not probabilities"):
+        run_refine(config, None, tmp_path / "run")
+    path.write_bytes(kept[:100])
     with pytest.raises(InvalidSpecError, match="lookahead.npz is damaged"):
         run_refine(config, None, tmp_path / "run")
+    path.write_bytes(bytes(range(256)) * 8)          # garbage: no numpy advice to load it unsafely
+    with pytest.raises(InvalidSpecError, match="lookahead.npz is damaged") as refused:
+        run_refine(config, None, tmp_path / "run")
+    assert "allow_pickle" not in str(refused.value)
+    path.write_bytes(kept)
     with pytest.raises(InvalidSpecError, match="--lookahead-weight: 400.0 -> 0.0"):
         run_refine(dataclasses.replace(config, lookahead_weight=0.0), None, tmp_path / "run")
 

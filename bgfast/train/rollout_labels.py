@@ -59,6 +59,7 @@ from numpy.typing import NDArray
 from bgfast.errors import InvalidSpecError, WorkerFailedError
 from bgfast.position import Position
 from bgfast.position_class import PositionClass
+from bgfast.train.checkpoint import unreadable
 from bgfast.validation import whole_number, write_output_file
 
 __all__ = ["RolloutLabelConfig", "format_sources", "label_block", "parse_sources", "read_labels",
@@ -285,8 +286,7 @@ def _read_block(path: Path) -> dict[str, NDArray[Any]]:
         with np.load(path, allow_pickle=False) as data:
             arrays = {key: data[key] for key in ("boards", "targets", "equity_se", "classes")}
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
-        raise InvalidSpecError(f"{path} is damaged ({' '.join(str(exc).split())}): delete it and label it "
-                               f"again") from None
+        raise InvalidSpecError(f"{path} is damaged ({unreadable(exc)}): delete it and label it again") from None
     n = len(arrays["boards"])
     board_sides = arrays["boards"].reshape(n, 2, 25).astype(np.int64).sum(axis=2) if n else np.zeros((0, 2))
     targets = arrays["targets"]

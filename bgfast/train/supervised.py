@@ -42,6 +42,7 @@ does not depend on the threads that computed it, and the fit's order is seeded.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import io
 import json
 import math
@@ -60,7 +61,7 @@ from bgfast._core.training import PLAYERS
 from bgfast.bots.neural_weights import Weights
 from bgfast.dice import ALL_21
 from bgfast.errors import InvalidSpecError
-from bgfast.train.checkpoint import LOG, load_checkpoint, save_checkpoint
+from bgfast.train.checkpoint import LOG, load_checkpoint, save_checkpoint, unreadable
 from bgfast.train.config import changed_settings, self_play
 from bgfast.train.curve import paired_ppg
 from bgfast.validation import real_number, whole_number, write_output_file
@@ -637,27 +638,52 @@ def _lookahead_data(run: Path, teacher: _neural.Model, config: RefineConfig, boa
     ``lookahead.npz`` or made and labelled (by the start net, ``config.lookahead_plies``
     deep) and saved there.
 
-    :raises InvalidSpecError: the file is damaged."""
+    :raises InvalidSpecError: the file is damaged, or holds the look-ahead of other
+        settings or other positions (copied from another run folder)."""
     path = run / LOOKAHEAD
+    made = np.array([config.lookahead_rolls, config.lookahead_plies, config.seed, len(boards)], np.int64)
     if not path.exists():
         t = time.monotonic()
-        rows, replies = lookahead_positions(teacher, boards, decisions, config.lookahead_rolls, config.seed)
-        targets = label_positions(teacher, boards[rows], config.lookahead_plies, threads=config.threads)
-        _save_npz(path, rows=rows.astype(np.int64), replies=replies, targets=targets)
-        say(f"look-ahead: {len(np.unique(decisions[rows])):,} rolls, {len(rows):,} candidates labelled at "
+        drawn, drawn_replies = lookahead_positions(teacher, boards, decisions, config.lookahead_rolls, config.seed)
+        labels = label_positions(teacher, boards[drawn], config.lookahead_plies, threads=config.threads)
+        made_arrays: dict[str, NDArray[Any]] = {"rows": drawn.astype(np.int64), "replies": drawn_replies,
+                                                "targets": labels, "candidates": boards[drawn], "made": made}
+        _save_npz(path, digest=_digest(made_arrays), **made_arrays)
+        say(f"look-ahead: {len(np.unique(decisions[drawn])):,} rolls, {len(drawn):,} candidates labelled at "
             f"{config.lookahead_plies} plies in {time.monotonic() - t:,.0f} s")
+    fix = "delete it and run again to make it anew"
     try:
         with np.load(path, allow_pickle=False) as data:
-            rows, replies, targets = data["rows"], data["replies"], data["targets"]
+            arrays: dict[str, NDArray[Any]] = {key: data[key] for key in
+                                               ("rows", "replies", "targets", "candidates", "made")}
+            digest = data["digest"]
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-        raise InvalidSpecError(f"{path} is damaged ({exc}): delete it and run again to make it anew") from None
+        raise InvalidSpecError(f"{path} is damaged ({unreadable(exc)}): {fix}") from None
+    if not np.array_equal(digest, _digest(arrays)):
+        raise InvalidSpecError(f"{path} is damaged (its arrays do not match their SHA-256): {fix}")
+    rows, replies, targets = arrays["rows"], arrays["replies"], arrays["targets"]
     n = len(rows)
     if (rows.dtype != np.int64 or rows.ndim != 1 or replies.dtype != np.uint8 or replies.shape != (n, 21, 50)
-            or targets.dtype != np.float32 or targets.shape != (n, 5) or (n and not 0 <= rows.min() <= rows.max() < len(boards))):
-        raise InvalidSpecError(f"{path} is damaged (arrays of other shapes or types): delete it and run again "
-                               f"to make it anew")
+            or targets.dtype != np.float32 or targets.shape != (n, 5) or arrays["candidates"].shape != (n, 50)
+            or not np.all((targets >= -1e-6) & (targets <= 1 + 1e-6))):
+        raise InvalidSpecError(f"{path} is damaged (arrays of other shapes or types, or labels that are not "
+                               f"probabilities): {fix}")
+    if (not np.array_equal(arrays["made"], made) or (n and not 0 <= rows.min() <= rows.max() < len(boards))
+            or not np.array_equal(arrays["candidates"], boards[rows])):
+        raise InvalidSpecError(f"{path} holds the look-ahead of other settings or positions (another run "
+                               f"folder's?): {fix}")
     return rows, Lookahead(replies, decisions[rows], _equity(targets).astype(np.float32), config.lookahead_weight,
                            boards[rows], config.deep_rank_weight)
+
+
+def _digest(arrays: dict[str, NDArray[Any]]) -> NDArray[np.uint8]:
+    """SHA-256 (32,) of the arrays' names, shapes, types and bytes, in name order."""
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"{name}:{a.dtype.str}:{a.shape};".encode())
+        h.update(a.tobytes())
+    return np.frombuffer(h.digest(), np.uint8).copy()
 
 
 # ---------------------------------------------------------------- the run
@@ -898,7 +924,8 @@ def _read_block(path: Path) -> tuple[NDArray[np.uint8], _F32, NDArray[np.int64] 
         with np.load(path, allow_pickle=False) as data:
             arrays = {name: data[name] for name in ("boards", "targets", "decisions") if name in data.files}
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-        raise InvalidSpecError(f"{path} is damaged ({exc}): delete it and run again to label it anew") from None
+        raise InvalidSpecError(f"{path} is damaged ({unreadable(exc)}): delete it and run again to label it "
+                               f"anew") from None
     boards, targets, decisions = arrays.get("boards"), arrays.get("targets"), arrays.get("decisions")
     problem = None
     if boards is None or targets is None:
