@@ -489,6 +489,11 @@ def test_a_refinement_with_the_lookahead_term_lowers_the_one_ply_error_and_resum
     (other / "lookahead.npz").write_bytes(kept)
     with pytest.raises(InvalidSpecError, match="other settings or positions"):
         run_refine(dataclasses.replace(config, lookahead_plies=3), start, other)
+    games = tmp_path / "games"                      # the same look-ahead settings, other games
+    games.mkdir()
+    (games / "lookahead.npz").write_bytes(kept)
+    with pytest.raises(InvalidSpecError, match="other settings or positions"):
+        run_refine(dataclasses.replace(config, explore=0.0), start, games)
     with np.load(path) as z:
         short = {k: z[k] for k in z.files}
     nan = dict(short, targets=np.full_like(short["targets"], np.nan))

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bgfast.bots.neural_weights import Weights, read_weights, write_weights
+from bgfast.errors import one_line
 from bgfast.validation import write_output_file
 
 __all__ = ["AVERAGE", "CHECKPOINT", "BEST", "CURVE", "LOG", "save_checkpoint", "load_checkpoint", "unreadable"]
@@ -28,8 +29,8 @@ LOG = "log.txt"
 def unreadable(exc: BaseException) -> str:
     """Why numpy could not read a run's ``.npz`` file, in one line for a user (numpy's own
     advice to load object arrays unsafely is not one to give about a damaged file)."""
-    text = " ".join(str(exc).split())
-    return "not a file of plain arrays" if "pickle" in text else text or type(exc).__name__
+    text = one_line(exc)
+    return "not a file of plain arrays" if "pickle" in text else text
 
 
 def save_checkpoint(run_dir: Path, weights: Weights, name: str = CHECKPOINT) -> None:

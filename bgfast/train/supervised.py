@@ -32,8 +32,9 @@ plain numpy (float32), so training needs nothing beyond bgfast's own dependencie
 A run folder holds ``start.bgw`` (the starting net), ``block-NNNN.npz`` (the labelled
 positions of ``block_games`` games each, ``boards`` (n, 50) uint8, ``targets`` (n, 5)
 float32 and ``decisions`` (n,) int64: the roll within the block a candidate came from, -1
-for the positions before the rolls), ``lookahead.npz`` (with ``lookahead_weight``),
-``fit.npz`` (the weights and Adam's moments
+for the positions before the rolls), ``lookahead.npz`` (with ``lookahead_weight``: the
+candidates' rows, replies and labels, the settings and a SHA-256 of the positions they
+were drawn for, and a SHA-256 of it all), ``fit.npz`` (the weights and Adam's moments
 after each epoch), ``refined.bgw`` (the result, its facts in the meta) and ``log.txt``.
 Each file is replaced atomically, so a run killed at any moment resumes where it was,
 and the same config and start give the same net on the same build: a position's label
@@ -383,6 +384,13 @@ def _equity_gradient(o: _F32, mask: _F32) -> _F32:
                      -(1 - win) * mask[:, 3] * (1 + o4), -(1 - win) * o3 * mask[:, 4]], axis=1)
 
 
+def _logit_gradient(o: _F32, mask: _F32, by_equity: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
+    """The gradient (n, 5) on the output logits of a loss whose derivative by each row's
+    cubeless equity is ``by_equity`` (n,) (outputs ``o`` are sigmoids of the logits)."""
+    out: NDArray[np.floating[Any]] = by_equity[:, None] * _equity_gradient(o, mask) * o * (1 - o)
+    return out
+
+
 def _relative_error(equity: _F32, target: _F32, groups: NDArray[np.int64]) -> _F32:
     """Each row's equity minus its group's mean, less the same of the targets (0 for rows of
     group -1, which belong to none; a group's mean is over its rows here)."""
@@ -455,12 +463,12 @@ def _lookahead_gradients(fit: NetFit, lookahead: Lookahead) -> dict[str, _F32]:
     equity, (x, mask, h, o) = lookahead_equity(fit, lookahead.replies)
     r = _relative_error(equity, lookahead.equity, lookahead.groups)
     by_reply = (-(2 * lookahead.weight / len(r)) * r[:, None] * ROLL_CHANCES).reshape(-1)
-    grads = _backprop(fit, x, h, by_reply[:, None] * _equity_gradient(o, mask) * o * (1 - o))
+    grads = _backprop(fit, x, h, _logit_gradient(o, mask, by_reply))
     if lookahead.candidates is not None and lookahead.deep_rank_weight:
         x, mask = _inputs(fit, lookahead.candidates)
         h, o = _forward(fit, x)
         r = _relative_error(_equity(_joint(o, mask)), lookahead.equity, lookahead.groups)
-        dl = ((2 * lookahead.deep_rank_weight / len(r)) * r)[:, None] * _equity_gradient(o, mask) * o * (1 - o)
+        dl = _logit_gradient(o, mask, (2 * lookahead.deep_rank_weight / len(r)) * r)
         for name, g in _backprop(fit, x, h, dl).items():
             grads[name] += g
     return grads
@@ -481,7 +489,7 @@ def _step(fit: NetFit, x: _F32, t: _F32, mask: _F32, lr: float, groups: NDArray[
         dl *= row_weight[:, None]
     if groups is not None and rank_weight:
         r = _relative_error(_equity(_joint(o, mask)), _equity(t), groups)
-        dl += ((2 * rank_weight / len(x)) * r)[:, None] * _equity_gradient(o, mask) * o * (1 - o)
+        dl += _logit_gradient(o, mask, (2 * rank_weight / len(x)) * r)
     grads = _backprop(fit, x, h, dl)
     if lookahead is not None and lookahead.weight and len(lookahead.groups):
         for name, g in _lookahead_gradients(fit, lookahead).items():
@@ -642,13 +650,14 @@ def _lookahead_data(run: Path, teacher: _neural.Model, config: RefineConfig, boa
     :raises InvalidSpecError: the file is damaged, or holds the look-ahead of other
         settings or other positions (copied from another run folder)."""
     path = run / LOOKAHEAD
-    made = np.array([config.lookahead_rolls, config.lookahead_plies, config.seed, len(boards)], np.int64)
+    made = np.array([config.lookahead_rolls, config.lookahead_plies, config.seed], np.int64)
     if not path.exists():
         t = time.monotonic()
         drawn, drawn_replies = lookahead_positions(teacher, boards, decisions, config.lookahead_rolls, config.seed)
         labels = label_positions(teacher, boards[drawn], config.lookahead_plies, threads=config.threads)
         made_arrays: dict[str, NDArray[Any]] = {"rows": drawn.astype(np.int64), "replies": drawn_replies,
-                                                "targets": labels, "candidates": boards[drawn], "made": made}
+                                                "targets": labels, "made": made,
+                                                "positions": _digest({"boards": boards[drawn]})}
         _save_npz(path, digest=_digest(made_arrays), **made_arrays)
         say(f"look-ahead: {len(np.unique(decisions[drawn])):,} rolls, {len(drawn):,} candidates labelled at "
             f"{config.lookahead_plies} plies in {time.monotonic() - t:,.0f} s")
@@ -656,7 +665,7 @@ def _lookahead_data(run: Path, teacher: _neural.Model, config: RefineConfig, boa
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays: dict[str, NDArray[Any]] = {key: data[key] for key in
-                                               ("rows", "replies", "targets", "candidates", "made")}
+                                               ("rows", "replies", "targets", "made", "positions")}
             digest = data["digest"]
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         raise InvalidSpecError(f"{path} is damaged ({unreadable(exc)}): {fix}") from None
@@ -665,16 +674,21 @@ def _lookahead_data(run: Path, teacher: _neural.Model, config: RefineConfig, boa
     rows, replies, targets = arrays["rows"], arrays["replies"], arrays["targets"]
     n = len(rows)
     if (rows.dtype != np.int64 or rows.ndim != 1 or replies.dtype != np.uint8 or replies.shape != (n, 21, 50)
-            or targets.dtype != np.float32 or targets.shape != (n, 5) or arrays["candidates"].shape != (n, 50)
-            or not np.all((targets >= -1e-6) & (targets <= 1 + 1e-6))):
+            or targets.dtype != np.float32 or targets.shape != (n, 5) or not _probabilities(targets)):
         raise InvalidSpecError(f"{path} is damaged (arrays of other shapes or types, or labels that are not "
                                f"probabilities): {fix}")
     if (not np.array_equal(arrays["made"], made) or (n and not 0 <= rows.min() <= rows.max() < len(boards))
-            or not np.array_equal(arrays["candidates"], boards[rows])):
+            or not np.array_equal(arrays["positions"], _digest({"boards": boards[rows]}))):
         raise InvalidSpecError(f"{path} holds the look-ahead of other settings or positions (another run "
                                f"folder's?): {fix}")
     return rows, Lookahead(replies, decisions[rows], _equity(targets).astype(np.float32), config.lookahead_weight,
                            boards[rows], config.deep_rank_weight)
+
+
+def _probabilities(targets: _F32) -> bool:
+    """Whether every label is a probability (labels are averages: rounding may pass 0 or 1
+    by 1e-6)."""
+    return bool(np.all((targets >= -1e-6) & (targets <= 1 + 1e-6)))
 
 
 def _digest(arrays: dict[str, NDArray[Any]]) -> NDArray[np.uint8]:
@@ -935,7 +949,7 @@ def _read_block(path: Path) -> tuple[NDArray[np.uint8], _F32, NDArray[np.int64] 
         problem = f"boards {boards.dtype} {boards.shape}, not uint8 (n, 50)"
     elif targets.dtype != np.float32 or targets.shape != (len(boards), 5):
         problem = f"targets {targets.dtype} {targets.shape}, not float32 ({len(boards)}, 5)"
-    elif not np.all((targets >= -1e-6) & (targets <= 1 + 1e-6)):      # labels are averages: rounding
+    elif not _probabilities(targets):
         problem = "targets that are not probabilities"
     elif decisions is not None and (decisions.dtype != np.int64 or decisions.shape != (len(boards),)):
         problem = f"decisions {decisions.dtype} {decisions.shape}, not int64 ({len(boards)},)"
