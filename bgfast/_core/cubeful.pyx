@@ -50,7 +50,7 @@ from libc.string cimport memcpy
 from bgfast._core.board cimport Board, board_swap, board_checkers, board_from_bytes
 from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate
 from bgfast._core.probs cimport NOUT, probs_flip
-from bgfast._core.neural cimport neural_eval_after, neural_candidates
+from bgfast._core.neural cimport NeuralRolls, neural_eval_after, neural_rolls_init, neural_roll_best
 from bgfast._core.search cimport SEARCH_MAX_PLIES, REPLIES_0PLY, Search, search_preroll, search_choose
 from bgfast._core.cube cimport (
     CubeArgs, MetTable, Met, PlayScene, play_mwc, met_mwc, money_cubeful_f, cube_offer, cube_respond,
@@ -185,6 +185,7 @@ cdef void _raw(_Walk* w, const Board* b, int plies, int depth, const CubeState* 
     cdef Board sw
     cdef const Board* a
     cdef MoveGen* g = w.gens[depth]
+    cdef NeuralRolls rolls
     cdef int m = 0, i, j, k, d1, d2, top, points
     cdef float wt
     cdef double v
@@ -203,13 +204,13 @@ cdef void _raw(_Walk* w, const Board* b, int plies, int depth, const CubeState* 
         acc[i] = 0.0
     for k in range(NOUT):
         probs[k] = 0
+    neural_rolls_init(&rolls, b)               # the net's sums of ``b``, shared by its 21 rolls
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
             wt = 1.0 if d1 == d2 else 2.0
             generate(g, b, d1, d2)
-            if plies == 1 or w.s.replies == REPLIES_0PLY:   # the 0-ply favourite, valued as the net ranks the plays
-                top = 0
-                neural_candidates(w.s.model, g, b, &top, 1, 0.0, q, NULL)
+            if plies == 1 or w.s.replies == REPLIES_0PLY:   # the 0-ply favourite, as the search finds it
+                top = neural_roll_best(w.s.model, &rolls, g, w.s.prune, q, w.s.scratch)
             else:
                 top = search_choose(w.s, g, b, plies - 1, NULL)
             a = &g.items[top].board

@@ -292,9 +292,14 @@ cdef class CoreEvaluator:
         ``search.REPLIES``: ``"0-ply"``, the net's 0-ply play valued deeper (gnubg's
         evaluation tree), or ``"filtered"``, the search's own play at that depth through the
         move filters; None = ``search.DEFAULT_REPLIES``.  The same below 2 plies.
+    :param prune: whether the search ranks a reply's plays by the model's pruning nets first
+        and values only their best few by the net (gnubg's pruning inside its look-ahead:
+        :c:func:`neural_roll_best`); None = whenever the model has pruning nets.  It changes
+        values at 1 ply and more (the favourite of a roll is sometimes missed), not at 0.
     :raises ValueError: an unknown kind, ``filter``, ``blend``, ``ply``, ``cube_ply``,
         ``filters``, ``cache_size`` or ``replies`` out of range, or ``filter`` / ``blend`` for the net,
-        a ply above 0 (checker play) or 1 (cube) or search settings for the heuristic.
+        a ply above 0 (checker play) or 1 (cube) or search settings for the heuristic,
+        ``prune`` without pruning nets.
     :raises TypeError: ``weights`` that do not fit the kind.
 
     A neural evaluator's search has move generators and a cache of its own: one game (or
@@ -303,7 +308,7 @@ cdef class CoreEvaluator:
     """
 
     def __cinit__(self, weights, kind=None, filter=None, blend=None, ply=None, cube_ply=None, filters=None,
-                  cache_size=None, replies=None):
+                  cache_size=None, replies=None, prune=None):
         kind = EVAL_HEURISTIC if kind is None else kind
         ply = 0 if ply is None else ply
         cube_ply = 1 if cube_ply is None else cube_ply
@@ -324,6 +329,13 @@ cdef class CoreEvaluator:
                 raise TypeError("a neural evaluator needs a Model, got %r" % (weights,))
             self.filters = _search.check_filters(filters)
             self.replies = _search.check_replies(replies)
+            if prune is None:
+                prune = (<Model> weights).prune_hidden > 0
+            elif not isinstance(prune, bool):
+                raise ValueError("prune is True, False or None, got %r" % (prune,))
+            elif prune and (<Model> weights).prune_hidden == 0:
+                raise ValueError("prune=True needs a model with pruning nets (bgfast train prune)")
+            self.prune = prune
             self.weights = weights
             self.ev.kind = kind
             self.ev.ply = ply
@@ -337,6 +349,7 @@ cdef class CoreEvaluator:
                 raise MemoryError()
             search_set_filters(self.ev.search, self.filters)
             search_set_replies(self.ev.search, self.replies)
+            self.ev.search.prune = self.prune
             self._reserve(max(ply, cube_ply - 1))
             return
         filter = _heuristic.DEFAULT_FILTER if filter is None else filter
@@ -347,8 +360,8 @@ cdef class CoreEvaluator:
             raise ValueError("the heuristic evaluator plays at ply 0 only, got %r" % (ply,))
         if cube_ply not in (0, 1):
             raise ValueError("the heuristic evaluator's cube estimates are at 0 or 1 ply, got %r" % (cube_ply,))
-        if filters is not None or cache_size is not None or replies is not None:
-            raise ValueError("the heuristic evaluator has no search: no move filters, cache or replies")
+        if filters is not None or cache_size is not None or replies is not None or prune is not None:
+            raise ValueError("the heuristic evaluator has no search: no move filters, cache, replies or pruning")
         if not 0 <= filter <= H_FILTER_MAX:
             raise ValueError("the move filter keeps 0 (all) to %d plays, got %r" % (H_FILTER_MAX, filter))
         if not 0.0 <= blend <= 1.0:
@@ -369,12 +382,12 @@ cdef class CoreEvaluator:
     def __reduce__(self):
         if self.ev.kind == EVAL_NEURAL:
             return (CoreEvaluator, (self.weights, self.kind, None, None, self.ply, self.cube_ply, self.filters,
-                                    self.cache_size, self.replies))
+                                    self.cache_size, self.replies, self.prune))
         return (CoreEvaluator, (self.weights, self.kind, self.filter, self.blend, None, self.cube_ply))
 
     cdef Search* _own_search(self, int plies) except NULL:
         """A search for one batch, with its own cache (of this evaluator's size) and this
-        evaluator's filters and replies, room for ``plies``: threads may run batches of one
+        evaluator's filters, replies and pruning, room for ``plies``: threads may run batches of one
         evaluator at once.  The caller frees it."""
         cdef Search* search = search_new(self.ev.model, self.ev.search.cache_size)
         if search == NULL or not search_reserve(search, plies):
@@ -382,6 +395,7 @@ cdef class CoreEvaluator:
             raise MemoryError()
         search.filters = self.ev.search.filters
         search.replies = self.ev.search.replies
+        search.prune = self.ev.search.prune
         return search
 
     cdef int _reserve(self, int plies) except -1:

@@ -140,6 +140,21 @@ NN_CLONES static void nn_hidden_output(float* restrict z, const float* restrict 
     for (o = 0; o < 5; o++) out[o] = logits[o];
 }
 
+/* sigmoid(z) . w + b over the H hidden units (H a multiple of 8): a pruning net's one
+   linear output from its pre-activations z, left unchanged */
+NN_CLONES static float nn_hidden_dot(const float* restrict z, const float* restrict w, float b, int H) {
+    int j, k;
+    nn_v8f s = {0, 0, 0, 0, 0, 0, 0, 0}, v, a;
+    float t = 0;
+    for (j = 0; j < H; j += 8) {
+        __builtin_memcpy(&v, z + j, sizeof(v));
+        __builtin_memcpy(&a, w + j, sizeof(a));
+        s += a * nn_sigmoid8(v);
+    }
+    for (k = 0; k < 8; k++) t += s[k];
+    return t + b;
+}
+
 /* One gradient step on one position: h its hidden activations, dz2 the gradient on the
    5 logits; the hidden gradient uses w2 before its update.  tmp: H floats of scratch. */
 NN_CLONES static void nn_backprop(float* restrict w1, float* restrict b1, float* restrict w2,

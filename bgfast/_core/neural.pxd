@@ -17,6 +17,8 @@ cdef enum:
     NN_MAX_HIDDEN = 512
     NN_NETS = 3
     NN_MAX_CANDIDATES = 64    # the most plays neural_candidates keeps
+    NN_PRUNE_MAX_HIDDEN = 64  # the largest pruning net
+    NN_PRUNE_BASE = 5         # a pruned roll keeps NN_PRUNE_BASE + floor(log2(plays)) plays
     NET_CONTACT = 0
     NET_RACE = 1
     NET_BACKGAME = 2          # back games and prime-versus-prime positions
@@ -36,8 +38,20 @@ ctypedef struct NetPart:
     float* w2                 # NN_OUT x hidden
     float b2[8]
 
+# A pruning net of the search (neural_roll_best): the NN_RAW point codes alone, ``hidden``
+# sigmoid units, one linear output, the cubeless equity of the side on roll.
+ctypedef struct PruneNet:
+    int hidden                # a multiple of 8
+    float* w1                 # NN_RAW x hidden, input i's column at w1 + i * hidden
+    float* b1                 # hidden
+    float* w2                 # hidden
+    float b2
+
+# The nets, and one pruning net for each, distilled from it (prune_hidden 0: none).
 ctypedef struct Neural:
     NetPart part[NN_NETS]
+    PruneNet prune[NN_NETS]
+    int prune_hidden
 
 # A parent position's first-layer sums, shared by the plays of all its rolls (the luck
 # measure values plays of the 21 rolls of one position): each net's biases plus the
@@ -59,6 +73,8 @@ ctypedef struct NeuralRolls:
     DenseRoll roll
     bint have[NN_NETS]
     float raw[NN_NETS][NN_MAX_HIDDEN]
+    bint have_prune[NN_NETS]
+    float prune_raw[NN_NETS][NN_PRUNE_MAX_HIDDEN]   # each pruning net's biases plus the parent's codes
 
 cdef int neural_class(const Board* a) noexcept nogil
 # Probabilities of the side on roll (side 0) of ``a``, a position after side 1's play.
@@ -74,6 +90,13 @@ cdef void neural_roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* 
 # ``scratch`` is NN_OUT * g.n floats (or NULL: on the stack, or allocated for a large roll).
 cdef int neural_roll_candidates(const Neural* nn, NeuralRolls* r, const MoveGen* g, int* top, int most,
                                 float window, float* best, const PlayValue* value, float* scratch) noexcept nogil
+# The child of ``g`` (generated from ``r.parent``) the net plays at 0 ply, its mover's
+# probabilities in ``best`` (unless NULL); ``scratch`` as neural_roll_candidates'.  With
+# ``prune`` and pruning nets, a roll of more than NN_PRUNE_BASE + floor(log2(g.n)) plays
+# is first ranked by the pruning nets and only that many of their best are valued by the
+# net (gnubg's pruning inside its look-ahead); otherwise neural_roll_candidates' answer.
+cdef int neural_roll_best(const Neural* nn, NeuralRolls* r, const MoveGen* g, bint prune, float* best,
+                          float* scratch) noexcept nogil
 # The children of ``g`` the net values best for the mover at 0 ply: their indices into
 # ``top``, best first, at most ``most`` (up to NN_MAX_CANDIDATES) and within ``window``
 # of the best; returns how many (0 only when ``g`` has no child).  Valued by ``value``
@@ -105,3 +128,4 @@ cdef class Model:
     cdef readonly int contact_hidden
     cdef readonly int race_hidden
     cdef readonly int backgame_hidden
+    cdef readonly int prune_hidden

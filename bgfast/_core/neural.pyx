@@ -84,8 +84,8 @@ from bgfast._core.bearoff cimport (
     bearoff_build, bearoff_ready, bearoff_probs, bearoff_index, bearoff_gammon_index, bearoff_rolls, bearoff_first_off,
 )
 from bgfast._core.neural cimport (
-    NetPart, Neural, NeuralParent, NeuralRolls, NN_OUT, NN_RAW_SIDE, NN_RAW, NN_HAND, NN_IN, NN_RACE_IN, NN_ROWS,
-    NN_MAX_HIDDEN, NN_NETS,
+    NetPart, PruneNet, Neural, NeuralParent, NeuralRolls, NN_OUT, NN_RAW_SIDE, NN_RAW, NN_HAND, NN_IN, NN_RACE_IN, NN_ROWS,
+    NN_MAX_HIDDEN, NN_NETS, NN_PRUNE_MAX_HIDDEN, NN_PRUNE_BASE,
     NET_CONTACT, NET_RACE, NET_BACKGAME, CLASS_CONTACT, CLASS_RACE, CLASS_BACKGAME, CLASS_BEAROFF, CLASS_DECIDED,
 )
 
@@ -96,6 +96,8 @@ RACE_INPUTS = NN_RACE_IN
 NETS = ("contact", "race", "backgame")
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 MAX_HIDDEN = NN_MAX_HIDDEN
+PRUNE_MAX_HIDDEN = NN_PRUNE_MAX_HIDDEN
+PRUNE_BASE = NN_PRUNE_BASE
 cdef enum:
     MAX_SPARSE = 320          # non-zero inputs of one position: at most 2 x 100 codes + 58 + 36
     RACE_SIDE = 18            # race inputs a side
@@ -112,6 +114,7 @@ cdef extern from "neural.h":
                        const float* dw, const float* dval, int nd, int H) nogil
     int nn_changed(const float* a, const float* b, int n, int first, int* idx, float* val, int m) nogil
     void nn_hidden_output(float* z, const float* w2, const float* b2, int H, float* out) nogil
+    float nn_hidden_dot(const float* z, const float* w, float b, int H) nogil
     void nn_backprop(float* w1, float* b1, float* w2, float* b2, int H, const int* idx,
                      const float* val, int m, const float* h, const float* dz2, float lr,
                      float* tmp) nogil
@@ -521,16 +524,23 @@ cdef void neural_rolls_init(NeuralRolls* r, const Board* parent) noexcept nogil:
     r.rolled = False
     for k in range(NN_NETS):
         r.have[k] = False
+        r.have_prune[k] = False
 
 
 cdef void neural_roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* g, float* out) noexcept nogil:
-    """The children of one roll: each net's sums start from the parent's point codes (shared
-    by the rolls) plus the roll's first child's hand-made inputs; each child adds the codes
+    _roll_children(nn, r, g, NULL, g.n, out)
+
+
+cdef void _roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* g, const int* which, int n,
+                         float* out) noexcept nogil:
+    """The children ``which[0 .. n - 1]`` of one roll (NULL: the first ``n``), their values at
+    ``out + NN_OUT * j``: each net's sums start from the parent's point codes (shared by the
+    rolls) plus the first of these children's hand-made inputs; each child adds the codes
     its play changed and the hand-made inputs that differ from that first child's.  The
     additions run in the order of a single sum (biases, point codes, hand-made inputs), so
     sharing the parent's part changes no bit.  The contact and backgame nets share one first
-    child (the roll's first child with contact), so a backgame net with the contact net's
-    weights gives the contact net's bits."""
+    child (the first with contact), so a backgame net with the contact net's weights gives
+    the contact net's bits."""
     cdef float acc[NN_NETS][NN_MAX_HIDDEN]
     cdef bint have[NN_NETS]
     cdef bint have_ref[2]             # ref[0]: the first child with contact; ref[1]: the first race
@@ -539,7 +549,7 @@ cdef void neural_roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* 
     cdef float q[NN_OUT]
     cdef int idx[MAX_SPARSE]
     cdef float val[MAX_SPARSE]
-    cdef int i, m, cls, net, bits
+    cdef int i, j, m, cls, net, bits
     cdef float hand[NN_HAND]
     cdef float ref[2][NN_HAND]
     cdef int group
@@ -551,7 +561,8 @@ cdef void neural_roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* 
         have[net] = False
     have_ref[0] = False
     have_ref[1] = False
-    for i in range(g.n):
+    for j in range(n):
+        i = j if which == NULL else which[j]
         a = &g.items[i].board
         cls = _classify(a, &bits)
         if cls == CLASS_DECIDED:
@@ -586,7 +597,69 @@ cdef void neural_roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* 
             nn_accumulate(z, acc[net], part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
             _outputs(part, z, o)
             _joint(o, bits, q)
-        probs_flip(q, out + NN_OUT * i)
+        probs_flip(q, out + NN_OUT * j)
+
+
+cdef inline float _prune_equity(const Neural* nn, NeuralRolls* r, const Board* a) noexcept nogil:
+    """The pruning nets' cubeless equity for the mover of child ``a`` of ``r.parent`` (the
+    exact value of a pure bear-off or a decided game)."""
+    cdef int idx[MAX_SPARSE]
+    cdef float val[MAX_SPARSE]
+    cdef float z[NN_PRUNE_MAX_HIDDEN]
+    cdef float q[NN_OUT]
+    cdef float p[NN_OUT]
+    cdef int m, bits
+    cdef int cls = _classify(a, &bits)
+    cdef const PruneNet* net
+    cdef Board s
+    if cls == CLASS_DECIDED:
+        _decided(a, q)
+    elif cls == CLASS_BEAROFF:
+        board_swap(&s, a)
+        bearoff_probs(&s, q)
+    else:
+        net = &nn.prune[cls]
+        if not r.have_prune[cls]:
+            m = _encode_raw(&r.parent, idx, val)
+            nn_accumulate(r.prune_raw[cls], net.b1, net.w1, idx, val, m, NULL, NULL, 0, net.hidden)
+            r.have_prune[cls] = True
+        m = _encode_delta(a, &r.parent, idx, val)
+        nn_accumulate(z, r.prune_raw[cls], net.w1, idx, val, m, NULL, NULL, 0, net.hidden)
+        return -nn_hidden_dot(z, net.w2, net.b2, net.hidden)     # the side on roll's, turned
+    probs_flip(q, p)
+    return probs_equity(p)
+
+
+cdef int neural_roll_best(const Neural* nn, NeuralRolls* r, const MoveGen* g, bint prune, float* best,
+                          float* scratch) noexcept nogil:
+    cdef int top[NN_MAX_CANDIDATES]
+    cdef float keys[NN_MAX_CANDIDATES]
+    cdef float vals[NN_MAX_CANDIDATES * NN_OUT]
+    cdef int n = g.n, keep = NN_PRUNE_BASE, kept = 0, i, j, k, choice = 0
+    cdef float v, best_v = 0
+    while (2 << (keep - NN_PRUNE_BASE)) <= n:      # NN_PRUNE_BASE + floor(log2(n))
+        keep += 1
+    if not prune or nn.prune_hidden == 0 or n <= keep:
+        neural_roll_candidates(nn, r, g, &choice, 1, 0.0, best, NULL, scratch)
+        return choice
+    for i in range(n):
+        kept = topk_insert(keys, top, kept, keep, _prune_equity(nn, r, &g.items[i].board), i)
+    for i in range(1, kept):                       # in the plays' order: ties go to the first
+        j = i
+        k = top[i]
+        while j > 0 and top[j - 1] > k:
+            top[j] = top[j - 1]
+            j -= 1
+        top[j] = k
+    _roll_children(nn, r, g, top, kept, vals)
+    for j in range(kept):
+        v = probs_equity(vals + NN_OUT * j)
+        if j == 0 or v > best_v:
+            best_v = v
+            choice = j
+    if best != NULL:
+        memcpy(best, vals + NN_OUT * choice, NN_OUT * sizeof(float))
+    return top[choice]
 
 
 cdef void neural_children(const Neural* nn, const MoveGen* g, const Board* parent, float* out) noexcept nogil:
@@ -759,6 +832,10 @@ cdef class Model:
     :param race_hidden: hidden units of the race net.
     :param backgame_hidden: hidden units of the backgame net (back games and
         prime-versus-prime positions); None: ``contact_hidden``.
+    :param prune_hidden: hidden units of each net's pruning net (a multiple of 8, 8 to
+        ``PRUNE_MAX_HIDDEN``), or 0 (the default) for none: the small nets on the point codes
+        alone that rank a roll's plays inside the search before the nets value the best few
+        (:mod:`bgfast._core.search`, :mod:`bgfast.train.prune`).
     :raises ValueError: a hidden size out of range.
 
     Weights are zero until :meth:`set_weights` (see :mod:`bgfast.bots.neural_weights`
@@ -766,7 +843,7 @@ cdef class Model:
     the opponent's 25 counts then those of the side on roll (gnubg order, each side
     from its own view, index 24 = the bar).
     """
-    def __cinit__(self, int contact_hidden=128, int race_hidden=64, backgame_hidden=None):
+    def __cinit__(self, int contact_hidden=128, int race_hidden=64, backgame_hidden=None, int prune_hidden=0):
         cdef int k, h
         cdef int hidden[NN_NETS]
         cdef void* mem
@@ -780,9 +857,14 @@ cdef class Model:
             if h < 8 or h > NN_MAX_HIDDEN or h % 8:
                 raise ValueError("hidden units must be a multiple of 8 from 8 to %d, got %d"
                                  % (NN_MAX_HIDDEN, h))
+        if prune_hidden != 0 and (prune_hidden < 8 or prune_hidden > NN_PRUNE_MAX_HIDDEN or prune_hidden % 8):
+            raise ValueError("pruning nets have 0 or a multiple of 8 from 8 to %d hidden units, got %d"
+                             % (NN_PRUNE_MAX_HIDDEN, prune_hidden))
         self.contact_hidden = hidden[NET_CONTACT]
         self.race_hidden = hidden[NET_RACE]
         self.backgame_hidden = hidden[NET_BACKGAME]
+        self.prune_hidden = prune_hidden
+        self.nn.prune_hidden = prune_hidden
         for k in range(NN_NETS):
             h = hidden[k]
             self.nn.part[k].hidden = h
@@ -793,6 +875,15 @@ cdef class Model:
             self.nn.part[k].w1 = <float*> mem
             self.nn.part[k].b1 = self.nn.part[k].w1 + NN_ROWS * h
             self.nn.part[k].w2 = self.nn.part[k].b1 + h
+            if prune_hidden:
+                mem = NULL
+                if posix_memalign(&mem, 64, (NN_RAW + 2) * prune_hidden * sizeof(float)):
+                    raise MemoryError()
+                memset(mem, 0, (NN_RAW + 2) * prune_hidden * sizeof(float))
+                self.nn.prune[k].hidden = prune_hidden
+                self.nn.prune[k].w1 = <float*> mem
+                self.nn.prune[k].b1 = self.nn.prune[k].w1 + NN_RAW * prune_hidden
+                self.nn.prune[k].w2 = self.nn.prune[k].b1 + prune_hidden
         self.g = movegen_new()
         if self.g == NULL:
             raise MemoryError()
@@ -805,64 +896,68 @@ cdef class Model:
         cdef int k
         for k in range(NN_NETS):
             free(self.nn.part[k].w1)
+            free(self.nn.prune[k].w1)
         movegen_free(self.g)
 
     def __reduce__(self):
-        return (_model_with, (self.contact_hidden, self.race_hidden, self.backgame_hidden, self.get_weights()))
+        return (_model_with, (self.contact_hidden, self.race_hidden, self.backgame_hidden, self.get_weights(),
+                              self.prune_hidden))
+
+    def _arrays(self):
+        """``(name, shape, address)`` of each weights array in file order: each net's ``w1``,
+        ``b1``, ``w2``, ``b2``, then, with pruning nets, ``contact.prune.w1``..."""
+        cdef int k, h
+        cdef NetPart* part
+        cdef PruneNet* prune
+        out = []
+        for k in range(NN_NETS):
+            part = &self.nn.part[k]
+            h = part.hidden
+            out += [(NETS[k] + ".w1", (_rows(k), h), <size_t> part.w1), (NETS[k] + ".b1", (h,), <size_t> part.b1),
+                    (NETS[k] + ".w2", (NN_OUT, h), <size_t> part.w2), (NETS[k] + ".b2", (NN_OUT,), <size_t> part.b2)]
+        for k in range(NN_NETS if self.prune_hidden else 0):
+            prune = &self.nn.prune[k]
+            h = prune.hidden
+            name = NETS[k] + ".prune"
+            out += [(name + ".w1", (NN_RAW, h), <size_t> prune.w1), (name + ".b1", (h,), <size_t> prune.b1),
+                    (name + ".w2", (1, h), <size_t> prune.w2), (name + ".b2", (1,), <size_t> &prune.b2)]
+        return out
 
     def shapes(self):
-        """The arrays of :meth:`get_weights`, by name: ``{name: shape}`` in file order."""
-        out = {}
-        for k, name in enumerate(NETS):
-            h = self.nn.part[k].hidden
-            out[name + ".w1"] = (_rows(k), h)
-            out[name + ".b1"] = (h,)
-            out[name + ".w2"] = (NN_OUT, h)
-            out[name + ".b2"] = (NN_OUT,)
-        return out
+        """The arrays of :meth:`get_weights`, by name: ``{name: shape}`` in file order (each
+        net's ``w1``, ``b1``, ``w2``, ``b2``, then, with pruning nets, ``contact.prune.w1``...:
+        ``w1`` ``RAW_INPUTS`` x h, ``b1``, ``w2`` 1 x h, ``b2`` of 1, the linear output)."""
+        return {name: shape for name, shape, _ in self._arrays()}
 
     def get_weights(self):
         """Copies of the weights: ``{name: float32 array}`` in :meth:`shapes` order; ``w1[i]``
-        is input i's column (``INPUTS`` x hidden; the race net's ``INPUTS + RACE_INPUTS``),
-        ``w2[k]`` output k's row."""
-        cdef int k, h
+        is input i's column (``INPUTS`` x hidden; the race net's ``INPUTS + RACE_INPUTS``; a
+        pruning net's ``RAW_INPUTS``), ``w2[k]`` output k's row."""
+        cdef size_t address
         out = {}
-        for k in range(NN_NETS):
-            h = self.nn.part[k].hidden
-            name = NETS[k]
-            out[name + ".w1"] = np.array(<float[:_rows(k) * h]> self.nn.part[k].w1).reshape(_rows(k), h)
-            out[name + ".b1"] = np.array(<float[:h]> self.nn.part[k].b1)
-            out[name + ".w2"] = np.array(<float[:NN_OUT * h]> self.nn.part[k].w2).reshape(NN_OUT, h)
-            out[name + ".b2"] = np.array(<float[:NN_OUT]> self.nn.part[k].b2)
+        for name, shape, address in self._arrays():
+            out[name] = np.array(<float[:int(np.prod(shape))]> <float*> address).reshape(shape)
         return out
 
     def set_weights(self, weights):
-        """Load ``{name: array}`` with the names and shapes of :meth:`shapes`.
+        """Load ``{name: array}`` with the names and shapes of :meth:`shapes` (others are
+        ignored: a model without pruning nets takes weights with them).
 
         :raises ValueError: a missing array or one of another shape.
         """
-        cdef int k, h
         cdef float[::1] flat
-        shapes = self.shapes()
-        arrays = {}
-        for name, shape in shapes.items():
+        cdef size_t address
+        arrays = []
+        for name, shape, address in self._arrays():
             if name not in weights:
                 raise ValueError("the weights have no array %r" % name)
             arr = np.ascontiguousarray(weights[name], dtype=np.float32)
             if arr.shape != shape:
                 raise ValueError("weights %r: shape %r, expected %r" % (name, arr.shape, shape))
-            arrays[name] = arr
-        for k in range(NN_NETS):
-            h = self.nn.part[k].hidden
-            name = NETS[k]
-            flat = arrays[name + ".w1"].ravel()
-            memcpy(self.nn.part[k].w1, &flat[0], _rows(k) * h * sizeof(float))
-            flat = arrays[name + ".b1"].ravel()
-            memcpy(self.nn.part[k].b1, &flat[0], h * sizeof(float))
-            flat = arrays[name + ".w2"].ravel()
-            memcpy(self.nn.part[k].w2, &flat[0], NN_OUT * h * sizeof(float))
-            flat = arrays[name + ".b2"].ravel()
-            memcpy(self.nn.part[k].b2, &flat[0], NN_OUT * sizeof(float))
+            arrays.append((arr.ravel(), address))
+        for arr, address in arrays:
+            flat = arr
+            memcpy(<float*> address, &flat[0], flat.shape[0] * sizeof(float))
 
     def evaluate(self, const unsigned char[::1] board):
         """Probabilities ``(win, win_gammon, win_bg, lose_gammon, lose_bg)`` of the side on roll
@@ -955,16 +1050,29 @@ cdef class Model:
         kids = [(<const char*> self.g.items[i].board.side[0])[:50] for i in range(self.g.n)]
         return kids, out
 
-    def choose(self, const unsigned char[::1] board, int d1, int d2):
+    def choose(self, const unsigned char[::1] board, int d1, int d2, bint prune=False):
         """The play of (d1, d2) the net picks at 0 ply (the best equity for the mover): the
-        resulting 50-byte board in the mover's frame."""
+        resulting 50-byte board in the mover's frame.  With ``prune`` (and pruning nets), as
+        the search picks a reply: among the pruning nets' best ``PRUNE_BASE +
+        floor(log2(plays))`` plays only (:c:func:`neural_roll_best`)."""
         cdef Board b
         cdef int idx
+        cdef NeuralRolls* rolls
         _board_arg(board, &b)
         _dice_arg(d1, d2)
+        if not prune:
+            with nogil:
+                generate(self.g, &b, d1, d2)
+                idx = neural_choose(&self.nn, self.g, &b)
+            return (<const char*> self.g.items[idx].board.side[0])[:50]
+        rolls = <NeuralRolls*> malloc(sizeof(NeuralRolls))
+        if rolls == NULL:
+            raise MemoryError()
         with nogil:
             generate(self.g, &b, d1, d2)
-            idx = neural_choose(&self.nn, self.g, &b)
+            neural_rolls_init(rolls, &b)
+            idx = neural_roll_best(&self.nn, rolls, self.g, True, NULL, NULL)
+        free(rolls)
         return (<const char*> self.g.items[idx].board.side[0])[:50]
 
     def choose_batch(self, const unsigned char[:, ::1] boards, const long long[:, ::1] dice):
@@ -988,9 +1096,9 @@ cdef class Model:
                 memcpy(&ov[i, 0], self.g.items[idx].board.side[0], 50)
         return out
 
-def _model_with(int contact_hidden, int race_hidden, int backgame_hidden, weights):
+def _model_with(int contact_hidden, int race_hidden, int backgame_hidden, weights, int prune_hidden=0):
     """A model of these sizes with these weights (how a pickled model is rebuilt)."""
-    model = Model(contact_hidden, race_hidden, backgame_hidden)
+    model = Model(contact_hidden, race_hidden, backgame_hidden, prune_hidden)
     model.set_weights(weights)
     return model
 

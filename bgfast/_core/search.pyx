@@ -63,7 +63,7 @@ from bgfast._core.board cimport Board, board_swap, board_checkers, board_hash, b
 from bgfast._core.movegen cimport MoveGen, MAX_CHILDREN, movegen_new, movegen_free, prepare, generate_prepared
 from bgfast._core.probs cimport NOUT, probs_flip, probs_equity, PlayValue
 from bgfast._core.neural cimport (
-    NN_MAX_CANDIDATES, NeuralRolls, neural_eval_after, neural_rolls_init, neural_roll_candidates,
+    NN_MAX_CANDIDATES, NeuralRolls, neural_eval_after, neural_rolls_init, neural_roll_candidates, neural_roll_best,
 )
 from bgfast._core.search cimport (
     SEARCH_MAX_PLIES, SEARCH_MAX_KEEP, REPLIES_0PLY, REPLIES_FILTERED, MoveFilter, CacheEntry, Search,
@@ -186,8 +186,7 @@ cdef void _preroll(Search* s, MoveGen* g, const Board* b, int plies, int depth, 
             w = 1.0 if d1 == d2 else 2.0
             generate_prepared(g, d1, d2)
             if plies == 1 or s.replies == REPLIES_0PLY:
-                top = 0                         # the 0-ply favourite, found as the net ranks the plays
-                neural_roll_candidates(s.model, &rolls, g, &top, 1, 0.0, q, NULL, s.scratch)
+                top = neural_roll_best(s.model, &rolls, g, s.prune, q, s.scratch)   # the 0-ply favourite
                 if plies > 1:
                     _play_value(s, &g.items[top].board, plies - 1, depth, q)
             else:

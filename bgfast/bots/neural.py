@@ -115,6 +115,10 @@ class NeuralBot(CoreBot):
         evaluation tree; the filters choose the root's play alone); ``"filtered"``, each the
         play the search would make at that depth (the best ``n - 1``-ply reply through the
         filters; several times slower at 2 plies and more).  The same below 2 plies.
+    :param prune: whether the search, at 1 ply and more, ranks each reply's plays by the
+        weights' pruning nets and values only their best ``5 + floor(log2(plays))`` by the
+        net, as gnubg does inside its look-ahead (:mod:`bgfast.train.prune`); None (the
+        default): whenever the weights hold pruning nets.  0-ply play is the same either way.
     :param cube: ``"auto"`` (the default: Janowski in money play, the match equity table
         in match play), ``"janowski"`` (Janowski at every score), ``"met"`` (the same as
         ``"auto"``) or ``"never"`` (never doubles, always takes): the values at the leaves
@@ -157,7 +161,7 @@ class NeuralBot(CoreBot):
     def __init__(self, ply: int = 0, cube: str | None = None,
                  weights: Weights | str | os.PathLike[str] | None = None,
                  cube_efficiency: float = 0.68, seed: int = 0, cube_ply: int = 1,
-                 filters: object = None, replies: str = DEFAULT_REPLIES) -> None:
+                 filters: object = None, replies: str = DEFAULT_REPLIES, prune: bool | None = None) -> None:
         super().__init__(cube, cube_efficiency, seed)
         self.ply = whole_number(ply, "ply", low=PLIES[0], high=PLIES[-1], error=InvalidBotOptionsError)
         self.cube_ply = whole_number(cube_ply, "cube_ply", low=PLIES[0], high=PLIES[-1],
@@ -166,6 +170,8 @@ class NeuralBot(CoreBot):
         if replies not in REPLIES:
             raise InvalidBotOptionsError(f"replies must be {' or '.join(map(repr, REPLIES))}, got {replies!r}")
         self.replies = replies
+        if prune is not None and not isinstance(prune, bool):
+            raise InvalidBotOptionsError(f"prune must be true or false, got {prune!r}")
         if weights is not None and not isinstance(weights, (str, os.PathLike, Weights)):
             raise InvalidBotOptionsError(f"weights must be a file path or Weights, got {weights!r}")
         self.weights = weights
@@ -175,8 +181,12 @@ class NeuralBot(CoreBot):
             self._weights = weights
         else:
             self._weights = read_weights(weights)
+        if prune and not self._weights.prune_hidden:
+            raise InvalidBotOptionsError("prune=true needs weights with pruning nets (bgfast train prune)")
+        self.prune = prune
         self._evaluator = CoreEvaluator(self._weights.model(), EvaluatorKind.EVAL_NEURAL, ply=self.ply,
-                                        cube_ply=self.cube_ply, filters=self.filters, replies=self.replies)
+                                        cube_ply=self.cube_ply, filters=self.filters, replies=self.replies,
+                                        prune=prune)
 
     def options(self) -> Mapping[str, object]:
         """The options that rebuild this bot with :func:`bgfast.bots.get_bot`."""
@@ -187,6 +197,8 @@ class NeuralBot(CoreBot):
             extra["filters"] = filters_text(self.filters)
         if self.replies != DEFAULT_REPLIES:
             extra["replies"] = self.replies
+        if self.prune is not None:
+            extra["prune"] = self.prune
         if self.weights is not None:
             extra["weights"] = self.weights
         return {**super().options(), **extra}

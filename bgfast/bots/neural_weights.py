@@ -20,6 +20,11 @@ backgame net existed has only the contact and race nets' arrays; it still reads,
 its backgame net is a copy of its contact net (the net it used for those positions),
 so it plays exactly as it did.  Version 1 holds both kinds of file.
 
+A file may also hold the search's pruning nets (:mod:`bgfast.train.prune`), distilled
+from its nets: ``contact.prune.w1``... (``w1`` ``RAW_INPUTS`` x h), all three or none,
+the header's ``nets`` naming ``"prune": {"hidden": h}``.  Without them the search values
+every play (a file written before them, or one whose nets were trained since).
+
 A file that is missing, is not a regular file, is larger than the largest net's file
 (:data:`MAX_FILE_BYTES`), does not parse, is truncated, fails its checksum, holds values
 that are not finite (NaN, infinity) or describes an
@@ -91,6 +96,12 @@ class Weights:
         return cls(model.get_weights(), meta)
 
     @property
+    def prune_hidden(self) -> int:
+        """Hidden units of the pruning nets, 0 without them."""
+        b1 = self.arrays.get("contact.prune.b1")
+        return 0 if b1 is None else int(b1.shape[0])
+
+    @property
     def hidden(self) -> tuple[int, int, int]:
         """Hidden units of the (contact, race, backgame) nets (the order of
         :data:`bgfast._core.neural.NETS`).
@@ -106,7 +117,7 @@ class Weights:
         """
         try:
             contact, race, backgame = self.hidden
-            model = _neural.Model(contact, race, backgame)
+            model = _neural.Model(contact, race, backgame, self.prune_hidden)
             model.set_weights(self.arrays)
         except KeyError as exc:
             raise InvalidWeightsError(f"the weights do not fit the net: no array {exc}") from None
@@ -123,7 +134,8 @@ MAX_HEADER_BYTES = 1 << 20
 
 MAX_FILE_BYTES = (_PREFIX.size + MAX_HEADER_BYTES + _DIGEST
                   + 4 * sum(int(np.prod(shape)) for shape in
-                            _neural.Model(_neural.MAX_HIDDEN, _neural.MAX_HIDDEN).shapes().values()))
+                            _neural.Model(_neural.MAX_HIDDEN, _neural.MAX_HIDDEN, None,
+                                          _neural.PRUNE_MAX_HIDDEN).shapes().values()))
 """The largest weights file :func:`read_weights` reads: the header at its longest and the
 arrays of the largest net this version evaluates (every net of ``MAX_HIDDEN`` units)."""
 
@@ -140,7 +152,8 @@ def encode_weights(weights: Weights) -> bytes:
         "outputs": len(_neural.OUTPUTS),
         "activation": "sigmoid",
         "nets": {net: {"hidden": int(weights.arrays[f"{net}.b1"].shape[0])}
-                 for net in _neural.NETS if f"{net}.b1" in weights.arrays},
+                 for net in _neural.NETS if f"{net}.b1" in weights.arrays}
+                | ({"prune": {"hidden": weights.prune_hidden}} if weights.prune_hidden else {}),
         "arrays": [{"name": name, "shape": list(a.shape)} for name, a in weights.arrays.items()],
         "meta": weights.meta,
     }
@@ -201,9 +214,12 @@ def decode_weights(data: bytes, source: str = "weights") -> Weights:
         raise InvalidWeightsError(f"{source}: {len(body) - offset} bytes after the last array")
     expected = {f"{net}.{part}" for net in _neural.NETS for part in _PARTS}
     two_nets = {f"{net}.{part}" for net in ("contact", "race") for part in _PARTS}     # before the backgame net
-    if set(arrays) != expected and set(arrays) != two_nets:
+    prune = {f"{net}.prune.{part}" for net in _neural.NETS for part in _PARTS}
+    nets = set(arrays) - prune
+    if (nets != expected and nets != two_nets) or (set(arrays) & prune and not prune <= set(arrays)):
         raise InvalidWeightsError(f"{source}: arrays {sorted(arrays)}, expected {sorted(expected)} "
-                                  f"(or, in a file of two nets, {sorted(two_nets)})")
+                                  f"(or, in a file of two nets, {sorted(two_nets)}), with or without "
+                                  f"all of the pruning nets' {sorted(prune)}")
     weights = Weights(arrays, meta)
     try:
         weights.model()                  # the shapes fit the architecture

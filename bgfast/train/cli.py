@@ -10,6 +10,7 @@
     bgfast train refine /work/train/race1 --start neural.bgw --nets race --race-hidden 256 --rollouts /work/train/races
     bgfast train refine /work/train/contact1 --start neural.bgw --nets contact,backgame --rollouts /work/train/labels1:168,/work/train/labels2
     bgfast train refine /work/train/ahead1 --start neural.bgw --nets contact,backgame --plies 0 --lookahead-weight 40
+    bgfast train prune bgfast/data/weights/neural.bgw /work/train/pruned.bgw --hidden 32
     bgfast train bench [--json] [--weights FILE]
 """
 from __future__ import annotations
@@ -96,6 +97,16 @@ def _parser() -> Parser:
     for field in dataclasses.fields(RolloutLabelConfig):
         lb.add_argument(flag(field.name), type=type(field.default), default=None,
                         help=f"{label_help.get(field.name, '')} (default {field.default!r})".strip())
+    pr = sub.add_parser("prune", help="distil the search's pruning nets from a weights file's nets into a new file")
+    pr.add_argument("source", type=Path, help="the weights file whose nets the pruning nets learn from")
+    pr.add_argument("target", type=Path, help="the weights file to write: the same nets with their pruning nets")
+    pr.add_argument("--hidden", type=_positive, default=32, help="hidden units of each pruning net (default 32)")
+    pr.add_argument("--positions", type=_positive, default=200_000,
+                    help="self-play positions whose plays of one roll the nets value (default 200000)")
+    pr.add_argument("--epochs", type=_positive, default=12, help="passes over the plays (default 12)")
+    pr.add_argument("--seed", type=int, default=101, help="the self-play run and the fit's seed (default 101)")
+    pr.add_argument("--check-positions", type=int, default=5_000,
+                    help="positions of run seed + 1 to measure the misses on (default 5000)")
     bn = sub.add_parser("bench", help="speed against gnubg-nn (bgfast bench neural)")
     bn.add_argument("--json", action="store_true", help="print the figures as JSON")
     bn.add_argument("--weights", type=Path, default=None, help="a weights file (default: the shipped net)")
@@ -182,6 +193,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             done = run_labels(_label_config(args), args.run_dir, workers=args.workers,
                               log=lambda line: print(line, flush=True))
             print(f"{done} blocks labelled in {args.run_dir}")
+        elif args.command == "prune":
+            from bgfast.bots.neural_weights import read_weights, write_weights
+            from bgfast.train.prune import distil_prune
+
+            pruned = distil_prune(read_weights(args.source), hidden=args.hidden, positions=args.positions,
+                                  epochs=args.epochs, seed=args.seed, check_positions=args.check_positions,
+                                  log=lambda line: print(line, flush=True))
+            write_weights(args.target, pruned)
+            print(f"wrote {args.target}")
         elif args.command == "bench":
             from bgfast.bots.neural_weights import read_weights
             from bgfast.train.bench import bench_neural, format_bench
