@@ -202,8 +202,11 @@ def reference(position: Position, plies: int, game: Game, c: Cube) -> float:
                                      player=0, x=game.x, crawford=game.crawford, max_cube=game.max_cube)
     total = 0.0
     for d1, d2, w in ROLLS:
-        chooser = CHOOSERS[plies - 1 if BOT.replies == "filtered" else 0]   # the search's reply
-        child = Position.from_bytes(chooser.evaluator.choose(position.to_bytes(), d1, d2))
+        if BOT.replies == "filtered" and plies > 1:   # the search's reply
+            child = Position.from_bytes(CHOOSERS[plies - 1].evaluator.choose(position.to_bytes(), d1, d2))
+        else:                                         # the 0-ply favourite, as the search prunes
+            model = BOT.evaluator.weights
+            child = Position.from_bytes(model.choose(position.to_bytes(), d1, d2, prune=BOT.evaluator.prune))
         outcome = child.outcome()
         if outcome is not None:
             total += w * game.won(c, outcome.points)

@@ -487,7 +487,7 @@ ROUND_10 = Path(__file__).resolve().parents[1] / "experiments" / "train_round11"
 
 def _shipped_two_nets() -> dict[str, np.ndarray]:
     """The shipped file's contact and race nets, without its backgame net."""
-    return {name: a for name, a in read_weights().arrays.items() if not name.startswith("backgame.")}
+    return {name: a for name, a in read_weights().nets_only().arrays.items() if not name.startswith("backgame.")}
 
 
 def test_a_file_of_two_nets_values_back_games_with_its_contact_net(class_boards: list[bytes], tmp_path: Path) -> None:

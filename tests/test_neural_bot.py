@@ -69,8 +69,11 @@ def _positions(count: int, seed: int = 4) -> list[Position]:
 
 def _roll(model: nn.Model, board: bytes, d1: int, d2: int) -> tuple[float, ...]:
     """The mover's probabilities after the net's 0-ply play of (d1, d2) from ``board`` (as
-    the net valued the play to choose it)."""
+    the net valued the play to choose it), found as the search finds a reply: with the
+    model's pruning nets when it has them (tests/test_prune.py checks that choice)."""
     kids, probs = model.children(board, d1, d2)
+    if model.prune_hidden:
+        return tuple(float(x) for x in probs[kids.index(model.choose(board, d1, d2, prune=True))])
     best = max(range(len(kids)), key=lambda i: (_equity(probs[i]), -i))
     return tuple(float(x) for x in probs[best])
 

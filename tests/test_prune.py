@@ -131,7 +131,7 @@ def test_the_pruned_search_averages_the_pruned_replies(model: nn.Model, pruned: 
 
 
 def test_prune_false_is_the_search_without_pruning_nets_to_the_bit(model: nn.Model) -> None:
-    plain = shipped_weights().model()
+    plain = shipped_weights().nets_only().model()
     off = CoreEvaluator(model, NEURAL, ply=2, prune=False)
     unpruned = CoreEvaluator(plain, NEURAL, ply=2)
     assert unpruned.prune is False
@@ -145,7 +145,7 @@ def test_prune_false_is_the_search_without_pruning_nets_to_the_bit(model: nn.Mod
 
 
 def test_a_zero_ply_play_is_never_pruned(model: nn.Model) -> None:
-    plain = CoreEvaluator(shipped_weights().model(), NEURAL)
+    plain = CoreEvaluator(shipped_weights().nets_only().model(), NEURAL)
     ev = CoreEvaluator(model, NEURAL)
     for board in _positions(20, seed=12):
         assert ev.choose(board, 6, 5) == plain.choose(board, 6, 5)
@@ -153,7 +153,7 @@ def test_a_zero_ply_play_is_never_pruned(model: nn.Model) -> None:
 
 
 def test_pruning_settings_are_checked(model: nn.Model) -> None:
-    plain = shipped_weights().model()
+    plain = shipped_weights().nets_only().model()
     with pytest.raises(ValueError, match="pruning nets"):
         CoreEvaluator(plain, NEURAL, prune=True)
     with pytest.raises(ValueError, match="prune is True, False or None"):
@@ -165,7 +165,7 @@ def test_pruning_settings_are_checked(model: nn.Model) -> None:
     with pytest.raises(ValueError, match="multiple of 8"):
         nn.Model(128, 64, None, nn.PRUNE_MAX_HIDDEN + 8)
     with pytest.raises(InvalidBotOptionsError, match="pruning nets"):
-        NeuralBot(prune=True)
+        NeuralBot(prune=True, weights=shipped_weights().nets_only())
     with pytest.raises(InvalidBotOptionsError, match="prune must be"):
         NeuralBot(prune=1)  # type: ignore[arg-type]
 
@@ -182,7 +182,7 @@ def test_a_bot_with_pruning_nets_prunes_unless_told_and_rebuilds(pruned: Weights
 
 def test_the_weights_file_carries_the_pruning_nets(pruned: Weights, model: nn.Model) -> None:
     back = decode_weights(encode_weights(pruned))
-    assert back.prune_hidden == 16 and shipped_weights().prune_hidden == 0
+    assert back.prune_hidden == 16 and shipped_weights().nets_only().prune_hidden == 0
     for name, array in pruned.arrays.items():
         assert np.array_equal(back.arrays[name], array)
     assert back.arrays["contact.prune.w1"].shape == (nn.RAW_INPUTS, 16)
@@ -225,7 +225,7 @@ def test_the_fit_lowers_the_equity_error_and_the_misses_are_counted(model: nn.Mo
     assert 0 <= counts["misses"] <= counts["pruned"] <= counts["rolls"] <= 100
     assert counts["loss_mp"] >= 0 and counts["worst_mp"] >= counts["loss_mp"]
     with pytest.raises(ValueError, match="no pruning nets"):
-        prune_misses(shipped_weights().model(), *self_play_rolls(model, 5, seed=22))
+        prune_misses(shipped_weights().nets_only().model(), *self_play_rolls(model, 5, seed=22))
     with pytest.raises(InvalidSpecError, match="multiple of 8"):
         fit_prune(examples, hidden=10)
 
@@ -245,3 +245,14 @@ def test_the_command_writes_pruned_weights_or_says_why_not(tmp_path, capsys) -> 
     written = read_weights(target)
     assert written.prune_hidden == 8 and written.meta["prune"]["positions"] == 150
 
+
+
+def test_training_from_pruned_weights_drops_the_pruning_nets(pruned: Weights) -> None:
+    from bgfast.train.config import TrainConfig
+    from bgfast.train.td import start_weights
+
+    nets = pruned.nets_only()
+    assert nets.prune_hidden == 0 and "prune" not in nets.meta and "prune" in pruned.meta
+    assert set(nets.arrays) == set(shipped_weights().nets_only().arrays)
+    started = start_weights(TrainConfig(contact_hidden=256, race_hidden=256, start="0" * 64), pruned)
+    assert started.prune_hidden == 0

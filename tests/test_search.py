@@ -33,7 +33,9 @@ Filters = tuple[tuple[tuple[int, float] | None, ...], ...]
 
 @pytest.fixture(scope="module")
 def model() -> nn.Model:
-    return shipped_weights().model()
+    """The shipped nets without their pruning nets: the reference values every play
+    (tests/test_prune.py checks the pruned search)."""
+    return shipped_weights().nets_only().model()
 
 
 def _f32_equity(p: np.ndarray) -> np.float32:

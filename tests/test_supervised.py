@@ -315,7 +315,7 @@ def test_a_bad_choice_of_nets_or_widths_is_refused(bad: dict[str, object]) -> No
 def test_a_refinement_of_the_race_net_alone_keeps_the_others_and_widens_it(tmp_path) -> None:
     """``nets="race"`` moves the race net alone; ``race_hidden`` widens it first, computing the
     same values, so that a fit of no steps would give the start's race values."""
-    start = read_weights()
+    start = read_weights().nets_only()           # a refinement drops the pruning nets
     contact, race, backgame = start.hidden
     config = RefineConfig(games=4, block_games=2, plies=0, epochs=1, lr=0.001, eval_pairs=0, threads=1,
                           nets="race", race_hidden=race + 8, seed=3)
@@ -356,7 +356,7 @@ def test_nets_name_a_run_in_one_order_and_a_width_only_a_net_they_move() -> None
 
 
 def test_a_refused_width_leaves_no_folder_and_a_net_without_positions_is_kept(tmp_path) -> None:
-    start = read_weights()
+    start = read_weights().nets_only()           # a refinement drops the pruning nets
     with pytest.raises(InvalidSpecError, match="more than"):
         run_refine(RefineConfig(games=2, block_games=1, race_hidden=start.hidden[1] - 8, eval_pairs=0, threads=1),
                    start, tmp_path / "shrink")
@@ -448,7 +448,7 @@ def test_the_lookahead_term_s_gradient_is_that_of_its_loss() -> None:
 
 
 def test_a_refinement_with_the_lookahead_term_lowers_the_one_ply_error_and_resumes(tmp_path) -> None:
-    start = read_weights()
+    start = read_weights().nets_only()           # a refinement drops the pruning nets
     config = RefineConfig(games=6, block_games=3, epochs=2, plies=0, lr=0.0003, eval_pairs=0, held_out=0.3,
                           threads=1, explore=0.2, lookahead_weight=400.0, lookahead_rolls=40, nets="contact")
     refined = run_refine(config, start, tmp_path / "run")

@@ -95,6 +95,12 @@ class Weights:
         """The weights of ``model`` now."""
         return cls(model.get_weights(), meta)
 
+    def nets_only(self) -> Weights:
+        """These weights without their pruning nets (and their ``prune`` meta facts): where
+        the nets are trained further, pruning nets distilled from the old ones no longer fit."""
+        return Weights({name: a for name, a in self.arrays.items() if ".prune." not in name},
+                       {key: value for key, value in self.meta.items() if key != "prune"})
+
     @property
     def prune_hidden(self) -> int:
         """Hidden units of the pruning nets, 0 without them."""

@@ -220,13 +220,13 @@ def distil_prune(weights: Weights, *, hidden: int = 32, positions: int = 200_000
         raise InvalidSpecError(f"positions are at least 1 and check positions at least 0, got {positions} "
                                f"and {check_positions}")
     say = log or (lambda line: None)
-    base = {name: a for name, a in weights.arrays.items() if ".prune." not in name}
-    model = Weights(base).model()
+    nets = weights.nets_only()
+    model = nets.model()
     boards, dice = self_play_rolls(model, positions, seed)
     examples = prune_examples(model, boards, dice)
     say(f"{len(examples.targets):,} plays of {positions:,} rolls valued by the net")
     arrays = fit_prune(examples, hidden=hidden, epochs=epochs, seed=seed, log=log)
-    out = Weights({**base, **arrays}, dict(weights.meta))
+    out = Weights({**nets.arrays, **arrays}, dict(nets.meta))
     facts: dict[str, Any] = {"hidden": hidden, "positions": positions, "epochs": epochs, "seed": seed}
     if check_positions:
         check = prune_misses(out.model(), *self_play_rolls(model, check_positions, seed + 1))

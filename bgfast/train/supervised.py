@@ -737,6 +737,7 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
 
     if saved is None:
         assert start is not None
+        start = start.nets_only()                    # pruning nets do not fit the nets once refined
         saved = Weights(start.arrays, {**refine_lineage(start), "refine": config.to_dict()})
         save_checkpoint(run, saved, START)
         say(f"new refinement: {json.dumps(config.to_dict(), sort_keys=True)}")
@@ -746,6 +747,8 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
         if changed:
             raise InvalidSpecError(f"{run} holds a refinement with other settings ({'; '.join(changed)}): "
                                    f"give its settings to resume it, or start a new run folder")
+        if start is not None:
+            start = start.nets_only()
         if start is not None and (start.arrays.keys() != saved.arrays.keys() or any(
                 not np.array_equal(start.arrays[k], saved.arrays[k]) for k in start.arrays)):
             raise InvalidSpecError(f"{run} holds a refinement of another start net: leave out --start to resume it")

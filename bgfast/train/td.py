@@ -89,7 +89,8 @@ def start_weights(config: TrainConfig, source: Weights) -> Weights:
     """The first weights of a run that starts from ``source`` (widened to the config's sizes),
     counting its games from 0 again (the games ``source`` was trained on are kept in the meta
     as ``start_games``)."""
-    wide = widen(source, config.contact_hidden, config.race_hidden, seed=config.init_seed, scale=config.init_scale)
+    wide = widen(source.nets_only(), config.contact_hidden, config.race_hidden, seed=config.init_seed,
+                 scale=config.init_scale)
     return Weights(wide.arrays, {"games": 0, "positions": [0, 0], "seconds": 0.0,
                                  "start_games": source.meta.get("games"), "start": config.start})
 
