@@ -15,6 +15,7 @@ from bgfast.bots import get_bot
 from bgfast.bots.neural import NeuralBot, shipped_weights
 from bgfast.bots.neural_weights import Weights, decode_weights, default_weights_path, encode_weights, read_weights
 from bgfast.errors import InvalidBotOptionsError, InvalidSpecError, InvalidWeightsError
+from bgfast.position import Position
 from bgfast.train.cli import main as train_main
 from bgfast.train.prune import distil_prune, fit_prune, prune_examples, prune_misses, self_play_rolls
 from test_search import ROLLS_21, SPECIAL, Reference, _f32_equity, _positions
@@ -57,11 +58,11 @@ def _prune_keys(weights: Weights, kids: list[bytes], values: np.ndarray) -> np.n
 def _reference_favourite(model: nn.Model, weights: Weights, board: bytes, d1: int, d2: int
                          ) -> tuple[set[int], list[bytes], np.ndarray] | None:
     """The plays the pruned search may pick (the net's best among the pruning nets' best
-    ``_keep`` plays; more than one on a float tie), or None where the pruning nets' ranking
-    ties at the cut."""
+    ``_keep`` plays, of every play in a race; more than one on a float tie), or None where
+    the pruning nets' ranking ties at the cut."""
     kids, values = model.children(board, d1, d2)
     full = np.array([float(_f32_equity(v)) for v in values])
-    if len(kids) <= _keep(len(kids)):
+    if len(kids) <= _keep(len(kids)) or Position.from_bytes(board).is_race():
         top = list(range(len(kids)))
     else:
         keys = _prune_keys(weights, kids, values)
@@ -90,15 +91,17 @@ def test_the_pruned_favourite_is_the_best_of_the_pruning_nets_best(model: nn.Mod
     assert checked > 350 and pruned_rolls > 100
 
 
-def test_a_roll_of_few_plays_is_not_pruned(model: nn.Model) -> None:
-    boards, dice = self_play_rolls(model, 200, seed=32)
-    few = 0
+def test_a_roll_of_few_plays_or_in_a_race_is_not_pruned(model: nn.Model) -> None:
+    boards, dice = self_play_rolls(model, 400, seed=32)
+    few = races = 0
     for board, (d1, d2) in zip(boards, dice):
         kids, _ = model.children(board, int(d1), int(d2))
-        if len(kids) <= _keep(len(kids)):
-            few += 1
+        race = Position.from_bytes(bytes(board)).is_race()
+        if len(kids) <= _keep(len(kids)) or race:
+            few += not race
+            races += race and len(kids) > _keep(len(kids))
             assert model.choose(board, int(d1), int(d2), prune=True) == model.choose(board, int(d1), int(d2))
-    assert few > 20
+    assert few > 20 and races > 5
 
 
 class PrunedReference(Reference):

@@ -93,8 +93,9 @@ cdef int neural_roll_candidates(const Neural* nn, NeuralRolls* r, const MoveGen*
 # The child of ``g`` (generated from ``r.parent``) the net plays at 0 ply, its mover's
 # probabilities in ``best`` (unless NULL); ``scratch`` as neural_roll_candidates'.  With
 # ``prune`` and pruning nets, a roll of more than NN_PRUNE_BASE + floor(log2(g.n)) plays
-# is first ranked by the pruning nets and only that many of their best are valued by the
-# net (gnubg's pruning inside its look-ahead); otherwise neural_roll_candidates' answer.
+# from a position with contact is first ranked by the pruning nets and only that many of
+# their best are valued by the net (gnubg's pruning inside its look-ahead); otherwise (a
+# race among them: the net is finer there than a pruning net) neural_roll_candidates' answer.
 cdef int neural_roll_best(const Neural* nn, NeuralRolls* r, const MoveGen* g, bint prune, float* best,
                           float* scratch) noexcept nogil
 # The children of ``g`` the net values best for the mover at 0 ply: their indices into

@@ -45,6 +45,13 @@ bear-offs (both sides wholly in their home boards) are valued by the one-sided
 bear-off database (``bearoff.pyx``) instead; a game that is over, or where the side
 on roll bears off its last checkers with every roll, gets its exact value.
 
+Pruning nets.  A model may also hold one small net for each net (``prune_hidden`` units on
+the ``NN_RAW`` point codes alone, one linear output: the side on roll's cubeless equity),
+distilled from it by :mod:`bgfast.train.prune`.  :c:func:`neural_roll_best`, the search's
+reply finder, ranks a roll's plays by them and values only the best ``NN_PRUNE_BASE +
+floor(log2(plays))`` by the net; a pruning net's sums start from the parent's point codes
+and add the codes a play changed, as the net's do.  Nothing at 0 ply uses them.
+
 Speed.  Weights are float32, one contiguous column per input, so a position's
 hidden pre-activations are the bias plus the sum of the columns of its non-zero
 inputs.  The children of one roll are valued together: the parent's point-code
@@ -75,7 +82,7 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 from bgfast._core.board cimport Board, BAR, board_swap, side_has_back_checker, board_checkers, board_from_bytes, check_board, load8, nonzero_bytes
-from bgfast._core.movegen cimport MoveGen, movegen_new, movegen_free, generate
+from bgfast._core.movegen cimport MoveGen, MAX_CHILDREN, movegen_new, movegen_free, generate
 from bgfast._core.evaluators cimport is_race
 from bgfast._core.heuristic cimport heuristic_dense, heuristic_dense_roll, heuristic_dense_child, DenseRoll, H_NDENSE
 from bgfast._core.probs cimport probs_flip, probs_equity, PlayValue
@@ -125,6 +132,7 @@ cdef extern from "neural.h":
 cdef extern from *:
     int __builtin_ctzll(unsigned long long x) nogil
     int __builtin_clz(unsigned int x) nogil
+    int __builtin_ctz(unsigned int x) nogil
 
 
 # CODE[n]: the four units of a count n (truncated unary, then the excess over 3 halved).
@@ -292,13 +300,16 @@ cdef inline bint _crashed(const uint8_t* s, int on_board) noexcept nogil:
 cdef inline int _prime_bottom(const uint8_t* s) noexcept nogil:
     """The index of the lowest point of the side's longest run of made points (the first from
     its ace point of the longest), when it is PRIME_LENGTH or longer; else -1."""
-    cdef int i, run = 0, best = 0, top = -1
-    for i in range(24):
-        run = run + 1 if s[i] >= 2 else 0
-        if run > best:
-            best = run
-            top = i
-    return top - best + 1 if best >= PRIME_LENGTH else -1
+    cdef uint64_t two = 0xFEFEFEFEFEFEFEFEULL          # a byte of 2 or more has a bit here
+    cdef uint32_t starts = (nonzero_bytes(load8(s) & two) | (nonzero_bytes(load8(s + 8) & two) << 8)
+                            | (nonzero_bytes(load8(s + 16) & two) << 16))   # bit i: point i made
+    cdef int length = 1
+    if starts == 0:
+        return -1
+    while starts & (starts >> 1):      # bit i: a run of length + 1 made points from point i
+        starts &= starts >> 1
+        length += 1
+    return __builtin_ctz(starts) if length >= PRIME_LENGTH else -1
 
 
 cdef inline bint _is_backgame(const Board* a, int l0, int r0, int l1, int r1) noexcept nogil:
@@ -379,6 +390,20 @@ cdef void _decided(const Board* a, float* q) noexcept nogil:
     elif board_checkers(a, 1) == 15:
         q[1] = 1
         q[2] = 1.0 if side_has_back_checker(m) else 0.0
+
+
+cdef inline bint _exact(const Board* a, int cls, float* q) noexcept nogil:
+    """Side 0's exact probabilities of ``a`` in ``q`` when no net values it (class
+    ``cls``: a game decided, or a pure bear-off and its database): True; else False."""
+    cdef Board s
+    if cls == CLASS_DECIDED:
+        _decided(a, q)
+        return True
+    if cls == CLASS_BEAROFF:
+        board_swap(&s, a)
+        bearoff_probs(&s, q)
+        return True
+    return False
 
 
 cdef inline void _joint(const float* o, int bits, float* q) noexcept nogil:
@@ -502,13 +527,7 @@ cdef void neural_eval_after(const Neural* nn, const Board* a, float* q) noexcept
     cdef float val[MAX_SPARSE]
     cdef float z[NN_MAX_HIDDEN]
     cdef float o[NN_OUT]
-    cdef Board s
-    if cls == CLASS_DECIDED:
-        _decided(a, q)
-        return
-    if cls == CLASS_BEAROFF:
-        board_swap(&s, a)
-        bearoff_probs(&s, q)
+    if _exact(a, cls, q):
         return
     m = _encode_raw(a, idx, val)
     m += _encode_hand(a, idx + m, val + m)
@@ -528,13 +547,14 @@ cdef void neural_rolls_init(NeuralRolls* r, const Board* parent) noexcept nogil:
 
 
 cdef void neural_roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* g, float* out) noexcept nogil:
-    _roll_children(nn, r, g, NULL, g.n, out)
+    _roll_children(nn, r, g, NULL, NULL, g.n, out)
 
 
-cdef void _roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* g, const int* which, int n,
-                         float* out) noexcept nogil:
+cdef void _roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* g, const int* which,
+                         const int* classes, int n, float* out) noexcept nogil:
     """The children ``which[0 .. n - 1]`` of one roll (NULL: the first ``n``), their values at
-    ``out + NN_OUT * j``: each net's sums start from the parent's point codes (shared by the
+    ``out + NN_OUT * j`` (``classes[j]``, unless NULL: the child's class and its bits << 8, as
+    :func:`_classify` gives them): each net's sums start from the parent's point codes (shared by the
     rolls) plus the first of these children's hand-made inputs; each child adds the codes
     its play changed and the hand-made inputs that differ from that first child's.  The
     additions run in the order of a single sum (biases, point codes, hand-made inputs), so
@@ -556,7 +576,6 @@ cdef void _roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* g, con
     cdef const NetPart* part
     cdef const Board* a
     cdef const Board* parent = &r.parent
-    cdef Board s
     for net in range(NN_NETS):
         have[net] = False
     have_ref[0] = False
@@ -564,13 +583,12 @@ cdef void _roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* g, con
     for j in range(n):
         i = j if which == NULL else which[j]
         a = &g.items[i].board
-        cls = _classify(a, &bits)
-        if cls == CLASS_DECIDED:
-            _decided(a, q)
-        elif cls == CLASS_BEAROFF:
-            board_swap(&s, a)
-            bearoff_probs(&s, q)
+        if classes == NULL:
+            cls = _classify(a, &bits)
         else:
+            cls = classes[j] & 0xff
+            bits = classes[j] >> 8
+        if not _exact(a, cls, q):
             net = cls
             group = 1 if net == NET_RACE else 0
             part = &nn.part[net]
@@ -600,24 +618,17 @@ cdef void _roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* g, con
         probs_flip(q, out + NN_OUT * j)
 
 
-cdef inline float _prune_equity(const Neural* nn, NeuralRolls* r, const Board* a) noexcept nogil:
-    """The pruning nets' cubeless equity for the mover of child ``a`` of ``r.parent`` (the
-    exact value of a pure bear-off or a decided game)."""
+cdef inline float _prune_equity(const Neural* nn, NeuralRolls* r, const Board* a, int cls, int bits) noexcept nogil:
+    """The pruning nets' cubeless equity for the mover of child ``a`` of ``r.parent``, of
+    class ``cls`` and ``bits`` (the exact value of a pure bear-off or a decided game)."""
     cdef int idx[MAX_SPARSE]
     cdef float val[MAX_SPARSE]
     cdef float z[NN_PRUNE_MAX_HIDDEN]
     cdef float q[NN_OUT]
     cdef float p[NN_OUT]
-    cdef int m, bits
-    cdef int cls = _classify(a, &bits)
+    cdef int m
     cdef const PruneNet* net
-    cdef Board s
-    if cls == CLASS_DECIDED:
-        _decided(a, q)
-    elif cls == CLASS_BEAROFF:
-        board_swap(&s, a)
-        bearoff_probs(&s, q)
-    else:
+    if not _exact(a, cls, q):
         net = &nn.prune[cls]
         if not r.have_prune[cls]:
             m = _encode_raw(&r.parent, idx, val)
@@ -633,17 +644,22 @@ cdef inline float _prune_equity(const Neural* nn, NeuralRolls* r, const Board* a
 cdef int neural_roll_best(const Neural* nn, NeuralRolls* r, const MoveGen* g, bint prune, float* best,
                           float* scratch) noexcept nogil:
     cdef int top[NN_MAX_CANDIDATES]
+    cdef int classes[NN_MAX_CANDIDATES]
+    cdef int cls[MAX_CHILDREN]
+    cdef int bits
     cdef float keys[NN_MAX_CANDIDATES]
     cdef float vals[NN_MAX_CANDIDATES * NN_OUT]
     cdef int n = g.n, keep = NN_PRUNE_BASE, kept = 0, i, j, k, choice = 0
     cdef float v, best_v = 0
     while (2 << (keep - NN_PRUNE_BASE)) <= n:      # NN_PRUNE_BASE + floor(log2(n))
         keep += 1
-    if not prune or nn.prune_hidden == 0 or n <= keep:
+    if not prune or nn.prune_hidden == 0 or n <= keep or is_race(&r.parent):   # a race: every play
         neural_roll_candidates(nn, r, g, &choice, 1, 0.0, best, NULL, scratch)
         return choice
     for i in range(n):
-        kept = topk_insert(keys, top, kept, keep, _prune_equity(nn, r, &g.items[i].board), i)
+        cls[i] = _classify(&g.items[i].board, &bits)
+        kept = topk_insert(keys, top, kept, keep, _prune_equity(nn, r, &g.items[i].board, cls[i], bits), i)
+        cls[i] |= bits << 8
     for i in range(1, kept):                       # in the plays' order: ties go to the first
         j = i
         k = top[i]
@@ -651,7 +667,9 @@ cdef int neural_roll_best(const Neural* nn, NeuralRolls* r, const MoveGen* g, bi
             top[j] = top[j - 1]
             j -= 1
         top[j] = k
-    _roll_children(nn, r, g, top, kept, vals)
+    for j in range(kept):
+        classes[j] = cls[top[j]]
+    _roll_children(nn, r, g, top, classes, kept, vals)
     for j in range(kept):
         v = probs_equity(vals + NN_OUT * j)
         if j == 0 or v > best_v:
@@ -688,16 +706,10 @@ cdef void neural_children_of(const Neural* nn, NeuralParent* ps, const MoveGen* 
     cdef int i, m, cls, net, bits
     cdef const NetPart* part
     cdef const Board* a
-    cdef Board s
     for i in range(n):
         a = &g.items[which[i]].board
         cls = _classify(a, &bits)
-        if cls == CLASS_DECIDED:
-            _decided(a, q)
-        elif cls == CLASS_BEAROFF:
-            board_swap(&s, a)
-            bearoff_probs(&s, q)
-        else:
+        if not _exact(a, cls, q):
             net = cls
             part = &nn.part[net]
             if not ps.have[net]:
@@ -1057,22 +1069,16 @@ cdef class Model:
         floor(log2(plays))`` plays only (:c:func:`neural_roll_best`)."""
         cdef Board b
         cdef int idx
-        cdef NeuralRolls* rolls
+        cdef NeuralRolls rolls
         _board_arg(board, &b)
         _dice_arg(d1, d2)
-        if not prune:
-            with nogil:
-                generate(self.g, &b, d1, d2)
-                idx = neural_choose(&self.nn, self.g, &b)
-            return (<const char*> self.g.items[idx].board.side[0])[:50]
-        rolls = <NeuralRolls*> malloc(sizeof(NeuralRolls))
-        if rolls == NULL:
-            raise MemoryError()
         with nogil:
             generate(self.g, &b, d1, d2)
-            neural_rolls_init(rolls, &b)
-            idx = neural_roll_best(&self.nn, rolls, self.g, True, NULL, NULL)
-        free(rolls)
+            if prune:
+                neural_rolls_init(&rolls, &b)
+                idx = neural_roll_best(&self.nn, &rolls, self.g, True, NULL, NULL)
+            else:
+                idx = neural_choose(&self.nn, self.g, &b)
         return (<const char*> self.g.items[idx].board.side[0])[:50]
 
     def choose_batch(self, const unsigned char[:, ::1] boards, const long long[:, ::1] dice):
