@@ -857,8 +857,11 @@ def _cmd_train(argv: Sequence[str]) -> int:
             return exc.code if isinstance(exc.code, int) else EXIT_USAGE
         except KeyboardInterrupt as exc:
             how, status = _stopped(isinstance(exc, Terminated))
-            print(f"{PROG}: {how}; the run folder keeps its finished work (labelled blocks, fitted epochs, "
-                  f"the last checkpoint): run the same command again to resume", file=sys.stderr)
+            if argv and argv[0] in ("td", "refine", "labels"):
+                print(f"{PROG}: {how}; the run folder keeps its finished work (labelled blocks, fitted epochs, "
+                      f"the last checkpoint): run the same command again to resume", file=sys.stderr)
+            else:
+                print(f"{PROG}: {how}; nothing was written", file=sys.stderr)
             return status
 
 

@@ -42,7 +42,7 @@ import numpy as np
 
 from bgfast.errors import BgfastError, OutputFileError, shortened
 
-__all__ = ["check_input_file", "flag", "one_of", "output_file", "output_folder", "power_of_two", "read_input_file",
+__all__ = ["check_input_file", "check_output_file", "flag", "one_of", "output_file", "output_folder", "power_of_two", "read_input_file",
            "real_number", "whole_number", "write_output_file"]
 
 
@@ -327,6 +327,22 @@ def write_output_file(path: str | os.PathLike[str], data: str | bytes, what: str
     """
     with output_file(path, what, binary=isinstance(data, bytes), sync=sync) as handle:
         handle.write(data)
+
+
+def check_output_file(path: str | os.PathLike[str], what: str) -> None:
+    """Check, before a long computation, that :func:`output_file` could write ``path``: not a
+    folder, in a folder that exists and that this process may write in.
+
+    :raises OutputFileError: ``cannot write WHAT 'PATH': REASON; nothing was written``.
+    """
+    name = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(name))
+    if os.path.isdir(name):
+        raise _unwritable(what, name, "it is a folder")
+    if not os.path.isdir(folder):
+        raise _unwritable(what, name, f"there is no folder {shortened(folder)!r}")
+    if not os.path.exists(name) and not os.access(folder, os.W_OK | os.X_OK):
+        raise _unwritable(what, name, os.strerror(13))
 
 
 def output_folder(path: str | os.PathLike[str], what: str) -> None:

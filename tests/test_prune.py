@@ -241,12 +241,12 @@ def test_the_command_writes_pruned_weights_or_says_why_not(tmp_path, capsys) -> 
     shipped = str(default_weights_path())
     assert train_main(["prune", shipped, str(target), "--hidden", "12"]) == 2
     assert "multiple of 8" in capsys.readouterr().err and not target.exists()
-    assert train_main(["prune", shipped, str(target), "--hidden", "8", "--positions", "150", "--epochs", "1",
+    assert train_main(["prune", shipped, str(target), "--hidden", "8", "--positions", "400", "--epochs", "1",
                        "--check-positions", "20"]) == 0
     out = capsys.readouterr().out
     assert "held out" in out and f"wrote {target}" in out
     written = read_weights(target)
-    assert written.prune_hidden == 8 and written.meta["prune"]["positions"] == 150
+    assert written.prune_hidden == 8 and written.meta["prune"]["positions"] == 400
 
 
 
@@ -259,3 +259,49 @@ def test_training_from_pruned_weights_drops_the_pruning_nets(pruned: Weights) ->
     assert set(nets.arrays) == set(shipped_weights().nets_only().arrays)
     started = start_weights(TrainConfig(contact_hidden=256, race_hidden=256, start="0" * 64), pruned)
     assert started.prune_hidden == 0
+
+
+def test_settings_and_targets_are_checked_before_the_work(tmp_path, capsys, monkeypatch) -> None:
+    shipped = str(default_weights_path())
+    assert train_main(["prune", shipped, str(tmp_path / "t.bgw"), "--seed", "-1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "seed must be a whole number of at least 0" in err
+    assert train_main(["prune", shipped, str(tmp_path / "no" / "t.bgw"), "--positions", "150"]) == 1
+    out, err = capsys.readouterr()
+    assert "there is no folder" in err and "nothing was written" in err and "plays of" not in out
+    assert train_main(["prune", shipped, str(tmp_path)]) == 1
+    assert "it is a folder" in capsys.readouterr().err
+    for bad in ({"hidden": 16.0}, {"positions": 1.5}, {"seed": None}, {"epochs": True}, {"check_positions": -1}):
+        with pytest.raises(InvalidSpecError):
+            distil_prune(shipped_weights(), **{"positions": 50, "epochs": 1, **bad})
+    with pytest.raises(TypeError, match="takes Weights"):
+        distil_prune(shipped)  # type: ignore[arg-type]
+    pruned = distil_prune(shipped_weights(), hidden=np.int64(8), positions=np.int64(400), epochs=1,
+                          check_positions=0)
+    assert type(pruned.meta["prune"]["hidden"]) is int and pruned.prune_hidden == 8
+    # a run too small to hold every class of position is refused, not fit at random
+    examples = prune_examples(shipped_weights().model(), *self_play_rolls(shipped_weights().model(), 3, seed=1))
+    with pytest.raises(InvalidSpecError, match="no plays of the"):
+        fit_prune(examples, hidden=8, epochs=1)
+    with pytest.raises(InvalidSpecError, match="lr must be"):
+        fit_prune(examples, hidden=8, epochs=1, lr=float("nan"))
+    # Ctrl-C: nothing was written, and no run folder to resume
+    from bgfast import cli
+    import bgfast.train.prune as prune_module
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(prune_module, "distil_prune", interrupted)
+    assert cli.main(["train", "prune", shipped, str(tmp_path / "t.bgw")]) == 130
+    assert capsys.readouterr().err == "bgfast: interrupted; nothing was written\n"
+    assert not (tmp_path / "t.bgw").exists()
+
+
+def test_some_pruning_arrays_in_memory_are_refused_and_numpy_flags_are_taken(pruned: Weights) -> None:
+    arrays = {k: v for k, v in pruned.arrays.items() if not k.startswith("contact.prune")}
+    with pytest.raises(InvalidWeightsError, match="some of the pruning nets' arrays"):
+        Weights(arrays).model()
+    with pytest.raises(InvalidWeightsError, match="some of the pruning nets' arrays"):
+        NeuralBot(ply=1, weights=Weights(arrays))
+    assert NeuralBot(ply=1, weights=pruned, prune=np.False_).evaluator.prune is False

@@ -513,8 +513,10 @@ cdef class CoreEvaluator:
         uint8 array, each board turned so that side 1 is the side now on roll (the input of
         :meth:`on_roll`).  The rolls come in :data:`bgfast.dice.ALL_21`'s order (1-1, 2-1,
         2-2, 3-1, ...); a roll with no legal play leaves the board as it was.  Releases the
-        GIL.  ``on_roll(board, 1)`` is the average of ``flip(on_roll(reply, 0))`` over the 21
-        replies, weighted by each roll's chances (a test checks it).
+        GIL.  For a net at 0 ply without pruning, ``on_roll(board, 1)`` is the average of
+        ``flip(on_roll(reply, 0))`` over the 21 replies, weighted by each roll's chances (a
+        test checks it); with pruning, the 1-ply value averages the search's pruned replies
+        instead (``Model.choose(..., prune=True)``).
 
         :raises ValueError: not (n, 50).
         """

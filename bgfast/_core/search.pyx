@@ -51,10 +51,10 @@ each 0-ply favourite below the root is found as gnubg finds it inside its look-a
 ranked by a pruning net (the point codes alone, 32 sigmoid units, one linear output:
 :mod:`bgfast.train.prune` distils it from the net) and only that many of the best are
 valued by the net (:c:func:`neural_roll_best`).  The root's own filter still values every
-play at 0 ply, and a 0-ply play is never pruned.  The shipped nets' pruning nets miss the
-net's favourite in about 3% of the rolls they prune, 0.3 millipoints a roll on average;
-2-ply checker play is the same within 0.004 millipoints a decision, at 1.6 times the speed
-(see ``bgfast/data/weights/neural.md``).
+play at 0 ply, a 0-ply play is never pruned, and neither is a roll from a race.  The
+shipped nets' pruning nets miss the net's favourite in about 2% of the rolls they prune,
+0.3 millipoints a roll on average; 2-ply checker play is the same within 0.006
+millipoints a decision, at about 1.6 times the speed (see ``bgfast/data/weights/neural.md``).
 
 Cost.  Nearly all the time goes to the leaves: each roll's plays valued at 0 ply to find
 the favourite.  The 21 rolls of one position share the net's sums of its point codes and

@@ -26,7 +26,7 @@ from bgfast.met import MatchEquityTable
 from bgfast.formats.text import parse_position
 from bgfast.position import Position
 from bgfast.probabilities import Probabilities
-from bgfast.validation import whole_number
+from bgfast.validation import flag, whole_number
 
 __all__ = ["DEFAULT_FILTERS", "DEFAULT_REPLIES", "PLIES", "REPLIES", "MoveFilters", "NeuralBot", "filters_text",
            "move_filters", "shipped_weights"]
@@ -170,8 +170,8 @@ class NeuralBot(CoreBot):
         if replies not in REPLIES:
             raise InvalidBotOptionsError(f"replies must be {' or '.join(map(repr, REPLIES))}, got {replies!r}")
         self.replies = replies
-        if prune is not None and not isinstance(prune, bool):
-            raise InvalidBotOptionsError(f"prune must be true or false, got {prune!r}")
+        if prune is not None:
+            prune = flag(prune, "prune", error=InvalidBotOptionsError)
         if weights is not None and not isinstance(weights, (str, os.PathLike, Weights)):
             raise InvalidBotOptionsError(f"weights must be a file path or Weights, got {weights!r}")
         self.weights = weights

@@ -119,8 +119,14 @@ class Weights:
     def model(self) -> _neural.Model:
         """A new :class:`~bgfast._core.neural.Model` holding these weights.
 
-        :raises InvalidWeightsError: arrays that do not fit the architecture.
+        :raises InvalidWeightsError: arrays that do not fit the architecture, or some of the
+            pruning nets' arrays without the others.
         """
+        prune = {f"{net}.prune.{part}" for net in _neural.NETS for part in _PARTS}
+        given = prune & set(self.arrays)
+        if given and given != prune:
+            raise InvalidWeightsError(f"the weights have some of the pruning nets' arrays, not all: "
+                                      f"no {sorted(prune - given)}")
         try:
             contact, race, backgame = self.hidden
             model = _neural.Model(contact, race, backgame, self.prune_hidden)

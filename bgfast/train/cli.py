@@ -196,8 +196,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "prune":
             from bgfast.bots.neural_weights import read_weights, write_weights
             from bgfast.train.prune import distil_prune
+            from bgfast.validation import check_output_file
 
-            pruned = distil_prune(read_weights(args.source), hidden=args.hidden, positions=args.positions,
+            source = read_weights(args.source)
+            check_output_file(args.target, "neural weights")
+            pruned = distil_prune(source, hidden=args.hidden, positions=args.positions,
                                   epochs=args.epochs, seed=args.seed, check_positions=args.check_positions,
                                   log=lambda line: print(line, flush=True))
             write_weights(args.target, pruned)

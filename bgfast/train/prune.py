@@ -32,7 +32,9 @@ from numpy.typing import NDArray
 from bgfast._core import neural as _neural
 from bgfast.bots.neural_weights import Weights
 from bgfast.errors import InvalidSpecError
+from bgfast.position import Position
 from bgfast.train.config import self_play
+from bgfast.validation import real_number, whole_number
 
 __all__ = ["PruneExamples", "distil_prune", "fit_prune", "prune_examples", "prune_misses", "self_play_rolls"]
 
@@ -113,12 +115,17 @@ def _equity(q: NDArray[np.float32]) -> NDArray[np.float32]:
     return out
 
 
-def _check_settings(hidden: int, epochs: int, batch: int) -> None:
-    if not (8 <= hidden <= _neural.PRUNE_MAX_HIDDEN and hidden % 8 == 0):
+def _check_settings(hidden: object, epochs: object, seed: object, batch: object = 1, lr: object = 0.003
+                    ) -> tuple[int, int, int, int, float]:
+    """The fit's settings as plain numbers (numpy integers too: they go into the meta facts)."""
+    h = whole_number(hidden, "hidden", low=8, high=_neural.PRUNE_MAX_HIDDEN, error=InvalidSpecError)
+    if h % 8:
         raise InvalidSpecError(f"pruning nets have a multiple of 8 from 8 to {_neural.PRUNE_MAX_HIDDEN} "
-                               f"hidden units, got {hidden}")
-    if epochs < 1 or batch < 1:
-        raise InvalidSpecError(f"epochs and batch are at least 1, got {epochs} and {batch}")
+                               f"hidden units, got {h}")
+    return (h, whole_number(epochs, "epochs", low=1, error=InvalidSpecError),
+            whole_number(seed, "seed", low=0, error=InvalidSpecError),
+            whole_number(batch, "batch", low=1, error=InvalidSpecError),
+            real_number(lr, "lr", low=0.0, strict=True, error=InvalidSpecError))
 
 
 def fit_prune(examples: PruneExamples, hidden: int = 32, epochs: int = 12, seed: int = 1, lr: float = 0.003,
@@ -127,13 +134,18 @@ def fit_prune(examples: PruneExamples, hidden: int = 32, epochs: int = 12, seed:
     weights file holds them (``w1`` ``RAW_INPUTS`` x ``hidden``, ``b1``, ``w2`` 1 x
     ``hidden``, ``b2`` of 1).  Each has ``hidden`` sigmoid units and one linear output fit
     to the net's cubeless equity for the side on roll by least squares: Adam (0.9, 0.999)
-    on minibatches of ``batch``, the rate ``lr`` times 0.7 each epoch.  A class without
-    examples keeps its starting weights.
+    on minibatches of ``batch``, the rate ``lr`` times 0.7 each epoch.
 
     :raises InvalidSpecError: ``hidden`` not a multiple of 8 from 8 to ``PRUNE_MAX_HIDDEN``,
-        or ``epochs``, ``batch`` below 1.
+        ``epochs`` or ``batch`` not a whole number of at least 1, ``seed`` below 0, ``lr``
+        not above 0, or a class of the nets with no example (its pruning net would be
+        random).
     """
-    _check_settings(hidden, epochs, batch)
+    hidden, epochs, seed, batch, lr = _check_settings(hidden, epochs, seed, batch, lr)
+    missing = [net for k, net in enumerate(_neural.NETS) if not (examples.classes == k).any()]
+    if missing:
+        raise InvalidSpecError(f"no plays of the {' and '.join(missing)} class among the examples: each "
+                               f"pruning net needs some (more positions)")
     equity = _equity(examples.targets)
     out: dict[str, NDArray[np.float32]] = {}
     for k, net in enumerate(_neural.NETS):
@@ -178,8 +190,8 @@ def prune_misses(model: _neural.Model, boards: NDArray[np.uint8], dice: NDArray[
     """How the pruned favourite (:meth:`Model.choose` with ``prune``) compares with the net's
     own over the rolls ``(board, dice)``, ``model`` holding pruning nets.
 
-    Returns ``rolls`` (with two plays or more), ``pruned`` (rolls of more plays than pruning
-    keeps), ``misses`` (rolls whose pruned favourite is another play), ``loss_mp`` (the mean
+    Returns ``rolls`` (with two plays or more), ``pruned`` (rolls the search prunes: more
+    plays than pruning keeps, from a position with contact), ``misses`` (rolls whose pruned favourite is another play), ``loss_mp`` (the mean
     over ``rolls`` of the net's own equity of its favourite minus that of the pruned one,
     millipoints of cubeless money equity) and ``worst_mp``.
 
@@ -195,7 +207,7 @@ def prune_misses(model: _neural.Model, boards: NDArray[np.uint8], dice: NDArray[
             continue
         rolls += 1
         keep = _neural.PRUNE_BASE + int(np.floor(np.log2(len(kids))))
-        pruned += len(kids) > keep
+        pruned += len(kids) > keep and not Position.from_bytes(bytes(board)).is_race()
         equity = _equity(probs)
         chosen = kids.index(model.choose(board, int(d1), int(d2), prune=True))
         loss = float(equity.max() - equity[chosen])
@@ -213,12 +225,15 @@ def distil_prune(weights: Weights, *, hidden: int = 32, positions: int = 200_000
     :func:`prune_misses` on ``check_positions`` of run ``seed + 1`` (recorded in the meta
     facts as ``prune``, with the settings).
 
-    :raises InvalidSpecError: bad settings (see :func:`fit_prune`), ``positions`` below 1.
+    :raises InvalidSpecError: bad settings (see :func:`fit_prune`), ``positions`` below 1,
+        ``check_positions`` below 0.
+    :raises TypeError: ``weights`` that are not :class:`Weights`.
     """
-    _check_settings(hidden, epochs, 1)
-    if positions < 1 or check_positions < 0:
-        raise InvalidSpecError(f"positions are at least 1 and check positions at least 0, got {positions} "
-                               f"and {check_positions}")
+    if not isinstance(weights, Weights):
+        raise TypeError(f"distil_prune takes Weights (bgfast.bots.neural_weights.read_weights), got {weights!r}")
+    hidden, epochs, seed, _, _ = _check_settings(hidden, epochs, seed)
+    positions = whole_number(positions, "positions", low=1, error=InvalidSpecError)
+    check_positions = whole_number(check_positions, "check_positions", low=0, error=InvalidSpecError)
     say = log or (lambda line: None)
     nets = weights.nets_only()
     model = nets.model()
