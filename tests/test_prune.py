@@ -250,9 +250,16 @@ def test_the_command_writes_pruned_weights_or_says_why_not(tmp_path, capsys) -> 
 
 
 
-def test_training_from_pruned_weights_drops_the_pruning_nets(pruned: Weights) -> None:
+def test_training_from_pruned_weights_drops_the_pruning_nets(pruned: Weights, tmp_path) -> None:
     from bgfast.train.config import TrainConfig
+    from bgfast.train.supervised import RefineConfig, run_refine
     from bgfast.train.td import start_weights
+
+    config = RefineConfig(games=1, block_games=1, stride=1000, plies=0, epochs=1, eval_pairs=0, threads=1,
+                          nets="backgame", seed=1)
+    refined = run_refine(config, pruned, tmp_path / "run")
+    assert refined.prune_hidden == 0 and "prune" not in refined.meta
+    assert run_refine(config, pruned, tmp_path / "run").prune_hidden == 0      # resumes with the same start
 
     nets = pruned.nets_only()
     assert nets.prune_hidden == 0 and "prune" not in nets.meta and "prune" in pruned.meta
