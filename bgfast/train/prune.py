@@ -34,6 +34,7 @@ from bgfast.bots.neural_weights import Weights
 from bgfast.errors import InvalidSpecError
 from bgfast.position import Position
 from bgfast.train.config import self_play
+from bgfast.train.supervised import _equity, _sigmoid
 from bgfast.validation import real_number, whole_number
 
 __all__ = ["PruneExamples", "distil_prune", "fit_prune", "prune_examples", "prune_misses", "self_play_rolls"]
@@ -102,17 +103,6 @@ def prune_examples(model: _neural.Model, boards: NDArray[np.uint8], dice: NDArra
         raise InvalidSpecError("no roll of these positions has two plays or more: nothing to fit")
     return PruneExamples(np.concatenate(codes), np.concatenate(targets).astype(np.float32),
                          np.concatenate(masks), np.concatenate(classes))
-
-
-def _sigmoid(x: NDArray[np.float32]) -> NDArray[np.float32]:
-    out: NDArray[np.float32] = (1.0 / (1.0 + np.exp(-np.clip(x, -30, 30)))).astype(np.float32)
-    return out
-
-
-def _equity(q: NDArray[np.float32]) -> NDArray[np.float32]:
-    """Cubeless money equity of probabilities ``q`` (n, 5), of the side they are for."""
-    out: NDArray[np.float32] = 2 * q[:, 0] - 1 + q[:, 1] - q[:, 3] + q[:, 2] - q[:, 4]
-    return out
 
 
 def _check_settings(hidden: object, epochs: object, seed: object, batch: object = 1, lr: object = 0.003
