@@ -855,6 +855,8 @@ def _cmd_train(argv: Sequence[str]) -> int:
             return train_main(list(argv))
         except SystemExit as exc:  # its --help, or a usage error already printed
             return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+        except BrokenPipeError:
+            return _reader_gone()
         except KeyboardInterrupt as exc:
             how, status = _stopped(isinstance(exc, Terminated))
             if argv and argv[0] in ("td", "refine", "labels"):
@@ -1189,9 +1191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
             return EXIT_USAGE
         except BrokenPipeError:
-            # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            return 141
+            return _reader_gone()
         except KeyboardInterrupt as exc:
             how, status = _stopped(isinstance(exc, Terminated))
             print(f"{PROG}: {how}", file=sys.stderr)
@@ -1199,6 +1199,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         except OSError as exc:  # a file that cannot be written, a cluster that cannot be reached...
             print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
             return EXIT_FAILURE
+
+
+def _reader_gone() -> int:
+    """The exit status when standard output's reader went away (e.g. ``| head``): 141, as
+    Unix tools stop on SIGPIPE, quietly (standard output is sent to /dev/null so that
+    Python's last flush does not complain)."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 141
 
 
 def _stopped(terminated: bool) -> tuple[str, int]:

@@ -563,3 +563,20 @@ def test_a_misplaced_score_line_is_quoted_whole(capsys: pytest.CaptureFixture[st
     assert (code, out) == (2, "")
     assert err == (f"bgfast: error: {path}: line 6: 'heuristic : 9 pubeval : 0' is not a numbered line or a "
                    "Wins line\n")
+
+
+def test_train_whose_reader_goes_away_stops_quietly_as_unix_tools_do(tmp_path: Path) -> None:
+    import subprocess
+
+    from tournament_helpers import child_env
+
+    child = subprocess.Popen([sys.executable, "-m", "bgfast", "train", "td", str(tmp_path / "run"), "--games", "4000",
+                              "--contact-hidden", "8", "--race-hidden", "8", "--eval-every", "500", "--eval-pairs", "5"],
+                             env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stdout is not None and child.stderr is not None
+    assert child.stdout.readline().startswith("20")        # `| head -1`: the first line, then the pipe closes
+    child.stdout.close()
+    err = child.stderr.read()
+    assert child.wait(timeout=120) == 141
+    assert err == ""
+    assert (tmp_path / "run" / "log.txt").exists()

@@ -4,7 +4,9 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -253,16 +255,32 @@ def test_a_missing_file_or_a_folder_is_an_invalid_weights_error_naming_it(tmp_pa
         NeuralBot(weights=tmp_path)
 
 
-@pytest.mark.parametrize("shape", [[-1, 4], [2**40, 2**40], [], [0, 5]])
-def test_a_header_with_an_impossible_shape_is_refused_naming_the_file(tiny: Weights, shape: list[int]) -> None:
-    data = encode_weights(tiny)
+def _with_header(data: bytes, change: Callable[[dict[str, Any]], None]) -> bytes:
+    """A weights file's bytes ``data`` with its header changed by ``change``, the checksum made good."""
     _, _, n = struct.unpack_from("<8sII", data)
     header = json.loads(data[16:16 + n])
-    header["arrays"][0]["shape"] = shape
+    change(header)
     text = json.dumps(header).encode()
     body = struct.pack("<8sII", b"BGFNEURL", 1, len(text)) + text + data[16 + n:-32]
+    return body + hashlib.sha256(body).digest()
+
+
+@pytest.mark.parametrize("shape", [[-1, 4], [2**40, 2**40], [], [0, 5]])
+def test_a_header_with_an_impossible_shape_is_refused_naming_the_file(tiny: Weights, shape: list[int]) -> None:
+    data = _with_header(encode_weights(tiny), lambda header: header["arrays"][0].update(shape=shape))
     with pytest.raises(InvalidWeightsError, match="odd.bgw: "):
-        decode_weights(body + hashlib.sha256(body).digest(), "odd.bgw")
+        decode_weights(data, "odd.bgw")
+
+
+@pytest.mark.parametrize("nets", [{"contact": {"hidden": 16}, "race": {"hidden": 8}},
+                                  {"contact": {"hidden": 17}, "race": {"hidden": 8}, "backgame": {"hidden": 16}},
+                                  {"contact": {"hidden": 16}, "race": {"hidden": 8}, "backgame": {"hidden": 16},
+                                   "prune": {"hidden": 4}}])
+def test_a_header_whose_nets_do_not_match_the_arrays_is_refused(tiny: Weights, nets: dict[str, Any]) -> None:
+    data = encode_weights(tiny)
+    assert decode_weights(_with_header(data, lambda header: None)).hidden == (16, 8, 16)
+    with pytest.raises(InvalidWeightsError, match="odd.bgw: the header's nets .* do not match its arrays'"):
+        decode_weights(_with_header(data, lambda header: header.update(nets=nets)), "odd.bgw")
 
 
 def test_the_shipped_weights_load() -> None:

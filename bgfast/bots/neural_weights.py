@@ -28,7 +28,8 @@ every play (a file written before them, or one whose nets were trained since).
 A file that is missing, is not a regular file, is larger than the largest net's file
 (:data:`MAX_FILE_BYTES`), does not parse, is truncated, fails its checksum, holds values
 that are not finite (NaN, infinity) or describes an
-architecture this version of bgfast does not evaluate raises
+architecture this version of bgfast does not evaluate (or one its header's ``nets``
+does not describe) raises
 :class:`~bgfast.errors.InvalidWeightsError` (a ``ValueError``).  Files are written
 atomically (a temporary file in the same folder, then renamed), so a reader never
 sees half a file.
@@ -152,6 +153,14 @@ MAX_FILE_BYTES = (_PREFIX.size + MAX_HEADER_BYTES + _DIGEST
 arrays of the largest net this version evaluates (every net of ``MAX_HIDDEN`` units)."""
 
 
+def _nets_header(arrays: dict[str, NDArray[np.float32]]) -> dict[str, dict[str, int]]:
+    """The header's ``nets``: the hidden units of each net ``arrays`` holds, and of the
+    pruning nets if it holds them."""
+    return {name: {"hidden": int(arrays[f"{net}.b1"].shape[0])}
+            for net, name in [(net, net) for net in _neural.NETS] + [("contact.prune", "prune")]
+            if f"{net}.b1" in arrays}
+
+
 def encode_weights(weights: Weights) -> bytes:
     """The file's bytes for ``weights``.
 
@@ -163,9 +172,7 @@ def encode_weights(weights: Weights) -> bytes:
         "inputs": _neural.INPUTS,
         "outputs": len(_neural.OUTPUTS),
         "activation": "sigmoid",
-        "nets": {net: {"hidden": int(weights.arrays[f"{net}.b1"].shape[0])}
-                 for net in _neural.NETS if f"{net}.b1" in weights.arrays}
-                | ({"prune": {"hidden": weights.prune_hidden}} if weights.prune_hidden else {}),
+        "nets": _nets_header(weights.arrays),
         "arrays": [{"name": name, "shape": list(a.shape)} for name, a in weights.arrays.items()],
         "meta": weights.meta,
     }
@@ -237,6 +244,9 @@ def decode_weights(data: bytes, source: str = "weights") -> Weights:
         weights.model()                  # the shapes fit the architecture
     except ValueError as exc:
         raise InvalidWeightsError(f"{source}: the arrays do not fit the architecture: {exc}") from None
+    if "nets" in header and header["nets"] != _nets_header(arrays):
+        raise InvalidWeightsError(f"{source}: the header's nets {header['nets']} do not match its arrays' "
+                                  f"{_nets_header(arrays)}")
     return weights
 
 

@@ -230,6 +230,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             except OSError as exc:
                 raise InvalidSpecError(f"cannot write {str(args.target)!r}: {exc.strerror or exc}") from None
             print(f"copied {source} to {args.target}")
+    except BrokenPipeError:
+        raise                       # the reader went away: bgfast.cli stops quietly
     except (BgfastError, OSError) as exc:
         print(f"bgfast: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2 if isinstance(exc, ValueError) else 1
