@@ -161,6 +161,19 @@ def test_a_train_usage_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> 
         assert err.endswith("(see 'bgfast train --help')\n") or err.endswith("--help')\n")
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["refine", "{tmp}/r", "--lookahead-weight", "inf"], "--lookahead-weight must be a number of at least 0.0, got inf"),
+    (["labels", "{tmp}/l", "--blocks", "0"], "--blocks must be a whole number of at least 1, got 0"),
+    (["td", "{tmp}/t", "--lr-half-games", "-3"], "--lr-half-games must be a whole number of at least 0, got -3"),
+])
+def test_train_errors_name_the_flags_typed_not_the_settings(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                             argv: list[str], message: str) -> None:
+    # were "lookahead_weight must be...", "blocks must be...", "lr_half_games must be..."
+    code, out, err = run(capsys, "train", *(word.format(tmp=tmp_path) for word in argv))
+    assert (code, out, err) == (2, "", f"bgfast: error: {message}\n")
+    assert not any(tmp_path.iterdir())
+
+
 def test_a_rollout_refusal_names_the_match_in_user_terms(capsys: pytest.CaptureFixture[str]) -> None:
     # quoted MatchState.from_match_id('...')
     code, out, err = run(capsys, "rollout", "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10", "--bot", "random")

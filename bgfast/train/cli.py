@@ -233,9 +233,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         raise                       # the reader went away: bgfast.cli stops quietly
     except (BgfastError, OSError) as exc:
-        print(f"bgfast: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        print(f"bgfast: error: {_as_typed(' '.join(str(exc).split()), args)}", file=sys.stderr)
         return 2 if isinstance(exc, ValueError) else 1
     return 0
+
+
+def _as_typed(message: str, args: argparse.Namespace) -> str:
+    """``message`` with a setting it opens with (``lookahead_weight must be...``) named as the
+    flag typed (``--lookahead-weight must be...``)."""
+    name, _, rest = message.partition(" must be ")
+    if rest and name in vars(args) and name not in ("run_dir", "source", "target"):
+        return f"{flag(name)} must be {rest}"
+    return message
 
 
 def _set_games(run_dir: Path, config: TrainConfig) -> None:
