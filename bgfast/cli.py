@@ -297,12 +297,16 @@ def _add_analyse(sub: argparse._SubParsersAction[Parser]) -> None:
         "per unforced move and per close or actual cube decision, times 1000: mEMG in match play, "
         "millipoints per cube in money play), the doubtful, bad and very bad decisions (errors above 0.04, "
         "0.08, 0.16), luck rate and total, the luck-adjusted result and gnubg's rating words; then the "
-        "decisions marked doubtful or worse.  Checker plays are ranked as bgfast hint ranks them at --ply; "
-        "luck is measured at 0 ply, as gnubg does.  On a terminal a progress bar is drawn on stderr; Ctrl-C "
+        "decisions marked doubtful or worse.  Checker plays are ranked as bgfast hint ranks them at --ply, "
+        "cube decisions judged as bgfast cube judges them at --cube-ply; luck is measured at 0 ply, as gnubg "
+        "does.  On a terminal a progress bar is drawn on stderr; Ctrl-C "
         "stops and prints the games judged so far.",
     )
     p.add_argument("file", metavar="FILE", help="the match file: .mat (Jellyfish) or .sgf (GNU Backgammon)")
     _add_judge_options(p)
+    p.add_argument("--cube-ply", type=_non_negative, metavar="N",
+                   help="look-ahead of the cube decisions, as bgfast cube judges them (default: --ply when "
+                   "given, else the bot's own cube ply, 1 for neural)")
     p.set_defaults(func=_cmd_analyse)
 
 
@@ -313,7 +317,8 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     match = read_match_file(args.file)
     bar = progress_bar(total=count_actions(match), unit=" actions", desc="analyse") if sys.stderr.isatty() else None
     try:
-        result = analyse_match(match, args.bot, ply=args.ply, progress=None if bar is None else bar.update)
+        result = analyse_match(match, args.bot, ply=args.ply, cube_ply=args.cube_ply,
+                               progress=None if bar is None else bar.update)
     finally:
         if bar is not None:
             bar.close()

@@ -84,6 +84,15 @@ class GameState(enum.IntEnum):
     DROPPED = 4
     """The game ended by a dropped (passed) cube."""
 
+    def describe(self) -> str:
+        """The state in words, for messages: ``"the game ended by a resignation"``..."""
+        return _GAME_STATE_WORDS[self]
+
+
+_GAME_STATE_WORDS = {GameState.NONE: "no game has started", GameState.PLAYING: "a game is being played",
+                     GameState.OVER: "the game is over", GameState.RESIGNED: "the game ended by a resignation",
+                     GameState.DROPPED: "the game ended by a pass"}
+
 
 _ENDED = (GameState.OVER, GameState.RESIGNED, GameState.DROPPED)
 """The game states of a game that has ended (a match may be won in them)."""
@@ -538,7 +547,7 @@ class MatchState:
         """
         roll = Dice.of(dice)
         if self.game_state in _ENDED:
-            raise InvalidDiceError(f"no roll to play: the game is over ({self.game_state.name})")
+            raise InvalidDiceError(f"no roll to play: {self.game_state.describe()}")
         if self.double_offered:
             raise InvalidDiceError(f"no roll to play: a double is pending, player {self.turn} is to take or pass")
         if self.resigned:
@@ -552,7 +561,7 @@ class MatchState:
 
     def _double_problem(self, player: int, rules: Rules) -> str | None:
         if self.game_state != GameState.PLAYING:
-            return f"player {player} cannot double: no game is being played ({self.game_state.name})"
+            return f"player {player} cannot double: {self.game_state.describe()}"
         if self.double_offered:
             return f"player {player} cannot double: a double is already offered"
         if player != self.player_on_roll or self.dice != (0, 0):

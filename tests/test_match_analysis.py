@@ -13,11 +13,12 @@ import pytest
 from cli_helpers import assert_snapshot, fixed_terminal, run  # noqa: F401  (fixed_terminal: an autouse fixture)
 from gnubg_oracle import GNUBG, requires_gnubg
 
-from bgfast.analysis import Judge, Situation, analyse_match, rank_plays, roll_luck
+from bgfast.analysis import Judge, Situation, analyse_cube, analyse_match, rank_plays, roll_luck
 from bgfast.analysis.match_analysis import read_match_file
 from bgfast.dice import ALL_21
 from bgfast.formats.match_file import MatchReplay
 from bgfast.match import MatchState, Rules
+from bgfast.position import Position
 
 PLAYER_KEYS = {"name", "checker_error_rate", "cube_error_rate", "luck_rate", "luck_adjusted_result", "rating",
                "total_moves", "unforced_moves", "checker_marks", "cube_decisions", "close_cube_decisions",
@@ -129,6 +130,38 @@ def test_a_wrong_take_is_judged_from_the_doublers_cube_equities():
     assert (double.chosen, take.chosen, take.player) == ("Double", "Take", 1)
     assert double.best == "No double" and double.error > 0 and double.close
     assert take.best == "Take" and take.error == 0.0
+
+
+def _last_roll_double() -> MatchReplay:
+    """Money, no Jacoby: a last roll (each side one roll from off), doubled and taken; the
+    double is right (``bgfast cube``: no double +0.278, double/take +0.556, exact)."""
+    replay = MatchReplay(length=0, rules=Rules(jacoby=False), source="hand-made")
+    replay.start_game("1")
+    replay.set_position("2", Position("BQAACAEAAAAAAA"), 0)
+    replay.double("3", 0)
+    replay.take("3", 1)
+    replay.roll("4", 0, "64", "5/off 1/off")
+    replay.end_game("5", winner=0, points=2)
+    return replay
+
+
+@pytest.mark.parametrize("ply, cube_ply, judged_at", [(None, None, 1), (1, None, 1), (2, None, 2), (0, 1, 1),
+                                                      (0, None, 0), (2, 0, 0)])
+def test_cube_decisions_are_judged_as_bgfast_cube_judges_them_at_the_cube_ply(ply, cube_ply, judged_at):
+    # were judged by the cube formulas on the checker play's probabilities at every --ply,
+    # which call this last-roll double wrong
+    analysis = analyse_match(_last_roll_double().finish("5"), ply=ply, cube_ply=cube_ply)
+    double = next(d for d in analysis.decisions if d.chosen == "Double")
+    expected = analyse_cube("BQAACAEAAAAAAA", ply=judged_at, rules=Rules(jacoby=False))
+    assert analysis.cube_ply == judged_at and analysis.to_dict()["cube_ply"] == judged_at
+    assert f"(cube decisions at {judged_at} ply," in analysis.text()
+    assert double.best == expected.action.value.split(",")[0]
+    assert (double.error == 0.0) == (judged_at >= 1)
+
+
+def test_analyse_match_given_a_path_says_to_use_analyse_file(tmp_path):
+    with pytest.raises(TypeError, match="analyse_file takes a file's path"):
+        analyse_match(str(tmp_path / "m.mat"))  # type: ignore[arg-type]
 
 
 def test_the_luck_of_the_36_rolls_averages_zero():

@@ -290,6 +290,18 @@ def analyse_cube(position: Position | str, judge: Judge | str = DEFAULT_JUDGE, *
     judge = Judge.resolve(judge, ply, cube=True)
     situation = Situation.read(position, rules=rules, met=met, cube_efficiency=judge.cube_efficiency)
     _check_before_roll(situation)          # before the evaluation, which may take a while
+    return judge_situation_cube(situation, judge)
+
+
+def judge_situation_cube(situation: Situation, judge: Judge) -> CubeAnalysis:
+    """The cube decision of the side on roll in ``situation``, before its roll, as ``judge``
+    makes it at its ply: by its cubeful look-ahead (:meth:`Judge.cube_decision`) where it has
+    one at that ply, else by the cube math of :func:`judge_cube` on its probabilities.  One
+    home for ``bgfast cube`` and the cube decisions of ``bgfast analyse``.
+
+    :raises InvalidAnalysisError: the dice are rolled.
+    :raises ValueError: a ply the bot does not have (its own error).
+    """
     ahead = judge.cube_decision(situation)
     if ahead is not None:
         decision, p = ahead

@@ -2,16 +2,17 @@
 match`` (``bgfast analyse FILE``).
 
 Every action of a match read from a ``.mat`` or SGF file (:func:`read_match_file`) is
-judged at the score it was made at, by a :class:`~bgfast.analysis.judge.Judge` at its ply,
-from the acting player's view:
+judged at the score it was made at, by a :class:`~bgfast.analysis.judge.Judge`, from the
+acting player's view (checker plays at the judge's ply, cube decisions at its cube ply):
 
 * a checker play: the plays of the roll ranked as ``bgfast hint`` ranks them
   (:func:`~bgfast.analysis.plays.rank_situation`); its error is the best play's equity
   less the chosen one's.  A roll with one legal play (or none) is *forced*: listed, not counted;
 * a cube decision: before each roll of a player who may double (not on the opening roll),
   "No double" when the player rolled; a double; the taker's take (a beaver counts as a take)
-  or pass.  The equities are :func:`~bgfast.analysis.cube_action.judge_cube`'s, the
-  doubler's view: no double's error is the proper action's equity less no double's; a
+  or pass.  The equities are ``bgfast cube``'s
+  (:func:`~bgfast.analysis.cube_action.judge_situation_cube`: the judge's cubeful
+  look-ahead at the cube ply, the cube formulas at 0 ply), the doubler's view: no double's error is the proper action's equity less no double's; a
   double's, the proper action's less double/take's or double/pass's (the lower); a take's,
   double/take's less double/pass's when that is positive, a pass's the reverse.  No-double
   decisions count in the cube error rate only when close (:func:`~bgfast.analysis.error_rates.is_close`);
@@ -49,7 +50,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bgfast.analysis.cube_action import CubeAnalysis, judge_cube
+from bgfast.analysis.cube_action import CubeAnalysis, judge_situation_cube
 from bgfast.analysis.error_rates import (
     error_rate,
     is_close,
@@ -63,6 +64,7 @@ from bgfast.analysis.luck import LUCK_PLY, roll_luck
 from bgfast.analysis.plays import rank_situation
 from bgfast.analysis.report import signed
 from bgfast.analysis.situation import Situation
+from bgfast.bots import get_bot
 from bgfast.errors import InvalidAnalysisError
 from bgfast.formats.mat import mat_move_numbers
 from bgfast.formats.match_file import MatchFile
@@ -114,6 +116,9 @@ class Decision:
     close: bool = True
     """A cube decision that counts in the cube error rate (every double, take and pass;
     a no double when close)."""
+    position: str = ""
+    """Where it was decided, ``PositionID:MatchID`` before the roll (the side to act on roll;
+    a take or pass, the doubler's): ``bgfast hint ID DICE`` or ``bgfast cube ID`` judges it again."""
 
     @property
     def mark(self) -> str | None:
@@ -270,7 +275,9 @@ class MatchAnalysis:
     judge: str
     """The judge's bot."""
     ply: int
-    """The look-ahead of the checker plays and cube decisions (luck: :data:`~bgfast.analysis.luck.LUCK_PLY`)."""
+    """The look-ahead of the checker plays (luck: :data:`~bgfast.analysis.luck.LUCK_PLY`)."""
+    cube_ply: int
+    """The look-ahead of the cube decisions."""
     decisions: tuple[Decision, ...]
     """Every decision, in the order made."""
     players: tuple[PlayerStatistics, PlayerStatistics]
@@ -286,10 +293,11 @@ class MatchAnalysis:
         return self.match.history.record.length
 
     def to_dict(self) -> dict[str, Any]:
-        """The analysis for JSON: ``length``, ``judge``, ``ply``, ``luck_ply``, ``unit``
+        """The analysis for JSON: ``length``, ``judge``, ``ply``, ``cube_ply``, ``luck_ply``, ``unit``
         (``"EMG"`` or ``"points per cube"``), ``games``, ``interrupted``, ``players``
         (:meth:`PlayerStatistics.to_dict`) and ``decisions`` (:meth:`Decision.to_dict`)."""
-        return {"length": self.length, "judge": self.judge, "ply": self.ply, "luck_ply": LUCK_PLY,
+        return {"length": self.length, "judge": self.judge, "ply": self.ply, "cube_ply": self.cube_ply,
+                "luck_ply": LUCK_PLY,
                 "unit": "EMG" if self.length else "points per cube", "games": self.games,
                 "interrupted": self.interrupted, "players": [p.to_dict() for p in self.players],
                 "decisions": [d.to_dict() for d in self.decisions]}
@@ -324,7 +332,7 @@ class MatchAnalysis:
 
         where = (f"{self.length}-point match" if match_play else "money play")
         lines = [f"Analysis of {where} ({self.games} game{'s' if self.games != 1 else ''}), judged by "
-                 f"{self.judge} at {self.ply} ply (luck at {LUCK_PLY} ply)"
+                 f"{self.judge} at {self.ply} ply (cube decisions at {self.cube_ply} ply, luck at {LUCK_PLY} ply)"
                  + (": interrupted, the games judged so far" if self.interrupted else ""), "",
                  row("Player", a.name, b.name), "", "Chequerplay statistics", "",
                  counts("Total moves", lambda p: p.total_moves),
@@ -423,7 +431,7 @@ def _cube_decision(game: int, move: int, player: int, analysis: CubeAnalysis, do
     error = max(0.0, best - (doubling if doubled else analysis.no_double))
     close = doubled or is_close(max(0.0, best - doubling))
     return Decision(game, move, player, CUBE, None, "Double" if doubled else "No double", _double_word(analysis),
-                    error, _cost(analysis.situation, error), close=close)
+                    error, _cost(analysis.situation, error), close=close, position=analysis.situation.id())
 
 
 def _response(game: int, move: int, player: int, analysis: CubeAnalysis, action: str) -> Decision:
@@ -432,7 +440,7 @@ def _response(game: int, move: int, player: int, analysis: CubeAnalysis, action:
     dt, dp = analysis.double_take, analysis.double_pass
     error = max(0.0, dt - dp) if action in ("take", "beaver") else max(0.0, dp - dt)
     return Decision(game, move, player, RESPONSE, None, action.capitalize(), _response_word(analysis),
-                    error, _cost(analysis.situation, error))
+                    error, _cost(analysis.situation, error), position=analysis.situation.id())
 
 
 def _situation(turn: Turn, state: MatchState, rules: Rules, met: MatchEquityTable | None,
@@ -440,9 +448,10 @@ def _situation(turn: Turn, state: MatchState, rules: Rules, met: MatchEquityTabl
     return Situation(turn.position, state, rules, met if state.length else None, judge.cube_efficiency)
 
 
-def _judge_game(match: MatchFile, number: int, judge: Judge, met: MatchEquityTable | None,
+def _judge_game(match: MatchFile, number: int, judge: Judge, cube_judge: Judge, met: MatchEquityTable | None,
                 progress: Callable[[int], None] | None) -> list[Decision]:
-    """The decisions of game ``number`` (1-based)."""
+    """The decisions of game ``number`` (1-based): checker plays by ``judge``, cube decisions
+    by ``cube_judge`` (the same bot)."""
     history, rules = match.history, match.rules
     record = history.record.games[number - 1]
     score = history.record.games[number - 2].score_after if number > 1 else (0, 0)
@@ -465,7 +474,7 @@ def _judge_game(match: MatchFile, number: int, judge: Judge, met: MatchEquityTab
             after_double = last is not None and last.action in ("take", "beaver") and last.player != turn.player
             analysis = None
             if not opening and not after_double and state.can_double(turn.player, rules):
-                analysis = judge_cube(situation, judge.probabilities(turn.position), judge.ply)
+                analysis = judge_situation_cube(situation, cube_judge)
                 if analysis.double_take is None:
                     analysis = None
             if turn.action == "double":
@@ -488,7 +497,8 @@ def _judge_game(match: MatchFile, number: int, judge: Judge, met: MatchEquityTab
                 luck = roll_luck(situation, turn.dice, judge, opening=opening and not turn.dice.is_double)
                 out.append(Decision(number, move, turn.player, CHECKER, str(turn.dice), str(turn.move),
                                     str(best.move), error, _cost(situation, error), luck,
-                                    _cost(situation, luck), forced=len(ranking.plays) == 1))
+                                    _cost(situation, luck), forced=len(ranking.plays) == 1,
+                                    position=situation.id()))
         else:                                     # take, beaver, pass: the doubler's analysis
             if pending is not None:
                 out.append(_response(number, move, turn.player, pending, turn.action))
@@ -517,10 +527,12 @@ def _actual_result(match: MatchFile, games: int, met: MatchEquityTable | None) -
 
 
 def analyse_match(match: MatchFile, judge: Judge | str = DEFAULT_JUDGE, *, ply: int | None = None,
-                  met: MatchEquityTable | str | None = None,
+                  cube_ply: int | None = None, met: MatchEquityTable | str | None = None,
                   progress: Callable[[int], None] | None = None) -> MatchAnalysis:
     """Judge every decision of ``match`` (see the module's docstring) by ``judge`` (a
-    :class:`Judge` or a bot spec; default the neural bot) at ``ply`` (None: the bot's own).
+    :class:`Judge` or a bot spec; default the neural bot): its checker plays at ``ply``
+    (None: the judge's own), its cube decisions at ``cube_ply`` (None: ``ply`` when given,
+    else as ``bgfast cube`` judges them, the bot's own ``cube_ply``: 1 for the neural bot).
 
     :param met: the match equity table of match play, or its name (default Kazaross-XG2).
     :param progress: called with 1 after each action judged (a progress bar's ``update``).
@@ -529,8 +541,14 @@ def analyse_match(match: MatchFile, judge: Judge | str = DEFAULT_JUDGE, *, ply: 
     :raises UnknownBotError, InvalidAnalysisError: a bot spec that does not name a bot that
         gives probabilities; a match longer than the table.
     :raises ValueError: a ply the bot does not have (its own error).
+    :raises TypeError: ``match`` is not a :class:`MatchFile` (a path: :func:`analyse_file`).
     """
-    judge = Judge.resolve(judge, ply)
+    if not isinstance(match, MatchFile):
+        raise TypeError(f"analyse_match takes a MatchFile (read_match_file's), got {type(match).__name__}: "
+                        "analyse_file takes a file's path")
+    bot = get_bot(judge) if isinstance(judge, str) else judge      # one bot judges both
+    checker_judge = Judge.resolve(bot, ply)
+    cube_judge = Judge.resolve(bot, cube_ply if cube_ply is not None else ply, cube=True)
     record = match.history.record
     table = None
     if record.length:
@@ -540,24 +558,25 @@ def analyse_match(match: MatchFile, judge: Judge | str = DEFAULT_JUDGE, *, ply: 
     games, interrupted = 0, False
     try:
         for number in range(1, len(record.games) + 1):
-            decisions += _judge_game(match, number, judge, table, progress)
+            decisions += _judge_game(match, number, checker_judge, cube_judge, table, progress)
             games = number
     except KeyboardInterrupt:
         interrupted = True
     results = _actual_result(match, games, table)
     players = tuple(player_statistics(decisions, i, match.players[i], results[i]) for i in (0, 1))
-    return MatchAnalysis(match, judge.name, judge.ply, tuple(decisions), (players[0], players[1]), games,
+    return MatchAnalysis(match, checker_judge.name, checker_judge.ply, cube_judge.ply, tuple(decisions),
+                         (players[0], players[1]), games,
                          interrupted)
 
 
 def analyse_file(path: str | os.PathLike[str], judge: Judge | str = DEFAULT_JUDGE, *, ply: int | None = None,
-                 met: MatchEquityTable | str | None = None,
+                 cube_ply: int | None = None, met: MatchEquityTable | str | None = None,
                  progress: Callable[[int], None] | None = None) -> MatchAnalysis:
     """:func:`analyse_match` of the match in the file ``path`` (:func:`read_match_file`).
 
     :raises InvalidMatchFileError: as :func:`read_match_file`.
     """
-    return analyse_match(read_match_file(path), judge, ply=ply, met=met, progress=progress)
+    return analyse_match(read_match_file(path), judge, ply=ply, cube_ply=cube_ply, met=met, progress=progress)
 
 
 def count_actions(match: MatchFile) -> int:

@@ -71,7 +71,7 @@ class Situation:
         if pos.is_over():
             raise InvalidAnalysisError(f"the game in {pos.id()!r} is over: there is nothing to judge")
         if match.game_state != GameState.PLAYING:
-            raise InvalidAnalysisError(f"no game is being played ({match.game_state.name}, Match ID "
+            raise InvalidAnalysisError(f"no game is being played ({match.game_state.describe()}, Match ID "
                                        f"{match.match_id()}): there is nothing to judge")
         table = None
         if match.length:
@@ -122,6 +122,10 @@ class Situation:
             return value
         a, b = self.aways()
         return self.met.mwc_to_emg(value, a, b, self.match.cube_value)
+
+    def id(self) -> str:
+        """``PositionID:MatchID``: what ``bgfast eval``, ``hint`` and ``cube`` read back."""
+        return f"{self.position.id()}:{self.match.match_id()}"
 
     def describe(self) -> str:
         """The score and the cube in one line, the side on roll first (:meth:`MatchState.describe`)."""
