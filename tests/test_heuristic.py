@@ -8,7 +8,7 @@ from bgfast import evaluator as _evaluator
 from bgfast._core import heuristic as _heuristic
 from bgfast.bots import get_bot
 from bgfast.bots.heuristic import HeuristicBot
-from bgfast.errors import InvalidPositionError, InvalidWeightsError, UnknownBotError
+from bgfast.errors import InvalidBotOptionsError, InvalidPositionError, InvalidWeightsError, UnknownBotError
 from bgfast.game import MatchPlayer
 from bgfast.match import Rules
 from bgfast.position import VARIANTS, Position
@@ -108,7 +108,7 @@ def test_evaluating_a_finished_position_raises_with_its_id(bot: HeuristicBot) ->
 
 
 def test_evaluate_takes_zero_or_one_ply_only(bot: HeuristicBot) -> None:
-    with pytest.raises(ValueError, match="plies must be 0 or 1, got 2"):
+    with pytest.raises(InvalidBotOptionsError, match="plies must be 0 or 1, got 2"):
         bot.evaluate(Position(), plies=2)
 
 

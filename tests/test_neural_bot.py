@@ -297,3 +297,15 @@ def test_the_shipped_neural_tournament_spec_plays_through_the_runner(tmp_path) -
     standings = run_tournament(small, tmp_path / "neural.sqlite", workers=2)
     assert standings.matches_played == 40
     assert standings.players[0].name == "neural"          # 40 games are enough to lead pubeval
+
+
+@pytest.mark.parametrize("spec, call, plies", [
+    ("neural", "evaluate", 4), ("neural", "evaluate", -1), ("neural", "evaluate", "1"),
+    ("neural", "cube_decision", 4), ("heuristic", "evaluate", 2),
+])
+def test_a_depth_the_bot_does_not_have_is_a_bot_options_error(spec: str, call: str, plies: object) -> None:
+    # was a plain ValueError, unlike every other bad input to a bot
+    from bgfast.errors import InvalidBotOptionsError
+
+    with pytest.raises(InvalidBotOptionsError, match="plies must be"):
+        getattr(get_bot(spec), call)(Position(), plies=plies)

@@ -110,7 +110,7 @@ class HeuristicBot(CoreBot):
         :param plies: 0 evaluates the position as the opponent's after its play
             (one evaluation); 1 averages the best play's evaluation over the
             21 rolls (about 21 times the work, more accurate).
-        :raises ValueError: ``plies`` other than 0 or 1.
+        :raises InvalidBotOptionsError: ``plies`` other than 0 or 1.
         :raises InvalidPositionError: the game in ``position`` is already over.
 
         >>> from bgfast.position import Position
@@ -121,7 +121,7 @@ class HeuristicBot(CoreBot):
         """
         position = parse_position(position)[0]
         if plies not in (0, 1):
-            raise ValueError(f"the heuristic bot evaluates at 0 or 1 ply: plies must be 0 or 1, got {plies!r}")
+            raise InvalidBotOptionsError(f"the heuristic bot evaluates at 0 or 1 ply: plies must be 0 or 1, got {plies!r}")
         if position.is_over():
             raise InvalidPositionError(f"the game in {position.id()!r} is over; nothing to evaluate")
         return Probabilities(*self._evaluator.on_roll(position.to_bytes(), plies))

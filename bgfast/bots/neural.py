@@ -94,6 +94,14 @@ def shipped_weights() -> Weights:
     return read_weights(default_weights_path())
 
 
+def _plies(value: object) -> int:
+    """A depth asked of the bot's search, 0 to 3.
+
+    :raises InvalidBotOptionsError: another value.
+    """
+    return whole_number(value, "plies", low=PLIES[0], high=PLIES[-1], error=InvalidBotOptionsError)
+
+
 class NeuralBot(CoreBot):
     """Plays by bgfast's neural net; doubles and takes from its probabilities.
 
@@ -216,10 +224,10 @@ class NeuralBot(CoreBot):
             play, or its ``n - 1``-ply play with the bot's move filters); None = the bot's
             ``ply``.  2 plies take some thousandths of a second, 3 plies a few tenths.
         :raises InvalidPositionError: a malformed position or a finished game.
-        :raises ValueError: ``plies`` outside 0 to 3.
+        :raises InvalidBotOptionsError: ``plies`` outside 0 to 3.
         """
         position = parse_position(position)[0]
-        plies = self.ply if plies is None else whole_number(plies, "plies", low=PLIES[0], high=PLIES[-1])
+        plies = self.ply if plies is None else _plies(plies)
         if position.is_over():
             raise InvalidPositionError(f"the game in {position.id()!r} is over; nothing to evaluate")
         return Probabilities(*self._evaluator.on_roll(position.to_bytes(), plies))
@@ -240,7 +248,8 @@ class NeuralBot(CoreBot):
         :returns: the decision (from the side on roll's view: money per current cube, match
             play MWC) and the side's cubeless probabilities at ``plies``.
         :raises InvalidPositionError: a malformed position or a finished game.
-        :raises ValueError: an argument out of range.
+        :raises InvalidBotOptionsError: ``plies`` outside 0 to 3.
+        :raises ValueError: another argument out of range.
         :raises InvalidMetError: a score beyond the table.
 
         >>> decision, p = NeuralBot().cube_decision("BQAACAEAAAAAAA", plies=1)   # a 23-of-36 last roll
@@ -248,7 +257,7 @@ class NeuralBot(CoreBot):
         (True, 0.278, 0.556)
         """
         position = parse_position(position)[0]
-        plies = self.cube_ply if plies is None else whole_number(plies, "plies", low=PLIES[0], high=PLIES[-1])
+        plies = self.cube_ply if plies is None else _plies(plies)
         if position.is_over():
             raise InvalidPositionError(f"the game in {position.id()!r} is over; nothing to decide")
         decision, p = decide_ahead(self._evaluator, position.to_bytes(), plies, owner=owner, doubler=player,
