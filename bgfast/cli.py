@@ -682,7 +682,7 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
         _check_extend_options(args)
     _check_rollout_flags(args)
     if args.save is not None:
-        _output_file(args.save, "--save")    # checked before any trial
+        _output_file(args.save, "--save", binary=True)    # checked before any trial
     rules = Rules(variant=args.variant or "standard")
     bot = _players([args.bot or "neural"], args.engine_timeout)[0]
     evaluator = None
@@ -1048,11 +1048,13 @@ def _cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _output_file(name: str, option: str, *, suffix: str = "", results: str | None = None) -> Path:
+def _output_file(name: str, option: str, *, suffix: str = "", results: str | None = None,
+                 binary: bool = False) -> Path:
     """The file an output option names, checked before any work: its folder must exist
     and it must not be a folder, nor the ``results`` file being read (or its journal,
     lock or log, through any link), nor empty or too long for the system (:func:`_path_fits`);
-    ``suffix`` is added when the name has none (as matplotlib does)."""
+    ``suffix`` is added when the name has none (as matplotlib does).  A ``binary`` file
+    must not be a device or pipe either (``/dev/stdout``: mixed with the command's text)."""
     if not name:
         raise ValueError(f"{option} '': give a file's name")
     _path_fits(name, option)
@@ -1073,6 +1075,8 @@ def _output_file(name: str, option: str, *, suffix: str = "", results: str | Non
             raise ValueError(f"{option} {shortened(str(path))!r} is a folder, not a file")
     if not _is_dir(path.parent, unknown=True):
         raise ValueError(f"{option} {shortened(name)!r}: no folder {shortened(str(path.parent))!r}")
+    if binary and path.exists() and not path.is_file():
+        raise ValueError(f"{option} {shortened(name)!r} is not a regular file (a device or a pipe): name a file")
     return path
 
 

@@ -331,7 +331,8 @@ def write_output_file(path: str | os.PathLike[str], data: str | bytes, what: str
 
 def check_output_file(path: str | os.PathLike[str], what: str) -> None:
     """Check, before a long computation, that :func:`output_file` could write ``path``: not a
-    folder, in a folder that exists and that this process may write in.
+    folder nor a device or pipe (``/dev/stdout``: a binary file there would be mixed with the
+    command's messages), in a folder that exists and that this process may write in.
 
     :raises OutputFileError: ``cannot write WHAT 'PATH': REASON; nothing was written``.
     """
@@ -339,6 +340,8 @@ def check_output_file(path: str | os.PathLike[str], what: str) -> None:
     folder = os.path.dirname(os.path.abspath(name))
     if os.path.isdir(name):
         raise _unwritable(what, name, "it is a folder")
+    if os.path.exists(name) and not os.path.isfile(name):
+        raise _unwritable(what, name, "it is not a regular file (a device or a pipe); name a file")
     if not os.path.isdir(folder):
         raise _unwritable(what, name, f"there is no folder {shortened(folder)!r}")
     if not os.path.exists(name) and not os.access(folder, os.W_OK | os.X_OK):

@@ -593,3 +593,17 @@ def test_train_whose_reader_goes_away_stops_quietly_as_unix_tools_do(tmp_path: P
     assert child.wait(timeout=120) == 141
     assert err == ""
     assert (tmp_path / "run" / "log.txt").exists()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["rollout", "4HPwATDgc/ABMA", "--trials", "36", "--save", os.devnull],
+     f"--save '{os.devnull}' is not a regular file (a device or a pipe): name a file"),
+    (["train", "prune", "bgfast/data/weights/neural.bgw", os.devnull],
+     f"cannot write neural weights '{os.devnull}': it is not a regular file (a device or a pipe); name a file"),
+])
+def test_a_binary_output_to_a_device_is_refused_before_any_work(capsys: pytest.CaptureFixture[str],
+                                                                argv: list[str], message: str) -> None:
+    # /dev/stdout took the weights or the .npz mixed with the command's own lines
+    argv = [str(Path(__file__).parents[1] / w) if w.endswith(".bgw") else w for w in argv]
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "") and err.startswith("bgfast: error: ") and message in err

@@ -272,11 +272,12 @@ def test_settings_and_targets_are_checked_before_the_work(tmp_path, capsys, monk
     shipped = str(default_weights_path())
     assert train_main(["prune", shipped, str(tmp_path / "t.bgw"), "--seed", "-1"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "seed must be a whole number of at least 0" in err
-    assert train_main(["prune", shipped, str(tmp_path / "no" / "t.bgw"), "--positions", "150"]) == 1
+    assert err.count("\n") == 1 and "--seed must be a whole number of at least 0" in err
+    # bad input, exit 2, as every bgfast output option whose folder is missing (was 1)
+    assert train_main(["prune", shipped, str(tmp_path / "no" / "t.bgw"), "--positions", "150"]) == 2
     out, err = capsys.readouterr()
     assert "there is no folder" in err and "nothing was written" in err and "plays of" not in out
-    assert train_main(["prune", shipped, str(tmp_path)]) == 1
+    assert train_main(["prune", shipped, str(tmp_path)]) == 2
     assert "it is a folder" in capsys.readouterr().err
     for bad in ({"hidden": 16.0}, {"positions": 1.5}, {"seed": None}, {"epochs": True}, {"check_positions": -1}):
         with pytest.raises(InvalidSpecError):

@@ -199,7 +199,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bgfast.validation import check_output_file
 
             source = read_weights(args.source)
-            check_output_file(args.target, "neural weights")
+            try:
+                check_output_file(args.target, "neural weights")
+            except OSError as exc:     # checked before any work, as bgfast's output options: bad input
+                raise InvalidSpecError(str(exc)) from None
             pruned = distil_prune(source, hidden=args.hidden, positions=args.positions,
                                   epochs=args.epochs, seed=args.seed, check_positions=args.check_positions,
                                   log=lambda line: print(line, flush=True))
