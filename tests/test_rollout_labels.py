@@ -154,6 +154,16 @@ def test_the_excluded_sets_must_be_there(tmp_path: Path) -> None:
         run_labels(dataclasses.replace(config, exclude=str(other)), tmp_path / "run2")
 
 
+def test_the_default_decision_set_is_found_from_any_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # was "cannot read 'experiments/checker_play/decisions.csv'" outside the checkout's root
+    from bgfast.train.rollout_labels import _excluded
+
+    at_root = _excluded(RolloutLabelConfig())
+    monkeypatch.chdir(tmp_path)
+    assert _excluded(RolloutLabelConfig()) == at_root
+    assert len(at_root) > len(_excluded(RolloutLabelConfig(exclude="")))
+
+
 def test_damaged_files_are_one_clear_error_and_a_failed_start_leaves_nothing(tmp_path: Path) -> None:
     with pytest.raises(InvalidWeightsError):
         run_labels(RolloutLabelConfig(blocks=1, per_class="race=1", weights=str(tmp_path / "none.bgw")),

@@ -67,6 +67,9 @@ __all__ = ["RolloutLabelConfig", "format_sources", "label_block", "parse_sources
 
 SETTINGS = "labels.json"
 DECISION_SET = "experiments/checker_play/decisions.csv"
+"""The checker-play decision set (from games without the net), relative to :data:`CHECKOUT`."""
+CHECKOUT = Path(__file__).resolve().parents[2]
+"""The folder above the package: a checkout's root, where ``experiments/`` is (not in a wheel)."""
 DEFAULT_PER_CLASS = "race=150,back_game=100,crashed=100,prime_vs_prime=100,bearoff_contact=80,contact=150"
 
 
@@ -83,8 +86,8 @@ class RolloutLabelConfig:
     :ivar weights: the teacher's weights file ("" = the shipped net).
     :ivar max_games: games a block may play looking for its positions.
     :ivar exclude: CSV files (a ``position_id`` column) whose positions are never drawn,
-        separated by commas, relative to the working folder ("" = none; the yardstick's
-        positions are never drawn either way).
+        separated by commas, relative to the working folder or else to the checkout's root
+        (:data:`CHECKOUT`) ("" = none; the yardstick's positions are never drawn either way).
     """
 
     seed: int = 1
@@ -140,12 +143,16 @@ def _excluded(config: RolloutLabelConfig) -> set[str]:
 
     ids = {row.position_id for row in yardstick.load()}
     for name in filter(None, (n.strip() for n in config.exclude.split(","))):
+        path = Path(name)
+        if not path.is_absolute() and not path.exists() and (CHECKOUT / path).exists():
+            path = CHECKOUT / path                   # the checkout's own sets, from any folder
         try:
-            with open(name, encoding="utf-8", newline="") as f:
+            with path.open(encoding="utf-8", newline="") as f:
                 rows = list(csv.DictReader(f))
         except OSError as exc:
-            raise InvalidSpecError(f"exclude: cannot read {name!r}: {exc.strerror or exc} (run from the checkout's "
-                                   f"root, or give --exclude '' or other files)") from None
+            raise InvalidSpecError(f"exclude: cannot read {name!r}: {exc.strerror or exc} (a path relative to "
+                                   f"this folder or to a checkout of bgfast; give --exclude '' or other files "
+                                   f"where there is none)") from None
         if rows and "position_id" not in rows[0]:
             raise InvalidSpecError(f"exclude: {name!r} has no position_id column")
         ids.update(row["position_id"] for row in rows)
