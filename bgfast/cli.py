@@ -127,7 +127,7 @@ def _cmd_moves(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([{"move": str(m), "position_id": m.position.id()} for m in moves], indent=2))
         return 0
-    texts = [str(m) or "(no play)" for m in moves]
+    texts = [m.describe() for m in moves]
     width = max(len(t) for t in texts)
     for text, move in zip(texts, moves):
         print(f"{text:<{width}}  {move.position.id()}")
@@ -256,7 +256,7 @@ def _cmd_hint(args: argparse.Namespace) -> int:
 
         best = result.plays[0].move
         write_svg(svg_file, board_svg(best.origin, result.situation.match, play=best))
-        print(f"wrote the best play, {best or '(no play)'}, to {svg_file}", file=sys.stderr)
+        print(f"wrote the best play, {best.describe()}, to {svg_file}", file=sys.stderr)
     return 0
 
 

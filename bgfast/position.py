@@ -50,9 +50,13 @@ if TYPE_CHECKING:
     from _typeshed import ReadableBuffer
 
 __all__ = [
-    "Point", "BAR", "OFF", "NUM_CHECKERS", "STARTING_POSITION_ID",
+    "Point", "BAR", "OFF", "NUM_CHECKERS", "NO_PLAY", "STARTING_POSITION_ID",
     "CheckerMove", "Move", "LegalMoves", "Position", "Outcome", "VARIANTS", "starting_position",
 ]
+
+NO_PLAY = "(no play)"
+"""How bgfast writes a roll with no legal play for people (:meth:`Move.describe`); move
+parsing reads it back as the empty play."""
 
 Point: TypeAlias = int
 BAR: Point = 25
@@ -459,7 +463,7 @@ def _parse_notation(text: str) -> list[tuple[list[tuple[int, bool]], int]]:
     if not isinstance(text, str):
         raise InvalidMoveError(f"move notation is a string, got {text!r}")
     cleaned = text.strip().lower()
-    if cleaned in ("", "-", "(no play)", "no play", "cannot move"):
+    if cleaned in ("", "-", NO_PLAY, "no play", "cannot move"):
         return []
     segments = []
     for token in cleaned.split():
@@ -512,8 +516,13 @@ class Move:
             self.__dict__["_text"] = text
             return text
 
+    def describe(self) -> str:
+        """The play for people: its gnubg notation, or :data:`NO_PLAY` for a roll with no
+        legal play (whose notation, as gnubg writes it, is empty)."""
+        return str(self) or NO_PLAY
+
     def __repr__(self) -> str:
-        return f"<Move {str(self) or '(no play)'} from {self.origin.id()} with {self.dice}>"
+        return f"<Move {self.describe()} from {self.origin.id()} with {self.dice}>"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Move) and self.origin == other.origin and self.position == other.position
@@ -633,7 +642,7 @@ class LegalMoves(_movegen.ChildList):
         return False
 
     def __repr__(self) -> str:
-        return f"<LegalMoves ({self.dice}) {', '.join(str(m) or '(no play)' for m in self)}>"
+        return f"<LegalMoves ({self.dice}) {', '.join(m.describe() for m in self)}>"
 
 
 def _diagram(pos: Position) -> str:

@@ -147,6 +147,15 @@ def test_show_svg_writes_a_picture_that_parses(capsys, tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["board.svg"]            # no temporary file left behind
 
 
+def test_hint_svg_of_a_roll_with_no_legal_play_names_it(capsys, tmp_path):
+    # wrote "the best play, , to ..." and a title ending "43 played "
+    target = tmp_path / "dance.svg"
+    code, out, err = run(capsys, "hint", "27YBADjg/wMAYA", "43", "--svg", str(target))  # two on the bar, shut out
+    assert code == 0 and "1. (no play)" in out and "wrote the best play, (no play), to" in err
+    title = ET.parse(target).getroot().find("{http://www.w3.org/2000/svg}title")
+    assert title is not None and title.text is not None and title.text.endswith("43 played (no play)")
+
+
 def test_show_svg_writes_through_a_link_and_into_a_device_without_replacing_them(capsys, tmp_path):
     # a new user's --svg /dev/full replaced the device with a plain file and said it wrote it
     real, link = tmp_path / "real.svg", tmp_path / "link.svg"

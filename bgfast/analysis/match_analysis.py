@@ -71,7 +71,7 @@ from bgfast.formats.match_file import MatchFile
 from bgfast.game import Turn
 from bgfast.match import MatchState, Rules
 from bgfast.met import DEFAULT_MET, MatchEquityTable
-from bgfast.position import starting_position
+from bgfast.position import NO_PLAY, starting_position
 
 __all__ = ["Decision", "MatchAnalysis", "PlayerStatistics", "analyse_file", "analyse_match",
            "count_actions", "player_statistics", "read_match_file"]
@@ -380,9 +380,9 @@ class MatchAnalysis:
         if marked:
             lines += ["", f"Decisions marked doubtful or worse ({total.split()[0]} given up):"]
             for d in marked:
-                what = f"{d.dice} {d.chosen or '(no play)'}" if d.kind == CHECKER else d.chosen
+                what = f"{d.dice} {d.chosen or NO_PLAY}" if d.kind == CHECKER else d.chosen
                 lines.append(f"  game {d.game}, move {d.move}, {self.players[d.player].name}: {what}; "
-                             f"best {d.best or '(no play)'}  {signed(-d.error)}  {d.mark}")
+                             f"best {d.best or NO_PLAY}  {signed(-d.error)}  {d.mark}")
         return "\n".join(lines)
 
 

@@ -100,11 +100,11 @@ class PlayRanking:
                  f"{len(self.plays)} play{'' if len(self.plays) == 1 else 's'} of {self.dice} at {self.ply} ply "
                  f"({unit}):"]
         shown = self.plays[:top]
-        width = max((len(str(p.move) or "(no play)") for p in shown), default=0)
+        width = max((len(p.move.describe()) for p in shown), default=0)
         for i, p in enumerate(shown, 1):
             diff = "" if i == 1 else f" ({signed(p.difference)})"
             chance = f"  MWC {percent(p.mwc)}" if p.mwc is not None else ""
-            lines.append(f"{i:>4}. {str(p.move) or '(no play)':<{width}}  {signed(p.equity)}{diff}{chance}")
+            lines.append(f"{i:>4}. {p.move.describe():<{width}}  {signed(p.equity)}{diff}{chance}")
             lines.append(f"      {probabilities_line(p.probabilities)}")
         return "\n".join(lines)
 

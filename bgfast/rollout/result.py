@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from bgfast.analysis.report import signed
 from bgfast.dice import Dice
 from bgfast.match import MatchState
-from bgfast.position import Position
+from bgfast.position import NO_PLAY, Position
 from bgfast.rollout.stats import Z95
 
 if TYPE_CHECKING:
@@ -296,7 +296,7 @@ class RolloutResult:
                 mwc += f"{100 * self.cubeful_mwc.se:.2f}%   95% [{100 * low:.2f}%, {100 * high:.2f}%]"
             lines.append(mwc)
         if self.plays:
-            width = max(len(p.move or "(no play)") for p in self.plays)
+            width = max(len(p.move or NO_PLAY) for p in self.plays)
             count = f"{len(self.plays)} play{'' if len(self.plays) == 1 else 's'}"
             by = ("luck-adjusted " if self.luck_adjusted else "") + f"{cube} equity"
             lines += ["", (f"{count} of {self.dice}, ranked by {by} "
@@ -305,7 +305,7 @@ class RolloutResult:
             for i, p in enumerate(self.plays, 1):
                 diff = "" if i == 1 else str(p.difference)
                 dropped = "" if p.dropped_after is None else f"  dropped after {p.dropped_after:,} trials"
-                lines.append(f"{i:>3}  {p.move or '(no play)':<{width}}  {p.result.ranking_equity!s:>17}  {diff:>17}"
+                lines.append(f"{i:>3}  {p.move or NO_PLAY:<{width}}  {p.result.ranking_equity!s:>17}  {diff:>17}"
                              f"{dropped}".rstrip())
         return "\n".join(lines)
 
