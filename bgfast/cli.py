@@ -715,6 +715,11 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
         show(exc.partial)    # the message says whose result it is
         print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
         return EXIT_FAILURE
+    except KeyboardInterrupt as exc:  # before a whole round of the stratified rolls: nothing to show
+        how, status = _stopped(isinstance(exc, Terminated))
+        print(f"{PROG}: {how} before the first whole round of trials (36 first rolls, or 1,296 pairs of "
+              f"first two rolls) had finished: no result{', nothing saved' if args.save else ''}", file=sys.stderr)
+        return status
     show(result)
     if result.interrupted:
         how, status = _stopped(args.stop.terminated)

@@ -224,6 +224,21 @@ def test_ctrl_c_prints_the_finished_trials_result_and_one_line_and_stops_the_wor
     assert_gone(workers)
 
 
+def test_ctrl_c_before_the_first_whole_round_says_there_is_no_result(proc_cleanup: list, tmp_path: Path) -> None:
+    # printed "bgfast: interrupted" alone: no word of why no result came, nor that --save wrote nothing
+    proc = start_rollout(tmp_path, "rollout", "4HPwATDgc/ABMA", "--trials", "1296", "--workers", "2",
+                         "--bot", "neural:ply=3", "--save", str(tmp_path / "r.npz"))
+    proc_cleanup.append(proc)
+    workers = wait_for_trials(proc, cpu=0.5)   # a round of 3-ply trials takes minutes
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert (proc.returncode, out) == (130, "")
+    assert err == ("bgfast: interrupted before the first whole round of trials (36 first rolls, or 1,296 pairs "
+                   "of first two rolls) had finished: no result, nothing saved\n")
+    assert not (tmp_path / "r.npz").exists()
+    assert_gone(workers)
+
+
 def test_sigterm_prints_the_finished_trials_result_and_one_line_and_exits_143(
         proc_cleanup: list, tmp_path: Path) -> None:
     proc = start_rollout(tmp_path, *LONG_PUBEVAL)
