@@ -216,3 +216,11 @@ def test_board_svg_refuses_dice_other_than_those_the_match_state_says_were_rolle
     with pytest.raises(InvalidDiceError, match="says 5-2 were rolled, not 3-1"):
         board_svg(xgid, dice="31")
     assert board_svg(xgid, dice="25") == board_svg(xgid)
+
+
+@pytest.mark.parametrize("command", [["eval", START], ["hint", START, "31"], ["cube", START]])
+@pytest.mark.parametrize("engine", ["engine:gnubg", "command:bgfast engine --bot pubeval"])
+def test_an_outside_engine_as_judge_is_refused_saying_it_gives_no_probabilities(capsys, command, engine):
+    # was "bot 'engine:gnubg': no module named 'engine'"
+    code, out, err = run(capsys, *command, "--bot", engine)
+    assert (code, out) == (2, "") and "is an outside engine: it plays" in err and err.count("\n") == 1

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from bgfast.bots import get_bot
 from bgfast.cube import DEFAULT_CUBE_EFFICIENCY, CubeDecision
+from bgfast.engines.players import PLAYER_PREFIXES
 from bgfast.errors import InvalidAnalysisError
 from bgfast.met import MatchEquityTable
 from bgfast.position import Position
@@ -78,8 +79,13 @@ class Judge:
         default is 1: the cubeful look-ahead that values a last roll exactly).
 
         :raises UnknownBotError: an unknown or malformed bot spec.
-        :raises InvalidAnalysisError: a bot that gives no probabilities (no ``evaluate``).
+        :raises InvalidAnalysisError: a bot that gives no probabilities (no ``evaluate``; an
+            outside engine, ``engine:...`` or ``command:...``).
         """
+        if isinstance(bot, str) and bot.strip().startswith(PLAYER_PREFIXES):
+            raise InvalidAnalysisError(f"{bot!r} is an outside engine: it plays (bgfast play, rollout, "
+                                       "tournament) but gives no probabilities to judge with; judge with a "
+                                       "bot that does, such as neural or heuristic")
         obj = get_bot(bot) if isinstance(bot, str) else bot
         if not isinstance(obj, Evaluates):
             name = bot if isinstance(bot, str) else type(bot).__name__

@@ -64,7 +64,6 @@ from bgfast.analysis.luck import LUCK_PLY, roll_luck
 from bgfast.analysis.plays import rank_situation
 from bgfast.analysis.report import signed
 from bgfast.analysis.situation import Situation
-from bgfast.bots import get_bot
 from bgfast.errors import InvalidAnalysisError
 from bgfast.formats.mat import mat_move_numbers
 from bgfast.formats.match_file import MatchFile
@@ -546,7 +545,7 @@ def analyse_match(match: MatchFile, judge: Judge | str = DEFAULT_JUDGE, *, ply: 
     if not isinstance(match, MatchFile):
         raise TypeError(f"analyse_match takes a MatchFile (read_match_file's), got {type(match).__name__}: "
                         "analyse_file takes a file's path")
-    bot = get_bot(judge) if isinstance(judge, str) else judge      # one bot judges both
+    bot = Judge.of(judge).bot if isinstance(judge, str) else judge      # one bot judges both
     checker_judge = Judge.resolve(bot, ply)
     cube_judge = Judge.resolve(bot, cube_ply if cube_ply is not None else ply, cube=True)
     record = match.history.record
