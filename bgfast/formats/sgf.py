@@ -42,6 +42,7 @@ passed over.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -406,8 +407,9 @@ def parse_sgf(text: str | bytes, *, rules: Rules | None = None, source: str = "<
     data = text.lstrip("\ufeff").encode("utf-8")
     try:
         trees = sgf_grammar.parse_sgf_collection(data)
-    except ValueError as exc:
-        raise InvalidMatchFileError(f"{source}: not an SGF file: {exc}") from None
+    except ValueError as exc:     # sgfmill counts its game trees from 0; every other message from 1
+        message = re.sub(r"\bgame (\d+)", lambda m: f"game {int(m.group(1)) + 1}", str(exc))
+        raise InvalidMatchFileError(f"{source}: not an SGF file: {message}") from None
     _check_between_trees(data, source)
     games = [list(sgf_grammar.main_sequence_iter(tree)) for tree in trees]
     games = [nodes for nodes in games if _value(nodes[0], "GM") == "6"]
