@@ -144,7 +144,8 @@ def _sgf(history_rules: tuple = STANDARD[0]) -> str:
     (lambda t: re.sub(r"(;[WB]\[\d\d)[a-z]+\]", r"\1lblb]", t, count=1), r"game 1, node 2: player \d's \d\d 'l?\d+/\d+ \d+/\d+' is not a legal play"),
     (lambda t: t.replace("]\n;", "]\n;B[double]\n;", 1), r"game 1, node 2: player 1 doubles before the opening roll"),
     (lambda t: "(;FF[4]GM[1]SZ[19])", "no backgammon game"),
-    (lambda t: t[:-5], "not an SGF file: error parsing game 1: "),   # sgfmill says "game 0"
+    (lambda t: t[:-5], "not an SGF file"),
+    (lambda t: t[:t.index("(;", 1)] + "(;FF[4]GM[6]", "not an SGF file: error parsing game 2: "),  # sgfmill: "game 1"
     (lambda t: t.replace("[ws:0]", "[ws:x]", 1), r"game 1, node 1: MI\[ws:x\]"),
     (lambda t: t.replace("RE[", "RE[Q", 1), r"game 1, node 1: RE\["),
 ])
