@@ -869,9 +869,11 @@ def _cmd_train(argv: Sequence[str]) -> int:
             return _reader_gone()
         except KeyboardInterrupt as exc:
             how, status = _stopped(isinstance(exc, Terminated))
-            if argv and argv[0] in ("td", "refine", "labels"):
-                print(f"{PROG}: {how}; the run folder keeps its finished work (labelled blocks, fitted epochs, "
-                      f"the last checkpoint): run the same command again to resume", file=sys.stderr)
+            kept = {"td": "its last checkpoint", "refine": "its labelled blocks and fitted epochs",
+                    "labels": "its labelled blocks"}
+            if argv and argv[0] in kept:
+                print(f"{PROG}: {how}; the run folder keeps {kept[argv[0]]}: run the same command again to resume",
+                      file=sys.stderr)
             else:
                 print(f"{PROG}: {how}; nothing was written", file=sys.stderr)
             return status

@@ -48,7 +48,9 @@ def test_bgfast_train_runs_the_training_command_line(capsys: pytest.CaptureFixtu
     code, out, _ = run(capsys, "train", "curve", str(run_dir), "--json")
     assert code == 0 and json.loads(out)[-1]["games"] == 20
     code, _, err = run(capsys, "train", "snapshot", str(tmp_path / "none"), str(tmp_path / "x.bgw"))
-    assert code == 2 and err.startswith("bgfast: error: ") and err.count("\n") == 1
+    assert code == 2 and "none is not a run folder of 'bgfast train td'" in err and err.count("\n") == 1
+    code, _, err = run(capsys, "train", "snapshot", str(run_dir), str(tmp_path / "x.bgw"), "--which", "average")
+    assert code == 2 and "has no average.bgw yet (a run keeps a moving average only with --average-games N)" in err
     code, _, err = run(capsys, "train", "curve", str(tmp_path / "none"))
     assert code == 2 and "is not a run folder of 'bgfast train td'" in err
     code, _, err = run(capsys, "train", "snapshot", str(run_dir), str(tmp_path / "no" / "x.bgw"), "--which",
@@ -59,7 +61,7 @@ def test_bgfast_train_runs_the_training_command_line(capsys: pytest.CaptureFixtu
     code, _, err = run(capsys, "train", "bench", "--positions", "0")
     assert code == 2 and "must be at least 1" in err
     code, _, err = run(capsys, "train", "td", str(tmp_path / "zero"), "--eval-pairs", "0")
-    assert code == 2 and err.startswith("bgfast: error: eval_pairs must be")
+    assert code == 2 and err.startswith("bgfast: error: --eval-pairs must be")
     code, out, _ = run(capsys, "train", "--help")
     assert code == 0 and out.startswith("usage: bgfast train")
     code, out, _ = run(capsys, "train", "td", "--help")

@@ -299,7 +299,7 @@ def test_ctrl_c_stops_a_label_run_with_one_line_and_a_rerun_finishes_it(tmp_path
     if proc.returncode == 0:                          # it finished before the signal came: nothing to see
         pytest.skip("the run ended before Ctrl-C")
     assert proc.returncode == 130, err
-    assert err.startswith("bgfast: interrupted; the run folder keeps its finished work") and err.count("\n") == 1
+    assert err.startswith("bgfast: interrupted; the run folder keeps its labelled blocks") and err.count("\n") == 1
     deadline = time.monotonic() + 10
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -118,7 +118,7 @@ def bench_neural(model: _neural.Model, *, positions: int = 20000, games: int = 2
     kept: on a shared machine the slow outliers are the other work's.
     """
     nn: Any = None
-    skipped = ""
+    skipped: str | None = None           # why gnubg-nn was not measured, as bgfast bench's other figures say
     if gnubg:
         try:
             import gnubg_nn

@@ -218,6 +218,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not (args.run_dir / CHECKPOINT).is_file():
                 raise InvalidSpecError(f"{args.run_dir} is not a run folder of 'bgfast train td' (no {CHECKPOINT})")
             points = read_curve(args.run_dir)
+            if not points and not args.json:
+                print(f"{args.run_dir}: no curve point yet (one every --eval-every games)", file=sys.stderr)
             if args.json:
                 print(json.dumps(points))
             for p in points if not args.json else []:
@@ -225,8 +227,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "snapshot":
             name = {"best": BEST, "average": AVERAGE, "checkpoint": CHECKPOINT}[args.which]
             source = args.run_dir / name
+            if not (args.run_dir / CHECKPOINT).is_file():
+                raise InvalidSpecError(f"{args.run_dir} is not a run folder of 'bgfast train td' (no {CHECKPOINT})")
             if not source.exists():
-                raise InvalidSpecError(f"{args.run_dir} has no {name} yet")
+                why = {"best": " (the best curve point is kept from the first one on)",
+                       "average": " (a run keeps a moving average only with --average-games N)"}.get(args.which, "")
+                raise InvalidSpecError(f"{args.run_dir} has no {name} yet{why}")
             load_checkpoint(args.run_dir, name)          # refuse to copy a damaged file
             try:
                 shutil.copyfile(source, args.target)
