@@ -607,3 +607,13 @@ def test_a_binary_output_to_a_device_is_refused_before_any_work(capsys: pytest.C
     argv = [str(Path(__file__).parents[1] / w) if w.endswith(".bgw") else w for w in argv]
     code, out, err = run(capsys, *argv)
     assert (code, out) == (2, "") and err.startswith("bgfast: error: ") and message in err
+
+
+@pytest.mark.parametrize("argv", [["play", "--player", "neural:ply=9", "--player", "pubeval"],
+                                  ["rollout", "4HPwATDgc/ABMA", "--bot", "neural:ply=9"],
+                                  ["hint", "4HPwATDgc/ABMA", "31", "--bot", "neural:ply=9"]])
+def test_a_bad_bot_option_names_the_spec_it_is_in(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    # was "ply must be a whole number from 0 to 3, got 9": which of two players?
+    code, out, err = run(capsys, *argv)
+    assert (code, out, err) == (2, "", "bgfast: error: bot 'neural:ply=9': ply must be a whole number from 0 to 3, "
+                                       "got 9\n")

@@ -54,6 +54,7 @@ def get_bot(name: str, **options: object) -> Bot:
         plugin = load_plugin(name, options)
         if plugin is not None:
             return plugin
+    spec = name
     if isinstance(name, str) and ":" in name:   # a spec such as "pubeval:cube=never"
         name, spec_options = parse_bot_spec(name)
         options = {**spec_options, **options}
@@ -63,6 +64,8 @@ def get_bot(name: str, **options: object) -> Bot:
         raise UnknownBotError(f"unknown bot {name!r}; known bots: {', '.join(sorted(_REGISTRY))}") from None
     try:
         return factory(**options)
+    except InvalidBotOptionsError as exc:       # "ply must be...": say whose
+        raise InvalidBotOptionsError(f"bot {spec!r}: {exc}") from None
     except TypeError:
         import inspect
 
