@@ -58,8 +58,13 @@ def _field_help(cls: type) -> dict[str, str]:
 def _parser() -> Parser:
     ap = Parser(prog="bgfast train", description="Train bgfast's neural net by self-play.")
     sub = ap.add_subparsers(dest="command", required=True)
-    td = sub.add_parser("td", help="TD(lambda) self-play into a run folder (resumes its checkpoint)")
-    td.add_argument("run_dir", type=Path)
+    td = sub.add_parser("td", help="TD(lambda) self-play into a run folder (resumes its checkpoint)",
+                        description="Train the net by TD(lambda) self-play in the core, checkpointing to the run "
+                                    "folder every few minutes and measuring it against pubeval every --eval-every "
+                                    "games (bgfast.train.td); the same command again resumes the run.")
+    td.add_argument("run_dir", type=Path, help="the run folder (created with the folders above it; a folder "
+                                                "holding a run resumes it, its settings fixed but --games and "
+                                                "--average-games)")
     train_help = _field_help(TrainConfig)
     for field in dataclasses.fields(TrainConfig):
         kind = type(field.default)
@@ -97,7 +102,11 @@ def _parser() -> Parser:
     for field in dataclasses.fields(RolloutLabelConfig):
         lb.add_argument(flag(field.name), type=type(field.default), default=None,
                         help=f"{label_help.get(field.name, '')} (default {field.default!r})".strip())
-    pr = sub.add_parser("prune", help="distil the search's pruning nets from a weights file's nets into a new file")
+    pr = sub.add_parser("prune", help="distil the search's pruning nets from a weights file's nets into a new file",
+                        description="Distil small pruning nets, which rank a roll's plays inside the search's "
+                                    "look-ahead as gnubg's do, from SOURCE's nets on self-play positions, and write "
+                                    "SOURCE's nets with them to TARGET (bgfast.train.prune); then measure how often "
+                                    "they miss the net's favourite play.")
     pr.add_argument("source", type=Path, help="the weights file whose nets the pruning nets learn from")
     pr.add_argument("target", type=Path, help="the weights file to write: the same nets with their pruning nets")
     pr.add_argument("--hidden", type=_positive, default=32, help="hidden units of each pruning net (default 32)")
@@ -107,7 +116,10 @@ def _parser() -> Parser:
     pr.add_argument("--seed", type=int, default=101, help="the self-play run and the fit's seed (default 101)")
     pr.add_argument("--check-positions", type=int, default=5_000,
                     help="positions of run seed + 1 to measure the misses on (default 5000)")
-    bn = sub.add_parser("bench", help="speed against gnubg-nn (bgfast bench neural)")
+    bn = sub.add_parser("bench", help="speed against gnubg-nn (bgfast bench neural)",
+                        description="Measure the net's speed (evaluations, 0- and 2-ply decisions, self-play "
+                                    "games a second) against gnubg-nn's on the same positions and rolls, as "
+                                    "'bgfast bench neural' does.")
     bn.add_argument("--json", action="store_true", help="print the figures as JSON")
     bn.add_argument("--weights", type=Path, default=None, help="a weights file (default: the shipped net)")
     bn.add_argument("--positions", type=_positive, default=20000, help="distinct positions a pass (default 20000)")
