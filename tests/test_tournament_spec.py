@@ -9,7 +9,7 @@ from tournament_helpers import ROOT, needs_heuristic
 
 from bgfast.errors import InvalidSpecError
 from bgfast.match import Rules
-from bgfast.tournament.spec import MAX_MATCHES, PlayerSpec, SprtOptions, TournamentSpec
+from bgfast.tournament.spec import MAX_CHUNKS, MAX_MATCHES, PlayerSpec, SprtOptions, TournamentSpec
 
 BASE = """
 name = "t"
@@ -231,6 +231,17 @@ def test_too_many_matches_in_all_is_refused_naming_the_total_and_the_maximum() -
     text = BASE.replace("matches_per_pairing = 10", f"matches_per_pairing = {MAX_MATCHES}") + players
     assert error_of(text) == (f"matches_per_pairing: {MAX_MATCHES} makes 10,000,000,000,000 matches in all "
                               f"(10 pairings x 1 lengths); at most {MAX_MATCHES:,}")
+
+
+def test_a_spec_at_the_most_matches_is_cut_into_at_most_max_chunks() -> None:
+    # 10^12 matches cut into 3 x 10^9 default chunks: the runner's list of them took all memory
+    spec = TournamentSpec.from_toml_string(BASE.replace("matches_per_pairing = 10", f"matches_per_pairing = {MAX_MATCHES}"))
+    assert spec.chunk_count() <= MAX_CHUNKS and spec.chunk_size * MAX_CHUNKS >= spec.total_matches()
+    small = TournamentSpec.from_toml_string(BASE)
+    assert small.chunk_count() > 1                      # small runs keep their small chunks
+    text = BASE.replace("matches_per_pairing = 10", "matches_per_pairing = 100000000")
+    assert error_of(with_extra("chunk_size = 2\n", text)) == (
+        "chunk_size: 2 cuts the 100,000,000 matches into more than 1,000,000 chunks; give at least 100")
 
 
 @pytest.mark.parametrize("name", ["pub\\neval", "pub\\teval", "pub\\u0000"])

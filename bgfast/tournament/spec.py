@@ -44,7 +44,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["FORMATS", "MAX_MATCH_LENGTH", "MAX_MATCHES", "MAX_NAME_LENGTH", "MAX_SPEC_BYTES", "JudgeSpec", "PlayerSpec", "SprtOptions",
+__all__ = ["FORMATS", "MAX_CHUNKS", "MAX_MATCH_LENGTH", "MAX_MATCHES", "MAX_NAME_LENGTH", "MAX_SPEC_BYTES", "JudgeSpec", "PlayerSpec", "SprtOptions",
            "TournamentSpec"]
 
 FORMATS = ("round-robin", "gauntlet")
@@ -57,6 +57,11 @@ MAX_MATCHES = 10**12
 """The most matches a spec may ask for, per pairing (``matches_per_pairing``), per chunk
 (``chunk_size``) and in all: more than a machine plays in years, and well within the
 results file's 64-bit integers."""
+
+MAX_CHUNKS = 10**6
+"""The most chunks a spec is cut into: the runner keeps a list of the chunks to play, so a
+spec of up to :data:`MAX_MATCHES` matches gets chunks large enough to stay under this
+(the default ``chunk_size`` grows; a ``chunk_size`` that makes more is refused)."""
 
 MAX_SPEC_BYTES = 1 << 24
 """The largest spec file :meth:`TournamentSpec.from_toml` reads (16 MiB): a spec is a page
@@ -409,6 +414,9 @@ class TournamentSpec:
             chunk = _int(data["chunk_size"], "chunk_size", 1, MAX_MATCHES)
             if paired and chunk % 2:
                 raise _fail("chunk_size", f"must be even with paired_dice = true, got {chunk}")
+            if -(-spec.total_matches() // chunk) > MAX_CHUNKS:
+                raise _fail("chunk_size", f"{chunk} cuts the {spec.total_matches():,} matches into more than "
+                            f"{MAX_CHUNKS:,} chunks; give at least {-(-spec.total_matches() // MAX_CHUNKS):,}")
         else:
             chunk = spec._default_chunk_size()
         return dataclasses.replace(spec, chunk_size=chunk)
@@ -600,7 +608,8 @@ class TournamentSpec:
     def _default_chunk_size(self) -> int:
         # about 1000 points of play per chunk, and at least ~100 chunks for small runs
         points = max(1, round(sum(max(1, n) for n in self.match_length) / len(self.match_length)))
-        size = max(2, min(1000 // points, math.ceil(self.total_matches() / 100)))
+        size = max(2, min(1000 // points, math.ceil(self.total_matches() / 100)),
+                   math.ceil(self.total_matches() / MAX_CHUNKS))
         return size + (size % 2 if self.paired_dice else 0)
 
     # ------------------------------------------------------------ writing
