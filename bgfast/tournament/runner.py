@@ -91,6 +91,9 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
     handler = None
     started = False
     try:
+        new = all(r["spec_hash"] != spec.hash for r in store.runs())
+        if new:      # before the run is written into the file: a failed start leaves no run behind
+            _check_engines(spec)
         run = store.begin_run(spec, append=append)
         handler = _start_log(path.with_suffix(".log"), multiprocess=backend == "process")
         done = sum(len(chunk_range(spec, c)) for c in run.finished)
@@ -101,7 +104,7 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
         leader = _Leader(spec, store, run) if sprt is None else None
         todo = [c for c in range(spec.chunk_count()) if c not in run.finished]
         to_play = bool(todo) and not (sprt is not None and sprt.decided)
-        if to_play:
+        if to_play and not new:
             _check_engines(spec)
         reporter.on_start(spec, spec.total_matches(), done)
         started = True
