@@ -450,7 +450,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 lambda: play_match_with_history(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
                                                 index=args.index), bots, length=args.length)
             if mat_file is not None:
-                write_mat(history, mat_file, players=args.player)
+                write_mat(history, mat_file, players=args.player, rules=rules)
             if sgf_file is not None:
                 write_sgf(history, sgf_file, players=args.player, rules=rules)
             record = history.record

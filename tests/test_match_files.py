@@ -64,6 +64,26 @@ def test_a_mat_file_reads_back_to_the_same_match_turn_by_turn(label: str, histor
     assert mat_text(read.history, players=read.players) == path.read_text()
 
 
+RULED = [c for c in STANDARD + OTHERS if c[0].startswith(("beaver-money", "random-money", "no-crawford"))]
+
+
+@pytest.mark.parametrize("label, history, rules", RULED, ids=[c[0] for c in RULED])
+def test_a_mat_file_written_with_its_rules_reads_back_under_them_untold(label: str, history: MatchHistory,
+                                                                      rules: Rules, tmp_path: Path) -> None:
+    # without the tags a match without the Crawford rule or with beavers did not read back, and
+    # a money game without the Jacoby rule read back under it, its gammons worth a point
+    path = tmp_path / "m.mat"
+    write_mat(history, path, players=("alice", "bob"), rules=rules)
+    _same_match(read_mat(path), history, rules)
+    assert path.read_text().startswith(" ; [") == (rules != Rules())
+
+
+def test_a_mat_file_of_a_variant_is_refused() -> None:
+    label, history, rules = next(c for c in OTHERS if c[0].startswith("nackgammon"))
+    with pytest.raises(ValueError, match="a .mat file holds standard backgammon, not nackgammon"):
+        mat_text(history, rules=rules)
+
+
 def test_the_cases_cover_what_the_formats_hold() -> None:
     seen = sum((features(h) for _label, h, _rules in STANDARD + OTHERS), start=features(STANDARD[0][1]))
     for feature in ("double0", "double1", "take0", "take1", "pass0", "pass1", "beaver0", "beaver1", "crawford",

@@ -144,8 +144,25 @@ def _game_text(number: int, score: tuple[int, int], names: tuple[str, str], turn
     return "".join(out)
 
 
+def _rule_tags(rules: Rules | None) -> str:
+    """gnubg's header tags of the rules that differ from a ``.mat`` reader's defaults (Crawford,
+    Jacoby in money play, no beavers), which :func:`read_mat` reads back.
+
+    :raises ValueError: a variant other than standard backgammon (a Jellyfish file has none).
+    """
+    if rules is None:
+        return ""
+    if rules.variant != "standard":
+        raise ValueError(f"a .mat file holds standard backgammon, not {rules.variant}")
+    default = Rules()
+    tags = [(name, on) for name, on, was in (("Crawford", rules.crawford, default.crawford),
+                                             ("Jacoby", rules.jacoby, default.jacoby),
+                                             ("Beaver", rules.beaver, default.beaver)) if on != was]
+    return "".join(f' ; [{name} "{"On" if on else "Off"}"]\n' for name, on in tags) + ("\n" if tags else "")
+
+
 def mat_text(record: MatchRecord | MatchHistory, *, players: tuple[object, object] = ("player0", "player1"),
-             moves: Sequence[Sequence[Turn]] | None = None) -> str:
+             moves: Sequence[Sequence[Turn]] | None = None, rules: Rules | None = None) -> str:
     """The ``.mat`` text of a match (see :func:`write_mat`)."""
     if isinstance(record, MatchHistory):
         moves = record.games if moves is None else moves
@@ -155,7 +172,7 @@ def mat_text(record: MatchRecord | MatchHistory, *, players: tuple[object, objec
     if len(moves) != len(record.games):
         raise ValueError(f"moves has {len(moves)} games, the record {len(record.games)}")
     names = (_name(players[0], 0), _name(players[1], 1))
-    parts = [f" {record.length} point match\n\n"]
+    parts = [_rule_tags(rules), f" {record.length} point match\n\n"]
     score = (0, 0)
     for i, (game, turns) in enumerate(zip(record.games, moves)):
         last = record.length > 0 and i == len(record.games) - 1
@@ -166,7 +183,7 @@ def mat_text(record: MatchRecord | MatchHistory, *, players: tuple[object, objec
 
 def write_mat(record: MatchRecord | MatchHistory, path_or_file: PathOrFile, *,
               players: tuple[object, object] = ("player0", "player1"),
-              moves: Sequence[Sequence[Turn]] | None = None) -> None:
+              moves: Sequence[Sequence[Turn]] | None = None, rules: Rules | None = None) -> None:
     """Write a match as a Jellyfish ``.mat`` file that GNU Backgammon imports (``import mat``).
 
     :param record: the match; a :class:`~bgfast.game.MatchHistory` brings its own moves.
@@ -175,8 +192,12 @@ def write_mat(record: MatchRecord | MatchHistory, path_or_file: PathOrFile, *,
         become underscores, as the format has no quoting.
     :param moves: each game's turns (``MatchHistory.games``); required with a
         plain :class:`~bgfast.game.MatchRecord`.
+    :param rules: the rules the match was played by: those that differ from a ``.mat``
+        reader's defaults (no Crawford rule, no Jacoby rule in money play, beavers) are
+        written as gnubg's header tags (``; [Jacoby "Off"]``), which :func:`read_mat` reads
+        back; None writes none.
     :raises ValueError: no moves, a different number of games than the record,
-        or an empty player name.
+        an empty player name, or a variant other than standard backgammon.
     :raises OutputFileError: a path that cannot be written (nothing is written to it).
 
     >>> import io
@@ -188,7 +209,8 @@ def write_mat(record: MatchRecord | MatchHistory, path_or_file: PathOrFile, *,
     >>> out.getvalue().splitlines()[-2]
     '      Wins 2 points and the match'
     """
-    write_text(mat_text(record, players=players, moves=moves), path_or_file, "write_mat", "the .mat file")
+    write_text(mat_text(record, players=players, moves=moves, rules=rules), path_or_file, "write_mat",
+               "the .mat file")
 
 
 # ---------------------------------------------------------------- reading

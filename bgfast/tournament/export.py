@@ -226,7 +226,7 @@ def _write(fmt: str, history: MatchHistory, out: str | Path | IO[str], run: _Run
     if fmt == "sgf":
         write_sgf(history, out, players=players, rules=run.rules)
     else:
-        write_mat(history, out, players=players)
+        write_mat(history, out, players=players, rules=run.rules)
 
 
 def export_match(path: str | Path, index: int, out: str | Path | IO[str], *, run: str | None = None,
