@@ -127,13 +127,15 @@ def _evaluator(name: str, ply: int) -> Callable[[Position], float]:
             raise InvalidYardstickError(f"gnubg-nn evaluates at 0, 1 or 2 plies, not {ply}")
         return lambda pos: Probabilities.of(nn.probabilities([list(b) for b in pos.board], ply)).equity()
     from bgfast.analysis.judge import Judge
-    from bgfast.errors import BgfastError, InvalidAnalysisError
+    from bgfast.errors import BgfastError, InvalidAnalysisError, InvalidBotOptionsError
 
     try:
         judge = Judge.of(name, ply)
         judge.probabilities(Position())          # a depth the bot does not have fails here, once
     except InvalidAnalysisError as exc:
         raise InvalidYardstickError(str(exc)) from None
+    except InvalidBotOptionsError as exc:
+        raise InvalidYardstickError(f"evaluator {name!r} at {ply} plies: {exc}") from None
     except BgfastError:
         raise
     except ValueError as exc:

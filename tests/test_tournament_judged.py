@@ -67,7 +67,7 @@ def judged_of(db: Path) -> list[tuple[object, ...]]:
     ('[judge]\nbot = "nosuch"', "judge.bot: unknown bot 'nosuch'"),
     ('[judge]\nbot = "pubeval"', "judge.bot: a judge plays by a core evaluator"),
     ('[judge]\nbot = "random"', "judge.bot: a judge plays by a core evaluator"),
-    ('[judge]\nbot = "neural"\nply = 9', "judge: ply must be a whole number from 0 to 3, got 9"),
+    ('[judge]\nbot = "neural"\nply = 9', "judge: bot 'neural': ply must be a whole number from 0 to 3, got 9"),
     ('[judge]\nbot = "neural"\nfoo = 1', "judge: bad options {'foo': 1} for bot 'neural'"),
     ('[judge]\nbot = "neural"\nluck_filter = -1', "judge.luck_filter: must be a whole number of plays"),
     ('[judge]\nbot = "neural"\nluck_filter = 65', "judge.luck_filter: must be a whole number of plays"),
