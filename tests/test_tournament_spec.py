@@ -154,6 +154,8 @@ def test_a_bad_value_is_named_by_its_key_path(change: tuple[str, str], path: str
         ("[sprt]\nelo0 = 10\nelo1 = 0\n", "sprt.elo1"),
         ("[sprt]\nelo0 = 0\nelo1 = 10\nalpha = 0.7\n", "sprt.alpha"),
         ('[sprt]\nelo0 = 0\nelo1 = "ten"\n', "sprt.elo1"),
+        ("[sprt]\nelo0 = 0\nelo1 = 100000\n", "sprt.elo1"),      # was played with an LLR of NaN
+        ("[sprt]\nelo0 = -7000\nelo1 = 0\n", "sprt.elo0"),
     ],
 )
 def test_a_bad_section_value_is_named_by_its_key_path(extra: str, path: str) -> None:

@@ -44,7 +44,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["FORMATS", "MAX_CHUNKS", "MAX_MATCH_LENGTH", "MAX_MATCHES", "MAX_NAME_LENGTH", "MAX_SPEC_BYTES", "JudgeSpec", "PlayerSpec", "SprtOptions",
+__all__ = ["FORMATS", "MAX_CHUNKS", "MAX_SPRT_ELO", "MAX_MATCH_LENGTH", "MAX_MATCHES", "MAX_NAME_LENGTH", "MAX_SPEC_BYTES", "JudgeSpec", "PlayerSpec", "SprtOptions",
            "TournamentSpec"]
 
 FORMATS = ("round-robin", "gauntlet")
@@ -62,6 +62,10 @@ MAX_CHUNKS = 10**6
 """The most chunks a spec is cut into: the runner keeps a list of the chunks to play, so a
 spec of up to :data:`MAX_MATCHES` matches gets chunks large enough to stay under this
 (the default ``chunk_size`` grows; a ``chunk_size`` that makes more is refused)."""
+
+MAX_SPRT_ELO = 2000.0
+"""The largest Elo bound ``[sprt]`` takes (either sign): 2,000 Elo is an expected score of
+0.99999; far beyond it the test's expected scores round to 1 and its LLR is undefined."""
 
 MAX_SPEC_BYTES = 1 << 24
 """The largest spec file :meth:`TournamentSpec.from_toml` reads (16 MiB): a spec is a page
@@ -564,8 +568,9 @@ class TournamentSpec:
             if key in ("alpha", "beta"):
                 values[key] = real_number(raw[key], f"sprt.{key}:", low=0.0, high=0.5, strict=True,
                                           bounds="between 0 and 0.5", error=InvalidSpecError)
-            else:
-                values[key] = real_number(raw[key], f"sprt.{key}:", error=InvalidSpecError)
+            else:    # beyond about 6,000 Elo the expected score is 1.0 in floating point
+                values[key] = real_number(raw[key], f"sprt.{key}:", low=-MAX_SPRT_ELO, high=MAX_SPRT_ELO,
+                                          error=InvalidSpecError)
         if values["elo1"] <= values["elo0"]:
             raise _fail("sprt.elo1", f"must be greater than elo0 ({values['elo0']:g}), got {values['elo1']:g}")
         if n_players != 2:

@@ -230,7 +230,7 @@ class Standings:
             out["lengths"] = [s.to_json() for s in self.by_length]
         if self.sprt is not None:
             out["sprt"] = {"status": self.sprt.status, "matches": self.sprt.matches,
-                           "llr": round(self.sprt.llr, 3), "elo0": self.sprt.elo0, "elo1": self.sprt.elo1,
+                           "llr": _json_number(self.sprt.llr, 3), "elo0": self.sprt.elo0, "elo1": self.sprt.elo1,
                            "bounds": [_json_number(self.sprt.lower, 3), _json_number(self.sprt.upper, 3)],
                            "overshoot": _json_number(self.sprt.overshoot, 3), "on": self.sprt.on}
         return out
