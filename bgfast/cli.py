@@ -980,19 +980,25 @@ def _cmd_report(args: argparse.Namespace) -> int:
     if page is not None:
         require_plotting("--html")
     standings = load_standings(args.db, rating=args.rating, anchor=args.anchor)
-    print(json.dumps(standings.to_json(), indent=2) if args.json else standings.text())
-    if pairings:
-        count = write_pairings_csv(standings, pairings)
-        print(f"wrote {count} pairings to {pairings}", file=sys.stderr)
-    if matches:
-        rows = write_matches_csv(args.db, matches)
-        print(f"wrote {rows} matches to {matches}", file=sys.stderr)
+
+    def write_csvs(to_stdout: bool) -> None:
+        if pairings and (pairings == "-") == to_stdout:
+            count = write_pairings_csv(standings, pairings)
+            print(f"wrote {count} pairings to {pairings}", file=sys.stderr)
+        if matches and (matches == "-") == to_stdout:
+            rows = write_matches_csv(args.db, matches)
+            print(f"wrote {rows} matches to {matches}", file=sys.stderr)
+
+    # the files first: a reader of the table that goes away (`| head`) does not cost them
+    write_csvs(to_stdout=False)
     if plot:
         plot_ratings(standings, plot)
         print(f"wrote the ratings plot to {plot}", file=sys.stderr)
     if page:
         write_html_report(args.db, standings, page)
         print(f"wrote the HTML report to {page}", file=sys.stderr)
+    print(json.dumps(standings.to_json(), indent=2) if args.json else standings.text())
+    write_csvs(to_stdout=True)
     return 0
 
 

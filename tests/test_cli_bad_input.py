@@ -617,3 +617,19 @@ def test_a_bad_bot_option_names_the_spec_it_is_in(capsys: pytest.CaptureFixture[
     code, out, err = run(capsys, *argv)
     assert (code, out, err) == (2, "", "bgfast: error: bot 'neural:ply=9': ply must be a whole number from 0 to 3, "
                                        "got 9\n")
+
+
+def test_report_writes_its_files_before_its_table_so_a_reader_that_goes_away_costs_none(results: Path) -> None:
+    # `bgfast report DB --matches m.csv | head -3` died on the closed pipe before it wrote m.csv
+    import subprocess
+
+    from tournament_helpers import child_env
+
+    child = subprocess.Popen([sys.executable, "-m", "bgfast", "report", str(results), "--matches", "m.csv",
+                              "--pairings", "p.csv"], env=child_env(), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, cwd=results.parent)
+    assert child.stdout is not None
+    child.stdout.close()                                 # gone before the first line
+    child.wait(timeout=60)
+    assert (results.parent / "m.csv").read_text().count("\n") == 3       # the header and the two matches
+    assert (results.parent / "p.csv").exists()
