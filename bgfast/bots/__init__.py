@@ -65,6 +65,8 @@ def get_bot(name: str, **options: object) -> Bot:
     try:
         return factory(**options)
     except InvalidBotOptionsError as exc:       # "ply must be...": say whose
+        if str(exc).startswith(("bot ", "the ")):  # it says already
+            raise
         raise InvalidBotOptionsError(f"bot {spec!r}: {exc}") from None
     except TypeError:
         import inspect

@@ -135,5 +135,6 @@ def match_text(record: MatchRecord, players: Sequence[str]) -> str:
     if record.length == 0:
         lines.append(f"{who[record.winner]} wins {_points(record.score[record.winner])}.")
     else:
-        lines.append(f"{who[record.winner]} wins the match {a}-{b}.")
+        won, lost = (a, b) if record.winner == 0 else (b, a)     # the winner's score first, as one says it
+        lines.append(f"{who[record.winner]} wins the match {won}-{lost}.")
     return "\n".join(lines)
