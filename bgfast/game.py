@@ -269,6 +269,23 @@ def position_played(bot: object, choice: object, position: Position, dice: Dice)
                     "must return a Move, a Position or move notation")
 
 
+def cube_answer(bot: object, answer: object) -> int:
+    """``bot``'s ``accept_double`` answer as the core's response: a
+    :class:`~bgfast.bots.base.CubeResponse` or its value (True takes, False passes).
+
+    :raises TypeError: an answer of another type (``"maybe"``, None...), named as the bot's.
+    :raises ValueError: a number that is no response (``7``).
+    """
+    from bgfast.bots.base import CubeResponse
+
+    if isinstance(answer, (bool, int)) and int(answer) in {r.value for r in CubeResponse}:
+        return int(answer)
+    error = ValueError if isinstance(answer, int) else TypeError
+    raise error(f"{type(bot).__qualname__}.accept_double returned {answer!r}, not a CubeResponse: a bot's "
+                "accept_double must return CubeResponse.TAKE, PASS or BEAVER (or True to take, False to pass); "
+                f"got {answer!r}")
+
+
 class _PythonAdapter:
     """Turns the core's callbacks (bytes and tuples) into calls on a Python bot; what the
     bot raises is marked as its own (:func:`failed_bot`)."""
@@ -308,7 +325,7 @@ class _PythonAdapter:
         if method is None:
             return 1
         with _blamed(self.bot):
-            return int(method(Position._from_valid_bytes(board), self._match(state, doubled=True)))
+            return cube_answer(self.bot, method(Position._from_valid_bytes(board), self._match(state, doubled=True)))
 
 
 def _config(bot: object) -> CoreConfig | None:

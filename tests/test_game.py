@@ -164,9 +164,12 @@ def test_an_illegal_play_from_a_python_bot_raises_illegal_move_error() -> None:
         MatchPlayer(Cheat(), get_bot("random")).record(seed=1, dice=[6, 1])
 
 
-def test_a_cube_answer_outside_pass_take_beaver_is_an_error() -> None:
-    p0, p1, _ = scripted_pair(p0={"answers": [7]}, p1={"double": True})
-    with pytest.raises(ValueError, match="got 7"):
+@pytest.mark.parametrize("answer, error", [(7, ValueError), ("maybe", TypeError), (None, TypeError)])
+def test_a_cube_answer_outside_pass_take_beaver_is_an_error_naming_the_bot(answer: object,
+                                                                          error: type[Exception]) -> None:
+    # "maybe" was "invalid literal for int() with base 10: 'maybe'"
+    p0, p1, _ = scripted_pair(p0={"answers": [answer]}, p1={"double": True})
+    with pytest.raises(error, match=f"accept_double returned {answer!r}, not a CubeResponse"):
         MatchPlayer(p0, p1).record(seed=1, dice=[6, 1])
 
 
