@@ -107,8 +107,9 @@ def test_a_sqlite_that_binds_fewer_values_gets_fewer_rows_a_statement(tmp_path: 
 def test_a_different_spec_on_an_existing_file_is_an_error_naming_the_way_out(tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite"
     run_tournament(small_spec(), db, workers=1)
-    with pytest.raises(InvalidSpecError, match="holds another tournament.*--append"):
+    with pytest.raises(InvalidSpecError, match="holds another tournament.*--append") as info:
         run_tournament(small_spec(per_pairing=60), db, workers=1)
+    assert "; this spec changes matches_per_pairing)" in str(info.value)   # what the edit changed
 
 
 def test_append_adds_a_spec_with_another_seed_and_reports_over_both(tmp_path: Path) -> None:

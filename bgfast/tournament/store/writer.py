@@ -17,6 +17,7 @@ import json
 import sqlite3
 import time
 import tomllib
+from typing import Any
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -88,6 +89,21 @@ def _bound_rows(rows: NDArray[np.void], chunk: int, player_ids: list[int]) -> ND
     return bound
 
 
+def _spec_changes(saved: str, given: str, most: int = 4) -> list[str]:
+    """The key paths (``players[1].timeout_s``) whose values differ between two specs' TOML,
+    at most ``most`` of them then ``...``: what an edited spec changed."""
+    def flat(value: Any, path: str) -> dict[str, Any]:
+        if isinstance(value, dict):
+            return {k: v for key, item in value.items() for k, v in flat(item, f"{path}.{key}" if path else key).items()}
+        if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
+            return {k: v for i, item in enumerate(value) for k, v in flat(item, f"{path}[{i}]").items()}
+        return {path: value}
+
+    old, new = flat(tomllib.loads(saved), ""), flat(tomllib.loads(given), "")
+    changed = sorted(key for key in old.keys() | new.keys() if old.get(key) != new.get(key))
+    return changed[:most] + (["..."] if len(changed) > most else [])
+
+
 def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
 
@@ -136,9 +152,11 @@ class ResultsWriter(ResultsFile):
                     f"{str(self.path)!r} holds this tournament ({name!r}) played with other weights files: "
                     f"{', '.join(spec.weights_digests())} changed since it began; restore them, or use another "
                     "--db (or --append, with other player names)")
+            changed = _spec_changes(text, spec.to_toml()) if name == spec.name else []
             raise InvalidSpecError(
-                f"{str(self.path)!r} holds another tournament ({name!r}, spec {digest}); use another --db, "
-                "or --append to add this spec's matches to it")
+                f"{str(self.path)!r} holds another tournament ({name!r}, spec {digest}"
+                + (f"; this spec changes {', '.join(changed)}" if changed else "")
+                + "); use another --db, or --append to add this spec's matches to it")
         for name, _, seed, text in others:
             if seed == spec.seed:
                 raise InvalidSpecError(
