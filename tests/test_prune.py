@@ -257,8 +257,10 @@ def test_training_from_pruned_weights_drops_the_pruning_nets(pruned: Weights, tm
 
     config = RefineConfig(games=1, block_games=1, stride=1000, plies=0, epochs=1, eval_pairs=0, threads=1,
                           nets="backgame", seed=1)
-    refined = run_refine(config, pruned, tmp_path / "run")
+    said: list[str] = []
+    refined = run_refine(config, pruned, tmp_path / "run", log=said.append)
     assert refined.prune_hidden == 0 and "prune" not in refined.meta
+    assert any("pruning nets are left out" in line and "bgfast train prune" in line for line in said)  # and why
     assert run_refine(config, pruned, tmp_path / "run").prune_hidden == 0      # resumes with the same start
 
     nets = pruned.nets_only()

@@ -737,10 +737,14 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
 
     if saved is None:
         assert start is not None
+        pruned = start.prune_hidden > 0
         start = start.nets_only()                    # pruning nets do not fit the nets once refined
         saved = Weights(start.arrays, {**refine_lineage(start), "refine": config.to_dict()})
         save_checkpoint(run, saved, START)
         say(f"new refinement: {json.dumps(config.to_dict(), sort_keys=True)}")
+        if pruned:
+            say(f"the start's pruning nets are left out (they fit its nets, not the refined ones): distil new "
+                f"ones with 'bgfast train prune {run / REFINED} TARGET' once it is written")
     else:
         changed = changed_settings(RefineConfig.saved(saved.meta.get("refine") or {}), config.to_dict(),
                                    REFINE_RESUMABLE)
