@@ -132,3 +132,23 @@ def test_a_spawned_engine_is_reused_across_matches() -> None:
 
 def test_the_fake_engine_script_is_where_the_tests_say() -> None:
     assert Path(fake("healthy")[1]).is_file() and fake("healthy")[0] == sys.executable
+
+
+def test_an_engine_that_floods_its_stderr_is_logged_up_to_a_mib(caplog: pytest.LogCaptureFixture) -> None:
+    # a chatty engine wrote 55 MB into a tournament's log in six matches, and slowed every decision
+    import logging
+
+    from bgfast.engines.process import EngineProcess
+
+    flood = "import sys\nfor i in range(3000): sys.stderr.write('x' * 999 + '\\n')\nsys.stderr.write('last\\n')\n"
+    engine = EngineProcess([sys.executable, "-c", flood], name="chatty")
+    with caplog.at_level(logging.INFO, logger="bgfast.engines"):
+        engine.start()
+        assert engine.proc is not None and engine.proc.wait(timeout=60) == 0
+        assert engine._log_thread is not None
+        engine._log_thread.join(timeout=60)
+    lines = [r.getMessage() for r in caplog.records if r.name.startswith("bgfast.engines") and "chatty" in r.getMessage()]
+    assert 1000 <= sum("xxx" in line for line in lines) <= 1100              # about a MiB of 1,000-byte lines
+    assert any("more than 1048576 bytes of stderr" in line for line in lines)
+    assert engine.stderr_tail().endswith("last")                             # the tail still reads to the end
+    engine.close()

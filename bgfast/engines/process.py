@@ -5,8 +5,10 @@ An engine process is started once and reused; it ends with the process that star
 takes it along; GNU Backgammon's ``external`` would otherwise listen for a new connection
 forever).  Linux sends that signal when the *thread* that started the engine ends, so
 engines are started from long-lived threads (a worker's main thread, a Dask worker's
-executor thread); UBGI engines also see the end of their stdin when their parent dies.  Its stderr (and, for programs that talk over a socket, its stdout) goes line
-by line to the ``bgfast.engines`` logger, which a tournament writes to its run log.
+executor thread); UBGI engines also see the end of their stdin when their parent dies.  Its
+stderr (and, for programs that talk over a socket, its stdout) goes line by line to the
+``bgfast.engines`` logger, which a tournament writes to its run log: the first MiB of each
+engine process (lines cut at 2,000 characters), then one warning, the rest read and dropped.
 
 Lines are read through :class:`LineReader`, which waits on the file descriptor with
 ``poll`` so that every read has a deadline (POSIX only).
@@ -33,6 +35,8 @@ __all__ = ["EngineProcess", "LineReader", "check_command", "log"]
 log = logging.getLogger("bgfast.engines")
 
 _STDERR_TAIL = 20  # lines of an engine's stderr kept for error messages
+_LOG_BYTES = 1 << 20  # bytes of one engine process's stderr written to the log, at most
+_LOG_LINE_CHARS = 2000  # characters of one stderr line logged or kept, at most
 
 _PR_SET_PDEATHSIG = 1
 
@@ -173,12 +177,19 @@ class EngineProcess:
             self._log_thread.start()
 
     def _log_lines(self, stream: IO[bytes], pid: int) -> None:
+        logged = 0
         try:
             for raw in iter(stream.readline, b""):
                 text = raw.decode("utf-8", "replace").rstrip()
-                if text:
-                    self._tail.append(text)
-                    log.info("engine %s (pid %d): %s", self.name, pid, text)
+                if not text:
+                    continue
+                self._tail.append(text[:_LOG_LINE_CHARS])
+                if logged < _LOG_BYTES:               # a chatty engine must not fill the disk
+                    logged += len(raw)
+                    log.info("engine %s (pid %d): %s", self.name, pid, text[:_LOG_LINE_CHARS])
+                    if logged >= _LOG_BYTES:
+                        log.warning("engine %s (pid %d): more than %d bytes of stderr; the rest of this process's "
+                                    "is read but not logged", self.name, pid, _LOG_BYTES)
         except (OSError, ValueError):  # the stream was closed by kill()
             pass
 
