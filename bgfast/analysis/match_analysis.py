@@ -12,7 +12,8 @@ acting player's view (checker plays at the judge's ply, cube decisions at its cu
   "No double" when the player rolled; a double; the taker's take (a beaver counts as a take)
   or pass.  The equities are ``bgfast cube``'s
   (:func:`~bgfast.analysis.cube_action.judge_situation_cube`: the judge's cubeful
-  look-ahead at the cube ply, the cube formulas at 0 ply), the doubler's view: no double's error is the proper action's equity less no double's; a
+  look-ahead at the cube ply, the cube formulas at 0 ply), the doubler's view: no
+  double's error is the proper action's equity less no double's; a
   double's, the proper action's less double/take's or double/pass's (the lower); a take's,
   double/take's less double/pass's when that is positive, a pass's the reverse.  No-double
   decisions count in the cube error rate only when close (:func:`~bgfast.analysis.error_rates.is_close`);

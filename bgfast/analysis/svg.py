@@ -199,12 +199,13 @@ def board_svg(position: Position | str, match: MatchState | None = None, dice: D
     head, details = _header(drawn, match)
     if play is not None:
         head += f" \u00b7 played {play.describe()}"
+    title_play = "" if play is None else f", {roll} played {play.describe()}"
     top, bottom = _TOP + _FRAME, _TOP + _FRAME + _INNER_H
     board_w = 12 * _POINT + _BAR + 2 * _FRAME
     tray_x = _LEFT + board_w + 8
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" viewBox="0 0 {WIDTH} {HEIGHT}" '
            f'width="{WIDTH}" height="{HEIGHT}" font-family="Helvetica, Arial, sans-serif">',
-           f"<title>{escape(f'Backgammon position {pos.id()}' + ('' if play is None else f', {roll} played {play.describe()}'))}"
+           f"<title>{escape(f'Backgammon position {pos.id()}' + title_play)}"
            "</title>",
            f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
            f'<text x="{_LEFT}" y="22" font-size="15" fill="{_COLOURS["text"]}">{escape(head)}</text>',

@@ -121,7 +121,8 @@ class HeuristicBot(CoreBot):
         """
         position = parse_position(position)[0]
         if plies not in (0, 1):
-            raise InvalidBotOptionsError(f"the heuristic bot evaluates at 0 or 1 ply: plies must be 0 or 1, got {plies!r}")
+            raise InvalidBotOptionsError(f"the heuristic bot evaluates at 0 or 1 ply: plies must be 0 or 1, "
+                                         f"got {plies!r}")
         if position.is_over():
             raise InvalidPositionError(f"the game in {position.id()!r} is over; nothing to evaluate")
         return Probabilities(*self._evaluator.on_roll(position.to_bytes(), plies))

@@ -44,7 +44,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["FORMATS", "MAX_CHUNKS", "MAX_SPRT_ELO", "MAX_MATCH_LENGTH", "MAX_MATCHES", "MAX_NAME_LENGTH", "MAX_SPEC_BYTES", "JudgeSpec", "PlayerSpec", "SprtOptions",
+__all__ = ["FORMATS", "MAX_CHUNKS", "MAX_SPRT_ELO", "MAX_MATCH_LENGTH", "MAX_MATCHES", "MAX_NAME_LENGTH",
+           "MAX_SPEC_BYTES", "JudgeSpec", "PlayerSpec", "SprtOptions",
            "TournamentSpec"]
 
 FORMATS = ("round-robin", "gauntlet")

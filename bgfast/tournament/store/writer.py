@@ -94,7 +94,8 @@ def _spec_changes(saved: str, given: str, most: int = 4) -> list[str]:
     at most ``most`` of them then ``...``: what an edited spec changed."""
     def flat(value: Any, path: str) -> dict[str, Any]:
         if isinstance(value, dict):
-            return {k: v for key, item in value.items() for k, v in flat(item, f"{path}.{key}" if path else key).items()}
+            return {k: v for key, item in value.items()
+                    for k, v in flat(item, f"{path}.{key}" if path else key).items()}
         if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
             return {k: v for i, item in enumerate(value) for k, v in flat(item, f"{path}[{i}]").items()}
         return {path: value}
