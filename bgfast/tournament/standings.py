@@ -294,6 +294,10 @@ class Standings:
                     f"{format_rate(f.cube_error_rate):>8} {f.luck_per_game:+9.4f}")
         lines.extend(row(name, f) for name, f in self.judged_players.items())
         lines.extend(row(f"{a} - {b}", f) for (a, b), f in self.judged_pairings.items())
+        lines.append("  (Elo adj: the Elo of the adjusted score 0.5 + ppg / 6, each row's edge on its opponents: "
+                     "not centred as the Elo above, and on the points scale, not the match wins')" if money else
+                     "  (Elo adj: the Elo of the adjusted match score, each row's edge on its opponents: not "
+                     "centred as the Elo above; a pairing's compares with its Elo a-b)")
         return lines
 
     def _table_lines(self) -> list[str]:
