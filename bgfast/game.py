@@ -276,9 +276,10 @@ def cube_answer(bot: object, answer: object) -> int:
     :raises TypeError: an answer of another type (``"maybe"``, None...), named as the bot's.
     :raises ValueError: a number that is no response (``7``).
     """
-    from bgfast.bots.base import CubeResponse
+    from bgfast._core.cube import CubeAnswer     # CubeResponse's values (bgfast.bots is a layer above)
 
-    if isinstance(answer, (bool, int)) and int(answer) in {r.value for r in CubeResponse}:
+    responses = {int(CubeAnswer.RESPONSE_PASS), int(CubeAnswer.RESPONSE_TAKE), int(CubeAnswer.RESPONSE_BEAVER)}
+    if isinstance(answer, (bool, int)) and int(answer) in responses:
         return int(answer)
     error = ValueError if isinstance(answer, int) else TypeError
     raise error(f"{type(bot).__qualname__}.accept_double returned {answer!r}, not a CubeResponse: a bot's "
