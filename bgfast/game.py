@@ -283,8 +283,7 @@ def cube_answer(bot: object, answer: object) -> int:
         return int(answer)
     error = ValueError if isinstance(answer, int) else TypeError
     raise error(f"{type(bot).__qualname__}.accept_double returned {answer!r}, not a CubeResponse: a bot's "
-                "accept_double must return CubeResponse.TAKE, PASS or BEAVER (or True to take, False to pass); "
-                f"got {answer!r}")
+                "accept_double must return CubeResponse.TAKE, PASS or BEAVER (or True to take, False to pass)")
 
 
 class _PythonAdapter:

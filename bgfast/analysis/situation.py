@@ -26,7 +26,7 @@ from typing import Any
 
 from bgfast import cube as cube_math
 from bgfast.errors import InvalidAnalysisError
-from bgfast.formats.text import read_position
+from bgfast.formats.text import format_position, read_position
 from bgfast.match import GameState, MatchState, Rules
 from bgfast.met import DEFAULT_MET, MatchEquityTable
 from bgfast.position import Position
@@ -125,7 +125,7 @@ class Situation:
 
     def id(self) -> str:
         """``PositionID:MatchID``: what ``bgfast eval``, ``hint`` and ``cube`` read back."""
-        return f"{self.position.id()}:{self.match.match_id()}"
+        return format_position(self.position, self.match)
 
     def describe(self) -> str:
         """The score and the cube in one line, the side on roll first (:meth:`MatchState.describe`)."""

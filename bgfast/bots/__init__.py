@@ -65,7 +65,7 @@ def get_bot(name: str, **options: object) -> Bot:
     try:
         return factory(**options)
     except InvalidBotOptionsError as exc:       # "ply must be...": say whose
-        if str(exc).startswith(("bot ", "the ")):  # it says already
+        if str(exc).startswith("bot "):        # it names the bot already
             raise
         raise InvalidBotOptionsError(f"bot {spec!r}: {exc}") from None
     except TypeError:

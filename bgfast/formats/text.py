@@ -4,7 +4,8 @@
 command line, a tournament's opening suite, a rollout request): a gnubg Position
 ID, gnubg's ``PositionID:MatchID`` pair, or an XGID, and returns a
 :class:`PositionText`: the position, the match state and the rules the text
-states.  :func:`parse_position` is its short form, ``(position, match state)``.
+states.  :func:`parse_position` is its short form, ``(position, match state)``, and
+:func:`format_position` writes gnubg's ``PositionID:MatchID`` back.
 The codecs themselves are :mod:`bgfast.codecs.position_id`,
 :mod:`bgfast.codecs.match_id` and :mod:`bgfast.codecs.xgid`.
 """
@@ -19,7 +20,7 @@ from bgfast.errors import InvalidPositionError
 from bgfast.match import MatchState, Rules
 from bgfast.position import Position
 
-__all__ = ["PositionText", "is_xgid_text", "parse_position", "read_position"]
+__all__ = ["PositionText", "format_position", "is_xgid_text", "parse_position", "read_position"]
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,16 @@ def is_xgid_text(text: str) -> bool:
     """Whether :func:`read_position` reads ``text`` (stripped) as an XGID rather than a
     Position ID or ``PositionID:MatchID``: the ``XGID=`` prefix, or four or more ``:``."""
     return has_xgid_prefix(text) or text.count(":") >= 4
+
+
+def format_position(position: Position, match: MatchState) -> str:
+    """gnubg's ``PositionID:MatchID`` of ``position`` (the side on roll's view) in ``match``:
+    what :func:`read_position` reads back.
+
+    >>> format_position(Position(), MatchState(length=5))
+    '4HPwATDgc/ABMA:MAGgAAAAAAAE'
+    """
+    return f"{position.id()}:{match.match_id()}"
 
 
 def read_position(position: Position | str) -> PositionText:

@@ -28,7 +28,7 @@ from bgfast.engines.base import OutsideBot
 from bgfast.dice import Dice
 from bgfast.errors import IllegalCubeActionError, InvalidRolloutError, shortened
 from bgfast.game import MAX_MATCH_LENGTH
-from bgfast.formats.text import PositionText, read_position
+from bgfast.formats.text import PositionText, format_position, read_position
 from bgfast.match import MatchState, Rules
 from bgfast.met import MatchEquityTable
 from bgfast.position import VARIANTS, Move, Position
@@ -51,7 +51,7 @@ def _best_plays(pos: Position, match: MatchState, rules: Rules, met: MatchEquity
         raise InvalidRolloutError(f"the best {top} plays are found by the bot's evaluation, but "
                                   f"{BotRecipe.of(bot).text()!r} gives no probabilities: give the plays "
                                   "or use a bot that evaluates (neural, heuristic)") from None
-    text = f"{pos.id()}:{dataclasses.replace(match, dice=(roll.high, roll.low)).match_id()}"
+    text = format_position(pos, dataclasses.replace(match, dice=(roll.high, roll.low)))
     ranking = rank_plays(text, roll, judge, rules=rules, met=met)
     return [p.move for p in ranking.plays[:top]]
 

@@ -41,7 +41,7 @@ import numpy as np
 
 from bgfast.bots.spec import BotRecipe, portable_bot
 from bgfast.errors import BgfastError, InvalidRolloutError, shortened
-from bgfast.formats.text import read_position
+from bgfast.formats.text import format_position, read_position
 from bgfast.match import Rules
 from bgfast.rollout.engine import MIN_STRATIFIED_TRIALS, run_rollout
 from bgfast.rollout.request import RolloutRequest
@@ -79,7 +79,7 @@ def request_options(request: RolloutRequest) -> dict[str, Any]:
 
     rules = request.rules
     return {
-        "position": f"{request.position.id()}:{request.match.match_id()}",
+        "position": format_position(request.position, request.match),
         "rules": {"variant": rules.variant, "beaver": rules.beaver, "max_cube": rules.max_cube,
                   "jacoby": rules.jacoby, "crawford": rules.crawford, "dead_cube": rules.dead_cube},
         "met": None if request.met is None else request.met.name,
