@@ -40,7 +40,7 @@ from bgfast.errors import (
     shortened,
 )
 from bgfast.position import Move, Position
-from bgfast.validation import output_folder, real_number, whole_number
+from bgfast.validation import output_file_fault, output_folder, real_number, whole_number
 
 if TYPE_CHECKING:
     from bgfast.formats.text import PositionText
@@ -1063,11 +1063,15 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _output_file(name: str, option: str, *, suffix: str = "", results: str | None = None,
                  binary: bool = False) -> Path:
-    """The file an output option names, checked before any work: its folder must exist
-    and it must not be a folder, nor the ``results`` file being read (or its journal,
-    lock or log, through any link), nor empty or too long for the system (:func:`_path_fits`);
-    ``suffix`` is added when the name has none (as matplotlib does).  A ``binary`` file
-    must not be a device or pipe either (``/dev/stdout``: mixed with the command's text)."""
+    """The file an output option names, checked before any work: not the ``results`` file
+    being read (or its journal, lock or log, through any link), nor empty or too long for
+    the system (:func:`_path_fits`), nor what :func:`~bgfast.validation.output_file_fault`
+    refuses (a folder, a missing folder, one this process may not write in; for a
+    ``binary`` file a device or pipe too: ``/dev/stdout`` would mix it with the command's
+    text); ``suffix`` is added when the name has none (as matplotlib does).
+
+    :raises ValueError: ``OPTION 'NAME': REASON``.
+    """
     if not name:
         raise ValueError(f"{option} '': give a file's name")
     _path_fits(name, option)
@@ -1080,16 +1084,11 @@ def _output_file(name: str, option: str, *, suffix: str = "", results: str | Non
                for k in kept):
             raise ValueError(f"{option} {shortened(name)!r} is the results file {shortened(results)!r} (or its "
                              "journal, lock or log): writing there would destroy it; name another file")
-    if _is_dir(path):
-        raise ValueError(f"{option} {shortened(name)!r} is a folder, not a file")
-    if suffix and not path.suffix:
+    if suffix and not path.suffix and not _is_dir(path):
         path = path.with_suffix(suffix)
-        if _is_dir(path):
-            raise ValueError(f"{option} {shortened(str(path))!r} is a folder, not a file")
-    if not _is_dir(path.parent, unknown=True):
-        raise ValueError(f"{option} {shortened(name)!r}: no folder {shortened(str(path.parent))!r}")
-    if binary and path.exists() and not path.is_file():
-        raise ValueError(f"{option} {shortened(name)!r} is not a regular file (a device or a pipe): name a file")
+    fault = output_file_fault(path, device=not binary)
+    if fault is not None:
+        raise ValueError(f"{option} {shortened(str(path))!r}: {fault}")
     return path
 
 
@@ -1132,13 +1131,12 @@ def _one_file_each(*outputs: tuple[str, Path | None]) -> None:
                                  "overwrite the other; name two files")
 
 
-def _is_dir(path: Path, *, unknown: bool = False) -> bool:
-    """Whether ``path`` is a folder; ``unknown`` for a name the system refuses to look up
-    (too long...), which is left to the writer, whose error names the fault."""
+def _is_dir(path: Path) -> bool:
+    """Whether ``path`` is a folder (False for a name the system refuses to look up)."""
     try:
         return path.is_dir()
     except OSError:
-        return unknown
+        return False
 
 
 # ---------------------------------------------------------------- engine

@@ -42,7 +42,7 @@ import numpy as np
 
 from bgfast.errors import BgfastError, OutputFileError, shortened
 
-__all__ = ["check_input_file", "check_output_file", "flag", "one_of", "output_file", "output_folder", "power_of_two", "read_input_file",
+__all__ = ["check_input_file", "check_output_file", "flag", "one_of", "output_file", "output_file_fault", "output_folder", "power_of_two", "read_input_file",
            "real_number", "whole_number", "write_output_file"]
 
 
@@ -329,23 +329,39 @@ def write_output_file(path: str | os.PathLike[str], data: str | bytes, what: str
         handle.write(data)
 
 
+def output_file_fault(path: str | os.PathLike[str], *, device: bool = False) -> str | None:
+    """Why :func:`output_file` could not write ``path``, or None: it is a folder; it is a
+    device or pipe (unless ``device``: ``/dev/stdout`` takes text, but a binary file there
+    would be mixed with the command's messages); its folder does not exist; this process
+    may not make a file in it.  A name the system refuses to look up (too long...) is left
+    to the writer, whose error names the fault.  The one home of these checks, which
+    :func:`check_output_file` and the command line's output options word their own way."""
+    name = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(name))
+    try:
+        if os.path.isdir(name):
+            return "it is a folder, not a file"
+        if not device and os.path.exists(name) and not os.path.isfile(name):
+            return "it is not a regular file (a device or a pipe); name a file"
+        if not os.path.isdir(folder):
+            return f"there is no folder {shortened(os.path.dirname(name) or '.')!r}"
+        if not os.path.exists(name) and not os.access(folder, os.W_OK | os.X_OK):
+            return os.strerror(13)
+    except (OSError, ValueError):
+        return None
+    return None
+
+
 def check_output_file(path: str | os.PathLike[str], what: str) -> None:
-    """Check, before a long computation, that :func:`output_file` could write ``path``: not a
-    folder nor a device or pipe (``/dev/stdout``: a binary file there would be mixed with the
-    command's messages), in a folder that exists and that this process may write in.
+    """Check, before a long computation, that :func:`output_file` could write ``path``
+    (:func:`output_file_fault`: not a folder nor a device or pipe, in a folder that exists
+    and that this process may write in).
 
     :raises OutputFileError: ``cannot write WHAT 'PATH': REASON; nothing was written``.
     """
-    name = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(name))
-    if os.path.isdir(name):
-        raise _unwritable(what, name, "it is a folder")
-    if os.path.exists(name) and not os.path.isfile(name):
-        raise _unwritable(what, name, "it is not a regular file (a device or a pipe); name a file")
-    if not os.path.isdir(folder):
-        raise _unwritable(what, name, f"there is no folder {shortened(folder)!r}")
-    if not os.path.exists(name) and not os.access(folder, os.W_OK | os.X_OK):
-        raise _unwritable(what, name, os.strerror(13))
+    fault = output_file_fault(path, device=False)
+    if fault is not None:
+        raise _unwritable(what, os.fspath(path), fault)
 
 
 def output_folder(path: str | os.PathLike[str], what: str) -> None:

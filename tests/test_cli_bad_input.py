@@ -597,7 +597,7 @@ def test_train_whose_reader_goes_away_stops_quietly_as_unix_tools_do(tmp_path: P
 
 @pytest.mark.parametrize("argv, message", [
     (["rollout", "4HPwATDgc/ABMA", "--trials", "36", "--save", os.devnull],
-     f"--save '{os.devnull}' is not a regular file (a device or a pipe): name a file"),
+     f"--save '{os.devnull}': it is not a regular file (a device or a pipe); name a file"),
     (["train", "prune", "bgfast/data/weights/neural.bgw", os.devnull],
      f"cannot write neural weights '{os.devnull}': it is not a regular file (a device or a pipe); name a file"),
 ])

@@ -55,7 +55,7 @@ def test_play_checks_its_match_file_before_playing(option: str, tmp_path: Path,
     target = tmp_path / "missing" / "m.file"
     assert main([*PLAY, option, str(target)]) == 2  # bad input, as export's and report's output files
     out, err = capsys.readouterr()
-    assert out == "" and err.strip() == f"bgfast: error: {option} {str(target)!r}: no folder {str(target.parent)!r}"
+    assert out == "" and err.strip() == f"bgfast: error: {option} {str(target)!r}: there is no folder {str(target.parent)!r}"
 
 
 def test_play_prints_the_same_match_for_the_same_seed_byte_for_byte(capsys: pytest.CaptureFixture[str]) -> None:

@@ -182,7 +182,7 @@ def test_an_explicit_db_in_a_missing_folder_is_bad_input_but_the_default_folder_
     missing = spec_file.parent / "nowhere" / "x.sqlite"
     code, out, err = run(capsys, "tournament", str(spec_file), "--db", str(missing), "--workers", "1", "--quiet")
     assert (code, out) == (2, "")
-    assert err == f"bgfast: error: --db {str(missing)!r}: no folder {str(missing.parent)!r}\n"
+    assert err == f"bgfast: error: --db {str(missing)!r}: there is no folder {str(missing.parent)!r}\n"
     assert not missing.parent.exists()
     code, out, err = run(capsys, "tournament", str(spec_file), "--workers", "1", "--quiet")  # results/small.sqlite
     assert (code, err) == (0, "") and out.endswith(f"results: {os.path.join('results', 'small.sqlite')}\n")

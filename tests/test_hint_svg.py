@@ -58,4 +58,4 @@ def test_hint_svg_into_a_missing_folder_is_refused_before_any_work(tmp_path: Pat
     target = tmp_path / "missing" / "best.svg"
     code, out, err = run(capsys, "hint", "4HPwATDgc/ABMA", "31", "--svg", str(target))
     assert (code, out) == (2, "")
-    assert err == f"bgfast: error: --svg {str(target)!r}: no folder {str(target.parent)!r}\n"
+    assert err == f"bgfast: error: --svg {str(target)!r}: there is no folder {str(target.parent)!r}\n"

@@ -89,7 +89,7 @@ def test_cli_save_and_extend(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 @pytest.mark.parametrize(("argv", "message"), [
     (["rollout", "--extend", "{bad}", "--trials", "100"], "is not a bgfast rollout save file"),
     (["rollout", "--trials", "100"], "give a POSITION_ID to roll out, or --extend FILE"),
-    (["rollout", OPENING, "--save", "/nonexistent-folder/r.npz"], "--save '/nonexistent-folder/r.npz': no folder"),
+    (["rollout", OPENING, "--save", "/nonexistent-folder/r.npz"], "--save '/nonexistent-folder/r.npz': there is no folder"),
 ])
 def test_cli_bad_save_files_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                     argv: list[str], message: str) -> None:

@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 import math
+import os
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from bgfast.errors import InvalidRolloutError, InvalidSpecError
-from bgfast.validation import flag, one_of, real_number, whole_number
+from bgfast.errors import InvalidRolloutError, InvalidSpecError, OutputFileError
+from bgfast.validation import check_output_file, flag, one_of, output_file_fault, real_number, whole_number
 
 
 def test_whole_number_returns_a_plain_int_for_python_and_numpy_integers() -> None:
@@ -72,3 +74,14 @@ def test_one_of_lists_the_choices_and_refuses_a_bool_equal_to_one() -> None:
         one_of("x", "cube", ("never", "met"))
     with pytest.raises(ValueError):
         one_of(True, "n", (1, 2))
+
+
+def test_output_file_fault_is_the_one_home_of_the_output_checks(tmp_path: Path) -> None:
+    assert output_file_fault(tmp_path / "new.csv") is None
+    assert output_file_fault(tmp_path) == "it is a folder, not a file"
+    assert output_file_fault(os.path.join("nowhere", "x.csv")) == "there is no folder 'nowhere'"
+    assert output_file_fault(os.devnull, device=True) is None        # text may go to /dev/stdout
+    assert output_file_fault(os.devnull) == "it is not a regular file (a device or a pipe); name a file"
+    with pytest.raises(OutputFileError, match="^cannot write the table 'nowhere/x.csv': there is no folder 'nowhere'; "
+                                              "nothing was written$"):
+        check_output_file("nowhere/x.csv", "the table")
