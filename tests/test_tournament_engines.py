@@ -221,6 +221,15 @@ def test_pubeval_through_bgfast_engine_plays_the_same_matches_as_in_process(
         assert a.read_text() == b.read_text()
 
 
+def test_a_new_runs_log_says_its_engines_were_checked(tmp_path: Path) -> None:
+    # the check runs before the run is in the file, so before its log opens: the line waits for it
+    db = run(tmp_path, spec_text("checked", player("pubeval", command=ENGINE), player("heuristic", bot="heuristic"),
+                                 per_pairing=2, chunk=2))
+    log_lines = db.with_suffix(".log").read_text().splitlines()
+    assert any(line.endswith("1 outside engine(s) started and answered their handshake: pubeval")
+               for line in log_lines)
+
+
 # ---------------------------------------------------------------- faults through a real run
 
 

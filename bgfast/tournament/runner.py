@@ -92,10 +92,10 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
     started = False
     try:
         new = all(r["spec_hash"] != spec.hash for r in store.runs())
-        if new:      # before the run is written into the file: a failed start leaves no run behind
-            _check_engines(spec)
+        checked = _check_engines(spec) if new else []   # before the run is in the file: a failed start leaves none
         run = store.begin_run(spec, append=append)
         handler = _start_log(path.with_suffix(".log"), multiprocess=backend == "process")
+        _log_engines_checked(checked)
         done = sum(len(chunk_range(spec, c)) for c in run.finished)
         log.info("%s %s (spec %s) in %s: %d of %d matches saved, %s backend, %d workers",
                  "resuming" if run.resumed else "starting", spec.name, spec.hash, path, done,
@@ -105,7 +105,7 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
         todo = [c for c in range(spec.chunk_count()) if c not in run.finished]
         to_play = bool(todo) and not (sprt is not None and sprt.decided)
         if to_play and not new:
-            _check_engines(spec)
+            _log_engines_checked(_check_engines(spec))
         reporter.on_start(spec, spec.total_matches(), done)
         started = True
         if to_play:
@@ -320,17 +320,21 @@ class _Leader:
         return f"leader {leader} {100 * first:.1f}% (+{100 * (first - second):.1f} over {runner_up})"
 
 
-def _check_engines(spec: TournamentSpec) -> None:
+def _check_engines(spec: TournamentSpec) -> list[str]:
     """Start each outside player's engine once and stop it, here in the parent, so that an
     engine that cannot start or fails its handshake stops the run before any match.
 
+    :returns: the names of the players whose engines passed, for the run's log.
     :raises EngineStartError: the first engine that fails, named.
     """
     outside = [p.build() for p in spec.players if p.is_outside]
-    if outside:
-        log.info("checking %d outside engine(s): %s", len(outside), ", ".join(p.name for p in spec.players
-                                                                              if p.is_outside))
-        preflight(outside)
+    preflight(outside)
+    return [p.name for p in spec.players if p.is_outside]
+
+
+def _log_engines_checked(names: list[str]) -> None:
+    if names:
+        log.info("%d outside engine(s) started and answered their handshake: %s", len(names), ", ".join(names))
 
 
 def _show_status(reporter: Reporter, text: str) -> None:
