@@ -134,7 +134,7 @@ def flip(p: object) -> Probs:
 
 
 def money_equity(p: object, *, owner: int = -1, player: int = 0, x: float = DEFAULT_CUBE_EFFICIENCY,
-                 jacoby: bool = False) -> float:
+                 jacoby: bool = False, cube: int = 1, max_cube: int = 64) -> float:
     """Cubeful money equity per cube of ``player``, from its cubeless probabilities ``p``.
 
     Janowski's ``(1 - x) * dead + x * live``: the dead part is the cubeless equity
@@ -147,11 +147,17 @@ def money_equity(p: object, *, owner: int = -1, player: int = 0, x: float = DEFA
     :param owner: -1 centred, else the player who owns the cube.
     :param player: whose probabilities and equity these are (0 or 1).
     :param x: the cube efficiency, 0 (dead cube) to 1 (fully live).
-    :raises ValueError: not five numbers, an owner or player out of range, ``x`` outside 0..1.
+    :param cube: the cube's value; ``max_cube`` the highest the rules allow.  A cube that
+        cannot be doubled again (``2 * cube > max_cube``) is dead: the equity is the
+        cubeless one, whatever ``x``.
+    :raises ValueError: not five numbers, an owner or player out of range, ``x`` outside
+        0..1, a cube below 1 or above ``max_cube``.
     """
     owner, player = _owner(owner, player, "player")
     x = real_number(x, "x", low=0.0, high=1.0)
-    return float(_cube.money_equity(as_probs(p), owner, player, x, bool(jacoby)))
+    cube = whole_number(cube, "cube", low=1)
+    max_cube = whole_number(max_cube, "max_cube", low=cube)
+    return float(_cube.money_equity(as_probs(p), owner, player, x, bool(jacoby), cube, max_cube))
 
 
 class CubeDecision(NamedTuple):
@@ -174,7 +180,7 @@ def decide(p: object, *, owner: int = -1, doubler: int = 0, cube: int = 1, x: fl
 
     Money play (no ``met``): Janowski's model (:func:`money_equity`): no double is the
     equity with the cube as it is, double/take twice the equity with the opponent owning
-    it, double/pass +1.  Match play (``met`` with ``away``, ``opp_away``: the doubler's and
+    it (a dead cube when ``2 * cube`` is ``max_cube``), double/pass +1.  Match play (``met`` with ``away``, ``opp_away``: the doubler's and
     the taker's points to go): the same model on the table's match winning chances.
     Double when both answers beat not doubling; pass when a take gives the doubler more
     than a pass.

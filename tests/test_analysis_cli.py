@@ -50,6 +50,15 @@ def test_eval_equals_the_api_in_match_play(capsys, ply):
     assert data["score"] == [2, 4] and data["length"] == 7 and data["ply"] == int(ply)
 
 
+def test_a_cube_at_the_highest_value_is_dead_in_eval(capsys):
+    # cube 64 (the default max_cube) owned by the side on roll: it cannot be turned again, so
+    # the cubeful equity is the cubeless one, as a rollout played on finds
+    code, out, _ = run(capsys, "eval", "4HPwATDgc/ABMA:BgEAAAAAAAAE", "--json")
+    data = json.loads(out)
+    assert (code, data["cube"], data["cube_owner"]) == (0, 64, "on roll")
+    assert data["cubeful_equity"] == pytest.approx(data["cubeless_equity"], abs=1e-9)
+
+
 def test_eval_text_names_the_equities(capsys):
     code, out, _ = run(capsys, "eval", START)
     assert code == 0

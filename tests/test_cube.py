@@ -75,6 +75,30 @@ def test_with_a_dead_cube_the_money_equity_is_the_cubeless_equity(p: tuple) -> N
         assert cube.money_equity(p, owner=owner, player=0, x=0.0) == pytest.approx(cube.cubeless_equity(p), abs=1e-5)
 
 
+@given(probabilities(), st.floats(0.0, 1.0))
+def test_a_cube_at_the_highest_value_is_dead_and_a_double_to_it_gives_a_dead_cube(p: tuple, x: float) -> None:
+    # the cube at max_cube cannot be turned again: its owner's equity is the cubeless one
+    # (bgfast's rollout agrees: a trial played on cannot double); a double to max_cube hands
+    # the taker a dead cube
+    dead = cube.money_equity(p, owner=0, player=0, x=0.0)
+    for owner in (0, 1):
+        assert cube.money_equity(p, owner=owner, player=0, x=x, cube=64, max_cube=64) == dead
+        assert cube.money_equity(p, owner=owner, player=0, x=x, cube=8, max_cube=8) == dead
+    p32 = tuple(float(np.float32(v)) for v in p)
+    doubled = cube.decide(p, owner=0, doubler=0, cube=32, max_cube=64, x=x)
+    assert doubled.double_take == pytest.approx(2 * cube.money_equity(p32, owner=1, player=0, x=0.0), abs=1e-6)
+    assert doubled.no_double == pytest.approx(cube.money_equity(p32, owner=0, player=0, x=x, cube=32), abs=1e-6)
+
+
+def test_below_the_highest_cube_the_cube_stays_live() -> None:
+    p = (0.62, 0.2, 0.01, 0.08, 0.003)
+    live = cube.money_equity(p, owner=0, player=0, x=1.0)
+    assert cube.money_equity(p, owner=0, player=0, x=1.0, cube=32, max_cube=64) == live
+    assert live > cube.money_equity(p, owner=0, player=0, x=1.0, cube=64, max_cube=64)
+    with pytest.raises(ValueError, match="max_cube"):
+        cube.money_equity(p, cube=64, max_cube=32)
+
+
 def test_cube_ownership_is_match_states_convention() -> None:
     p = (0.62, 0.2, 0.01, 0.08, 0.003)
     mine = cube.money_equity(p, owner=1, player=1, x=1.0)

@@ -57,6 +57,11 @@ cdef int cube_choose(const CubeArgs* a, const Evaluator* e, const MoveGen* g, co
 
 # Cubeful money equity per cube of ``player`` from its probabilities ``p`` (Janowski; the
 # cube centred for ``owner`` -1, else owned by ``owner``): what money_equity returns.
+# Janowski's x for a cube of value ``cube`` that its holder (or either side, centred) may
+# still turn: a cube that cannot be doubled again (2 * cube > max_cube) is dead, x = 0.
+cdef inline double money_x(double x, int cube, int max_cube) noexcept nogil:
+    return x if 2 * cube <= max_cube else 0.0
+
 cdef double money_cubeful(const double* p, int owner, int player, double x, bint jacoby) noexcept nogil
 # The same from float probabilities (the decisions' arithmetic: cube_decide's no double).
 cdef double money_cubeful_f(const float* p, int owner, int player, double x, bint jacoby) noexcept nogil

@@ -132,9 +132,9 @@ cdef double _money(const real* p, bint centred, bint mine, double x, bint jacoby
 
 
 cdef void _janowski(const float* p, const CubeArgs* a, double* nd, double* dt, double* dp) noexcept nogil:
-    dt[0] = 2.0 * _money(p, False, False, a.x, False)
+    dt[0] = 2.0 * _money(p, False, False, money_x(a.x, 2 * a.cube, a.max_cube), False)
     dp[0] = 1.0
-    nd[0] = _money(p, a.owner == -1, a.owner == a.doubler, a.x, a.jacoby)
+    nd[0] = _money(p, a.owner == -1, a.owner == a.doubler, money_x(a.x, a.cube, a.max_cube), a.jacoby)
 
 
 cdef double money_cubeful(const double* p, int owner, int player, double x, bint jacoby) noexcept nogil:
@@ -481,15 +481,18 @@ def decide(probs, *, double x=0.68, int length=0, int doubler_away=0, int taker_
     return bool(dbl), CubeAnswer(_answer(&a, dt, dp)), nd, dt, dp
 
 
-def money_equity(probs, int owner=-1, int player=0, double x=0.68, bint jacoby=False):
+def money_equity(probs, int owner=-1, int player=0, double x=0.68, bint jacoby=False, int cube=1,
+                 int max_cube=64):
     """Cubeful money equity per cube of ``player`` from its probabilities (Janowski).
 
     :param owner: -1 centred, else the player who owns the cube.
     :param jacoby: the Jacoby rule: gammons count single while the cube is centred.
+    :param cube: the cube's value, ``max_cube`` the highest: a cube that cannot be turned
+        again is dead (``x`` = 0).
     """
     cdef double p[NOUT]
     _probs_in(probs, p)
-    return money_cubeful(p, owner, player, x, jacoby)
+    return money_cubeful(p, owner, player, money_x(x, cube, max_cube), jacoby)
 
 
 def mwc(Met met not None, int away, int opp_away, bint post_crawford=False):

@@ -53,7 +53,7 @@ from bgfast._core.probs cimport NOUT, probs_flip
 from bgfast._core.neural cimport NeuralRolls, neural_eval_after, neural_rolls_init, neural_roll_best
 from bgfast._core.search cimport SEARCH_MAX_PLIES, REPLIES_0PLY, Search, search_preroll, search_choose
 from bgfast._core.cube cimport (
-    CubeArgs, MetTable, Met, PlayScene, play_mwc, met_mwc, money_cubeful_f, cube_offer, cube_respond,
+    CubeArgs, MetTable, Met, PlayScene, play_mwc, met_mwc, money_cubeful_f, money_x, cube_offer, cube_respond,
     cube_screened, cube_uses_met, cube_answer,
 )
 from bgfast._core.evaluator cimport Evaluator, EVAL_NEURAL, CoreEvaluator
@@ -122,7 +122,7 @@ cdef inline double _leaf(const CubeRules* r, const CubeState* st, const float* p
     cdef PlayScene ps
     if r.met == NULL:
         return st.cube * money_cubeful_f(p, -1 if st.owner == CF_CENTRED else (0 if st.owner == CF_MINE else 1),
-                                         0, r.x, r.jacoby)
+                                         0, money_x(r.x, st.cube, r.max_cube), r.jacoby)
     ps.met = r.met
     ps.away = st.away
     ps.opp_away = st.opp_away

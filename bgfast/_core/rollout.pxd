@@ -27,6 +27,7 @@ ctypedef struct TrialSpec:
     int away[2]               # match play: the points root and its opponent need
     const MetTable* met       # match play: the table the cubeful value is read from
     double cube_efficiency    # Janowski's x of a truncated money trial's cubeful value
+    int max_cube              # the highest cube: one that cannot be turned again is dead
     int stratified            # first rolls scripted: 0, 1 (the first) or 2 (the first two)
     int rolls[STRATA_ROLLS][2]  # the rolls they rotate through, in order
     int luck                  # 1: subtract the trial's luck (the runners measure it)

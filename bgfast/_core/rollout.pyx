@@ -33,7 +33,7 @@ from libc.string cimport memcpy, memset
 from bgfast._core.probs cimport NOUT, probs_flip
 from bgfast._core.evaluator cimport Evaluator, CoreEvaluator, EVAL_NEURAL, evaluator_preroll
 from bgfast._core.search cimport SEARCH_MAX_PLIES
-from bgfast._core.cube cimport Met, money_cubeful, met_mwc, met_dead_cube
+from bgfast._core.cube cimport Met, money_cubeful, money_x, met_mwc, met_dead_cube
 from bgfast._core.game cimport (
     MatchRunner, MatchCtx, MatchLog, GameLog, GameStart, game_start, seed_match, play_position,
 )
@@ -137,7 +137,8 @@ cdef int _cubeful(const TrialSpec* t, MatchCtx* m, const GameLog* gl, const doub
             memcpy(p_on_roll, p_root, sizeof(p_root))
         else:
             probs_flip(p_root, p_on_roll)
-        value[0] = money_cubeful(p_on_roll, owner, gl.final_turn, t.cube_efficiency, t.jacoby) \
+        value[0] = money_cubeful(p_on_roll, owner, gl.final_turn, money_x(t.cube_efficiency, gl.cube, t.max_cube),
+                                 t.jacoby) \
             * <double> gl.cube / <double> t.cube
         if gl.final_turn != t.root:
             value[0] = -value[0]
@@ -216,6 +217,8 @@ cdef class TrialRunner:
     :param length: the match length, 0 for money (``jacoby``: the Jacoby rule).
     :param met: the :class:`~bgfast._core.cube.Met` of match play's cubeful values.
     :param cube_efficiency: Janowski's x of a truncated money game's cubeful value.
+    :param max_cube: the highest cube: a truncated money game's cube that cannot be turned
+        again is valued dead (x = 0).
     :param max_plies: truncate each game after this many plies (0: play to the end).
     :param stratified: 0, 1 or 2: trial ``i`` first rolls ``rolls[i % 36]`` (1), and then
         ``rolls[(i % 1296) // 36]`` (2), before its stream.
@@ -239,7 +242,7 @@ cdef class TrialRunner:
 
     def __cinit__(self, MatchRunner cubeless not None, MatchRunner cubeful=None, int root=0, score=None,
                   bint crawford=False, int cube=1, int owner=-1, int length=0, bint jacoby=False,
-                  Met met=None, double cube_efficiency=0.68, int max_plies=0, int stratified=0,
+                  Met met=None, double cube_efficiency=0.68, int max_cube=64, int max_plies=0, int stratified=0,
                   rolls=None, bint luck=False, bint cubeful_value=False, luck_scale=None,
                   CoreEvaluator evaluator=None, int evaluator_plies=0, evaluate=None):
         cdef int k
@@ -282,6 +285,9 @@ cdef class TrialRunner:
                                  % (t.away[0], t.away[1]))
             t.met = &met.t
         t.cube_efficiency = cube_efficiency
+        if max_cube < cube:
+            raise ValueError("max_cube is at least the cube (%d), got %d" % (cube, max_cube))
+        t.max_cube = max_cube
         t.stratified = stratified
         for k in range(STRATA_ROLLS if stratified else 0):
             d1, d2 = rolls[k]

@@ -108,7 +108,8 @@ class Situation:
         m = self.match
         if self.met is None:
             return cube_math.money_equity(probabilities, owner=m.cube_owner, player=self.me,
-                                          x=self.cube_efficiency, jacoby=m.jacoby)
+                                          x=self.cube_efficiency, jacoby=m.jacoby, cube=m.cube_value,
+                                          max_cube=self.rules.max_cube)
         a, b = self.aways()
         return cube_math.cubeful_mwc(probabilities, self.met, a, b, cube=m.cube_value, owner=m.cube_owner,
                                      player=self.me, x=self.cube_efficiency, crawford=m.is_crawford_game,

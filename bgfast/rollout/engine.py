@@ -256,6 +256,7 @@ class _Worker:
             *self.games, root=task.root, score=m.score, crawford=m.crawford, cube=m.cube_value,
             owner=m.cube_owner, length=m.length, jacoby=m.jacoby,
             met=None if task.met is None else task.met.core_table, cube_efficiency=task.cube_efficiency,
+            max_cube=task.rules.max_cube,
             max_plies=task.truncate, stratified=task.scripted_rolls, rolls=ALL_36, luck=task.luck,
             cubeful_value=task.cubeful, luck_scale=tuple(float(w) for w in luck_scale),
             evaluator=None if core is None else core[0], evaluator_plies=0 if core is None else core[1],
