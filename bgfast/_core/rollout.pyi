@@ -30,6 +30,7 @@ class TrialRunner:
         jacoby: bool = False,
         met: Met | None = None,
         cube_efficiency: float = 0.68,
+        max_cube: int = 64,
         max_plies: int = 0,
         stratified: int = 0,
         rolls: Sequence[tuple[int, int]] | None = None,
