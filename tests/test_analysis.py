@@ -288,6 +288,8 @@ def test_judge_cube_from_given_probabilities_is_the_cube_maths():
     (0.5, 0.5, 1.0, {}, "Optional double, take"),
     (1.0, 1.2, 1.0, {"can_win_gammon": True}, "Optional double, pass"),
     (1.0, 1.2, 1.0, {"can_win_gammon": True, "jacoby_centred": True}, "Double, pass"),
+    # a rollout's no-double a hair above the pass (its luck adjustment): never too good under Jacoby
+    (1.000000127, 1.8, 1.0, {"can_win_gammon": True, "jacoby_centred": True}, "Double, pass"),
     (-0.9, 0.5, 1.0, {"can_win": False}, "No double, take"),
 ])
 def test_proper_action_names_each_case_in_gnubgs_words(nd, dt, dp, options, words):

@@ -12,7 +12,10 @@ from bgfast.cli import main
 from bgfast.errors import InvalidRolloutError
 from bgfast.match import MatchState, Rules
 from bgfast.met import MatchEquityTable
+from bgfast.analysis.cube_action import CubeAction
 from bgfast.rollout import rollout
+from bgfast.rollout.cube_decision import CubeRollout, close_calls
+from bgfast.rollout.result import Estimate
 
 RACE_DOUBLE_TAKE = "9rcNAADb3Q0AAA"          # a short race, 54 pips to 55: double, take
 # the side on roll bears off its last two checkers from the ace point next roll; the opponent has
@@ -121,3 +124,25 @@ def test_rollout_figures_print_no_negative_zero() -> None:
     # a figure a hair below zero printed "-0.0000" (the analysis commands' signed() never does)
     assert str(Estimate(-1e-7, 0.01)) == "+0.0000 ± 0.0100"
     assert str(Estimate(-0.25, 0.01)) == "-0.2500 ± 0.0100"
+
+
+@pytest.mark.parametrize("nd, dt, diff, words", [
+    ((0.50, 0.01), (0.80, 0.01), (0.30, 0.005), ()),                  # a clear double and take
+    ((0.50, 0.01), (0.51, 0.01), (0.01, 0.02), ("double",)),          # double/take barely above no double
+    ((0.50, 0.01), (0.99, 0.01), (0.49, 0.01), ("take",)),            # double/take a hair below the pass
+    ((0.995, 0.01), (1.40, 0.01), (0.405, 0.01), ("double",)),        # passes, and no double is about the pass
+    ((1.0000001, 0.01), (1.8, 0.05), (0.8, 0.05), ()),                # ... but not under Jacoby, centred
+    ((0.50, math.nan), (0.51, math.nan), (0.01, math.nan), ()),       # one trial: no error known
+])
+def test_a_close_call_is_a_margin_within_two_standard_errors(nd, dt, diff, words):
+    jacoby = nd[0] > 1.0
+    got = close_calls(Estimate(*nd), Estimate(*dt), 1.0, Estimate(*diff), jacoby_centred=jacoby)
+    assert got == words
+
+
+def test_the_report_says_when_the_rollout_leaves_the_action_open():
+    clear = rollout("BQAACAEAAAAAAA", cube=True, trials=72, seed=1, bot="heuristic").cube_decision  # last roll: exact
+    assert clear.close == () and clear.to_dict()["close"] == [] and "close call" not in "\n".join(clear.text(False))
+    nd, dt = Estimate(0.50, 0.01), Estimate(0.99, 0.01)
+    near = CubeRollout(nd, dt, 1.0, Estimate(0.49, 0.01), CubeAction.DOUBLE_TAKE, close=("take",))
+    assert near.text(match_play=False)[-1] == "  a close call: take or pass is within 2 standard errors; more trials would tell"

@@ -106,9 +106,14 @@ def proper_action(no_double: float, double_take: float, double_pass: float, *, r
     :param beaver: money play with beavers allowed: a take that leaves the doubler behind
         (double/take between -2 and 0) is a beaver.
     :param jacoby_centred: money play with the Jacoby rule and a centred cube (a double/pass
-        is never optional: the gammons only count once the cube is turned).
+        is never optional and never too good: the gammons only count once the cube is
+        turned, so a no-double estimate above the pass is read as the pass).
     """
     nd, dt, dp = no_double, double_take, double_pass
+    if jacoby_centred and nd > dp:
+        # playing on wins at most a single game (the pass's value) until the cube is turned:
+        # an estimate above it is noise, such as a rollout's luck adjustment, not "too good"
+        nd = dp
     double = "redouble" if redouble else "double"
     beavers = beaver and -2.0 <= dt <= 0.0
 

@@ -40,7 +40,7 @@ from bgfast.position import Position
 from bgfast.rollout.result import Estimate, _num
 from bgfast.rollout.stats import estimate_columns
 
-__all__ = ["CubeRollout", "cube_rollout", "double_take_state"]
+__all__ = ["CLOSE_SES", "CubeRollout", "close_calls", "cube_rollout", "double_take_state"]
 
 
 def double_take_state(match: MatchState, rules: Rules) -> MatchState:
@@ -77,6 +77,9 @@ class CubeRollout:
     """The proper action in gnubg's words, from the three equities."""
     mwc: tuple[Estimate, Estimate, float] | None = None
     """Match play: the match winning chances of no double, double/take, double/pass."""
+    close: tuple[str, ...] = ()
+    """The parts of :attr:`action` that the rollout's noise leaves open (:func:`close_calls`):
+    ``"double"`` (whether to double), ``"take"`` (take or pass)."""
 
     @property
     def optimal(self) -> float:
@@ -89,14 +92,15 @@ class CubeRollout:
     def to_dict(self) -> dict[str, Any]:
         """``no_double``, ``double_take``, ``double_pass``, each with its ``_se`` (0 for
         double/pass), ``difference`` (double/take minus no double) and ``difference_se``,
-        ``action`` (gnubg's words), ``optimal``; in match play ``mwc``: the three chances and
+        ``action`` (gnubg's words), ``optimal``, ``close`` (:attr:`close`, a list); in match
+        play ``mwc``: the three chances and
         their errors (``no_double_se``, ``double_take_se``)."""
         out: dict[str, Any] = {
             "no_double": self.no_double.value, "no_double_se": _num(self.no_double.se),
             "double_take": self.double_take.value, "double_take_se": _num(self.double_take.se),
             "double_pass": self.double_pass, "double_pass_se": 0.0,
             "difference": self.difference.value, "difference_se": _num(self.difference.se),
-            "action": self.action.value, "optimal": self.optimal,
+            "action": self.action.value, "optimal": self.optimal, "close": list(self.close),
         }
         if self.mwc is not None:
             nd, dt, dp = self.mwc
@@ -125,7 +129,36 @@ class CubeRollout:
             lines.append(f"  {i}. {name:<14}{signed(e.value, decimals=4)}{err}{mwc}{diff}")
         lines.append(f"  double/take - no double: {self.difference} (per trial, the same dice)")
         lines.append(f"Proper cube action: {self.action.value}")
+        if self.close:
+            what = " and ".join({"double": "whether to double", "take": "take or pass"}[c] for c in self.close)
+            lines.append(f"  a close call: {what} is within {CLOSE_SES:g} standard errors; more trials would tell")
         return lines
+
+
+CLOSE_SES = 2.0
+"""A choice whose margin is within this many standard errors is a close call."""
+
+
+def close_calls(no_double: Estimate, double_take: Estimate, double_pass: float, difference: Estimate, *,
+                jacoby_centred: bool = False) -> tuple[str, ...]:
+    """Which choices of a rolled-out cube decision its noise leaves open, each margin
+    within :data:`CLOSE_SES` standard errors of 0: ``"double"`` when whether to double
+    does (double/take minus no double, the paired difference's error, when the taker
+    would take; double/pass minus no double, no double's error, when it would pass),
+    ``"take"`` when take or pass does (double/take minus double/pass, double/take's
+    error).  With the Jacoby rule and a centred cube playing on is worth at most the
+    pass, so a pass settles the double.  An error that is not known (one trial) leaves
+    nothing open."""
+    out = []
+    if double_take.value < double_pass:
+        margin, se = difference.value, difference.se
+    else:
+        margin, se = (0.0, math.nan) if jacoby_centred else (double_pass - no_double.value, no_double.se)
+    if not math.isnan(se) and abs(margin) < CLOSE_SES * se:
+        out.append("double")
+    if not math.isnan(double_take.se) and abs(double_take.value - double_pass) < CLOSE_SES * double_take.se:
+        out.append("take")
+    return tuple(out)
 
 
 def cube_rollout(position: Position, match: MatchState, rules: Rules, met: MatchEquityTable | None,
@@ -152,11 +185,12 @@ def cube_rollout(position: Position, match: MatchState, rules: Rules, met: Match
     nd, dt, diff = at_score(0), at_score(1), at_score(2)
     dp = situation.equity(double_pass)
     money = match.is_money
+    jacoby_centred = money and match.jacoby and match.cube_owner == -1
     action = proper_action(nd.value, dt.value, dp, redouble=match.cube_owner == match.player_on_roll,
                            can_win_gammon=probabilities[1] > 0.0, can_win=probabilities[0] > 0.0,
-                           beaver=money and rules.beaver,
-                           jacoby_centred=money and match.jacoby and match.cube_owner == -1)
+                           beaver=money and rules.beaver, jacoby_centred=jacoby_centred)
     chances = None
     if not money:
         chances = (Estimate(float(mean[0]), float(se[0])), Estimate(float(mean[1]), float(se[1])), double_pass)
-    return CubeRollout(nd, dt, dp, diff, action, chances)
+    return CubeRollout(nd, dt, dp, diff, action, chances,
+                       close_calls(nd, dt, dp, diff, jacoby_centred=jacoby_centred))
