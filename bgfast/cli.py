@@ -33,6 +33,7 @@ from bgfast.errors import (
     InvalidSpecError,
     OutputFileError,
     ResultsWriteError,
+    RolloutSaveError,
     RolloutWorkerError,
     Terminated,
     one_line,
@@ -714,6 +715,12 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
             raise
         show(exc.partial)    # the message says whose result it is
         print(f"{PROG}: error: {one_line(exc)}", file=sys.stderr)
+        return EXIT_FAILURE
+    except RolloutSaveError as exc:   # the trials are done: show them, then say the file is not
+        if exc.result is None:
+            raise
+        show(exc.result)
+        print(f"{PROG}: error: {one_line(exc)}; the result above was not saved", file=sys.stderr)
         return EXIT_FAILURE
     except KeyboardInterrupt as exc:  # before a whole round of the stratified rolls: nothing to show
         how, status = _stopped(isinstance(exc, Terminated))

@@ -182,6 +182,17 @@ def shortened(text: str, limit: int = 100) -> str:
     return text[:head] + "..." + text[len(text) - (limit - 3 - head):]
 
 
+class RolloutSaveError(OutputFileError):
+    """A rollout whose trials finished but whose save file (``save_rollout``, ``extend_rollout``,
+    ``bgfast rollout --save``) could not be written: the trials are not lost, the result is
+    in :attr:`result`; the message names the file and the system's reason."""
+
+    def __init__(self, message: str, result: Any = None) -> None:
+        super().__init__(message)
+        self.result = result
+        """The :class:`~bgfast.rollout.RolloutResult` the file was to hold."""
+
+
 class RolloutWorkerError(BgfastError, RuntimeError):
     """A rollout worker process that died (killed, out of memory...) before its trials were played.
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from bgfast.cli import main
-from bgfast.errors import InvalidRolloutError
+from bgfast.errors import InvalidRolloutError, OutputFileError, RolloutSaveError
 from bgfast.rollout import RolloutResult, rollout
 from bgfast.rollout.saved import extend_rollout, read_saved, save_rollout
 
@@ -236,3 +236,23 @@ def test_cli_a_damaged_save_is_one_line_and_exit_2(tmp_path: Path, capsys: pytes
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("bgfast: error: ") and "checksum does not match" in err
     assert err.count("\n") == 1
+
+
+def test_a_save_that_fails_after_the_trials_keeps_the_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # the folder passed the up-front check, then the write failed (a full disk, a lost mount)
+    import bgfast.rollout.saved as saved
+
+    def full_disk(*_: Any) -> None:
+        raise OutputFileError("cannot write the rollout save file 'r.npz': No space left on device; "
+                              "nothing was written")
+
+    monkeypatch.setattr(saved, "write_saved", full_disk)
+    with pytest.raises(RolloutSaveError) as caught:
+        save_rollout(tmp_path / "r.npz", OPENING, trials=36, seed=1, bot="heuristic")
+    kept = caught.value.result
+    assert kept.trials == 36 and kept.equity == rollout(OPENING, trials=36, seed=1, bot="heuristic").equity
+    assert main(["rollout", OPENING, "--trials", "36", "--bot", "heuristic", "--save", str(tmp_path / "r.npz")]) == 1
+    out, err = capsys.readouterr()
+    assert "cubeless equity" in out and err.endswith("No space left on device; nothing was written; the result "
+                                                     "above was not saved\n")

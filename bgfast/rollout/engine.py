@@ -52,7 +52,7 @@ from bgfast.bots.base import CoreBot, CubeResponse
 from bgfast.bots.spec import BotRecipe, portable_bot, rebuild_bot
 from bgfast.cube import cubeless_equities, dead_cube_mwc, mwc
 from bgfast.dice import ALL_36, Dice
-from bgfast.errors import BotFailedError, InvalidRolloutError, RolloutWorkerError, one_line
+from bgfast.errors import BotFailedError, InvalidRolloutError, OutputFileError, RolloutSaveError, RolloutWorkerError, one_line
 from bgfast.game import CoreConfig, failed_bot, make_runner, position_played
 from bgfast.match import MatchState, Rules
 from bgfast.met import MatchEquityTable
@@ -575,8 +575,6 @@ def run_rollout(request: RolloutRequest, *, previous: tuple[np.ndarray, int] | N
                                             None if previous is None else previous[0], request.backend,
                                             request.scheduler)
     n = data.shape[1]
-    if record is not None:
-        record(data, strata)
     result = _results(request.position, match, request.dice, shown_play, request.bot_name, n, request.seed, strata,
                       task.luck, request.truncate, data, moves, table, request.cubeful, time.perf_counter() - started,
                       pruning)
@@ -587,6 +585,13 @@ def run_rollout(request: RolloutRequest, *, previous: tuple[np.ndarray, int] | N
                                  truncate_ply=request.truncate_ply)
     if request.cube:
         result = dataclasses.replace(result, cube_decision=_cube_decision(request, data, strata, result))
+    if record is not None:
+        try:
+            record(data, strata)
+        except OutputFileError as exc:
+            error = RolloutSaveError(str(exc), result)
+            error.errno = exc.errno
+            raise error from None
     if died is not None:
         raise RolloutWorkerError(f"{died}, with the result of the {n:,} trials finished before it (of "
                                  f"{request.trials:,} asked for)", partial=result)
