@@ -238,3 +238,20 @@ def test_the_running_judged_results_end_at_the_pairings_judged_figures(judged_db
         points = series[pair]
         assert points[-1] == (f.matches, pytest.approx(f.raw), pytest.approx(f.adjusted))
         assert 7 <= len(points) <= 8 and [n for n, *_ in points] == sorted(n for n, *_ in points)
+
+
+def test_judged_figures_from_fewer_than_five_dice_pairs_have_no_error_interval_or_los(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the main table's rule (MIN_SAMPLES_FOR_ERROR): 2 dice pairs give a mean, not its error
+    db = tmp_path / "few.sqlite"
+    text = spec_text("few").replace("matches_per_pairing = 40", "matches_per_pairing = 4").replace(
+        "chunk_size = 10", "chunk_size = 2")
+    run_tournament(TournamentSpec.from_toml_string(text), db, workers=1)
+    assert main(["report", str(db), "--json"]) == 0
+    pub = next(p for p in json.loads(capsys.readouterr().out)["players"] if p["name"] == "pubeval")
+    assert pub["ppg_raw"] is not None and pub["elo_luck_adjusted"] is not None
+    assert pub["ppg_raw_se"] is None and pub["ppg_luck_adjusted_se"] is None
+    assert pub["elo_luck_adjusted_ci95"] == [None, None] and pub["los_luck_adjusted"] is None
+    assert main(["report", str(db)]) == 0
+    judged = capsys.readouterr().out.split("judged (", 1)[1]
+    assert "n/a" in judged and not re.search(r"\bnan\b", judged)

@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 from bgfast.analysis.error_rates import error_rate
 from bgfast.game import JUDGED_COLUMNS
 from bgfast.rollout.stats import estimate, estimate_paired
+from bgfast.tournament.pairs import too_few_for_error
 from bgfast.tournament.ratings import POINTS_CLIP, EloInterval, elo_interval
 from bgfast.tournament.results import ChunkResult, row_array
 
@@ -226,15 +227,21 @@ def chunk_records(result: ChunkResult, run: int, player_ids: Sequence[int]) -> N
 
 def _unit_estimate(r: NDArray[np.void], seat0: NDArray[np.bool_], x: NDArray[np.float64]) -> tuple[float, float]:
     """The mean of ``x`` over units and its standard error: the dice pairs (a pair is the
-    two matches of a run with one dice index, the player once in each seat), or single matches."""
+    two matches of a run with one dice index, the player once in each seat), or single
+    matches; the error is NaN from too few units (:func:`~bgfast.tournament.pairs.too_few_for_error`),
+    as the main table's."""
     key = r["run"] * (1 << 40) + r["dice_index"]
     order = np.lexsort((~seat0, key))
     k = key[order]
     paired = len(k) % 2 == 0 and bool((k[0::2] == k[1::2]).all()) and bool(
         (seat0[order][0::2] & ~seat0[order][1::2]).all()) and len(np.unique(k)) == len(k) // 2
     if paired and len(k):
-        return estimate_paired(x[order][0::2], x[order][1::2])
-    return estimate(x, 1) if len(x) else (0.0, math.nan)
+        mean, se = estimate_paired(x[order][0::2], x[order][1::2])
+        units = len(k) // 2
+    else:
+        mean, se = estimate(x, 1) if len(x) else (0.0, math.nan)
+        units = len(x)
+    return mean, math.nan if too_few_for_error(units) else se
 
 
 def judged_table(rows: NDArray[np.void], names: dict[int, str]) -> tuple[dict[str, JudgedFigures],

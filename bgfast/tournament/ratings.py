@@ -106,12 +106,15 @@ def elo_interval(score: float, se: float) -> EloInterval:
     the score's normal interval ``score -/+ 1.96 se`` mapped through :func:`elo_from_score`
     (so it is not symmetric about the estimate; fastchess prints half its width as
     ``+/-``), and ``LOS = (1 - erf(-(score - 0.5) / sqrt(2 se**2))) / 2 = Phi((score - 0.5) / se)``.
-    A bound past 0 or 1 is an infinite Elo.
+    A bound past 0 or 1 is an infinite Elo; a NaN ``se`` (too few samples) gives NaN
+    bounds and LOS.
 
     >>> e = elo_interval(0.6, 0.04899)
     >>> round(e.elo, 1), round(e.lo, 1), round(e.hi, 1), round(e.los, 4)
     (70.4, 2.8, 143.9, 0.9794)
     """
+    if math.isnan(se):       # too few samples for an error: no interval, no LOS
+        return EloInterval(elo_from_score(score), math.nan, math.nan, math.nan, score, se)
     if se > 0.0:
         los = normal_cdf((score - 0.5) / se)
     else:
