@@ -255,3 +255,18 @@ def test_judged_figures_from_fewer_than_five_dice_pairs_have_no_error_interval_o
     assert main(["report", str(db)]) == 0
     judged = capsys.readouterr().out.split("judged (", 1)[1]
     assert "n/a" in judged and not re.search(r"\bnan\b", judged)
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("DROP TABLE match_judged", "run 'judged' is judged but the file has no match_judged table (dropped?)"),
+    ("DELETE FROM match_judged WHERE idx < 20", "judged run 'judged' has 20 rows of judged figures for its 40 "
+                                                "matches (rows of match_judged deleted?)"),
+])
+def test_a_judged_file_that_lost_its_judged_rows_is_a_damaged_file(
+        judged_db: Path, tmp_path: Path, damage: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "damaged.sqlite"
+    db.write_bytes(judged_db.read_bytes())
+    with sqlite3.connect(db) as conn:
+        conn.execute(damage)
+    assert main(["report", str(db)]) == 2
+    assert capsys.readouterr().err == f"bgfast: error: {str(db)!r} is a damaged results file: {message}\n"

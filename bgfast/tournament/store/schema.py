@@ -298,8 +298,9 @@ def _whole(value: object) -> bool:
 def find_damage(conn: sqlite3.Connection) -> str | None:
     """What in the file's rows disagrees, or None: a run's saved spec that does not read
     (:func:`spec_problem`), matches of players or runs that are not
-    in it, a run whose match rows are not the matches its finished chunks hold, or chunk
-    sums that are not its chunks' (rows of one table deleted).  Call it inside one read
+    in it, a run whose match rows are not the matches its finished chunks hold, a judged
+    run without a row of judged figures for each of its matches, or chunk sums that are
+    not its chunks' (rows of one table deleted, a table dropped).  Call it inside one read
     transaction: counts read in two snapshots, around a chunk a run writing to the file
     commits, would disagree."""
     chunks: dict[tuple[int, int], int] = {}
@@ -327,6 +328,18 @@ def find_damage(conn: sqlite3.Connection) -> str | None:
         if played.get(run, 0) != saved.get(run, 0):
             return (f"run {name!r} has {played.get(run, 0)} match rows where its finished chunks hold "
                     f"{saved.get(run, 0)} (rows of matches or chunks deleted?)")
+    import tomllib
+
+    judged_runs = [run for run, text in conn.execute("SELECT run, spec FROM runs") if "judge" in tomllib.loads(text)]
+    if judged_runs:
+        if not JUDGED_TABLES <= table_names(conn):
+            return (f"run {names[judged_runs[0]]!r} is judged but the file has no {', '.join(sorted(JUDGED_TABLES))} "
+                    "table (dropped?)")
+        judged = dict(conn.execute("SELECT run, COUNT(*) FROM match_judged GROUP BY run"))
+        for run in judged_runs:
+            if judged.get(run, 0) != played.get(run, 0):
+                return (f"judged run {names[run]!r} has {judged.get(run, 0)} rows of judged figures for its "
+                        f"{played.get(run, 0)} matches (rows of match_judged deleted?)")
     for table, by_chunk in sums:
         wrong = sorted(k for k in chunks.keys() | by_chunk.keys() if chunks.get(k) != by_chunk.get(k))
         if wrong:
