@@ -59,3 +59,28 @@ def test_hint_svg_into_a_missing_folder_is_refused_before_any_work(tmp_path: Pat
     code, out, err = run(capsys, "hint", "4HPwATDgc/ABMA", "31", "--svg", str(target))
     assert (code, out) == (2, "")
     assert err == f"bgfast: error: --svg {str(target)!r}: there is no folder {str(target.parent)!r}\n"
+
+
+@pytest.mark.parametrize("position_id", ["27YPAAAAAAD/fw", "AAAA/3/btg8AAA", "4HPwATDgc/ABMA"])
+def test_every_checker_stays_on_the_board_even_fifteen_on_the_bar(position_id: str) -> None:
+    # the bar holds 4 checkers from a cube's height off the middle to the edge, the 4th shows the count
+    from bgfast.analysis.svg import _FRAME, _INNER_H, _TOP
+
+    tree = ET.fromstring(board_svg(position_id))
+    circles = [c for c in tree.iter("{http://www.w3.org/2000/svg}circle")]
+    assert len(circles) >= 2
+    for c in circles:
+        y, r = float(c.get("cy")), float(c.get("r"))
+        assert _TOP + _FRAME <= y - r and y + r <= _TOP + _FRAME + _INNER_H, (position_id, y)
+    labels = [t.text for t in tree.iter("{http://www.w3.org/2000/svg}text")]
+    assert "15" in labels or position_id == "4HPwATDgc/ABMA"
+
+
+def test_a_five_digit_cube_fits_its_face() -> None:
+    import dataclasses
+
+    from bgfast.match import MatchState
+
+    svg = board_svg("4HPwATDgc/ABMA", match=dataclasses.replace(MatchState(), cube_value=32768, cube_owner=0))
+    face = next(t for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text") if t.text == "32768")
+    assert float(face.get("font-size")) * 0.62 * len("32768") <= 36     # a bold digit is about 0.6 em wide

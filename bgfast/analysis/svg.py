@@ -49,6 +49,8 @@ _BAR = _POINT                # the bar's width
 _INNER_H = 360               # the playing area's height
 _TRAY = 44                   # the borne-off trays' width
 _STACK = 5                   # checkers drawn on a point before the count is shown
+_CUBE_FONT = {1: 16, 2: 16, 3: 12, 4: 10, 5: 8}   # the cube's face by its digits, to fit its 36 units
+_BAR_STACK = 4               # ... on the bar, from a cube's height off the middle to the edge
 
 _COLOURS = {"board": "#2e5e3e", "felt": "#d9c9a3", "point_a": "#8b3a2b", "point_b": "#e8dcc0",
             "bar": "#3f2a1a", "me": "#fbf8ef", "me_edge": "#444444", "opp": "#262626", "opp_edge": "#000000",
@@ -81,7 +83,7 @@ def _slot(point: int, index: int, tray_x: float) -> tuple[float, float]:
     if point == OFF:
         return tray_x + _TRAY / 2, top + _INNER_H - 80
     if point == BAR:
-        return _LEFT + _FRAME + _HALF + _BAR / 2, top + _INNER_H / 2 + _POINT * 1.5 + min(index, _STACK - 1) * _POINT
+        return _LEFT + _FRAME + _HALF + _BAR / 2, top + _INNER_H / 2 + _POINT * 1.5 + min(index, _BAR_STACK - 1) * _POINT
     x, base, step = _column(point)
     return x, base + min(index, _STACK - 1) * step
 
@@ -124,11 +126,11 @@ def _checker(x: float, y: float, mine: bool, label: str = "") -> str:
     return out
 
 
-def _stack(x: float, base: float, step: float, count: int, mine: bool) -> list[str]:
+def _stack(x: float, base: float, step: float, count: int, mine: bool, most: int = _STACK) -> list[str]:
     """``count`` checkers from ``base`` (a checker's centre) going by ``step``; the
-    outermost shows the count when there are more than :data:`_STACK`."""
-    shown = min(count, _STACK)
-    return [_checker(x, base + i * step, mine, str(count) if count > _STACK and i == shown - 1 else "")
+    outermost shows the count when there are more than ``most``."""
+    shown = min(count, most)
+    return [_checker(x, base + i * step, mine, str(count) if count > most and i == shown - 1 else "")
             for i in range(shown)]
 
 
@@ -233,8 +235,8 @@ def board_svg(position: Position | str, match: MatchState | None = None, dice: D
             out.extend(_stack(centre, base, step, mine or theirs, bool(mine)))
     # the bar: the opponent's checkers at the top, the side on roll's at the bottom
     bar_x = _LEFT + _FRAME + _HALF + _BAR / 2
-    out.extend(_stack(bar_x, top + _INNER_H / 2 - _POINT * 1.5, -_POINT, opp[24], False))
-    out.extend(_stack(bar_x, top + _INNER_H / 2 + _POINT * 1.5, _POINT, me[24], True))
+    out.extend(_stack(bar_x, top + _INNER_H / 2 - _POINT * 1.5, -_POINT, opp[24], False, _BAR_STACK))
+    out.extend(_stack(bar_x, top + _INNER_H / 2 + _POINT * 1.5, _POINT, me[24], True, _BAR_STACK))
     # the trays: borne-off checkers as slices, the opponent's at the top
     for off, mine, y0 in ((NUM_CHECKERS - sum(opp), False, top), (NUM_CHECKERS - sum(me), True, bottom - 160)):
         out.append(f'<rect x="{tray_x}" y="{y0}" width="{_TRAY}" height="160" rx="3" fill="{_COLOURS["board"]}"/>')
@@ -253,7 +255,7 @@ def board_svg(position: Position | str, match: MatchState | None = None, dice: D
     face = "64" if owner < 0 and value == 1 else str(value)
     out.append(f'<rect x="{_LEFT - 44}" y="{cube_y}" width="36" height="36" rx="5" fill="{_COLOURS["cube"]}" '
                f'stroke="{_COLOURS["text"]}" stroke-width="2"/>')
-    out.append(f'<text x="{_LEFT - 26}" y="{cube_y + 24}" font-size="{16 if len(face) < 3 else 12}" '
+    out.append(f'<text x="{_LEFT - 26}" y="{cube_y + 24}" font-size="{_CUBE_FONT[min(len(face), 5)]}" '
                f'font-weight="bold" text-anchor="middle" fill="{_COLOURS["text"]}">{face}</text>')
     # the dice, on the side on roll's half (the right)
     if roll is not None:
