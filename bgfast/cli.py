@@ -552,8 +552,9 @@ def _add_rollout(sub: argparse._SubParsersAction[Parser]) -> None:
                    help="with --plays or several --play: drop a play once it is more than X standard errors "
                    "behind the best (checked every 1296 trials with the first two rolls stratified, else "
                    "every 324); the table says after how many trials")
-    p.add_argument("--trials", type=int, default=1296, metavar="N",
-                   help="trials (default 1296, at most 100,000,000); with --target-se the most")
+    p.add_argument("--trials", type=int, default=None, metavar="N",
+                   help="trials (default 1296, at most 100,000,000); with --target-se the most; with --extend the "
+                        "trials in all (default: those saved, to see the saved result again)")
     # --bot, --seed and --variant default to None, so that --extend sees them given (see _EXTEND_FIXED)
     p.add_argument("--bot", metavar="BOT", help="the bot or outside engine playing both sides (default neural)")
     _add_engine_timeout(p)
@@ -674,13 +675,16 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
     from bgfast.bots import get_bot
     from bgfast.match import Rules
     from bgfast.rollout import RolloutResult, rollout
-    from bgfast.rollout.saved import extend_rollout, save_rollout
+    from bgfast.rollout.request import DEFAULT_TRIALS
+    from bgfast.rollout.saved import extend_rollout, save_rollout, saved_trials
 
     if (args.position_id is None) == (args.extend is None):
         raise InvalidPositionError("give a POSITION_ID to roll out, or --extend FILE to go on with a saved rollout "
                                    "(not both)")
     if args.extend is not None:
         _check_extend_options(args)
+    if args.trials is None:
+        args.trials = DEFAULT_TRIALS if args.extend is None else saved_trials(args.extend)
     _check_rollout_flags(args)
     if args.save is not None:
         _output_file(args.save, "--save", binary=True)    # checked before any trial

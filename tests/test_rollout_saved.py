@@ -58,7 +58,22 @@ def test_extending_to_another_stratification_or_fewer_trials_is_refused(tmp_path
                        r"\(not 1,296\)$"):
         extend_rollout(path, 1296)
     with pytest.raises(InvalidRolloutError, match="has 72 trials already: extend it to more than that"):
-        extend_rollout(path, 72)
+        extend_rollout(path, 36)
+
+
+@pytest.mark.parametrize("options", [
+    {},
+    {"dice": "31", "plays": True, "prune_se": 0.5, "luck": False, "bot": "random", "trials": 972},  # drops again
+    {"cube": True},
+])
+def test_extending_to_the_trials_saved_plays_none_and_gives_the_saved_result(tmp_path: Path,
+                                                                             options: dict[str, object]) -> None:
+    path = tmp_path / "r.npz"
+    first = save_rollout(path, OPENING, seed=3, **{"bot": "heuristic", "trials": 324, **options})
+    again = extend_rollout(path, first.trials)
+    assert _same(again, first) and again.trials in (324, 972)
+    if "plays" in options:
+        assert any(p.dropped_after for p in first.plays)    # the case it is there for: some plays dropped
 
 
 def test_a_malformed_save_file_is_refused(tmp_path: Path) -> None:
@@ -84,6 +99,10 @@ def test_cli_save_and_extend(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     once = json.loads(capsys.readouterr().out)
     extended.pop("seconds"), once.pop("seconds")
     assert extended == once
+    assert main(["rollout", "--extend", path, "--json"]) == 0     # no --trials: the saved result again
+    shown = json.loads(capsys.readouterr().out)
+    shown.pop("seconds")
+    assert shown == once
 
 
 @pytest.mark.parametrize(("argv", "message"), [

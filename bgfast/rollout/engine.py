@@ -544,7 +544,8 @@ def run_rollout(request: RolloutRequest, *, previous: tuple[np.ndarray, int] | N
         result is built (to save them).
 
     :raises InvalidRolloutError: with workers, a bot or evaluator that cannot be pickled;
-        ``previous`` trials of other lines or strata, or as many as asked for or more.
+        ``previous`` trials of other lines or strata, or more than asked for (as many: the
+        result of those, no trial played).
     :raises RolloutWorkerError: a worker process died (e.g. killed); its ``partial`` is the
         result of the trials finished before (or None).
     """
@@ -570,10 +571,16 @@ def run_rollout(request: RolloutRequest, *, previous: tuple[np.ndarray, int] | N
     pruning = None
     if request.prune_se is not None and len(lines) > 1:
         pruning = _Pruning(request.prune_se, PRUNE_EVERY[strata], list(range(len(lines))))
-    data, reached, interrupted, died = _run(task, request.trials, request.workers, request.target_se, strata,
-                                            request.progress, se_scale, request.interruptible, pruning,
-                                            None if previous is None else previous[0], request.backend,
-                                            request.scheduler)
+    if previous is not None and previous[0].shape[1] == request.trials:   # nothing to play: the saved result
+        data, reached, interrupted, died = previous[0], None, False, None
+        if pruning is not None:           # its drops, as the trials' check points made them
+            for at in range(pruning.every, request.trials, pruning.every):
+                pruning.check(data, task.cubeful, strata, at)
+    else:
+        data, reached, interrupted, died = _run(task, request.trials, request.workers, request.target_se, strata,
+                                                request.progress, se_scale, request.interruptible, pruning,
+                                                None if previous is None else previous[0], request.backend,
+                                                request.scheduler)
     n = data.shape[1]
     result = _results(request.position, match, request.dice, shown_play, request.bot_name, n, request.seed, strata,
                       task.luck, request.truncate, data, moves, table, request.cubeful, time.perf_counter() - started,
@@ -599,14 +606,14 @@ def run_rollout(request: RolloutRequest, *, previous: tuple[np.ndarray, int] | N
 
 
 def _check_previous(previous: tuple[np.ndarray, int], lines: int, strata: int, trials: int) -> None:
-    """:raises InvalidRolloutError: trials saved of other lines or strata, or not fewer than ``trials``."""
+    """:raises InvalidRolloutError: trials saved of other lines or strata, or more than ``trials``."""
     data, saved_strata = previous
     if data.shape[0] != lines:
         raise InvalidRolloutError(f"the saved rollout has {data.shape[0]} lines rolled out, this one {lines}: "
                                   "not the same rollout")
-    if data.shape[1] >= trials:
+    if data.shape[1] > trials:
         raise InvalidRolloutError(f"the saved rollout has {data.shape[1]:,} trials already: extend it to more "
-                                  f"than that, not {trials:,}")
+                                  f"than that (or to as many, to see it again), not {trials:,}")
     if saved_strata != strata:
         n = data.shape[1]
         if saved_strata == 1296:

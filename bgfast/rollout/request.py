@@ -58,6 +58,9 @@ def _best_plays(pos: Position, match: MatchState, rules: Rules, met: MatchEquity
 BACKENDS = ("process", "dask")
 """Where a rollout's blocks of trials can be played (``backend``)."""
 
+DEFAULT_TRIALS = 1296
+"""A rollout's trials when none are asked for: one round of the 1,296 pairs of first two rolls."""
+
 MAX_TRIALS = 10**8
 """The most trials of a rollout: it keeps every trial's six numbers (48 bytes a trial and
 line) to estimate from, 4.8 GB a line at this cap, and at some thousands of trials a
@@ -169,7 +172,7 @@ class RolloutRequest:
         rules: Rules | None = None,
         met: MatchEquityTable | str | None = None,
         cubeful: bool = False,
-        trials: int = 1296,
+        trials: int = DEFAULT_TRIALS,
         seed: int = 0,
         workers: int = 1,
         truncate: int | None = None,

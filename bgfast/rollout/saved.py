@@ -49,7 +49,7 @@ from bgfast.rollout.result import RolloutResult
 from bgfast.validation import output_file, read_input_file
 
 __all__ = ["FORMAT", "MAX_SAVE_BYTES", "checksum", "extend_rollout", "read_saved", "request_options", "save_rollout",
-           "write_saved"]
+           "saved_trials", "write_saved"]
 
 FORMAT = "bgfast-rollout-3"
 """The ``format`` of a save file this version writes and reads."""
@@ -227,6 +227,14 @@ def save_rollout(path: str | os.PathLike[str], position: Any, **options: Any) ->
     return run_rollout(request, record=lambda data, strata: write_saved(path, request, data, strata))
 
 
+def saved_trials(path: str | os.PathLike[str]) -> int:
+    """The trials a save file holds (:func:`extend_rollout` to as many shows its result again).
+
+    :raises InvalidRolloutError: as :func:`read_saved`.
+    """
+    return int(read_saved(path)[1].shape[1])
+
+
 def extend_rollout(path: str | os.PathLike[str], trials: int, *, save: str | os.PathLike[str] | None = None,
                    workers: int = 1, target_se: float | None = None, progress: bool | None = False,
                    interruptible: bool = False, backend: str = "process",
@@ -237,9 +245,10 @@ def extend_rollout(path: str | os.PathLike[str], trials: int, *, save: str | os.
     ``backend``, as :func:`~bgfast.rollout.rollout`'s).  With ``target_se``,
     ``trials`` is the most: the trials stop at the first check point after the saved ones
     where the equity's standard error is at most it (see :func:`~bgfast.rollout.rollout`).
+    ``trials`` equal to those saved plays none: the saved result, as it was.
 
     :raises InvalidRolloutError: a missing, unreadable or malformed save file, one that does
-        not fit its arguments, ``trials`` not more than saved, or of another stratification
+        not fit its arguments, ``trials`` fewer than saved, or of another stratification
         (see the module's docstring).
     :raises OutputFileError: the file cannot be written.
     """
