@@ -678,9 +678,11 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
     from bgfast.rollout.request import DEFAULT_TRIALS
     from bgfast.rollout.saved import extend_rollout, save_rollout, saved_trials
 
-    if (args.position_id is None) == (args.extend is None):
-        raise InvalidPositionError("give a POSITION_ID to roll out, or --extend FILE to go on with a saved rollout "
-                                   "(not both)")
+    if args.position_id is None and args.extend is None:
+        raise InvalidPositionError("give a POSITION_ID to roll out, or --extend FILE to go on with a saved rollout")
+    if args.position_id is not None and args.extend is not None:
+        raise InvalidPositionError("give a POSITION_ID to roll out or --extend FILE to go on with a saved rollout, "
+                                   "not both (the save holds its position)")
     if args.extend is not None:
         _check_extend_options(args)
     if args.trials is None:
@@ -693,6 +695,10 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
     evaluator = None
     if args.truncate is not None and not hasattr(bot, "evaluate"):
         evaluator = get_bot("heuristic")   # the bot gives no probabilities: finish with the heuristic's
+        if args.truncate_ply is not None:
+            raise InvalidRolloutError(f"--truncate-ply is the plies of the neural bot's search: --bot {args.bot} "
+                                      "gives no evaluations, so its truncated trials are valued by the heuristic "
+                                      "(0 ply); leave --truncate-ply out, or roll out with --bot neural")
 
     def show(result: RolloutResult) -> None:
         print(json.dumps(result.to_dict(), indent=2) if args.json else result.report())

@@ -107,7 +107,13 @@ def test_cli_save_and_extend(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["rollout", "--extend", "{bad}", "--trials", "100"], "is not a bgfast rollout save file"),
-    (["rollout", "--trials", "100"], "give a POSITION_ID to roll out, or --extend FILE"),
+    (["rollout", "--trials", "100"], "give a POSITION_ID to roll out, or --extend FILE to go on with a saved "
+                                     "rollout\n"),
+    (["rollout", OPENING, "--extend", "{bad}"], "not both (the save holds its position)"),
+    (["rollout", OPENING, "--bot", "pubeval", "--truncate", "4", "--truncate-ply", "2"],
+     "--bot pubeval gives no evaluations, so its truncated trials are valued by the heuristic (0 ply)"),
+    (["rollout", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:0"],
+     "the XGID's maximum-cube field is 0 (a highest cube of 2**0 = 1)"),
     (["rollout", OPENING, "--save", "/nonexistent-folder/r.npz"], "--save '/nonexistent-folder/r.npz': there is no folder"),
 ])
 def test_cli_bad_save_files_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from bgfast.codecs.xgid import has_xgid_prefix, parse_xgid
 from bgfast.dice import Dice
-from bgfast.errors import InvalidPositionError
+from bgfast.errors import InvalidPositionError, InvalidSpecError
 from bgfast.match import MatchState, Rules
 from bgfast.position import Position
 
@@ -58,6 +58,10 @@ class PositionText:
         :raises InvalidSpecError: a stated rule :class:`~bgfast.match.Rules` refuses
             (an XGID maximum cube of 1, i.e. a field of 0: Rules needs 2 or more).
         """
+        if self.max_cube is not None and self.max_cube < 2:
+            raise InvalidSpecError(f"the XGID's maximum-cube field is {self.max_cube.bit_length() - 1} (a highest cube "
+                                   f"of 2**{self.max_cube.bit_length() - 1} = {self.max_cube}): bgfast's rules need "
+                                   "a highest cube of 2 or more, a field of 1 or more")
         stated = {name: getattr(self, name) for name in ("max_cube", "jacoby", "beaver")}
         return dataclasses.replace(base or Rules(), **{k: v for k, v in stated.items() if v is not None})
 
