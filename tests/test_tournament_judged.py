@@ -72,6 +72,10 @@ def judged_of(db: Path) -> list[tuple[object, ...]]:
     ('[judge]\nbot = "neural"\nluck_filter = -1', "judge.luck_filter: must be a whole number of plays"),
     ('[judge]\nbot = "neural"\nluck_filter = 65', "judge.luck_filter: must be a whole number of plays"),
     ('[judge]\nbot = "neural"\nluck_filter = "all"', "judge.luck_filter: must be a whole number of plays"),
+    ('[judge]\nbot = "neural"\ncube = "never"', "judge.cube: a judge makes no cube decisions"),
+    ('[judge]\nbot = "heuristic"\nluck_filter = 2', "judge.luck_filter: is for a neural judge"),
+    ('[rules]\nvariant = "hypergammon"\n[judge]\nbot = "neural"', "judge: the judges' evaluators know standard "
+                                                                 "backgammon only, not hypergammon"),
 ])
 def test_a_bad_judge_is_a_spec_error_naming_the_key(judge: str, message: str) -> None:
     with pytest.raises(InvalidSpecError, match=message.replace("(", r"\(").replace("{", r"\{")):

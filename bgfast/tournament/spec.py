@@ -408,6 +408,9 @@ class TournamentSpec:
         judge = cls._judge(data["judge"], base_dir) if "judge" in data else None
         if judge is not None:
             cls._check_judged_lengths(lengths)
+            if rules.variant != "standard":
+                raise _fail("judge", f"the judges' evaluators know standard backgammon only, not {rules.variant}: "
+                                     "leave [judge] out of this spec")
         sprt = cls._sprt(data["sprt"], len(players), judge is not None) if "sprt" in data else None
         spec = cls(name=name, players=players, match_length=lengths, matches_per_pairing=per_pairing,
                    seed=seed, format=fmt, challenger=challenger, paired_dice=paired, rules=rules, sprt=sprt,
@@ -537,6 +540,12 @@ class TournamentSpec:
         if "bot" not in raw:
             raise _fail("judge.bot", "missing (the judge's bot: \"neural\" or \"heuristic\")")
         bot = _str(raw["bot"], "judge.bot")
+        if "cube" in raw:
+            raise _fail("judge.cube", "a judge makes no cube decisions: it values them by its cube_efficiency "
+                                      "(Janowski, money) or the match equity table; leave cube out")
+        if "luck_filter" in raw and bot.partition(":")[0] != "neural":
+            raise _fail("judge.luck_filter", f"is for a neural judge (its move filter for the luck); the {bot!r} "
+                                             "judge filters every roll's plays its own way: leave luck_filter out")
         luck_filter = _int(raw.get("luck_filter", JUDGE_LUCK_FILTER), "judge.luck_filter", 0, JUDGE_LUCK_FILTER_MAX,
                            what="a whole number of plays (0: all)")
         options = {k: v for k, v in raw.items() if k not in ("bot", "luck_filter")}
