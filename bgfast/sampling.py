@@ -16,6 +16,10 @@ after ``max_games`` games: rare classes are not constructed, only taken more rea
 Rows come class by class in turn (one of each class, then the next of each), so that any
 first N rows cover the classes alike.
 
+:func:`odd_variants` makes positions no game between these bots reaches, from drawn ones:
+one side's checkers piled onto its bar or into a tower on one point, where a net's inputs
+for a point's count run past anything its games showed it.
+
 No evaluation picks a position: only the bots' play and the dice do.
 """
 from __future__ import annotations
@@ -124,3 +128,59 @@ def sample_positions(per_class: int | Mapping[PositionClass, int], seed: int, ma
     for k in range(max(quota.values(), default=0)):
         rows.extend(found[c][k] for c in PositionClass if k < len(found[c]))
     return rows
+
+
+ODD_KINDS = ("bar", "tower")
+"""How :func:`odd_variants` changes a position: checkers piled onto the bar, or into a tower."""
+
+
+def odd_variants(position_ids: Sequence[str], count: int, seed: int, *,
+                 exclude: Collection[str] = ()) -> list[dict[str, str]]:
+    """``count`` rows ``{"position_id", "class", "source"}`` of odd positions made from
+    ``position_ids`` (drawn positions, the side on roll's view; a seeded choice of them):
+    one side (either, at random) moves 2 to 14 of its checkers on the board (:data:`ODD_KINDS`)
+    onto its bar, or onto one of its points (one it holds, or an empty one) so that the
+    point holds 6 to 15.  Checkers borne off stay off; no point is ever held by both sides.
+    A variant that is a finished game, or in ``exclude``, or made twice, is skipped, so
+    fewer may come back (``source`` is ``odd/KIND/seed/index``).
+
+    >>> rows = odd_variants(["4HPwATDgc/ABMA"], 3, seed=1)
+    >>> len(rows), sorted({r["source"].split("/")[1] for r in rows}) <= list(ODD_KINDS)
+    (3, True)
+    """
+    rng = random.Random(seed * 1_000_003 + 17)
+    seen = set(exclude)
+    rows: list[dict[str, str]] = []
+    tries = 0
+    while len(rows) < count and position_ids and tries < 20 * count:
+        tries += 1
+        board = [list(side) for side in Position.from_id(rng.choice(position_ids)).board]
+        side = rng.randrange(2)
+        mine, theirs = board[side], board[1 - side]
+        on_points = [p for p in range(24) for _ in range(mine[p])]
+        if len(on_points) < 2:
+            continue
+        kind = rng.choice(ODD_KINDS)
+        if kind == "bar":
+            moved = rng.sample(on_points, rng.randint(2, min(14, len(on_points))))
+            for p in moved:
+                mine[p] -= 1
+            mine[24] += len(moved)
+        else:
+            open_points = [p for p in range(24) if theirs[23 - p] == 0]
+            target = rng.choice(open_points)
+            others = [p for p in on_points if p != target]
+            low, high = max(6, mine[target] + 1), min(15, mine[target] + len(others))
+            if low > high:
+                continue
+            want = rng.randint(low, high)
+            for p in rng.sample(others, want - mine[target]):
+                mine[p] -= 1
+            mine[target] = want
+        pos = Position.from_board(board)
+        if pos.is_over() or pos.id() in seen:
+            continue
+        seen.add(pos.id())
+        rows.append({"position_id": pos.id(), "class": classify(pos).value, "source": f"odd/{kind}/{seed}/{len(rows)}"})
+    return rows
+

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tournament_helpers import alive, child_env, children_of
 
 from bgfast.bots import get_bot
@@ -23,10 +25,11 @@ from bgfast.errors import InvalidSpecError, InvalidWeightsError
 from bgfast.position import Position
 from bgfast.position_class import PositionClass, classify
 from bgfast.rollout import rollout
-from bgfast.sampling import TRAINING_PAIRINGS, YARDSTICK_PAIRINGS, sample_positions
+from bgfast.sampling import TRAINING_PAIRINGS, YARDSTICK_PAIRINGS, odd_variants, sample_positions
 from bgfast.train import cli
 from bgfast.train.rollout_labels import (
-    RolloutLabelConfig, block_path, format_sources, parse_sources, read_labels, read_sources, run_labels,
+    RolloutLabelConfig, _excluded, block_path, format_sources, label_block, parse_sources, read_labels, read_sources,
+    run_labels,
 )
 from bgfast.train.supervised import NetFit, RefineConfig, _validate, run_refine
 
@@ -71,6 +74,39 @@ def test_a_block_holds_each_position_s_rollout_and_class(tmp_path: Path) -> None
         assert np.array_equal(labels["targets"][i], np.float32(result.probabilities))
         assert labels["equity_se"][i] == np.float32(result.equity.se)
         assert classes[labels["classes"][i]] == classify(pos)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(["4HPwATDgc/ABMA", "2M7CYEDc9jBAIA", "27YBADjg/wcAQA", "sNvgATDgc/ABMA"]))
+def test_odd_variants_pile_one_sides_checkers_onto_its_bar_or_a_tower(seed: int, start: str) -> None:
+    rows = odd_variants([start], 4, seed)
+    assert rows == odd_variants([start], 4, seed)                      # seeded
+    before = Position.from_id(start)
+    for row in rows:
+        pos = Position.from_id(row["position_id"])
+        assert not pos.is_over() and row["class"] == classify(pos).value
+        kind = row["source"].split("/")[1]
+        changed = [side for side in (0, 1) if pos.board[side] != before.board[side]]
+        assert len(changed) == 1                                       # one side moved, the other stands
+        side = changed[0]
+        assert sum(pos.board[side]) == sum(before.board[side])         # none borne off, none made
+        if kind == "bar":
+            assert pos.board[side][24] - before.board[side][24] >= 2
+        else:
+            grown = [p for p in range(24) if pos.board[side][p] > before.board[side][p]]
+            assert len(grown) == 1 and 6 <= pos.board[side][grown[0]] <= 15
+
+
+def test_a_label_run_with_odd_positions_rolls_them_out_after_the_drawn_ones(tmp_path: Path) -> None:
+    config = RolloutLabelConfig(seed=3, blocks=1, per_class=SMALL, trials=36, odd=3)
+    assert run_labels(config, tmp_path) == 1
+    labels, _ = read_labels(tmp_path)
+    plain = label_block(dataclasses.replace(config, odd=0), 0)
+    assert len(labels["boards"]) == 8 and np.array_equal(labels["boards"][:5], plain["boards"])
+    drawn = [Position.from_bytes(b.tobytes()).id() for b in plain["boards"]]
+    odd = odd_variants(drawn, 3, 10_000 * 3, exclude=_excluded(config) | set(drawn))
+    assert [Position.from_bytes(b.tobytes()).id() for b in labels["boards"][5:]] == [r["position_id"] for r in odd]
+    assert np.array_equal(labels["targets"][:5], plain["targets"])     # the drawn ones' trials as before
 
 
 def test_a_label_run_resumes_and_refuses_other_settings(tmp_path: Path) -> None:

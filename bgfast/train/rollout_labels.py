@@ -15,7 +15,8 @@ makes such targets, block by block:
    (:mod:`bgfast.position_class`) a block, never a position of the equity yardstick nor
    of the files of ``exclude`` (by default the checker-play decision set,
    ``experiments/checker_play/decisions.csv`` of a source checkout, run from its root):
-   those measure the result;
+   those measure the result; with ``odd``, that many odd positions made from them after
+   them (:func:`bgfast.sampling.odd_variants`);
 2. rolls each position out with :func:`bgfast.rollout.rollout`, cubeless, ``trials``
    trials with its variance reduction (the first roll stratified over the 36 rolls,
    every roll's luck subtracted), the teacher net (``weights``) playing both sides at
@@ -85,6 +86,9 @@ class RolloutLabelConfig:
     :ivar ply: the teacher net's ply in the trials (0 on a small machine).
     :ivar weights: the teacher's weights file ("" = the shipped net).
     :ivar max_games: games a block may play looking for its positions.
+    :ivar odd: odd positions a block beside those (:func:`bgfast.sampling.odd_variants` of the
+        block's drawn positions: checkers piled onto a bar or into a tower, where the net's
+        inputs run past what games show it), each rolled out as the others (0 = none).
     :ivar exclude: CSV files (a ``position_id`` column) whose positions are never drawn,
         separated by commas, relative to the working folder or else to the checkout's root
         (:data:`CHECKOUT`) ("" = none; the yardstick's positions are never drawn either way).
@@ -98,9 +102,11 @@ class RolloutLabelConfig:
     weights: str = ""
     max_games: int = 5000
     exclude: str = DECISION_SET
+    odd: int = 0
 
     def __post_init__(self) -> None:
         whole_number(self.seed, "seed", low=0, error=InvalidSpecError)
+        whole_number(self.odd, "odd", low=0, error=InvalidSpecError)
         for name in ("blocks", "trials", "max_games"):
             whole_number(getattr(self, name), name, low=1, error=InvalidSpecError)
         whole_number(self.ply, "ply", low=0, high=3, error=InvalidSpecError)
@@ -167,11 +173,14 @@ def label_block(config: RolloutLabelConfig, block: int, exclude: set[str] | None
     """Block ``block``'s positions and rollout labels (the arrays of its file, module docstring)."""
     from bgfast.bots import get_bot
     from bgfast.rollout import rollout
-    from bgfast.sampling import TRAINING_PAIRINGS, sample_positions
+    from bgfast.sampling import TRAINING_PAIRINGS, odd_variants, sample_positions
 
+    excluded = _excluded(config) if exclude is None else exclude
     rows = sample_positions(config.quota(), 10_000 * config.seed + block, config.max_games,
-                            pairings=TRAINING_PAIRINGS, exclude=_excluded(config) if exclude is None else exclude,
-                            say=None)
+                            pairings=TRAINING_PAIRINGS, exclude=excluded, say=None)
+    if config.odd:
+        drawn = [row["position_id"] for row in rows]
+        rows += odd_variants(drawn, config.odd, 10_000 * config.seed + block, exclude=set(excluded) | set(drawn))
     spec = {"ply": config.ply, "cube": "never"} | ({"weights": config.weights} if config.weights else {})
     bot = get_bot("neural", **spec)
     classes = list(PositionClass)
@@ -205,7 +214,7 @@ def _work(job: tuple[dict[str, Any], int, str, set[str]]) -> tuple[int, int, flo
 
 def _short(config: RolloutLabelConfig, positions: int) -> str:
     """A warning for a block short of its quota (its games ran out: raise ``max_games``)."""
-    quota = sum(config.quota().values())
+    quota = sum(config.quota().values()) + config.odd
     return "" if positions >= quota else f" (short of its {quota}: the games ran out; more with --max-games)"
 
 
