@@ -21,7 +21,7 @@ is well below either line's own error), and the proper action in gnubg's words
 >>> from bgfast.rollout import rollout
 >>> r = rollout("4HPwATDgc/ABMA", cube=True, trials=72, seed=1, bot="heuristic")
 >>> sorted(r.cube_decision.to_dict())[:4]
-['action', 'difference', 'difference_se', 'double_pass']
+['action', 'close', 'difference', 'difference_se']
 """
 from __future__ import annotations
 
