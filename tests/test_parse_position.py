@@ -100,7 +100,7 @@ def test_a_position_id_states_no_rule() -> None:
 def test_an_xgid_maximum_cube_of_one_is_refused_by_the_rules() -> None:
     text = read_position("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:0")
     assert text.max_cube == 1
-    with pytest.raises(InvalidSpecError, match="rules.max_cube"):
+    with pytest.raises(InvalidSpecError, match=r"the XGID's maximum-cube field is 0 \(a highest cube of 2\*\*0 = 1\)"):
         text.rules()
 
 
