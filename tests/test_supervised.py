@@ -12,7 +12,7 @@ from bgfast.errors import InvalidSpecError
 from bgfast.train import TrainConfig, initial_weights
 from bgfast.train.config import self_play
 from bgfast.train.supervised import (
-    Lookahead, NetFit, RefineConfig, _conditional, _equity, _forward, _joint, _relative_error, _step, adam_step, fit_net,
+    Lookahead, NetFit, RefineConfig, _conditional, _equity, _forward, _joint, _relative_error, _step, fit_net,
     label_positions, lookahead_equity, lookahead_error, lookahead_positions, refine_positions, run_refine,
 )
 from bgfast.dice import ALL_21
@@ -527,18 +527,3 @@ def test_a_net_with_no_held_out_positions_has_no_figures_not_nan() -> None:
     assert _figures_text(empty) == "no figures (no position held out)"
     alone = {"excess_loss": 0.001, "equity_mae": 0.01, "rank_error": float("nan")}     # no roll of 2+ held out
     assert _figures_text(alone) == "excess loss 0.00100, equity error 0.01000"
-
-
-def test_adam_step_is_kingma_and_bas_algorithm_with_its_bias_corrections() -> None:
-    rng = np.random.default_rng(3)
-    start = rng.standard_normal((4, 3)).astype(np.float32)
-    params = {"w": start.copy()}
-    moments = {"w": (np.zeros_like(start), np.zeros_like(start))}
-    m, v, ref = np.zeros((4, 3)), np.zeros((4, 3)), start.astype(np.float64)
-    for step in range(1, 6):
-        g = rng.standard_normal((4, 3)).astype(np.float32)
-        adam_step(params, {"w": g}, moments, step, 0.01)
-        m = 0.9 * m + 0.1 * g
-        v = 0.999 * v + 0.001 * g * g
-        ref -= 0.01 * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8 / np.sqrt(1 - 0.999 ** step))
-    assert np.allclose(params["w"], ref, atol=1e-6) and not np.allclose(params["w"], start, atol=1e-3)
