@@ -34,7 +34,7 @@ from bgfast.bots.neural_weights import Weights
 from bgfast.errors import InvalidSpecError
 from bgfast.position import Position
 from bgfast.train.config import self_play
-from bgfast.train.supervised import _equity, _sigmoid, adam_step
+from bgfast.train.supervised import _equity, _sigmoid
 from bgfast.validation import real_number, whole_number
 
 __all__ = ["PruneExamples", "distil_prune", "fit_prune", "prune_examples", "prune_misses", "self_play_rolls"]
@@ -124,8 +124,7 @@ def fit_prune(examples: PruneExamples, hidden: int = 32, epochs: int = 12, seed:
     weights file holds them (``w1`` ``RAW_INPUTS`` x ``hidden``, ``b1``, ``w2`` 1 x
     ``hidden``, ``b2`` of 1).  Each has ``hidden`` sigmoid units and one linear output fit
     to the net's cubeless equity for the side on roll by least squares: Adam (0.9, 0.999)
-    on minibatches of ``batch`` (:func:`~bgfast.train.supervised.adam_step`), the rate ``lr``
-    times 0.7 each epoch.
+    on minibatches of ``batch``, the rate ``lr`` times 0.7 each epoch.
 
     :raises InvalidSpecError: ``hidden`` not a multiple of 8 from 8 to ``PRUNE_MAX_HIDDEN``,
         ``epochs`` or ``batch`` not a whole number of at least 1, ``seed`` below 0, ``lr``
@@ -141,12 +140,13 @@ def fit_prune(examples: PruneExamples, hidden: int = 32, epochs: int = 12, seed:
     out: dict[str, NDArray[np.float32]] = {}
     for k, net in enumerate(_neural.NETS):
         rng = np.random.default_rng((seed, k))
-        params = {"w1": (rng.standard_normal((_neural.RAW_INPUTS, hidden)) * 0.1).astype(np.float32),
-                  "b1": np.zeros(hidden, np.float32),
-                  "w2": (rng.standard_normal((1, hidden)) * 0.1).astype(np.float32),
-                  "b2": np.zeros(1, np.float32)}
+        params = [(rng.standard_normal((_neural.RAW_INPUTS, hidden)) * 0.1).astype(np.float32),
+                  np.zeros(hidden, np.float32),
+                  (rng.standard_normal((1, hidden)) * 0.1).astype(np.float32),
+                  np.zeros(1, np.float32)]
         rows = np.flatnonzero(examples.classes == k)
-        moments = {name: (np.zeros_like(p), np.zeros_like(p)) for name, p in params.items()}
+        moments = [np.zeros_like(p) for p in params]
+        squares = [np.zeros_like(p) for p in params]
         step, rate = 0, lr
         for epoch in range(epochs if len(rows) else 0):
             loss = 0.0
@@ -154,19 +154,24 @@ def fit_prune(examples: PruneExamples, hidden: int = 32, epochs: int = 12, seed:
             for start in range(0, len(order), batch):
                 take = order[start:start + batch]
                 x = examples.codes[take].astype(np.float32)
-                w1, b1, w2, b2 = params["w1"], params["b1"], params["w2"], params["b2"]
+                w1, b1, w2, b2 = params
                 h = _sigmoid(x @ w1 + b1)
                 dz = (h @ w2.T + b2) - equity[take, None]
                 loss += float((dz ** 2).sum())
                 dh = (dz @ w2) * h * (1 - h)
+                grads = [x.T @ dh / len(x), dh.mean(0), dz.T @ h / len(x), dz.mean(0)]
                 step += 1
-                adam_step(params, {"w1": x.T @ dh / len(x), "b1": dh.mean(0), "w2": dz.T @ h / len(x),
-                                   "b2": dz.mean(0)}, moments, step, rate)
+                for p, g, m, v in zip(params, grads, moments, squares):
+                    m *= 0.9
+                    m += 0.1 * g
+                    v *= 0.999
+                    v += 0.001 * g * g
+                    p -= (rate * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)).astype(np.float32)
             rate *= 0.7
             if log is not None:
                 log(f"{net} pruning net, epoch {epoch + 1}: equity error {np.sqrt(loss / len(rows)):.4f} "
                     f"(root mean square, {len(rows):,} plays)")
-        for part, p in params.items():
+        for part, p in zip(("w1", "b1", "w2", "b2"), params):
             out[f"{net}.prune.{part}"] = p.astype(np.float32)
     return out
 

@@ -49,7 +49,6 @@ import json
 import math
 import time
 import zipfile
-from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,7 +67,7 @@ from bgfast.train.config import changed_settings, self_play
 from bgfast.train.curve import paired_ppg
 from bgfast.validation import real_number, whole_number, write_output_file
 
-__all__ = ["RefineConfig", "adam_step", "label_positions", "refine_positions", "fit_net", "run_refine", "NetFit", "Lookahead",
+__all__ = ["RefineConfig", "label_positions", "refine_positions", "fit_net", "run_refine", "NetFit", "Lookahead",
            "lookahead_positions", "lookahead_equity", "lookahead_error"]
 
 START = "start.bgw"
@@ -496,21 +495,10 @@ def _step(fit: NetFit, x: _F32, t: _F32, mask: _F32, lr: float, groups: NDArray[
         for name, g in _lookahead_gradients(fit, lookahead).items():
             grads[name] += g
     fit.step += 1
-    adam_step(fit.params(), grads, fit.moments, fit.step, lr)
-
-
-def adam_step(params: Mapping[str, _F32], grads: Mapping[str, _F32], moments: Mapping[str, tuple[_F32, _F32]],
-              step: int, lr: float) -> None:
-    """One Adam step (Kingma and Ba 2015, their algorithm 1 with the bias corrections folded
-    into the rate: beta1 0.9, beta2 0.999, epsilon 1e-8), in place on ``params``: each
-    array moves by ``lr`` times its first moment over the root of its second, the
-    ``moments`` (first, second) of each name updated by its gradient.  ``step`` counts
-    the steps taken, this one included (1 for the first).  The one Adam of the fits here
-    and of :func:`bgfast.train.prune.fit_prune`."""
     b1, b2, eps = 0.9, 0.999, 1e-8
-    scale = lr * math.sqrt(1 - b2 ** step) / (1 - b1 ** step)
-    for name, param in params.items():
-        m, v = moments[name]
+    scale = lr * math.sqrt(1 - b2 ** fit.step) / (1 - b1 ** fit.step)
+    for name, param in fit.params().items():
+        m, v = fit.moments[name]
         g = grads[name]
         m *= b1
         m += (1 - b1) * g
