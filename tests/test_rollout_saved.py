@@ -281,3 +281,23 @@ def test_a_save_that_fails_after_the_trials_keeps_the_result(tmp_path: Path, mon
     out, err = capsys.readouterr()
     assert "cubeless equity" in out and err.endswith("No space left on device; nothing was written; the result "
                                                      "above was not saved\n")
+
+
+def test_a_save_of_another_rollout_or_of_more_trials_is_not_written_over(tmp_path: Path) -> None:
+    path = tmp_path / "r.npz"
+    save_rollout(path, OPENING, trials=144, seed=1, bot="heuristic")
+    kept = path.read_bytes()
+    with pytest.raises(InvalidRolloutError, match=r"holds a saved rollout of 144 trials with other arguments \(bot\): "
+                                                  r"writing there would lose it"):
+        save_rollout(path, OPENING, trials=72, seed=1, bot="pubeval")
+    with pytest.raises(InvalidRolloutError, match="holds 144 trials of this rollout, more than 72: go on with it"):
+        save_rollout(path, OPENING, trials=72, seed=1, bot="heuristic")
+    other = tmp_path / "other.npz"
+    save_rollout(other, OPENING, trials=72, seed=2, bot="heuristic")
+    with pytest.raises(InvalidRolloutError, match=r"other arguments \(seed\)"):
+        extend_rollout(path, 216, save=other)
+    assert path.read_bytes() == kept
+    save_rollout(path, OPENING, trials=216, seed=1, bot="heuristic")      # the same rollout, more trials: written
+    assert read_saved(path)[1].shape[1] == 216
+    (tmp_path / "junk.npz").write_bytes(b"not a save")
+    save_rollout(tmp_path / "junk.npz", OPENING, trials=36, seed=1, bot="heuristic")   # any other file: an output

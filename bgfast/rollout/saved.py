@@ -30,6 +30,7 @@ it by the score.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
@@ -219,12 +220,39 @@ def save_rollout(path: str | os.PathLike[str], position: Any, **options: Any) ->
     """:func:`~bgfast.rollout.rollout` of ``position`` with ``options``, saved to ``path`` to be
     continued by :func:`extend_rollout` (an interrupted rollout saves the trials it kept).
 
-    :raises InvalidRolloutError: as :func:`~bgfast.rollout.rollout`; a bot that is not registered.
+    :raises InvalidRolloutError: as :func:`~bgfast.rollout.rollout`; a bot that is not
+        registered; a ``path`` that holds a save of another rollout, or more trials of this
+        one (they would be lost: go on with :func:`extend_rollout`).
     :raises OutputFileError: the file cannot be written.
     """
     request = RolloutRequest.create(position, **options)
-    request_options(request)       # a bot that cannot be saved is refused before the trials
+    _check_not_lost(path, request_options(request), request.trials)   # a bot that cannot be saved: refused here too
     return run_rollout(request, record=lambda data, strata: write_saved(path, request, data, strata))
+
+
+def _check_not_lost(path: str | os.PathLike[str], options: dict[str, Any], trials: int) -> None:
+    """Refuse to write over a save of another rollout, or of this one with more trials: their
+    trials would be lost (a file that is not a readable save is written over, as any output).
+
+    :raises InvalidRolloutError: naming the save and what to do.
+    """
+    if not os.path.isfile(path):
+        return
+    try:
+        saved, data, _ = read_saved(path)
+    except InvalidRolloutError:
+        return
+    where, held = repr(shortened(os.fspath(path))), data.shape[1]
+    if isinstance(saved.get("rules"), Rules):          # read back as Rules, written as their fields
+        saved = {**saved, "rules": dataclasses.asdict(saved["rules"])}
+    if saved != options:
+        changed = sorted(k for k in saved.keys() | options.keys() if saved.get(k) != options.get(k))
+        raise InvalidRolloutError(f"{where} holds a saved rollout of {held:,} trials with other arguments "
+                                  f"({', '.join(changed)}): writing there would lose it; name another file, or "
+                                  "remove it first")
+    if held > trials:
+        raise InvalidRolloutError(f"{where} holds {held:,} trials of this rollout, more than {trials:,}: go on "
+                                  "with it with extend_rollout (bgfast rollout --extend), or name another file")
 
 
 def saved_trials(path: str | os.PathLike[str]) -> int:
@@ -257,5 +285,7 @@ def extend_rollout(path: str | os.PathLike[str], trials: int, *, save: str | os.
                                     progress=progress, interruptible=interruptible, backend=backend,
                                     scheduler=scheduler, **options)
     target = path if save is None else save
+    if save is not None and os.path.abspath(save) != os.path.abspath(path):
+        _check_not_lost(save, request_options(request), trials)
     return run_rollout(request, previous=(data, strata),
                        record=lambda rows, s: write_saved(target, request, rows, s))
