@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import sqlite3
+import tomllib
 
 import numpy as np
 from numpy.typing import NDArray
@@ -248,8 +249,6 @@ def spec_problem(text: object) -> str | None:
     >>> spec_problem('name = "x"\nmatch_length = "3"\n')
     "has match_length = '3', not a whole number or a list of them"
     """
-    import tomllib
-
     from bgfast.match import Rules
 
     if not isinstance(text, str):
@@ -316,10 +315,13 @@ def find_damage(conn: sqlite3.Connection) -> str | None:
             ("chunk_seats", "SELECT run, chunk, SUM(matches) FROM chunk_seats GROUP BY run, chunk"),
             ("chunk_units", "SELECT run, chunk, SUM(units * matches_per_unit) FROM chunk_units "
                             "GROUP BY run, chunk"))]
-    for name, text in conn.execute("SELECT name, spec FROM runs ORDER BY run"):
+    judged_runs = []
+    for run, name, text in conn.execute("SELECT run, name, spec FROM runs ORDER BY run"):
         problem = spec_problem(text)
         if problem is not None:
             return f"the spec saved for run {name!r} (the spec column of its runs table) {problem} (edited by hand?)"
+        if "judge" in tomllib.loads(text):
+            judged_runs.append(run)
     if orphans:
         return f"{orphans} matches are of players missing from its players table (rows deleted?)"
     if (played.keys() | saved.keys()) - names.keys():
@@ -328,9 +330,6 @@ def find_damage(conn: sqlite3.Connection) -> str | None:
         if played.get(run, 0) != saved.get(run, 0):
             return (f"run {name!r} has {played.get(run, 0)} match rows where its finished chunks hold "
                     f"{saved.get(run, 0)} (rows of matches or chunks deleted?)")
-    import tomllib
-
-    judged_runs = [run for run, text in conn.execute("SELECT run, spec FROM runs") if "judge" in tomllib.loads(text)]
     if judged_runs:
         if not JUDGED_TABLES <= table_names(conn):
             return (f"run {names[judged_runs[0]]!r} is judged but the file has no {', '.join(sorted(JUDGED_TABLES))} "
