@@ -92,7 +92,10 @@ def write_matches_csv(path: str | Path, out: str | Path | IO[str]) -> int:
 def _openings_by_run(store: Store) -> dict[str, Any]:
     """For each run with openings, its schedule (which tells a match's opening) and its
     Position IDs."""
-    import tomllib
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
 
     from bgfast.tournament.schedule import scheduler
     from bgfast.tournament.spec import TournamentSpec

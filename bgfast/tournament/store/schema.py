@@ -36,7 +36,12 @@ from __future__ import annotations
 
 import dataclasses
 import sqlite3
-import tomllib
+import sys
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 import numpy as np
 from numpy.typing import NDArray

@@ -15,10 +15,15 @@ from __future__ import annotations
 import functools
 import json
 import sqlite3
+import sys
 import time
-import tomllib
 from typing import Any
 from dataclasses import dataclass, field
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 import numpy as np
 from numpy.typing import NDArray
