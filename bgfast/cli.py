@@ -99,6 +99,7 @@ def _read_position(text: str, *, to_play: bool = False) -> PositionText:
     ends when the first side has borne off all of them), or, ``to_play``, when its game is over.
 
     :raises InvalidPositionError: such a position, or text that does not read as one.
+    :raises InvalidMatchIdError: ``to_play``, a cube above the rules' highest cube.
     """
     from bgfast.formats.text import read_position
 
@@ -112,6 +113,8 @@ def _read_position(text: str, *, to_play: bool = False) -> PositionText:
         who = "the side on roll" if on_roll == 0 else "the side not on roll"
         raise InvalidPositionError(f"the game in {quoted} is over: {who} has borne off all its checkers, so there "
                                    "is nothing to play")
+    if to_play:
+        stated.rules()   # the cube within the rules, as every judging command checks
     return stated
 
 

@@ -530,7 +530,7 @@ class MatchState:
     def check_roll(self, dice: Dice | str | tuple[int, int]) -> Dice:
         """``dice`` as :class:`~bgfast.dice.Dice` if the player on roll may play them now.
 
-        That needs a game that has not ended, no double and no resignation
+        That needs a game in play (started, not ended), no double and no resignation
         waiting for an answer, and, when this state says the dice were rolled,
         those dice (in either order).  This is what makes a Match ID or an XGID
         a position to play from (``bgfast moves``, a rollout's first roll).
@@ -543,10 +543,11 @@ class MatchState:
         bgfast.errors.InvalidDiceError: the match state says 6-5 were rolled, not 3-1
 
         :raises InvalidDiceError: dice that do not parse, other dice than the
-            state's, a pending double or resignation, or a game that has ended.
+            state's, a pending double or resignation, or no game in play (not
+            started, or ended).
         """
         roll = Dice.of(dice)
-        if self.game_state in _ENDED:
+        if self.game_state != GameState.PLAYING:
             raise InvalidDiceError(f"no roll to play: {self.game_state.describe()}")
         if self.double_offered:
             raise InvalidDiceError(f"no roll to play: a double is pending, player {self.turn} is to take or pass")

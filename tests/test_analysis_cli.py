@@ -15,7 +15,7 @@ from cli_helpers import assert_snapshot, fixed_terminal, run  # noqa: F401  (fix
 
 from bgfast.analysis import analyse_cube, evaluate_position, rank_plays
 from bgfast.bots import get_bot
-from bgfast.match import MatchState
+from bgfast.match import GameState, MatchState
 from bgfast.position import Position
 
 START = "4HPwATDgc/ABMA"
@@ -108,6 +108,49 @@ def test_cube_in_the_crawford_game(capsys):
 
 
 # ---------------------------------------------------------------- bad input
+
+
+CUBE_128 = f"{START}:{MatchState(cube_value=128, cube_owner=0).match_id()}"
+NO_GAME = f"{START}:{MatchState(length=7, game_state=GameState.NONE).match_id()}"
+RESIGNED = f"{START}:{MatchState(length=7, resigned=1).match_id()}"
+
+
+@pytest.mark.parametrize("argv", [["eval"], ["hint", "31"], ["moves", "31"], ["cube"], ["rollout", "--trials", "36"],
+                                  ["rollout", "--cube", "--trials", "36"]], ids=" ".join)
+@pytest.mark.parametrize("position, words", [
+    (CUBE_128, "the cube is at 128, above the highest cube the rules allow (64)"),
+    (NO_GAME, "no game has started"),
+], ids=["cube 128", "no game"])
+def test_every_judging_command_refuses_a_match_state_alike(capsys, argv, position, words):
+    """A cube above the highest and a Match ID of no game in play are refused by each
+    command that plays or judges from the position, not answered by some."""
+    code, out, err = run(capsys, argv[0], position, *argv[1:])
+    assert (code, out) == (2, "") and err.count("\n") == 1 and words in err
+
+
+def test_a_cube_of_128_is_judged_where_an_xgid_allows_it(capsys):
+    xgid = "XGID=-b----E-C---eE---c-e----B-:7:1:1:00:0:0:0:0:8"      # cube 2**7 of player 1, highest 2**8
+    assert _json(capsys, "eval", xgid, "--json")["cube"] == 128
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["hint", "31"], "a resignation is offered"), (["moves", "31"], "a resignation is offered"),
+    (["cube"], "a resignation is offered"), (["rollout", "--cube", "--trials", "36"], "a resignation is offered"),
+], ids=lambda v: " ".join(v) if isinstance(v, list) else "")
+def test_a_pending_resignation_leaves_no_roll_and_no_cube_decision(capsys, argv, words):
+    code, out, err = run(capsys, argv[0], RESIGNED, *argv[1:])
+    assert (code, out) == (2, "") and err.count("\n") == 1 and words in err
+
+
+def test_eval_of_a_pending_resignation_gives_the_chances_without_a_cube_action(capsys):
+    """The answer to a resignation turns on the chances: eval gives them, as before the
+    roll, with no cube action (the decision pending is the answer)."""
+    data = _json(capsys, "eval", RESIGNED, "--json")
+    plain = _json(capsys, "eval", f"{START}:{MatchState(length=7).match_id()}", "--json")
+    assert data["cube_action"] is None and plain["cube_action"] is not None
+    assert data["cubeful_equity"] == pytest.approx(plain["cubeful_equity"])
+    code, out, _ = run(capsys, "eval", RESIGNED)
+    assert code == 0 and "no cube action: a resignation is offered" in out
 
 
 @pytest.mark.parametrize("argv, words", [

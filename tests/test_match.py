@@ -591,6 +591,7 @@ def test_check_roll_takes_any_dice_before_the_roll_and_only_the_rolled_dice_afte
     (MatchState(resigned=2, turn=1), "a resignation is offered"),
     (MatchState(length=5, score=(5, 2), game_state=GameState.OVER), "the game is over"),
     (MatchState(game_state=GameState.DROPPED), "no roll to play: the game ended by a pass"),
+    (MatchState(game_state=GameState.NONE), "no roll to play: no game has started"),
 ])
 def test_check_roll_refuses_a_state_with_no_roll_to_play(state: MatchState, message: str) -> None:
     with pytest.raises(InvalidDiceError, match=message):

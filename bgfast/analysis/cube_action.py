@@ -217,8 +217,13 @@ class CubeAnalysis:
 
 
 def _check_before_roll(situation: Situation) -> None:
-    """:raises InvalidAnalysisError: the position's text says the dice are rolled."""
-    dice = situation.match.dice
+    """:raises InvalidAnalysisError: the position's text says the dice are rolled, or that a
+    resignation waits for an answer (the decision then is the answer, not the cube)."""
+    m = situation.match
+    if m.resigned:
+        raise InvalidAnalysisError(f"a resignation is offered (Match ID {m.match_id()}): player {m.turn} is to "
+                                   "answer it, not to double; bgfast eval gives the chances that answer turns on")
+    dice = m.dice
     if dice != (0, 0):
         raise InvalidAnalysisError(f"the dice are rolled ({dice[0]}{dice[1]}): the cube decision comes "
                                    "before the roll; give the position before it")
@@ -289,7 +294,8 @@ def analyse_cube(position: Position | str, judge: Judge | str = DEFAULT_JUDGE, *
     'No double, take'
 
     :raises InvalidPositionError, InvalidMatchIdError: a malformed position.
-    :raises InvalidAnalysisError: a finished game, the dice already rolled, a bot without probabilities.
+    :raises InvalidAnalysisError: a finished game, the dice already rolled, a resignation offered, a bot
+        without probabilities.
     :raises ValueError: a ply the bot does not have (its own error).
     """
     judge = Judge.resolve(judge, ply, cube=True)

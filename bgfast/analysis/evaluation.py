@@ -59,7 +59,7 @@ class PositionEvaluation:
         """The evaluation for JSON: ``probabilities`` (``win``, ``win_gammon``,
         ``win_backgammon``, ``lose_gammon``, ``lose_backgammon``), ``cubeless_equity``,
         ``cubeful_equity``, ``ply``, ``position_id``, ``cube_action`` (gnubg's words, null
-        with the dice rolled), the score and cube (:meth:`Situation.to_dict`) and in match
+        with the dice rolled or a resignation offered), the score and cube (:meth:`Situation.to_dict`) and in match
         play ``mwc`` and ``emg`` (the cubeful equity again, by its name)."""
         out: dict[str, Any] = {
             "position_id": self.situation.position.id(), "ply": self.ply,
@@ -85,6 +85,9 @@ class PositionEvaluation:
             lines.append(f"  cubeful equity  {signed(self.cubeful_equity)} points per cube")
         if self.cube is not None:
             lines.append(f"  proper cube action: {self.cube.action.value}")
+        elif s.match.resigned:
+            lines.append(f"  no cube action: a resignation is offered (player {s.match.turn} is to answer), so the "
+                         "cubeful equity is the cube's as it stands")
         else:
             d1, d2 = s.match.dice
             lines.append(f"  no cube action: the dice are rolled ({d1}{d2}), so the cubeful equity is the cube's as "
@@ -107,7 +110,7 @@ def evaluate_position(position: Position | str, judge: Judge | str = DEFAULT_JUD
     situation = Situation.read(position, rules=rules, met=met, cube_efficiency=judge.cube_efficiency)
     ahead = judge.cube_decision(situation)
     decision, p = ahead if ahead is not None else (None, judge.probabilities(situation.position))
-    if situation.match.dice != (0, 0):
+    if situation.match.dice != (0, 0) or situation.match.resigned:   # no cube decision now
         cube = None
         value = situation.cubeful_value(p) if decision is None else decision.no_double
         equity = situation.equity(value)

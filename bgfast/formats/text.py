@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from bgfast.codecs.xgid import has_xgid_prefix, parse_xgid
 from bgfast.dice import Dice
-from bgfast.errors import InvalidPositionError, InvalidSpecError
+from bgfast.errors import InvalidMatchIdError, InvalidPositionError, InvalidSpecError
 from bgfast.match import MatchState, Rules
 from bgfast.position import Position
 
@@ -57,13 +57,21 @@ class PositionText:
 
         :raises InvalidSpecError: a stated rule :class:`~bgfast.match.Rules` refuses
             (an XGID maximum cube of 1, i.e. a field of 0: Rules needs 2 or more).
+        :raises InvalidMatchIdError: a cube above the highest cube of the rules (a Match ID
+            of a cube of 128, say, with the default 64).
         """
         if self.max_cube is not None and self.max_cube < 2:
             raise InvalidSpecError(f"the XGID's maximum-cube field is {self.max_cube.bit_length() - 1} (a highest cube "
                                    f"of 2**{self.max_cube.bit_length() - 1} = {self.max_cube}): bgfast's rules need "
                                    "a highest cube of 2 or more, a field of 1 or more")
         stated = {name: getattr(self, name) for name in ("max_cube", "jacoby", "beaver")}
-        return dataclasses.replace(base or Rules(), **{k: v for k, v in stated.items() if v is not None})
+        rules = dataclasses.replace(base or Rules(), **{k: v for k, v in stated.items() if v is not None})
+        if self.match is not None and self.match.cube_value > rules.max_cube:
+            whose = "the XGID's maximum-cube field" if self.max_cube is not None else "the rules"
+            raise InvalidMatchIdError(f"the cube is at {self.match.cube_value}, above the highest cube {whose} "
+                                      f"allow ({rules.max_cube}); an XGID states its own (its maximum-cube field "
+                                      "N allows a cube of 2**N)")
+        return rules
 
     def check_roll(self, dice: Dice | str | tuple[int, int]) -> Dice:
         """``dice`` as :class:`~bgfast.dice.Dice` if the text allows a play of them now.

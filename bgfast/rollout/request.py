@@ -29,7 +29,7 @@ from bgfast.dice import Dice
 from bgfast.errors import IllegalCubeActionError, InvalidRolloutError, shortened
 from bgfast.game import MAX_MATCH_LENGTH
 from bgfast.formats.text import PositionText, format_position, read_position
-from bgfast.match import MatchState, Rules
+from bgfast.match import GameState, MatchState, Rules
 from bgfast.met import MatchEquityTable
 from bgfast.position import VARIANTS, Move, Position
 from bgfast.validation import real_number, whole_number
@@ -271,7 +271,8 @@ class RolloutRequest:
             result of the trials finished, cut the same way, in its ``partial``.)
         :raises InvalidRolloutError: zero, negative or too many (:data:`MAX_TRIALS`) trials;
             zero or negative workers, plies or
-            target, an unknown backend, a scheduler without the dask backend, a finished position or match, a pending double (without ``cube``), ``plays`` or
+            target, an unknown backend, a scheduler without the dask backend, a finished position or match, no game in play (its state), a pending double (without ``cube``) or
+            resignation (with ``cube``), ``plays`` or
             ``play`` without dice, truncation with no evaluator, a position with
             more checkers than the variant has; ``cube`` with dice or a play, or where the
             side on roll may not double (the Crawford game, the opponent's cube, ...);
@@ -396,6 +397,13 @@ class RolloutRequest:
         decision rolled out: the doubler on roll before its roll)."""
         if not isinstance(match, MatchState):
             raise InvalidRolloutError(f"match must be a MatchState, got {match!r}")
+        if match.game_state != GameState.PLAYING:
+            raise InvalidRolloutError(f"no game is being played ({match.game_state.describe()}, Match ID "
+                                      f"{match.match_id()}): nothing to roll out")
+        if match.resigned and cube:
+            raise InvalidRolloutError(f"a resignation is offered ({match.describe()}, Match ID {match.match_id()}): "
+                                      f"player {match.turn} is to answer it, not to double; roll out the position "
+                                      "(without --cube) to judge the resignation")
         if match.double_offered and cube:
             match = dataclasses.replace(match, double_offered=False, turn=match.player_on_roll)
         if match.double_offered:
