@@ -95,8 +95,8 @@ def _play_order(move: Move) -> tuple[tuple[int, int], ...]:
 
 def _read_position(text: str, *, to_play: bool = False) -> PositionText:
     """A Position ID, ``PositionID:MatchID`` or XGID from the command line, refused in the
-    terms the user typed when no game reaches it (neither side has a checker left: a game
-    ends when the first side has borne off all of them), or, ``to_play``, when its game is over.
+    terms the user typed when no game reaches it (:meth:`~bgfast.position.Position.unreachable`),
+    or, ``to_play``, when its game is over.
 
     :raises InvalidPositionError: such a position, or text that does not read as one.
     :raises InvalidMatchIdError: ``to_play``, a cube above the rules' highest cube.
@@ -106,9 +106,9 @@ def _read_position(text: str, *, to_play: bool = False) -> PositionText:
     stated = read_position(text)
     on_roll, opponent = stated.position.checkers()[1], stated.position.checkers()[0]
     quoted = repr(shortened(text.strip()))
-    if on_roll == opponent == 0:
-        raise InvalidPositionError(f"{quoted} has no checker left on either side: no game reaches it (a game ends "
-                                   "when the first side has borne off all its checkers)")
+    unreachable = stated.position.unreachable()
+    if unreachable is not None:
+        raise InvalidPositionError(f"{quoted} {unreachable}")
     if to_play and (on_roll == 0 or opponent == 0):
         who = "the side on roll" if on_roll == 0 else "the side not on roll"
         raise InvalidPositionError(f"the game in {quoted} is over: {who} has borne off all its checkers, so there "

@@ -17,7 +17,7 @@ from bgfast.validation import whole_number
 
 __all__ = ["Dice", "ALL_21", "ALL_36"]
 
-_DICE_TEXT = re.compile(r"^\s*([1-6])\s*[-,/ ]?\s*([1-6])\s*$")
+_DICE_TEXT = re.compile(r"^\s*([1-6])\s*[-, ]?\s*([1-6])\s*$")   # not "/": "3/1" reads as a checker move
 
 
 @dataclass(frozen=True, order=True)

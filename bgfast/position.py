@@ -326,6 +326,29 @@ class Position:
         """True when a side has borne off all its checkers."""
         return not any(self._key[:25]) or not any(self._key[25:])
 
+    def unreachable(self) -> str | None:
+        """Why no game reaches this board, in words after the position's name ("has ..."),
+        or None when one may.
+
+        Two boards are caught: neither side has a checker left (a game ends when the first
+        side has borne off all of them); and, in a game not over, checkers on a bar with none
+        on the points (the side that hit last keeps a checker on the board until its game
+        ends), such as all 15 of each side on its bar.
+
+        >>> Position().unreachable() is None
+        True
+        >>> Position.from_id("AAAA/38AAAD/fw").unreachable()[:42]    # 15 of each side on the bar
+        'has checkers on the bar and none on the po'
+        """
+        on_points = any(self._key[:24]) or any(self._key[25:49])
+        if not any(self._key[:25]) and not any(self._key[25:]):
+            return ("has no checker left on either side: no game reaches it (a game ends when the first side "
+                    "has borne off all its checkers)")
+        if not on_points and not self.is_over():
+            return ("has checkers on the bar and none on the points: no game reaches it (the side that hit last "
+                    "keeps a checker on the board until its game ends)")
+        return None
+
     def outcome(self, checkers: int = NUM_CHECKERS) -> Outcome | None:
         """``None`` while both sides have checkers, else who won and how, at cube 1.
 

@@ -633,3 +633,13 @@ def test_report_writes_its_files_before_its_table_so_a_reader_that_goes_away_cos
     child.wait(timeout=60)
     assert (results.parent / "m.csv").read_text().count("\n") == 3       # the header and the two matches
     assert (results.parent / "p.csv").exists()
+
+
+@pytest.mark.parametrize("argv", [["eval"], ["cube"], ["hint", "31"], ["moves", "31"], ["show"], ["rollout"]],
+                         ids=" ".join)
+def test_all_checkers_on_the_bar_is_refused_by_every_command(capsys: pytest.CaptureFixture[str],
+                                                              argv: list[str]) -> None:
+    both_on_the_bar = "AAAA/38AAAD/fw"      # 15 of each side on its bar: evaluated before
+    code, out, err = run(capsys, argv[0], both_on_the_bar, *argv[1:])
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "has checkers on the bar and none on the points: no game reaches it" in err

@@ -6,11 +6,13 @@ numbering (index 24 = bar), as in the module docstring of bgfast/position.py.
 from __future__ import annotations
 
 import copy
+import random
 import pickle
 
 import numpy as np
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 from strategies import legal_boards
 
 from bgfast import (
@@ -505,7 +507,7 @@ def test_dice_outside_1_to_6_or_not_integers_are_rejected(d1: object, d2: object
         STARTING.legal_moves(d1, d2)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("text", ["71", "3", "", "30", "3-", "abc", "3/1/2"])
+@pytest.mark.parametrize("text", ["71", "3", "", "30", "3-", "abc", "3/1/2", "3/1"])
 def test_dice_text_that_is_not_two_digits_1_to_6_is_rejected(text: str) -> None:
     with pytest.raises(InvalidDiceError, match=repr(text).replace("/", ".")):
         STARTING.parse_move("8/5 6/5", text)
@@ -586,3 +588,28 @@ def test_position_names_the_reader_of_text_it_does_not_take(text: str, hint: str
 def test_position_from_id_still_takes_only_a_position_id() -> None:
     with pytest.raises(InvalidPositionError, match="a Position ID has 14 characters"):
         Position.from_id("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")
+
+
+@given(st.integers(0, 2**32 - 1))
+def test_no_position_of_a_played_game_is_unreachable(seed: int) -> None:
+    """Every board a game passes through, either side's view, is one a game reaches."""
+    rng = random.Random(seed)
+    pos = Position()
+    while not pos.is_over():
+        assert pos.unreachable() is None and pos.swap_sides().unreachable() is None, pos.id()
+        moves = pos.legal_moves(rng.randint(1, 6), rng.randint(1, 6))
+        pos = rng.choice(list(moves)).position.swap_sides()
+    assert pos.unreachable() is None
+
+
+@pytest.mark.parametrize("bars, words", [
+    ((15, 15), "has checkers on the bar and none on the points"),
+    ((1, 2), "has checkers on the bar and none on the points"),
+    ((0, 0), "has no checker left on either side"),
+    ((1, 0), None),        # a finished game: the loser's last checker on the bar, a backgammon
+])
+def test_boards_no_game_reaches_say_why(bars: tuple[int, int], words: str | None) -> None:
+    board = [[0] * 25, [0] * 25]
+    board[0][24], board[1][24] = bars
+    why = Position.from_board(board).unreachable()
+    assert why is None if words is None else why is not None and why.startswith(words)

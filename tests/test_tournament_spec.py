@@ -170,7 +170,12 @@ def test_sprt_needs_exactly_two_players() -> None:
 
 def test_fewer_than_two_players_is_an_error() -> None:
     text = BASE.split("[[players]]\nname = \"random\"")[0]
-    assert error_of(text).startswith("players:")
+    assert error_of(text) == "players: must list at least two players ([[players]] tables), got 1"
+
+
+def test_players_that_are_not_a_list_are_named_so_not_too_few() -> None:
+    text = BASE.split("[[players]]")[0] + "players = 5\n"
+    assert error_of(text) == "players: must be a list of players ([[players]] tables), got 5"
 
 
 def test_text_that_is_not_toml_is_an_error_naming_the_source() -> None:

@@ -61,13 +61,17 @@ class Situation:
         :param met: the table of match play, or its name (default Kazaross-XG2).
         :raises InvalidPositionError: a malformed position.
         :raises InvalidMatchIdError: a malformed Match ID or XGID match field.
-        :raises InvalidAnalysisError: a finished game or match, or a match longer than the table.
+        :raises InvalidAnalysisError: a finished game or match, a board no game reaches
+            (:meth:`Position.unreachable`), or a match longer than the table.
         :raises InvalidMetError: an unknown table.
         """
         text = read_position(position)
         rules = text.rules(rules)
         match = text.match or MatchState(jacoby=rules.jacoby)
         pos = text.position
+        unreachable = pos.unreachable()
+        if unreachable is not None:
+            raise InvalidAnalysisError(f"{pos.id()!r} {unreachable}")
         if pos.is_over():
             raise InvalidAnalysisError(f"the game in {pos.id()!r} is over: there is nothing to judge")
         if match.game_state != GameState.PLAYING:

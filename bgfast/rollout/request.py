@@ -271,7 +271,8 @@ class RolloutRequest:
             result of the trials finished, cut the same way, in its ``partial``.)
         :raises InvalidRolloutError: zero, negative or too many (:data:`MAX_TRIALS`) trials;
             zero or negative workers, plies or
-            target, an unknown backend, a scheduler without the dask backend, a finished position or match, no game in play (its state), a pending double (without ``cube``) or
+            target, an unknown backend, a scheduler without the dask backend, a finished position or match, a board no game
+            reaches (:meth:`Position.unreachable`), no game in play (its state), a pending double (without ``cube``) or
             resignation (with ``cube``), ``plays`` or
             ``play`` without dice, truncation with no evaluator, a position with
             more checkers than the variant has; ``cube`` with dice or a play, or where the
@@ -298,8 +299,10 @@ class RolloutRequest:
         if target_se is not None:  # checked; the value itself is kept as given (the result reports it)
             real_number(target_se, "target_se", low=0.0, strict=True, what="a positive number", bounds="",
                         error=InvalidRolloutError)
+        given = shortened(position.strip()) if isinstance(position, str) else pos.id()  # as the user wrote it
+        if pos.unreachable() is not None:
+            raise InvalidRolloutError(f"position {given!r} {pos.unreachable()}")
         if pos.is_over():
-            given = shortened(position.strip()) if isinstance(position, str) else pos.id()  # as the user wrote it
             raise InvalidRolloutError(f"position {given!r} is already over: nothing to roll out")
         rules = cls._rules(rules, text)
         match = cls._match(match or parsed_match or MatchState(jacoby=rules.jacoby), bool(cube))
@@ -397,9 +400,6 @@ class RolloutRequest:
         decision rolled out: the doubler on roll before its roll)."""
         if not isinstance(match, MatchState):
             raise InvalidRolloutError(f"match must be a MatchState, got {match!r}")
-        if match.game_state != GameState.PLAYING:
-            raise InvalidRolloutError(f"no game is being played ({match.game_state.describe()}, Match ID "
-                                      f"{match.match_id()}): nothing to roll out")
         if match.resigned and cube:
             raise InvalidRolloutError(f"a resignation is offered ({match.describe()}, Match ID {match.match_id()}): "
                                       f"player {match.turn} is to answer it, not to double; roll out the position "
@@ -412,6 +412,9 @@ class RolloutRequest:
                                       "(bgfast rollout --cube)")
         if match.length and min(match.away(0), match.away(1)) == 0:
             raise InvalidRolloutError(f"the match is already over ({match.describe(dice=False)}, Match ID "
+                                      f"{match.match_id()}): nothing to roll out")
+        if match.game_state != GameState.PLAYING:
+            raise InvalidRolloutError(f"no game is being played ({match.game_state.describe()}, Match ID "
                                       f"{match.match_id()}): nothing to roll out")
         if match.length > MAX_MATCH_LENGTH:
             raise InvalidRolloutError(

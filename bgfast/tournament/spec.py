@@ -431,8 +431,10 @@ class TournamentSpec:
 
     @staticmethod
     def _players(raw: Any, base_dir: str | Path | None = None) -> tuple[PlayerSpec, ...]:
-        if not isinstance(raw, list) or len(raw) < 2:
-            raise _fail("players", "must list at least two players ([[players]] tables)")
+        if not isinstance(raw, list):
+            raise _fail("players", f"must be a list of players ([[players]] tables), got {shortened(repr(raw))}")
+        if len(raw) < 2:
+            raise _fail("players", f"must list at least two players ([[players]] tables), got {len(raw)}")
         players = []
         seen: set[str] = set()
         for i, table in enumerate(raw):
