@@ -3,6 +3,8 @@ judged table (written, resumed, added to files of the previous version) and the 
 judged figures in text, --json and --html."""
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 import sqlite3
@@ -16,6 +18,7 @@ from bgfast.bots import get_bot
 from bgfast.cli import main
 from bgfast.errors import InvalidSpecError
 from bgfast.game import JUDGED_COLUMNS
+from bgfast.tournament.csv_export import CSV_COLUMNS
 from bgfast.tournament.html_report import judged_section
 from bgfast.tournament import TournamentSpec, load_standings, run_tournament
 from bgfast.tournament.html_report import running_judged
@@ -134,8 +137,16 @@ def test_a_judged_run_keeps_each_matchs_figures_and_plays_the_same_matches_as_an
     judged, plain = tmp_path / "judged.sqlite", tmp_path / "plain.sqlite"
     run_tournament(TournamentSpec.from_toml_string(spec_text()), judged, workers=1)
     run_tournament(TournamentSpec.from_toml_string(spec_text(judge="")), plain, workers=1)
-    assert csv_of(judged).replace("judged", "x") == csv_of(plain).replace("judged", "x")
+    judged_csv = list(csv.DictReader(io.StringIO(csv_of(judged))))
+    plain_csv = list(csv.DictReader(io.StringIO(csv_of(plain))))
+    shared = [c for c in CSV_COLUMNS[:CSV_COLUMNS.index("forfeit") + 1] if c != "run"]   # all but the judge's
+    assert [[r[c] for c in shared] for r in judged_csv] == [[r[c] for c in shared] for r in plain_csv]
+    assert all(r["luck_a"] == "" for r in plain_csv)
     rows = judged_of(judged)
+    # the matches CSV carries each judged match's figures, seat a first (report --matches)
+    from_csv = [[float(r[f"{name}_{seat}"]) for name in ("luck", "checker_error", "checker_decisions", "cube_error",
+                                                         "cube_decisions") for seat in "ab"] for r in judged_csv]
+    assert np.allclose(from_csv, [r[2:] for r in rows], rtol=0, atol=1e-6)
     assert len(rows) == 40 and [r[1] for r in rows] == list(range(40))
     figures = np.array([r[2:] for r in rows], dtype=float)
     named = dict(zip(JUDGED_COLUMNS, figures.T))

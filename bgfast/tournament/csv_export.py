@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
+from bgfast.game import JUDGED_COLUMNS
 from bgfast.tournament.results import SavedMatch
 from bgfast.tournament.standings import Standings
 from bgfast.tournament.store import Store, open_results
@@ -19,11 +20,18 @@ __all__ = ["CSV_COLUMNS", "PAIRING_CSV_COLUMNS", "write_matches_csv", "write_pai
 
 CSV_COLUMNS = ("index", "player_a", "player_b", "length", "seed", "score_a", "score_b", "winner", "games",
                "dice_index", "gammons_a", "gammons_b", "backgammons_a", "backgammons_b", "cube_actions",
-               "plies", "run", "opening", "forfeit")
+               "plies", "run", "opening", "forfeit", "luck_a", "luck_b", "checker_error_a", "checker_error_b",
+               "checker_decisions_a", "checker_decisions_b", "cube_error_a", "cube_error_b", "cube_decisions_a",
+               "cube_decisions_b")
 """Columns of ``--matches``: player_a sat in seat 0; the dice were stream (seed, dice_index);
 ``opening`` is the Position ID the match's first game started from, player_b on roll
 (empty: the opening roll); ``forfeit`` names the player whose engine failed and forfeited
-the match (its score is then the match length, no game of it was played out), else empty."""
+the match (its score is then the match length, no game of it was played out), else empty.
+The last ten are a judged run's (``[judge]``; empty in other runs), each seat's own view:
+the summed luck of its rolls (money: points; match play: match winning chance), the summed
+error of its unforced checker plays and of its close or actual cube decisions (the same
+units; times 1000 over the decisions they are ``bgfast report``'s error rates) and their
+counts (:data:`bgfast.game.JUDGED_COLUMNS`)."""
 
 PAIRING_CSV_COLUMNS = ("player_a", "player_b", "matches", "units", "paired", "a_wins", "b_wins", "a_ppg",
                        "ppg_se_paired", "ppg_se_independent", "elo_diff", "elo_diff_lo", "elo_diff_hi", "los",
@@ -109,6 +117,11 @@ def _openings_by_run(store: Store) -> dict[str, Any]:
     return out
 
 
+def _judged_cells(figures: tuple[float, ...]) -> list[str | int]:
+    """A judged match's figures as cells: counts whole, luck and errors to 6 decimals."""
+    return [int(x) if "decisions" in name else _number(float(x), 6) for name, x in zip(JUDGED_COLUMNS, figures)]
+
+
 def _write_csv(matches: Iterable[SavedMatch], handle: IO[str], openings: dict[str, Any],
                forfeits: dict[tuple[str, int], str]) -> int:
     writer = csv.writer(handle, lineterminator="\n")
@@ -121,6 +134,7 @@ def _write_csv(matches: Iterable[SavedMatch], handle: IO[str], openings: dict[st
         writer.writerow((m.idx, m.player0, m.player1, m.length, m.seed, r.score0, r.score1,
                          m.player0 if r.winner == 0 else m.player1, r.games, m.dice_index, r.gammons0,
                          r.gammons1, r.backgammons0, r.backgammons1, r.doubles, r.plies, m.run, opening,
-                         forfeits.get((m.run, m.idx), "")))
+                         forfeits.get((m.run, m.idx), ""),
+                         *(("",) * len(JUDGED_COLUMNS) if m.judged is None else _judged_cells(m.judged))))
         n += 1
     return n

@@ -211,6 +211,10 @@ class SavedMatch(NamedTuple):
     seed: int
     dice_index: int
     result: MatchSummary
+    judged: tuple[float, ...] | None = None
+    """The judge's figures of a judged run's match, in the order of
+    :data:`bgfast.game.JUDGED_COLUMNS` (each seat's luck, checker and cube errors and
+    decisions, its own view); None for a match of a run without a judge."""
 
 
 class SeatTotals(NamedTuple):

@@ -121,21 +121,28 @@ class ResultsReader(ResultsFile):
     @_reads
     def iter_matches(self, run: str | None = None, idx: int | None = None) -> Iterator[SavedMatch]:
         """Every match (of the run named ``run``; only match ``idx`` of it), run by run in
-        index order.  Streams: memory does not grow with the file."""
+        index order, with the judge's figures of a judged run's match.  Streams: memory does
+        not grow with the file."""
         summary = ", ".join(f"m.{name}" for name in MatchSummary._fields)
+        judged = schema.JUDGED_TABLES <= schema.table_names(self._conn)
         where = [clause for clause, value in (("r.name = ?", run), ("m.idx = ?", idx)) if value is not None]
         cur = self._conn.execute(
-            f"SELECT r.name, m.idx, p0.name, p1.name, m.length, m.seed, m.dice_index, {summary} "
-            "FROM matches m JOIN runs r ON r.run = m.run JOIN players p0 ON p0.player = m.player0 "
+            f"SELECT r.name, m.idx, p0.name, p1.name, m.length, m.seed, m.dice_index, {summary}"
+            + "".join(f", j.{c}" for c in schema.JUDGED_COLUMNS if judged)
+            + " FROM matches m JOIN runs r ON r.run = m.run JOIN players p0 ON p0.player = m.player0 "
             "JOIN players p1 ON p1.player = m.player1 "
+            + ("LEFT JOIN match_judged j ON j.run = m.run AND j.idx = m.idx " if judged else "")
             + (f"WHERE {' AND '.join(where)} " if where else "") + "ORDER BY m.run, m.idx",
             tuple(value for value in (run, idx) if value is not None))
+        n_summary = len(MatchSummary._fields)
         while True:
             rows = cur.fetchmany(4096)
             if not rows:
                 return
-            for name, index, player0, player1, length, seed, dice_index, *result in rows:
-                yield SavedMatch(name, index, player0, player1, length, seed, dice_index, MatchSummary(*result))
+            for name, index, player0, player1, length, seed, dice_index, *rest in rows:
+                figures = tuple(rest[n_summary:])
+                yield SavedMatch(name, index, player0, player1, length, seed, dice_index,
+                                 MatchSummary(*rest[:n_summary]), figures if figures and figures[0] is not None else None)
 
     # ------------------------------------------------------------ units (dice pairs)
 
