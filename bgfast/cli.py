@@ -303,7 +303,8 @@ def _add_analyse(sub: argparse._SubParsersAction[Parser]) -> None:
         "0.08, 0.16), luck rate and total, the luck-adjusted result and gnubg's rating words; then the "
         "decisions marked doubtful or worse.  Checker plays are ranked as bgfast hint ranks them at --ply, "
         "cube decisions judged as bgfast cube judges them at --cube-ply; luck is measured at 0 ply, as gnubg "
-        "does.  On a terminal a progress bar is drawn on stderr; Ctrl-C "
+        "does.  A match in progress (a file that stops in its last game) is judged as far as it goes, its "
+        "results of the finished games.  On a terminal a progress bar is drawn on stderr; Ctrl-C "
         "stops and prints the games judged so far.",
     )
     p.add_argument("file", metavar="FILE", help="the match file: .mat (Jellyfish) or .sgf (GNU Backgammon)")
@@ -318,7 +319,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     from bgfast.analysis.match_analysis import analyse_match, count_actions, read_match_file
     from bgfast.terminal import progress_bar
 
-    match = read_match_file(args.file)
+    match = read_match_file(args.file, unfinished=True)
     bar = progress_bar(total=count_actions(match), unit=" actions", desc="analyse") if sys.stderr.isatty() else None
     try:
         result = analyse_match(match, args.bot, ply=args.ply, cube_ply=args.cube_ply,
@@ -329,7 +330,8 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     print(json.dumps(result.to_dict(), indent=2) if args.json else result.text())
     if result.interrupted:
         how, status = _stopped(args.stop.terminated)
-        print(f"{PROG}: {how} after {result.games} of {len(match.history.games)} games: the figures above "
+        print(f"{PROG}: {how} after {result.games} of {len(match.history.games) + (match.unfinished is not None)} "
+              "games: the figures above "
               "are of those", file=sys.stderr)
         return status
     return 0

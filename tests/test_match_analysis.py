@@ -14,7 +14,8 @@ from cli_helpers import assert_snapshot, fixed_terminal, run  # noqa: F401  (fix
 from gnubg_oracle import GNUBG, requires_gnubg
 
 from bgfast.analysis import Judge, Situation, analyse_cube, analyse_match, rank_plays, roll_luck
-from bgfast.analysis.match_analysis import read_match_file
+from bgfast.analysis.match_analysis import analyse_file, read_match_file
+from bgfast.errors import InvalidMatchFileError
 from bgfast.dice import ALL_21
 from bgfast.formats.match_file import MatchReplay
 from bgfast.match import MatchState, Rules
@@ -186,7 +187,6 @@ def test_the_opening_rolls_luck_averages_zero_over_both_players():
 @pytest.mark.parametrize("content, words", [
     (None, "cannot read match file"),
     (" 7 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/3 6/5\n", "line 5 (game 1, move 1): player 0's 31"),
-    (" 7 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5   42: 8/4 6/4\n", "game 1 has no end"),
     ("(;FF[4]GM[6]CA[UTF-8]MI[length:7][game:0][ws:0][bs:0];B[31hk];W[42xx])", "game 1, node"),
     ("", "not a .mat file"),
 ])
@@ -285,3 +285,67 @@ def test_moves_are_numbered_as_the_mat_files_rows_with_the_player(capsys, match_
     assert code == 0, err
     marked = re.findall(r"game (\d+), move (\d+), (\w+):", out)
     assert marked and all(name in ("neural", "pubeval") for _, _, name in marked)
+
+
+def _cut_in_the_last_game(match_file: Path, tmp_path: Path, rows: int) -> Path:
+    """The .mat file stopped after ``rows`` numbered rows of its last game (a match in progress)."""
+    lines = match_file.read_text().splitlines()
+    last = max(i for i, line in enumerate(lines) if line.strip().startswith("Game "))
+    cut = tmp_path / "in-progress.mat"
+    cut.write_text("\n".join(lines[:last + 2 + rows]) + "\n")
+    return cut
+
+
+@pytest.mark.parametrize("rows", [1, 6])
+def test_a_match_in_progress_is_judged_as_far_as_it_goes(match_file, tmp_path, rows):
+    """A file that stops in its last game (gnubg analyses a match in progress): every decision
+    made is judged as in the whole match, and the results are of the finished games."""
+    cut = _cut_in_the_last_game(match_file, tmp_path, rows)
+    with pytest.raises(InvalidMatchFileError, match="has no end"):
+        read_match_file(cut)                                   # only when asked for
+    whole = analyse_match(read_match_file(match_file))
+    part = analyse_file(cut)
+    assert part.unfinished and not whole.unfinished and part.games == whole.games
+    assert part.decisions and part.decisions == whole.decisions[:len(part.decisions)]
+    last = [d for d in part.decisions if d.game == part.games]
+    assert last and max(d.move for d in last) == rows
+    finished = [d for d in part.decisions if d.game < part.games]
+    for me in (0, 1):
+        p = part.players[me]
+        luck = [sum(d.luck_cost or 0.0 for d in finished if d.player == who and d.luck_cost is not None)
+                for who in (me, 1 - me)]
+        assert p.luck_adjusted_result == pytest.approx(p.actual_result - luck[0] + luck[1])
+        assert p.luck_total == pytest.approx(sum(d.luck or 0.0 for d in part.decisions if d.player == me))
+    if part.games == 1:
+        assert [p.actual_result for p in part.players] == [0.0, 0.0]
+    text = part.text()
+    assert "unfinished" in text.splitlines()[0] and "not in them)" in text
+    assert analyse_file(match_file).decisions == whole.decisions   # a whole match reads as before
+
+
+def test_a_match_in_progress_stopped_at_a_roll_not_yet_played_leaves_it_out(match_file, tmp_path):
+    cut = _cut_in_the_last_game(match_file, tmp_path, 2)
+    played = read_match_file(cut, unfinished=True).unfinished
+    cut.write_text(cut.read_text() + "  3) 52:\n")     # 52 rolled, its play still to come
+    match = read_match_file(cut, unfinished=True)
+    assert played is not None and match.unfinished == played
+    assert analyse_match(match).unfinished
+
+
+def test_an_sgf_match_in_progress_is_read_unfinished_only_without_a_result(tmp_path):
+    from bgfast.cli import main
+
+    path = tmp_path / "m.sgf"
+    assert main(["play", "--player", "pubeval", "--player", "random", "--length", "1", "--seed", "5",
+                 "--sgf", str(path)]) == 0
+    lines = path.read_text().splitlines()
+    cut = tmp_path / "cut.sgf"
+    cut.write_text("\n".join(lines[:9]) + ")\n")
+    with pytest.raises(InvalidMatchFileError, match="ends without a finish"):
+        read_match_file(cut, unfinished=True)                  # RE[...] says it ended: it did not
+    cut.write_text(re.sub(r"RE\[[^]]*\]", "", cut.read_text()))
+    match = read_match_file(cut, unfinished=True)
+    assert match.history.record.games == () and match.unfinished is not None
+    assert len(match.unfinished.turns) == 8 and match.unfinished.number == 1
+    whole = read_match_file(path)
+    assert match.unfinished.turns == whole.history.games[0][:8]

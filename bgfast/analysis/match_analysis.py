@@ -67,7 +67,7 @@ from bgfast.analysis.report import signed
 from bgfast.analysis.situation import Situation
 from bgfast.errors import InvalidAnalysisError
 from bgfast.formats.mat import mat_move_numbers
-from bgfast.formats.match_file import MatchFile
+from bgfast.formats.match_file import MatchFile, UnfinishedGame
 from bgfast.game import Turn
 from bgfast.match import MatchState, Rules
 from bgfast.met import DEFAULT_MET, MatchEquityTable
@@ -231,9 +231,12 @@ class PlayerStatistics:
         return out
 
 
-def player_statistics(decisions: Sequence[Decision], player: int, name: str, actual_result: float) -> PlayerStatistics:
+def player_statistics(decisions: Sequence[Decision], player: int, name: str, actual_result: float, *,
+                      result_decisions: Sequence[Decision] | None = None) -> PlayerStatistics:
     """``player``'s figures from the match's ``decisions`` (both players': the opponent's
-    luck enters the luck-adjusted result) and the player's ``actual_result``."""
+    luck enters the luck-adjusted result) and the player's ``actual_result``; the luck of
+    ``result_decisions`` (default ``decisions``) alone enters the luck-adjusted result: those
+    of the games the actual result is of (not an unfinished game's)."""
     mine = [d for d in decisions if d.player == player]
     moves = [d for d in mine if d.kind == CHECKER]
     unforced = [d for d in moves if not d.forced]
@@ -250,7 +253,9 @@ def player_statistics(decisions: Sequence[Decision], player: int, name: str, act
     for d in moves:
         luck_marks[d.luck_mark or "unmarked"] += 1
     luck_cost = sum(d.luck_cost or 0.0 for d in moves)
-    their_luck = sum(d.luck_cost or 0.0 for d in decisions if d.player != player and d.kind == CHECKER)
+    settled = decisions if result_decisions is None else result_decisions
+    my_settled_luck = sum(d.luck_cost or 0.0 for d in settled if d.player == player and d.kind == CHECKER)
+    their_luck = sum(d.luck_cost or 0.0 for d in settled if d.player != player and d.kind == CHECKER)
     return PlayerStatistics(
         name=name, total_moves=len(moves), unforced_moves=len(unforced), checker_marks=checker_marks,
         checker_error=sum(d.error for d in unforced), checker_cost=sum(d.cost for d in unforced),
@@ -263,7 +268,7 @@ def player_statistics(decisions: Sequence[Decision], player: int, name: str, act
         wrong_passes=sum(d.chosen == "Pass" and d.error > 0 for d in cube),
         cube_marks=cube_marks, cube_error=sum(d.error for d in counted), cube_cost=sum(d.cost for d in counted),
         luck_total=sum(d.luck or 0.0 for d in moves), luck_cost=luck_cost, luck_marks=luck_marks,
-        actual_result=actual_result, luck_adjusted_result=actual_result - luck_cost + their_luck)
+        actual_result=actual_result, luck_adjusted_result=actual_result - my_settled_luck + their_luck)
 
 
 @dataclass(frozen=True)
@@ -286,6 +291,10 @@ class MatchAnalysis:
     """Games judged (all of the match's, or those before an interruption)."""
     interrupted: bool = False
     """Stopped early (Ctrl-C): the figures are of the games judged."""
+    unfinished: bool = False
+    """The last game judged is one the file stops in the middle of (a match in progress):
+    its decisions and luck are counted, but not in the actual and luck-adjusted results,
+    which are of the finished games."""
 
     @property
     def length(self) -> int:
@@ -299,7 +308,7 @@ class MatchAnalysis:
         return {"length": self.length, "judge": self.judge, "ply": self.ply, "cube_ply": self.cube_ply,
                 "luck_ply": LUCK_PLY,
                 "unit": "EMG" if self.length else "points per cube", "games": self.games,
-                "interrupted": self.interrupted, "players": [p.to_dict() for p in self.players],
+                "interrupted": self.interrupted, "unfinished": self.unfinished, "players": [p.to_dict() for p in self.players],
                 "decisions": [d.to_dict() for d in self.decisions]}
 
     def text(self) -> str:
@@ -331,7 +340,9 @@ class MatchAnalysis:
             return row(label, get(a) or "n/a", get(b) or "n/a")
 
         where = (f"{self.length}-point match" if match_play else "money play")
-        lines = [f"Analysis of {where} ({self.games} game{'s' if self.games != 1 else ''}), judged by "
+        games = f"{self.games} game{'s' if self.games != 1 else ''}" + (
+            ", the last unfinished" if self.unfinished and self.games > 1 else ", unfinished" if self.unfinished else "")
+        lines = [f"Analysis of {where} ({games}), judged by "
                  f"{self.judge} at {self.ply} ply (cube decisions at {self.cube_ply} ply, luck at {LUCK_PLY} ply)"
                  + (": interrupted, the games judged so far" if self.interrupted else ""), "",
                  row("Player", a.name, b.name), "", "Chequerplay statistics", "",
@@ -376,6 +387,11 @@ class MatchAnalysis:
 
         lines += [row("Actual result", result(a.actual_result), result(b.actual_result)),
                   row("Luck adjusted result", result(a.luck_adjusted_result), result(b.luck_adjusted_result))]
+        if self.unfinished:
+            done = self.games - 1
+            lines.append("(no game has finished, so the results are nil" if not done else
+                         f"(the results are of the {done} finished game{'s' if done != 1 else ''}")
+            lines[-1] += "; the unfinished game's luck is in the luck figures above, not in them)"
         marked = [d for d in self.decisions if d.mark]
         if marked:
             lines += ["", f"Decisions marked doubtful or worse ({total.split()[0]} given up):"]
@@ -386,10 +402,13 @@ class MatchAnalysis:
         return "\n".join(lines)
 
 
-def read_match_file(path: str | os.PathLike[str], *, rules: Rules | None = None) -> MatchFile:
+def read_match_file(path: str | os.PathLike[str], *, rules: Rules | None = None,
+                    unfinished: bool = False) -> MatchFile:
     """A match file read and checked: SGF when its name ends in ``.sgf`` or its text starts
     with ``(;``, else Jellyfish ``.mat`` (:func:`~bgfast.formats.sgf.read_sgf`,
-    :func:`~bgfast.formats.mat.read_mat`).
+    :func:`~bgfast.formats.mat.read_mat`); ``unfinished``, a last game the file stops in
+    the middle of is kept (:attr:`~bgfast.formats.match_file.MatchFile.unfinished`), as a
+    match in progress.
 
     :raises InvalidMatchFileError: an unreadable file, one that does not parse, an illegal
         play or cube action (the message names the file and the line, or the game and node).
@@ -400,8 +419,8 @@ def read_match_file(path: str | os.PathLike[str], *, rules: Rules | None = None)
 
     text, source = read_text(path, "<match>")
     if os.fspath(path).lower().endswith(".sgf") or text.lstrip().startswith("(;"):
-        return parse_sgf(text, rules=rules, source=source)
-    return parse_mat(text, rules=rules, source=source)
+        return parse_sgf(text, rules=rules, source=source, unfinished=unfinished)
+    return parse_mat(text, rules=rules, source=source, unfinished=unfinished)
 
 
 def _cost(situation: Situation, equity: float) -> float:
@@ -448,25 +467,36 @@ def _situation(turn: Turn, state: MatchState, rules: Rules, met: MatchEquityTabl
     return Situation(turn.position, state, rules, met if state.length else None, judge.cube_efficiency)
 
 
+def _game_to_judge(match: MatchFile, number: int) -> UnfinishedGame:
+    """Game ``number`` (1-based) of the match: its finished games, then the unfinished one."""
+    record = match.history.record
+    if number > len(record.games):
+        assert match.unfinished is not None and match.unfinished.number == number
+        return match.unfinished
+    game = record.games[number - 1]
+    score = record.games[number - 2].score_after if number > 1 else (0, 0)
+    return UnfinishedGame(number, game.crawford, score, match.history.games[number - 1])
+
+
 def _judge_game(match: MatchFile, number: int, judge: Judge, cube_judge: Judge, met: MatchEquityTable | None,
                 progress: Callable[[int], None] | None) -> list[Decision]:
-    """The decisions of game ``number`` (1-based): checker plays by ``judge``, cube decisions
-    by ``cube_judge`` (the same bot)."""
-    history, rules = match.history, match.rules
-    record = history.record.games[number - 1]
-    score = history.record.games[number - 2].score_after if number > 1 else (0, 0)
-    length = history.record.length
+    """The decisions of game ``number`` (1-based; the last may be the unfinished game):
+    checker plays by ``judge``, cube decisions by ``cube_judge`` (the same bot)."""
+    rules = match.rules
+    game = _game_to_judge(match, number)
+    score = game.score
+    length = match.history.record.length
     start = starting_position(rules.variant)
     cube, owner = 1, -1
     pending: CubeAnalysis | None = None       # the double waiting for its answer
     last: Turn | None = None
     out: list[Decision] = []
-    turns = history.games[number - 1]
+    turns = game.turns
     for index, (move, turn) in enumerate(zip(mat_move_numbers(turns), turns)):
         where = f"game {number}, move {move}, {match.players[turn.player]}"
         if turn.action == "move":
             cube = turn.cube
-        state = MatchState(length=length, score=score, cube_value=cube, cube_owner=owner, crawford=record.crawford,
+        state = MatchState(length=length, score=score, cube_value=cube, cube_owner=owner, crawford=game.crawford,
                            player_on_roll=turn.player, turn=turn.player, jacoby=rules.jacoby and length == 0)
         if turn.action in ("move", "double"):
             situation = _situation(turn, state, rules, met, judge)
@@ -556,30 +586,35 @@ def analyse_match(match: MatchFile, judge: Judge | str = DEFAULT_JUDGE, *, ply: 
         table.check_length(record.length, InvalidAnalysisError)
     decisions: list[Decision] = []
     games, interrupted = 0, False
+    finished = len(record.games)
     try:
-        for number in range(1, len(record.games) + 1):
+        for number in range(1, finished + 1 + (match.unfinished is not None)):
             decisions += _judge_game(match, number, checker_judge, cube_judge, table, progress)
             games = number
     except KeyboardInterrupt:
         interrupted = True
-    results = _actual_result(match, games, table)
-    players = tuple(player_statistics(decisions, i, match.players[i], results[i]) for i in (0, 1))
+    results = _actual_result(match, min(games, finished), table)
+    settled = [d for d in decisions if d.game <= finished]   # the games whose result is known
+    players = tuple(player_statistics(decisions, i, match.players[i], results[i], result_decisions=settled)
+                    for i in (0, 1))
     return MatchAnalysis(match, checker_judge.name, checker_judge.ply, cube_judge.ply, tuple(decisions),
                          (players[0], players[1]), games,
-                         interrupted)
+                         interrupted, unfinished=games > finished)
 
 
 def analyse_file(path: str | os.PathLike[str], judge: Judge | str = DEFAULT_JUDGE, *, ply: int | None = None,
                  cube_ply: int | None = None, met: MatchEquityTable | str | None = None,
                  progress: Callable[[int], None] | None = None) -> MatchAnalysis:
-    """:func:`analyse_match` of the match in the file ``path`` (:func:`read_match_file`).
+    """:func:`analyse_match` of the match in the file ``path`` (:func:`read_match_file`), a
+    match in progress too (its unfinished last game judged as far as it goes).
 
     :raises InvalidMatchFileError: as :func:`read_match_file`.
     """
-    return analyse_match(read_match_file(path), judge, ply=ply, cube_ply=cube_ply, met=met, progress=progress)
+    return analyse_match(read_match_file(path, unfinished=True), judge, ply=ply, cube_ply=cube_ply, met=met,
+                         progress=progress)
 
 
 def count_actions(match: MatchFile) -> int:
-    """The number of actions in ``match`` (a progress bar's total)."""
-    return sum(len(turns) for turns in match.history.games)
+    """The number of actions in ``match``, its unfinished game's too (a progress bar's total)."""
+    return sum(len(turns) for turns in match.history.games) + (len(match.unfinished.turns) if match.unfinished else 0)
 

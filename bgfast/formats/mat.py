@@ -341,7 +341,8 @@ def _quoted(line: str) -> str:
     return repr(shortened(line.strip()))
 
 
-def parse_mat(text: str | bytes, *, rules: Rules | None = None, source: str = "<mat>") -> MatchFile:
+def parse_mat(text: str | bytes, *, rules: Rules | None = None, source: str = "<mat>",
+              unfinished: bool = False) -> MatchFile:
     """Read ``.mat`` text (see :func:`read_mat`; bytes are read by
     :func:`~bgfast.formats.match_file.decode_text`: UTF-8, UTF-16 or
     Windows-1252); ``source`` names it in error messages."""
@@ -420,6 +421,8 @@ def parse_mat(text: str | bytes, *, rules: Rules | None = None, source: str = "<
             reader.cell(where, 0 if line.index(line.strip()) < 20 else 1, line.strip())
         else:
             raise replay.fail(where, f"{_quoted(line)} is not a numbered line or a Wins line")
+    if unfinished and replay.game is not None and replay.game.result is None:
+        reader.unplayed = None        # a match in progress: its last roll may not be played yet
     reader.end()
     info = {key: tags[tag] for tag, key in _INFO_TAGS.items() if tags.get(tag)}
     date = re.match(r"^(\d{4})\.(\d{1,2})\.(\d{1,2})", tags.get("EventDate", ""))
@@ -427,10 +430,11 @@ def parse_mat(text: str | bytes, *, rules: Rules | None = None, source: str = "<
         info["date"] = f"{date.group(1)}-{int(date.group(2)):02d}-{int(date.group(3)):02d}"
     if comments:
         info["comment"] = "\n".join(comments)
-    return replay.finish(f"line {len(lines)}", players=players or ("player0", "player1"), info=info)
+    return replay.finish(f"line {len(lines)}", players=players or ("player0", "player1"), info=info,
+                         unfinished=unfinished)
 
 
-def read_mat(path_or_file: PathOrFile, *, rules: Rules | None = None) -> MatchFile:
+def read_mat(path_or_file: PathOrFile, *, rules: Rules | None = None, unfinished: bool = False) -> MatchFile:
     """Read a Jellyfish ``.mat`` file (as GNU Backgammon, eXtreme Gammon, BGBlitz or
     :func:`write_mat` write it) into a match history, checking every play and cube action.
 
@@ -446,6 +450,9 @@ def read_mat(path_or_file: PathOrFile, *, rules: Rules | None = None) -> MatchFi
     ``[EventDate]``, ``[Transcriber]`` and other comments become the match information.
 
     :param path_or_file: a path, or a text file open for reading.
+    :param unfinished: keep a last game the file stops in the middle of
+        (:attr:`~bgfast.formats.match_file.MatchFile.unfinished`) instead of refusing the file;
+        a roll with no play at its end is one not played yet, and left out.
     :param rules: the rules the file does not state (default :class:`~bgfast.match.Rules`:
         Crawford, Jacoby in money play, no beavers, gnubg's dead-cube rule).
     :returns: a :class:`~bgfast.formats.match_file.MatchFile` (players from the first
@@ -455,4 +462,4 @@ def read_mat(path_or_file: PathOrFile, *, rules: Rules | None = None) -> MatchFi
         before; the message starts with ``FILE: line N:``.
     """
     text, source = read_text(path_or_file, "<mat>")
-    return parse_mat(text, rules=rules, source=source)
+    return parse_mat(text, rules=rules, source=source, unfinished=unfinished)

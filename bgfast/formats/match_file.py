@@ -15,7 +15,9 @@ A read history differs from a played one in two ways only: its record's ``seed``
 ``index`` are 0 (the dice came from the file), and a game may end by a resignation
 (:attr:`~bgfast.game.GameRecord.kind` ``"resign"``, with no turn for it).  A match that
 stops before anyone reaches the match length (an abandoned match, a money session) is
-won, in the record, by the player ahead (on a tie, by the winner of the last game).
+won, in the record, by the player ahead (on a tie, by the winner of the last game). A
+reader asked to (``unfinished=True``) also keeps a last game the file stops in the middle
+of, apart (:attr:`MatchFile.unfinished`), for analysing a match in progress.
 
 >>> from bgfast.match import Rules
 >>> replay = MatchReplay(length=1, rules=Rules(), source="example")
@@ -56,7 +58,7 @@ from bgfast.match import MatchState, Rules
 from bgfast.position import VARIANTS, Position, starting_position
 from bgfast.validation import read_input_file, write_output_file
 
-__all__ = ["MatchFile", "MatchReplay", "PathOrFile", "decode_text", "read_text", "write_text"]
+__all__ = ["MatchFile", "MatchReplay", "PathOrFile", "UnfinishedGame", "decode_text", "read_text", "write_text"]
 
 MAX_MATCH_LENGTH = 32767
 """The longest match a Match ID (and so bgfast's match state) holds; a match file of a
@@ -179,6 +181,25 @@ class MatchFile:
     players: tuple[str, str] = ("player0", "player1")
     rules: Rules = field(default_factory=Rules)
     info: Mapping[str, str] = field(default_factory=dict)
+    unfinished: UnfinishedGame | None = None
+    """The game the file stops in the middle of, read only when the reader was asked to
+    (``unfinished=True``: a match in progress, to analyse); None otherwise. ``history``
+    holds the finished games before it."""
+
+
+@dataclass(frozen=True)
+class UnfinishedGame:
+    """The last game of a match file that stops before it ends: the turns played so far
+    (each :class:`~bgfast.game.Turn` with the position before it; the last may be a double
+    not yet answered)."""
+
+    number: int
+    """The game's number, 1 for the first."""
+    crawford: bool
+    """Whether it is the Crawford game."""
+    score: tuple[int, int]
+    """The score before it (player 0, player 1)."""
+    turns: tuple[Turn, ...]
 
 
 INFO_KEYS = ("event", "round", "place", "date", "annotator", "comment")
@@ -436,15 +457,22 @@ class MatchReplay:
         self.game = None
 
     def finish(self, where: str, *, players: tuple[str, str] = ("player0", "player1"),
-               info: Mapping[str, str] | None = None) -> MatchFile:
-        """The match read: the last game must have ended.
+               info: Mapping[str, str] | None = None, unfinished: bool = False) -> MatchFile:
+        """The match read: the last game must have ended, or, ``unfinished``, may stop in the
+        middle (it is then :attr:`MatchFile.unfinished`, after at least one turn).
 
-        :raises InvalidMatchFileError: no game, or a last game with no end.
+        :raises InvalidMatchFileError: no game, or a last game with no end (not ``unfinished``).
         """
+        last = None
         if self.game is not None and self.game.result is None:
-            raise self.fail(where, f"game {self.game.number} has no end (the file stops in the middle of it)")
+            game = self.game
+            if not unfinished:
+                raise self.fail(where, f"game {game.number} has no end (the file stops in the middle of it)")
+            if game.turns:
+                last = UnfinishedGame(game.number, game.crawford, (self.score[0], self.score[1]), tuple(game.turns))
+            self.game = None
         self._close_game()
-        if not self.records:
+        if not self.records and last is None:
             raise self.fail(where, "no game in the file")
         score = (self.score[0], self.score[1])
         if self.length and max(score) >= self.length:
@@ -452,7 +480,7 @@ class MatchReplay:
         elif score[0] != score[1]:
             winner = 0 if score[0] > score[1] else 1
         else:
-            winner = self.records[-1].winner
+            winner = self.records[-1].winner if self.records else 0
         record = MatchRecord(self.length, 0, 0, score, winner, tuple(self.records))
-        return MatchFile(MatchHistory(record, tuple(self.games)), players, self.rules, dict(info or {}))
+        return MatchFile(MatchHistory(record, tuple(self.games)), players, self.rules, dict(info or {}), last)
 

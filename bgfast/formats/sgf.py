@@ -298,7 +298,10 @@ def _setup(node: Mapping[str, list[bytes]], position: Position, on_roll: int, fa
         raise fail(f"the position set up is not a position: {exc}") from None
 
 
-def _game(replay: MatchReplay, number: int, nodes: list[dict[str, list[bytes]]], tokens: list[str]) -> None:
+def _game(replay: MatchReplay, number: int, nodes: list[dict[str, list[bytes]]], tokens: list[str],
+          may_stop: bool = False) -> None:
+    """Play game ``number``'s nodes on ``replay``; ``may_stop``: a game with no result (``RE``)
+    that has not ended is left in play (the last game of a match in progress)."""
     def fail_at(n: int) -> Any:
         return lambda message: replay.fail(f"game {number}, node {n}", message)
 
@@ -363,7 +366,8 @@ def _game(replay: MatchReplay, number: int, nodes: list[dict[str, list[bytes]]],
     if beaver_taker is not None:
         raise fail_at(len(nodes))(f"the beaver waits for player {beaver_taker}'s take")
     if result is None:
-        replay.end_game(f"game {number}, node 1")
+        if not (may_stop and replay.game is not None and replay.game.result is None):
+            replay.end_game(f"game {number}, node 1")
         return
     winner_text, plus, rest = result[:1].upper(), result[1:2], result[2:]
     digits = rest.rstrip("Rr")
@@ -398,7 +402,8 @@ def _check_between_trees(data: bytes, source: str) -> None:
         position, trees = end, trees + 1
 
 
-def parse_sgf(text: str | bytes, *, rules: Rules | None = None, source: str = "<sgf>") -> MatchFile:
+def parse_sgf(text: str | bytes, *, rules: Rules | None = None, source: str = "<sgf>",
+              unfinished: bool = False) -> MatchFile:
     """Read SGF text (see :func:`read_sgf`; bytes are read by
     :func:`~bgfast.formats.match_file.decode_text`: UTF-8, UTF-16 or
     Windows-1252); ``source`` names it in error messages."""
@@ -434,16 +439,18 @@ def parse_sgf(text: str | bytes, *, rules: Rules | None = None, source: str = "<
                 != read_rules:
             raise replay.fail(f"game {number}, node 1", f"the rules RU[{':'.join(root_tokens)}] differ from "
                                                         f"game 1's RU[{':'.join(tokens)}]")
-        _game(replay, number, nodes, root_tokens)
+        _game(replay, number, nodes, root_tokens, may_stop=unfinished and number == len(games))
     players = (_value(first, "PW") or "player0", _value(first, "PB") or "player1")
     match_info = {key: value for key, prop in _INFO if (value := _value(first, prop))}
-    return replay.finish(f"game {len(games)}", players=players, info=match_info)
+    return replay.finish(f"game {len(games)}", players=players, info=match_info, unfinished=unfinished)
 
 
-def read_sgf(path_or_file: PathOrFile, *, rules: Rules | None = None) -> MatchFile:
+def read_sgf(path_or_file: PathOrFile, *, rules: Rules | None = None, unfinished: bool = False) -> MatchFile:
     """Read an SGF match file (``GM[6]``, as GNU Backgammon and :func:`write_sgf` write it).
 
     :param path_or_file: a path, or a text file open for reading.
+    :param unfinished: keep a last game the file stops in the middle of (no ``RE``, not
+        ended: :attr:`~bgfast.formats.match_file.MatchFile.unfinished`) instead of refusing it.
     :param rules: the rules the file does not state (beavers, a dead cube, the maximum
         cube, and Crawford or Jacoby where they do not apply); the file's ``RU`` decides
         the rest.  Default :class:`~bgfast.match.Rules`.
@@ -454,4 +461,4 @@ def read_sgf(path_or_file: PathOrFile, *, rules: Rules | None = None) -> MatchFi
         the message names the game and node (the root is node 1).
     """
     text, source = read_text(path_or_file, "<sgf>")
-    return parse_sgf(text, rules=rules, source=source)
+    return parse_sgf(text, rules=rules, source=source, unfinished=unfinished)
