@@ -99,7 +99,8 @@ def _read_position(text: str, *, to_play: bool = False) -> PositionText:
     or, ``to_play``, when its game is over.
 
     :raises InvalidPositionError: such a position, or text that does not read as one.
-    :raises InvalidMatchIdError: ``to_play``, a cube above the rules' highest cube.
+    :raises InvalidMatchIdError: a cube above the rules' highest cube, or a double pending that
+        they forbid (:meth:`PositionText.rules`).
     """
     from bgfast.formats.text import read_position
 
@@ -113,8 +114,7 @@ def _read_position(text: str, *, to_play: bool = False) -> PositionText:
         who = "the side on roll" if on_roll == 0 else "the side not on roll"
         raise InvalidPositionError(f"the game in {quoted} is over: {who} has borne off all its checkers, so there "
                                    "is nothing to play")
-    if to_play:
-        stated.rules()   # the cube within the rules, as every judging command checks
+    stated.rules()   # the cube and a pending double within the rules, as every judging command checks
     return stated
 
 

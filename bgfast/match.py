@@ -249,6 +249,10 @@ class MatchState:
         set_("dice", (max(d1, d2), min(d1, d2)))
         if self.double_offered and self.dice != (0, 0):
             raise E(f"a double is offered before the dice are rolled, got dice {self.dice!r}")
+        if (self.game_state == GameState.PLAYING and not self.double_offered and not self.resigned
+                and self.turn != self.player_on_roll):
+            raise E(f"player {self.turn} is to act but player {self.player_on_roll} is on roll, with no double or "
+                    "resignation for it to answer: turn must equal player_on_roll")
         if self.double_offered and self.turn == self.player_on_roll:
             raise E("a double is offered to the opponent of the player on roll: turn must differ from "
                     f"player_on_roll ({self.player_on_roll})")

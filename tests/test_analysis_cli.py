@@ -128,6 +128,18 @@ def test_every_judging_command_refuses_a_match_state_alike(capsys, argv, positio
     assert (code, out) == (2, "") and err.count("\n") == 1 and words in err
 
 
+@pytest.mark.parametrize("argv", [["eval"], ["cube"], ["show"], ["rollout", "--cube", "--trials", "36"]], ids=" ".join)
+@pytest.mark.parametrize("match, words", [
+    (MatchState(cube_value=64, cube_owner=1, player_on_roll=1, turn=0, double_offered=True),
+     "the double offered is not one the rules allow: player 1 cannot double: the cube is at 64 and the maximum is 64"),
+    (MatchState(length=3, score=(0, 1), cube_value=2, cube_owner=1, player_on_roll=1, turn=0, double_offered=True),
+     "the double offered is not one the rules allow: player 1 cannot double: the cube is dead"),
+], ids=["past the highest cube", "a dead cube"])
+def test_a_pending_double_the_rules_forbid_is_refused_by_every_command(capsys, argv, match, words):
+    code, out, err = run(capsys, argv[0], f"{START}:{match.match_id()}", *argv[1:])
+    assert (code, out) == (2, "") and err.count("\n") == 1 and words in err
+
+
 def test_a_cube_of_128_is_judged_where_an_xgid_allows_it(capsys):
     xgid = "XGID=-b----E-C---eE---c-e----B-:7:1:1:00:0:0:0:0:8"      # cube 2**7 of player 1, highest 2**8
     assert _json(capsys, "eval", xgid, "--json")["cube"] == 128

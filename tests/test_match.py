@@ -637,3 +637,11 @@ def test_a_score_that_has_won_the_match_is_not_a_match_still_being_played(score:
     with pytest.raises(InvalidMatchIdError, match="has won the 7-point match"):
         MatchState(length=7, score=score)
     assert MatchState(length=7, score=score, game_state=GameState.OVER).game_state == GameState.OVER
+
+
+def test_a_player_not_on_roll_acts_only_to_answer_a_double_or_a_resignation() -> None:
+    with pytest.raises(InvalidMatchIdError, match="player 0 is to act but player 1 is on roll"):
+        MatchState(player_on_roll=1, turn=0)
+    MatchState(player_on_roll=1, turn=0, double_offered=True)
+    MatchState(player_on_roll=1, turn=0, resigned=1)
+    MatchState(player_on_roll=1, turn=0, game_state=GameState.OVER)   # between games the turn says nothing

@@ -349,3 +349,27 @@ def test_an_sgf_match_in_progress_is_read_unfinished_only_without_a_result(tmp_p
     assert len(match.unfinished.turns) == 8 and match.unfinished.number == 1
     whole = read_match_file(path)
     assert match.unfinished.turns == whole.history.games[0][:8]
+
+
+@pytest.mark.parametrize("variant", ["nackgammon", "hypergammon"])
+def test_a_variants_match_is_refused_not_judged_as_standard(capsys, tmp_path, variant):
+    path = tmp_path / "v.sgf"
+    assert run(capsys, "play", "--player", "pubeval", "--player", "random", "--length", "1", "--variant", variant,
+               "--sgf", str(path))[0] == 0
+    code, out, err = run(capsys, "analyse", str(path))
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert f"the match is {variant}: the judges know standard backgammon only" in err
+
+
+def test_a_mat_file_keeps_the_highest_cube_and_dead_cube_doubles(capsys, tmp_path):
+    """Written as header tags and read back, so that analyse judges the doubles by the match's
+    rules (a cube that may go no higher than 2 is dead once turned)."""
+    mat, sgf = tmp_path / "m.mat", tmp_path / "m.sgf"
+    assert run(capsys, "play", "--player", "heuristic", "--player", "pubeval", "--length", "3", "--max-cube", "2",
+               "--dead-cube", "allow", "--mat", str(mat), "--sgf", str(sgf))[0] == 0
+    assert ' ; [MaxCube "2"]' in mat.read_text() and ' ; [DeadCube "Allow"]' in mat.read_text()
+    read = read_match_file(mat)
+    assert (read.rules.max_cube, read.rules.dead_cube) == (2, "allow")
+    assert read.rules == read_match_file(sgf).rules
+    judged = [analyse_match(read_match_file(p), ply=0, cube_ply=0) for p in (mat, sgf)]
+    assert [d.to_dict() for d in judged[0].decisions] == [d.to_dict() for d in judged[1].decisions]

@@ -569,7 +569,8 @@ def analyse_match(match: MatchFile, judge: Judge | str = DEFAULT_JUDGE, *, ply: 
     :returns: a :class:`MatchAnalysis`; after Ctrl-C (a :class:`KeyboardInterrupt` in the
         judging) the games finished so far, ``interrupted`` set.
     :raises UnknownBotError, InvalidAnalysisError: a bot spec that does not name a bot that
-        gives probabilities; a match longer than the table.
+        gives probabilities; a match longer than the table; a variant (nackgammon,
+        hypergammon: the judges know standard backgammon only).
     :raises ValueError: a ply the bot does not have (its own error).
     :raises TypeError: ``match`` is not a :class:`MatchFile` (a path: :func:`analyse_file`).
     """
@@ -579,6 +580,9 @@ def analyse_match(match: MatchFile, judge: Judge | str = DEFAULT_JUDGE, *, ply: 
     bot = Judge.of(judge).bot if isinstance(judge, str) else judge      # one bot judges both
     checker_judge = Judge.resolve(bot, ply)
     cube_judge = Judge.resolve(bot, cube_ply if cube_ply is not None else ply, cube=True)
+    if match.rules.variant != "standard":
+        raise InvalidAnalysisError(f"the match is {match.rules.variant}: the judges know standard backgammon only, "
+                                   "as a tournament's [judge] does")
     record = match.history.record
     table = None
     if record.length:

@@ -145,8 +145,10 @@ def _game_text(number: int, score: tuple[int, int], names: tuple[str, str], turn
 
 
 def _rule_tags(rules: Rules | None) -> str:
-    """gnubg's header tags of the rules that differ from a ``.mat`` reader's defaults (Crawford,
-    Jacoby in money play, no beavers), which :func:`read_mat` reads back.
+    """Header tags of the rules that differ from a ``.mat`` reader's defaults, which
+    :func:`read_mat` reads back: gnubg's (Crawford, Jacoby in money play, no beavers) and
+    bgfast's own for the highest cube and doubles of a dead cube (``; [MaxCube "2"]``,
+    ``; [DeadCube "Allow"]``; other programs read them as comments).
 
     :raises ValueError: a variant other than standard backgammon (a Jellyfish file has none).
     """
@@ -155,10 +157,14 @@ def _rule_tags(rules: Rules | None) -> str:
     if rules.variant != "standard":
         raise ValueError(f"a .mat file holds standard backgammon, not {rules.variant}")
     default = Rules()
-    tags = [(name, on) for name, on, was in (("Crawford", rules.crawford, default.crawford),
-                                             ("Jacoby", rules.jacoby, default.jacoby),
-                                             ("Beaver", rules.beaver, default.beaver)) if on != was]
-    return "".join(f' ; [{name} "{"On" if on else "Off"}"]\n' for name, on in tags) + ("\n" if tags else "")
+    tags = [(name, "On" if on else "Off") for name, on, was in (("Crawford", rules.crawford, default.crawford),
+                                                                ("Jacoby", rules.jacoby, default.jacoby),
+                                                                ("Beaver", rules.beaver, default.beaver)) if on != was]
+    if rules.max_cube != default.max_cube:
+        tags.append(("MaxCube", str(rules.max_cube)))
+    if rules.dead_cube != default.dead_cube:
+        tags.append(("DeadCube", rules.dead_cube.capitalize()))
+    return "".join(f' ; [{name} "{value}"]\n' for name, value in tags) + ("\n" if tags else "")
 
 
 def mat_text(record: MatchRecord | MatchHistory, *, players: tuple[object, object] = ("player0", "player1"),
@@ -194,8 +200,9 @@ def write_mat(record: MatchRecord | MatchHistory, path_or_file: PathOrFile, *,
         plain :class:`~bgfast.game.MatchRecord`.
     :param rules: the rules the match was played by: those that differ from a ``.mat``
         reader's defaults (no Crawford rule, no Jacoby rule in money play, beavers) are
-        written as gnubg's header tags (``; [Jacoby "Off"]``), which :func:`read_mat` reads
-        back; None writes none.
+        written as gnubg's header tags (``; [Jacoby "Off"]``), a highest cube other than 64
+        and doubles of a dead cube as bgfast's (``; [MaxCube "2"]``, ``; [DeadCube
+        "Allow"]``), which :func:`read_mat` reads back; None writes none.
     :raises ValueError: no moves, a different number of games than the record,
         an empty player name, or a variant other than standard backgammon.
     :raises OutputFileError: a path that cannot be written (nothing is written to it).
@@ -251,9 +258,19 @@ def _rules_from_tags(tags: dict[str, str], base: Rules) -> Rules:
         if name not in _VARIATIONS:
             raise ValueError(f"variation {name!r}: bgfast plays {', '.join(repr(v) for v in _VARIATIONS)}")
         variant = _VARIATIONS[name]
+    max_cube = base.max_cube
+    if "MaxCube" in tags:
+        text = tags["MaxCube"].strip()
+        if not text.isdigit():
+            raise ValueError(f"[MaxCube {tags['MaxCube']!r}]: the highest cube is a whole number, like \"64\"")
+        max_cube = int(text)
+    dead_cube = base.dead_cube
+    if "DeadCube" in tags:
+        dead_cube = tags["DeadCube"].strip().lower()
+        if dead_cube not in ("refuse", "allow"):
+            raise ValueError(f"[DeadCube {tags['DeadCube']!r}]: doubles of a dead cube are \"Refuse\" or \"Allow\"")
     return Rules(crawford=on("Crawford", base.crawford), jacoby=on("Jacoby", base.jacoby),
-                 beaver=on("Beaver", base.beaver), max_cube=base.max_cube, variant=variant,
-                 dead_cube=base.dead_cube)
+                 beaver=on("Beaver", base.beaver), max_cube=max_cube, variant=variant, dead_cube=dead_cube)
 
 
 class _MatReader:
@@ -446,7 +463,8 @@ def read_mat(path_or_file: PathOrFile, *, rules: Rules | None = None, unfinished
     4`` or, as gnubg writes it, the doubled player's ``Doubles => 4`` at once; either may be
     followed by the first doubler's ``Takes`` or by the roll.  The header's tags
     ``; [Variation "NackGammon"]`` (``"HyperGammon (3)"``), ``[Crawford "Off"]``, ``[Jacoby
-    ...]``, ``[Beaver ...]`` set those rules; ``[Event]``, ``[Round]``, ``[Site]``,
+    ...]``, ``[Beaver ...]``, and bgfast's ``[MaxCube "N"]`` and ``[DeadCube "Allow"]``, set
+    those rules; ``[Event]``, ``[Round]``, ``[Site]``,
     ``[EventDate]``, ``[Transcriber]`` and other comments become the match information.
 
     :param path_or_file: a path, or a text file open for reading.

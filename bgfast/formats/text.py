@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from bgfast.codecs.xgid import has_xgid_prefix, parse_xgid
 from bgfast.dice import Dice
-from bgfast.errors import InvalidMatchIdError, InvalidPositionError, InvalidSpecError
+from bgfast.errors import IllegalCubeActionError, InvalidMatchIdError, InvalidPositionError, InvalidSpecError
 from bgfast.match import MatchState, Rules
 from bgfast.position import Position
 
@@ -58,7 +58,8 @@ class PositionText:
         :raises InvalidSpecError: a stated rule :class:`~bgfast.match.Rules` refuses
             (an XGID maximum cube of 1, i.e. a field of 0: Rules needs 2 or more).
         :raises InvalidMatchIdError: a cube above the highest cube of the rules (a Match ID
-            of a cube of 128, say, with the default 64).
+            of a cube of 128, say, with the default 64), or a double offered that the rules
+            forbid (past the highest cube, or of a dead cube in match play).
         """
         if self.max_cube is not None and self.max_cube < 2:
             raise InvalidSpecError(f"the XGID's maximum-cube field is {self.max_cube.bit_length() - 1} (a highest cube "
@@ -66,11 +67,18 @@ class PositionText:
                                    "a highest cube of 2 or more, a field of 1 or more")
         stated = {name: getattr(self, name) for name in ("max_cube", "jacoby", "beaver")}
         rules = dataclasses.replace(base or Rules(), **{k: v for k, v in stated.items() if v is not None})
-        if self.match is not None and self.match.cube_value > rules.max_cube:
+        m = self.match
+        if m is not None and m.cube_value > rules.max_cube:
             whose = "the XGID's maximum-cube field" if self.max_cube is not None else "the rules"
-            raise InvalidMatchIdError(f"the cube is at {self.match.cube_value}, above the highest cube {whose} "
+            raise InvalidMatchIdError(f"the cube is at {m.cube_value}, above the highest cube {whose} "
                                       f"allow ({rules.max_cube}); an XGID states its own (its maximum-cube field "
                                       "N allows a cube of 2**N)")
+        if m is not None and m.double_offered:
+            before = dataclasses.replace(m, double_offered=False, turn=m.player_on_roll)
+            try:
+                before.double(m.player_on_roll, rules)
+            except IllegalCubeActionError as exc:
+                raise InvalidMatchIdError(f"the double offered is not one the rules allow: {exc}") from None
         return rules
 
     def check_roll(self, dice: Dice | str | tuple[int, int]) -> Dice:
