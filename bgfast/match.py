@@ -249,10 +249,6 @@ class MatchState:
         set_("dice", (max(d1, d2), min(d1, d2)))
         if self.double_offered and self.dice != (0, 0):
             raise E(f"a double is offered before the dice are rolled, got dice {self.dice!r}")
-        if (self.game_state == GameState.PLAYING and not self.double_offered and not self.resigned
-                and self.turn != self.player_on_roll):
-            raise E(f"player {self.turn} is to act but player {self.player_on_roll} is on roll, with no double or "
-                    "resignation for it to answer: turn must equal player_on_roll")
         if self.double_offered and self.turn == self.player_on_roll:
             raise E("a double is offered to the opponent of the player on roll: turn must differ from "
                     f"player_on_roll ({self.player_on_roll})")
@@ -307,6 +303,9 @@ class MatchState:
         elif rule:
             head += f" ({rule[2:]})"
         text = f"{head}, cube {self.cube_value} {owner} (player {me} on roll)"
+        if self.resigned:
+            kind = ("a single game", "a gammon", "a backgammon")[self.resigned - 1]
+            text += f", a resignation of {kind} offered to player {self.turn}"
         if self.double_offered:
             text += ", a double offered to its opponent"
         elif dice:
@@ -324,11 +323,19 @@ class MatchState:
 
         :raises InvalidMatchIdError: not 12 Base64 characters, a cube owner
             of 2, a game state above 4, a die of 7, one die zero and not the
-            other, bits 67-71 set, or fields that make no possible match state.
+            other, bits 67-71 set, or fields that make no possible match state
+            (among them a turn field naming the player not on roll with nothing for it to
+            answer).
         """
         fields = decode_match_id(match_id)
         try:
-            return cls._from_match_fields(fields)
+            state = cls._from_match_fields(fields)
+            if (state.game_state == GameState.PLAYING and not state.double_offered and not state.resigned
+                    and state.turn != state.player_on_roll):
+                raise InvalidMatchIdError(f"player {state.turn} is to act but player {state.player_on_roll} is on "
+                                          "roll, with no double or resignation for it to answer: the turn field "
+                                          "must name the player on roll")
+            return state
         except InvalidMatchIdError as exc:
             raise InvalidMatchIdError(f"{exc} in Match ID {match_id!r}") from None
 

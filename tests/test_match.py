@@ -640,8 +640,11 @@ def test_a_score_that_has_won_the_match_is_not_a_match_still_being_played(score:
 
 
 def test_a_player_not_on_roll_acts_only_to_answer_a_double_or_a_resignation() -> None:
+    def match_id(**fields: object) -> str:
+        return MatchState(**fields).match_id()   # type: ignore[arg-type]
+
     with pytest.raises(InvalidMatchIdError, match="player 0 is to act but player 1 is on roll"):
-        MatchState(player_on_roll=1, turn=0)
-    MatchState(player_on_roll=1, turn=0, double_offered=True)
-    MatchState(player_on_roll=1, turn=0, resigned=1)
-    MatchState(player_on_roll=1, turn=0, game_state=GameState.OVER)   # between games the turn says nothing
+        MatchState.from_match_id(match_id(player_on_roll=1, turn=0))
+    for fields in ({"double_offered": True}, {"resigned": 1}, {"game_state": GameState.OVER, "length": 3,
+                                                                "score": (3, 0)}):
+        MatchState.from_match_id(match_id(player_on_roll=1, turn=0, **fields))
