@@ -308,7 +308,8 @@ class MatchAnalysis:
         return {"length": self.length, "judge": self.judge, "ply": self.ply, "cube_ply": self.cube_ply,
                 "luck_ply": LUCK_PLY,
                 "unit": "EMG" if self.length else "points per cube", "games": self.games,
-                "interrupted": self.interrupted, "unfinished": self.unfinished, "players": [p.to_dict() for p in self.players],
+                "interrupted": self.interrupted, "unfinished": self.unfinished,
+                "players": [p.to_dict() for p in self.players],
                 "decisions": [d.to_dict() for d in self.decisions]}
 
     def text(self) -> str:
@@ -340,8 +341,9 @@ class MatchAnalysis:
             return row(label, get(a) or "n/a", get(b) or "n/a")
 
         where = (f"{self.length}-point match" if match_play else "money play")
-        games = f"{self.games} game{'s' if self.games != 1 else ''}" + (
-            ", the last unfinished" if self.unfinished and self.games > 1 else ", unfinished" if self.unfinished else "")
+        games = f"{self.games} game{'s' if self.games != 1 else ''}"
+        if self.unfinished:
+            games += ", the last unfinished" if self.games > 1 else ", unfinished"
         lines = [f"Analysis of {where} ({games}), judged by "
                  f"{self.judge} at {self.ply} ply (cube decisions at {self.cube_ply} ply, luck at {LUCK_PLY} ply)"
                  + (": interrupted, the games judged so far" if self.interrupted else ""), "",

@@ -270,11 +270,10 @@ class RolloutRequest:
             that dies raises :class:`~bgfast.errors.RolloutWorkerError` either way, the
             result of the trials finished, cut the same way, in its ``partial``.)
         :raises InvalidRolloutError: zero, negative or too many (:data:`MAX_TRIALS`) trials;
-            zero or negative workers, plies or
-            target, an unknown backend, a scheduler without the dask backend, a finished position or match, a board no game
-            reaches (:meth:`Position.unreachable`), no game in play (its state), a pending double (without ``cube``) or
-            resignation (with ``cube``), ``plays`` or
-            ``play`` without dice, truncation with no evaluator, a position with
+            zero or negative workers, plies or target, an unknown backend, a scheduler without
+            the dask backend, a finished position or match, a board no game reaches
+            (:meth:`Position.unreachable`), no game in play (its state), a pending double
+            (without ``cube``) or resignation (with ``cube``), ``plays`` or ``play`` without dice, truncation with no evaluator, a position with
             more checkers than the variant has; ``cube`` with dice or a play, or where the
             side on roll may not double (the Crawford game, the opponent's cube, ...);
             ``late_ply`` without ``late_after`` or the other way round, or either out of range,

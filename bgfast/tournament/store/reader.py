@@ -141,8 +141,9 @@ class ResultsReader(ResultsFile):
                 return
             for name, index, player0, player1, length, seed, dice_index, *rest in rows:
                 figures = tuple(rest[n_summary:])
+                judged_figures = figures if figures and figures[0] is not None else None   # a LEFT JOIN's NULLs
                 yield SavedMatch(name, index, player0, player1, length, seed, dice_index,
-                                 MatchSummary(*rest[:n_summary]), figures if figures and figures[0] is not None else None)
+                                 MatchSummary(*rest[:n_summary]), judged_figures)
 
     # ------------------------------------------------------------ units (dice pairs)
 
