@@ -216,17 +216,26 @@ class CubeAnalysis:
         return "\n".join(lines)
 
 
-def _check_before_roll(situation: Situation) -> None:
-    """:raises InvalidAnalysisError: the position's text says the dice are rolled, or that a
-    resignation waits for an answer (the decision then is the answer, not the cube)."""
+def no_cube_decision(situation: Situation) -> str | None:
+    """Why the side on roll has no cube decision now, in words, or None: the position's text
+    says the dice are rolled, or that a resignation waits for an answer (the decision then is
+    the answer, not the cube).  ``bgfast cube`` refuses such a position; ``bgfast eval``
+    values it with no cube action."""
     m = situation.match
     if m.resigned:
-        raise InvalidAnalysisError(f"a resignation is offered (Match ID {m.match_id()}): player {m.turn} is to "
-                                   "answer it, not to double; bgfast eval gives the chances that answer turns on")
-    dice = m.dice
-    if dice != (0, 0):
-        raise InvalidAnalysisError(f"the dice are rolled ({dice[0]}{dice[1]}): the cube decision comes "
-                                   "before the roll; give the position before it")
+        return (f"a resignation is offered (Match ID {m.match_id()}): player {m.turn} is to answer it, not to "
+                "double; bgfast eval gives the chances that answer turns on")
+    if m.dice != (0, 0):
+        return (f"the dice are rolled ({m.dice[0]}{m.dice[1]}): the cube decision comes before the roll; give the "
+                "position before it")
+    return None
+
+
+def _check_before_roll(situation: Situation) -> None:
+    """:raises InvalidAnalysisError: no cube decision now (:func:`no_cube_decision`)."""
+    reason = no_cube_decision(situation)
+    if reason is not None:
+        raise InvalidAnalysisError(reason)
 
 
 def _double_problem(situation: Situation) -> str | None:

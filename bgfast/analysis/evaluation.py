@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bgfast.analysis.cube_action import CubeAnalysis, judge_cube
+from bgfast.analysis.cube_action import CubeAnalysis, judge_cube, no_cube_decision
 from bgfast.analysis.judge import DEFAULT_JUDGE, Judge
 from bgfast.analysis.report import percent, probabilities_dict, probabilities_line, signed
 from bgfast.analysis.situation import Situation
@@ -110,7 +110,7 @@ def evaluate_position(position: Position | str, judge: Judge | str = DEFAULT_JUD
     situation = Situation.read(position, rules=rules, met=met, cube_efficiency=judge.cube_efficiency)
     ahead = judge.cube_decision(situation)
     decision, p = ahead if ahead is not None else (None, judge.probabilities(situation.position))
-    if situation.match.dice != (0, 0) or situation.match.resigned:   # no cube decision now
+    if no_cube_decision(situation) is not None:
         cube = None
         value = situation.cubeful_value(p) if decision is None else decision.no_double
         equity = situation.equity(value)

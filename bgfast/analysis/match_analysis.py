@@ -67,7 +67,7 @@ from bgfast.analysis.report import signed
 from bgfast.analysis.situation import Situation
 from bgfast.errors import InvalidAnalysisError
 from bgfast.formats.mat import mat_move_numbers
-from bgfast.formats.match_file import MatchFile, UnfinishedGame
+from bgfast.formats.match_file import MatchFile
 from bgfast.game import Turn
 from bgfast.match import MatchState, Rules
 from bgfast.met import DEFAULT_MET, MatchEquityTable
@@ -469,15 +469,16 @@ def _situation(turn: Turn, state: MatchState, rules: Rules, met: MatchEquityTabl
     return Situation(turn.position, state, rules, met if state.length else None, judge.cube_efficiency)
 
 
-def _game_to_judge(match: MatchFile, number: int) -> UnfinishedGame:
-    """Game ``number`` (1-based) of the match: its finished games, then the unfinished one."""
+def _game_to_judge(match: MatchFile, number: int) -> tuple[bool, tuple[int, int], tuple[Turn, ...]]:
+    """Game ``number`` (1-based) of the match, the finished games then the unfinished one:
+    whether it is the Crawford game, the score before it, its turns."""
     record = match.history.record
     if number > len(record.games):
-        assert match.unfinished is not None and match.unfinished.number == number
-        return match.unfinished
-    game = record.games[number - 1]
+        game = match.unfinished
+        assert game is not None and game.number == number
+        return game.crawford, game.score, game.turns
     score = record.games[number - 2].score_after if number > 1 else (0, 0)
-    return UnfinishedGame(number, game.crawford, score, match.history.games[number - 1])
+    return record.games[number - 1].crawford, score, match.history.games[number - 1]
 
 
 def _judge_game(match: MatchFile, number: int, judge: Judge, cube_judge: Judge, met: MatchEquityTable | None,
@@ -485,20 +486,18 @@ def _judge_game(match: MatchFile, number: int, judge: Judge, cube_judge: Judge, 
     """The decisions of game ``number`` (1-based; the last may be the unfinished game):
     checker plays by ``judge``, cube decisions by ``cube_judge`` (the same bot)."""
     rules = match.rules
-    game = _game_to_judge(match, number)
-    score = game.score
+    crawford, score, turns = _game_to_judge(match, number)
     length = match.history.record.length
     start = starting_position(rules.variant)
     cube, owner = 1, -1
     pending: CubeAnalysis | None = None       # the double waiting for its answer
     last: Turn | None = None
     out: list[Decision] = []
-    turns = game.turns
     for index, (move, turn) in enumerate(zip(mat_move_numbers(turns), turns)):
         where = f"game {number}, move {move}, {match.players[turn.player]}"
         if turn.action == "move":
             cube = turn.cube
-        state = MatchState(length=length, score=score, cube_value=cube, cube_owner=owner, crawford=game.crawford,
+        state = MatchState(length=length, score=score, cube_value=cube, cube_owner=owner, crawford=crawford,
                            player_on_roll=turn.player, turn=turn.player, jacoby=rules.jacoby and length == 0)
         if turn.action in ("move", "double"):
             situation = _situation(turn, state, rules, met, judge)
