@@ -961,9 +961,10 @@ def _add_report(sub: argparse._SubParsersAction[Parser]) -> None:
         "then each length's own.  A judged run ([judge] in the spec) adds per player and pairing, each "
         "length its own table: the raw and luck-adjusted results with their standard errors (money: "
         "points per game; match play: match score, 1 a win), Elo and LOS from the adjusted results, "
-        "checker and cube error rates (the judge's best minus the chosen, x1000 per decision: "
-        "thousandths of a point in money play, of match winning chance in match play) and luck per "
-        "game (points, or match winning chance).",
+        "checker and cube error rates (the judge's best minus the chosen, normalized as gnubg's, "
+        "x1000 per decision: mEMG, as 'bgfast analyse' gives them; thousandths of a point per unit "
+        "of the cube in money play, of EMG in match play) and luck per game (points, or match "
+        "winning chance).",
     )
     p.add_argument("db", metavar="DB", help="a results file written by 'bgfast tournament'")
     p.add_argument("--json", action="store_true", help="print the standings as JSON")

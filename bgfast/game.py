@@ -63,7 +63,9 @@ JUDGED_COLUMNS = ("luck0", "luck1", "checker_error0", "checker_error1", "checker
                   "checker_decisions1", "cube_error0", "cube_error1", "cube_decisions0", "cube_decisions1")
 """A match's judged figures (:meth:`MatchPlayer.judged`), each seat's in its own view: the
 summed luck of its rolls, the summed error and the count of its unforced checker plays and
-of its close or actual cube decisions; money in points, match play in match winning chance."""
+of its close or actual cube decisions.  Luck is in the result's unit (money: points; match
+play: match winning chance); errors are normalized as gnubg's error rates are (money: points
+per unit of the cube; match play: EMG), so their rates are ``bgfast analyse``'s mEMG."""
 
 ACTIONS = ("move", "double", "take", "pass", "beaver")
 """The kinds of :class:`Turn`, in the order of the core's :class:`~bgfast._core.game.TurnAction`."""
@@ -530,8 +532,9 @@ class MatchPlayer:
                   luck_filter: int = 0) -> None:
         """Judge the next matches with ``evaluator`` (None: no judge): each side's luck and
         errors, read after each match with :meth:`judged` (see
-        :meth:`bgfast._core.game.MatchRunner.set_judge`: money in points, match play in
-        match winning chance through the default table; ``luck_filter``: plays of each roll
+        :meth:`bgfast._core.game.MatchRunner.set_judge`: luck in points (money) or match
+        winning chance through the default table, errors normalized as gnubg's (points per
+        unit of the cube, or EMG); ``luck_filter``: plays of each roll
         a neural judge's luck measure values, 0 all).
 
         :raises InvalidMetError: a match longer than the table."""

@@ -91,6 +91,27 @@ def test_a_forced_or_best_play_is_no_checker_error() -> None:
     assert got["checker_decisions0"] == 0          # 1-1 with one checker on the ace: one play
 
 
+def test_checker_errors_in_money_play_are_per_unit_of_the_cube_as_gnubgs() -> None:
+    # Given the same game (the same scripted dice, players that never double) played from
+    # the starting position with the cube owned by side 0 at 1 and at 4 (owned: the Jacoby
+    # rule does not apply)
+    rng = np.random.default_rng(3)
+    dice = rng.integers(1, 7, size=400).tolist()
+    player = _player("pubeval", "heuristic")
+    figures = {}
+    for cube in (1, 4):
+        player._runner.script(dice)
+        player._runner.play_from(Position().to_bytes(), 1, cube=cube, owner=0, max_plies=60)
+        figures[cube] = _judged(player)
+    # Then the errors are the same, normalized per unit of the cube (gnubg's error rates),
+    # while the luck, in the result's points, is four times as much
+    for seat in (0, 1):
+        assert figures[1][f"checker_decisions{seat}"] > 10
+        assert figures[4][f"checker_error{seat}"] == pytest.approx(figures[1][f"checker_error{seat}"], rel=1e-6)
+        assert figures[4][f"luck{seat}"] == pytest.approx(4 * figures[1][f"luck{seat}"], rel=1e-6)
+    assert figures[1]["checker_error0"] + figures[1]["checker_error1"] > 0
+
+
 def test_each_sides_luck_averages_zero_over_many_games() -> None:
     # Given many money games between unequal bots, judged by the heuristic (cheap)
     n = 1500
@@ -224,32 +245,34 @@ LAST_ROLL_64 = Position.from_board([[1] + [0] * 24, [0, 1, 0, 1] + [0] * 21])
 WIN_64 = 23 / 36
 
 
-def _judged_last_roll_64(cube_ply: int, double: bool, answer: object) -> dict[str, float]:
+def _judged_last_roll_64(cube_ply: int, double: bool, answer: object, cube: int = 1, owner: int = -1) -> dict[str, float]:
     from scripted_bots import ScriptedBot
 
     player = MatchPlayer(ScriptedBot(0, answers=(answer,)), ScriptedBot(1, double=double))
     player.set_judge(*_judge("neural", cube_ply=cube_ply))
     player._runner.script([6, 5, 1, 1])
-    player._runner.play_from(LAST_ROLL_64.to_bytes(), 1)
+    player._runner.play_from(LAST_ROLL_64.to_bytes(), 1, cube=cube, owner=owner)
     return _judged(player)
 
 
-@pytest.mark.parametrize("cube_ply", [1, 2])
-def test_a_neural_judges_cube_errors_in_a_last_roll_are_exact_by_the_cubeful_walk(cube_ply: int) -> None:
+@pytest.mark.parametrize(("cube_ply", "cube", "owner"), [(1, 1, -1), (2, 1, -1), (1, 4, 1)])
+def test_a_neural_judges_cube_errors_in_a_last_roll_are_exact_by_the_cubeful_walk(
+        cube_ply: int, cube: int, owner: int) -> None:
     from bgfast.bots import CubeResponse
 
+    # Normalized as gnubg's, per unit of the cube: the same at any cube side 1 may turn
     nd, dt, dp = 2 * WIN_64 - 1, 2 * (2 * WIN_64 - 1), 1.0
     # Given the 64% last roll, when side 1 does not double
-    held = _judged_last_roll_64(cube_ply, False, CubeResponse.TAKE)
+    held = _judged_last_roll_64(cube_ply, False, CubeResponse.TAKE, cube, owner)
     # Then it loses exactly double/take minus no double, a close decision counted
     assert held["cube_error1"] == pytest.approx(dt - nd, abs=1e-6)
     assert held["cube_decisions1"] == 1 and held["cube_decisions0"] == 0
     # When it doubles and side 0 takes: no error on either side
-    taken = _judged_last_roll_64(cube_ply, True, CubeResponse.TAKE)
+    taken = _judged_last_roll_64(cube_ply, True, CubeResponse.TAKE, cube, owner)
     assert taken["cube_error1"] == pytest.approx(0.0, abs=1e-6)
     assert taken["cube_error0"] == pytest.approx(0.0, abs=1e-6)
     # When side 0 passes: it gives up double/pass minus double/take
-    passed = _judged_last_roll_64(cube_ply, True, CubeResponse.PASS)
+    passed = _judged_last_roll_64(cube_ply, True, CubeResponse.PASS, cube, owner)
     assert passed["cube_error0"] == pytest.approx(dp - dt, abs=1e-6)
     assert passed["cube_decisions0"] == 1
 

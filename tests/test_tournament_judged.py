@@ -24,6 +24,7 @@ from bgfast.tournament import TournamentSpec, load_standings, run_tournament
 from bgfast.tournament.html_report import running_judged
 from bgfast.tournament.spec import JUDGE_LUCK_FILTER
 from bgfast.tournament.store import Store, open_results
+from bgfast.tournament.store.schema import ERRORS_NORMALIZED
 from bgfast.tournament.worker import play_chunk
 
 PLAYERS = """
@@ -56,8 +57,13 @@ def spec_text(name: str = "judged", *, seed: int = 3, length: int = 0, judge: st
 
 
 def judged_of(db: Path) -> list[tuple[object, ...]]:
+    """The rows of the file's judged table: run, idx, the JUDGED_COLUMNS and errors_normalized."""
     with sqlite3.connect(db) as conn:
         return conn.execute("SELECT * FROM match_judged ORDER BY run, idx").fetchall()
+
+
+FIGURES = slice(2, 2 + len(JUDGED_COLUMNS))
+"""A judged row's figures (judged_of)."""
 
 
 # ---------------------------------------------------------------- the spec
@@ -146,9 +152,10 @@ def test_a_judged_run_keeps_each_matchs_figures_and_plays_the_same_matches_as_an
     # the matches CSV carries each judged match's figures, seat a first (report --matches)
     from_csv = [[float(r[f"{name}_{seat}"]) for name in ("luck", "checker_error", "checker_decisions", "cube_error",
                                                          "cube_decisions") for seat in "ab"] for r in judged_csv]
-    assert np.allclose(from_csv, [r[2:] for r in rows], rtol=0, atol=1e-6)
+    assert np.allclose(from_csv, [r[FIGURES] for r in rows], rtol=0, atol=1e-6)
+    assert {r[-1] for r in rows} == {ERRORS_NORMALIZED}
     assert len(rows) == 40 and [r[1] for r in rows] == list(range(40))
-    figures = np.array([r[2:] for r in rows], dtype=float)
+    figures = np.array([r[FIGURES] for r in rows], dtype=float)
     named = dict(zip(JUDGED_COLUMNS, figures.T))
     assert (named["checker_decisions0"] + named["checker_decisions1"] > 0).all()
     assert (named["cube_decisions0"] == 0).all()          # neither player doubles: no cube judged
@@ -195,6 +202,62 @@ def test_a_results_file_of_the_previous_version_is_reported_resumed_and_takes_a_
     assert (data["matches_played"], data["judged_matches"], data["judges"]) == (80, 40, ["neural luck_filter=4 ply=0"])
     html = judged_section(standings)
     assert "<p>40 of 80 matches judged, by neural luck_filter=4 ply=0.</p>" in html
+
+
+def test_a_file_judged_before_errors_were_normalized_reports_no_error_rates_and_resumes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = TournamentSpec.from_toml_string(spec_text())
+    db = tmp_path / "old.sqlite"
+    with Store(db) as store:                               # two chunks judged by the previous version
+        run = store.begin_run(spec)
+        for chunk in (0, 1):
+            store.write_chunk(run, play_chunk(spec, chunk))
+    columns = ", ".join(("run", "idx", *JUDGED_COLUMNS))
+    with sqlite3.connect(db) as conn:                      # its judged table, without errors_normalized
+        conn.executescript(f"CREATE TABLE old AS SELECT {columns} FROM match_judged; DROP TABLE match_judged; "
+                           f"ALTER TABLE old RENAME TO match_judged;")
+    old = load_standings(db)
+    assert set(old.judged_players) == {"pubeval", "random"}
+    pub = old.judged_players["pubeval"]
+    assert np.isnan(pub.checker_error_rate) and pub.checker_decisions > 0 and np.isfinite(pub.adjusted)
+    assert main(["report", str(db), "--matches", str(tmp_path / "m.csv")]) == 0
+    assert "n/a" in capsys.readouterr().out
+    rows = list(csv.DictReader((tmp_path / "m.csv").open()))
+    assert len(rows) == 20 and {r["checker_error_a"] for r in rows} == {""} and all(r["luck_a"] for r in rows)
+    run_tournament(spec, db, workers=1)                    # resumed: the column added, the old rows 0
+    assert [r[-1] for r in judged_of(db)] == [0] * 20 + [ERRORS_NORMALIZED] * 20
+    assert np.isnan(load_standings(db).judged_players["pubeval"].checker_error_rate)   # no rate over two units
+
+
+@pytest.mark.parametrize(("length", "seed"), [(0, 5), (5, 5)])
+def test_a_judged_matchs_errors_are_bgfast_analyses_decision_for_decision_sum(
+        tmp_path: Path, length: int, seed: int) -> None:
+    # The same judge (neural, 0-ply plays, 1-ply cube) over the same match, as the game loop
+    # judges it and as `bgfast analyse` judges its exported SGF: the same normalized errors
+    # (money: points per unit of the cube; match play: EMG) and the same decisions counted.
+    from bgfast.analysis.match_analysis import analyse_file
+    from bgfast.tournament.export import export_match
+
+    text = (HEAD.format(name="units", seed=seed, length=length).replace("matches_per_pairing = 40",
+                                                                        "matches_per_pairing = 2")
+            + JUDGE + '[[players]]\nname = "pubeval"\nbot = "pubeval"\n[[players]]\nname = "heuristic"\n'
+            'bot = "heuristic"\n')
+    db = tmp_path / "units.sqlite"
+    run_tournament(TournamentSpec.from_toml_string(text), db, workers=1)
+    with open_results(db) as store:
+        matches = list(store.iter_matches())
+    cube_decisions = 0
+    for match in matches:
+        export_match(db, match.idx, tmp_path / "m.sgf", format="sgf")
+        players = analyse_file(tmp_path / "m.sgf", "neural", ply=0, cube_ply=1).players
+        judged = dict(zip(JUDGED_COLUMNS, match.judged or ()))
+        for seat in (0, 1):
+            assert judged[f"checker_error{seat}"] == pytest.approx(players[seat].checker_error, abs=1e-4)
+            assert judged[f"checker_decisions{seat}"] == players[seat].unforced_moves
+            assert judged[f"cube_error{seat}"] == pytest.approx(players[seat].cube_error, abs=1e-4)
+            assert judged[f"cube_decisions{seat}"] == players[seat].close_cube_decisions
+            cube_decisions += players[seat].close_cube_decisions
+    assert cube_decisions > 0
 
 
 # ---------------------------------------------------------------- the report

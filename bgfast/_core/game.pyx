@@ -391,7 +391,9 @@ cdef inline double _every_value(const MatchCtx* m, const Scene* s, int j, const 
 cdef void _judge_play(MatchCtx* m, const Scene* s, const Board* b, int chosen, GameLog* log) noexcept nogil:
     """The error of ``s.player``'s play ``chosen`` among the plays in ``m.gen`` (generated from
     ``b``): the judge's value of its best play minus that of the chosen one, both at its
-    ply (never below 0); a forced play (one resulting position) is no decision.  At 0 ply
+    ply (never below 0), normalized as gnubg's error rates are: money per unit of the cube,
+    match play in EMG (the MWC given up over ``PlayValue.unit``, half the MWC swing of the
+    cube at the score); a forced play (one resulting position) is no decision.  At 0 ply
     after the judge's luck measure of this roll the values are those it found for every
     play (``m.judge_every``, the same plays in the same order): nothing is valued again."""
     cdef PlayScene ps
@@ -399,6 +401,7 @@ cdef void _judge_play(MatchCtx* m, const Scene* s, const Board* b, int chosen, G
     cdef const PlayValue* value = NULL
     cdef int best, j
     cdef double err, v, top = 0.0
+    cdef double unit = s.cube
     cdef bint valued = m.judge_valued
     m.judge_valued = 0
     if m.gen.n <= 1:
@@ -406,6 +409,7 @@ cdef void _judge_play(MatchCtx* m, const Scene* s, const Board* b, int chosen, G
     if _judged_in_mwc(m):
         _play_scene(m, s, &ps, &pv)
         value = &pv
+        unit = pv.unit
     log.judged.checker_decisions[s.player] += 1
     if valued and m.judge_gen.n == m.gen.n:
         for j in range(m.gen.n):
@@ -413,22 +417,23 @@ cdef void _judge_play(MatchCtx* m, const Scene* s, const Board* b, int chosen, G
             if j == 0 or v > top:
                 top = v
         err = top - _every_value(m, s, chosen, value)
-        if err > 0:
-            log.judged.checker_error[s.player] += err
+        if err > 0 and unit > 0:
+            log.judged.checker_error[s.player] += err / unit
         return
     best = evaluator_choose(&m.judge, m.gen, b, value)
     if best == chosen:
         return
     err = (_play_value(m, s, &m.gen.items[best].board, value)
            - _play_value(m, s, &m.gen.items[chosen].board, value))
-    if err > 0:
-        log.judged.checker_error[s.player] += err
+    if err > 0 and unit > 0:
+        log.judged.checker_error[s.player] += err / unit
 
 
 cdef void _judge_cube(MatchCtx* m, const Scene* s, const Board* b, double* eq) noexcept nogil:
     """The judge's no double, double/take and double/pass (``eq[0..2]``) for ``s.player`` on
-    roll in ``b``, its view, at the judge's cube plies: points at the cube (money) or MWC;
-    ``eq[3]``: 1 when the decision is close (gnubg's rule, on normalized equities).
+    roll in ``b``, its view, at the judge's cube plies, normalized as gnubg's error rates
+    are (money: points per unit of the cube; match play: EMG, the MWC with losing the cube
+    -1 and winning it +1); ``eq[3]``: 1 when the decision is close (gnubg's rule).
 
     A neural judge with ``cube_ply`` >= 1 values the three actions by the cubeful n-ply walk
     (:func:`~bgfast._core.cubeful.cubeful_decide`, one call for the three, as its own cube
@@ -440,7 +445,6 @@ cdef void _judge_cube(MatchCtx* m, const Scene* s, const Board* b, double* eq) n
     cdef CubeState st
     cdef float p[NOUT]
     cdef double scale, low, nd, dt
-    cdef int k
     a.length = m.rules.length
     a.doubler = s.player
     a.owner = s.owner
@@ -463,12 +467,10 @@ cdef void _judge_cube(MatchCtx* m, const Scene* s, const Board* b, double* eq) n
     if _judged_in_mwc(m):                   # normalized: losing the cube -1, winning it (the pass) +1
         low = _mwc(m, a.away_d, a.away_t - s.cube, a.post_crawford)
         scale = 0.5 * (eq[2] - low)
-        nd = (eq[0] - low) / scale - 1.0 if scale > 0 else 0.0
-        dt = (eq[1] - low) / scale - 1.0 if scale > 0 else 0.0
-    else:
-        nd, dt = eq[0], eq[1]
-        for k in range(3):
-            eq[k] *= s.cube
+        eq[0] = (eq[0] - low) / scale - 1.0 if scale > 0 else 0.0
+        eq[1] = (eq[1] - low) / scale - 1.0 if scale > 0 else 0.0
+        eq[2] = 1.0 if scale > 0 else 0.0
+    nd, dt = eq[0], eq[1]
     eq[3] = 1.0 if nd - (dt if dt < 1.0 else 1.0) < CLOSE_CUBE else 0.0
 
 
@@ -1000,12 +1002,14 @@ cdef class MatchRunner:
         judge's ply (a forced play is no decision); a cube action's is the judge's best
         action minus the one taken, at its cube plies (gnubg's rule: a decision counts when
         the double was close, or made, or answered), judged only when the player on roll
-        has a cube policy (a player that never doubles makes no cube decision).  Money play
-        in points: luck as the cubeless equity times the cube (under the Jacoby rule with
-        the cube centred gammons count nothing, as in the result), plays by the cubeless
-        equity times the cube, cube actions Janowski's with ``cube_efficiency``; match
-        play in match winning chance through ``met`` (cubeful for plays and cube actions,
-        cubeless for luck).  A neural judge with ``cube_ply`` >= 1 values no double,
+        has a cube policy (a player that never doubles makes no cube decision).  Luck is
+        in the result's unit: money play in points, the cubeless equity times the cube
+        (under the Jacoby rule with the cube centred gammons count nothing, as in the
+        result); match play in match winning chance through ``met`` (cubeless).  Errors
+        are normalized as gnubg's error rates are (``bgfast.analysis.error_rates``): money
+        play in points per unit of the cube (plays by the cubeless equity, cube actions
+        Janowski's with ``cube_efficiency``), match play in EMG, the cubeful MWC given up
+        over half the MWC swing of the cube at the score.  A neural judge with ``cube_ply`` >= 1 values no double,
         double/take and double/pass by the cubeful n-ply walk
         (:func:`~bgfast._core.cubeful.cube_values`, as its own cube decisions), Janowski's
         (or the table's) cube math only at its leaves: a last roll's are exact.

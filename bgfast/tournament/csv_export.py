@@ -29,9 +29,11 @@ CSV_COLUMNS = ("index", "player_a", "player_b", "length", "seed", "score_a", "sc
 the match (its score is then the match length, no game of it was played out), else empty.
 The last ten are a judged run's (``[judge]``; empty in other runs), each seat's own view:
 the summed luck of its rolls (money: points; match play: match winning chance), the summed
-error of its unforced checker plays and of its close or actual cube decisions (the same
-units; times 1000 over the decisions they are ``bgfast report``'s error rates) and their
-counts (:data:`bgfast.game.JUDGED_COLUMNS`)."""
+error of its unforced checker plays and of its close or actual cube decisions (normalized as
+gnubg's: money, points per unit of the cube; match play, EMG; times 1000 over the decisions
+they are ``bgfast report``'s error rates, ``bgfast analyse``'s mEMG; empty for the matches of
+a file judged before errors were normalized) and their counts
+(:data:`bgfast.game.JUDGED_COLUMNS`)."""
 
 PAIRING_CSV_COLUMNS = ("player_a", "player_b", "matches", "units", "paired", "a_wins", "b_wins", "a_ppg",
                        "ppg_se_paired", "ppg_se_independent", "elo_diff", "elo_diff_lo", "elo_diff_hi", "los",
@@ -117,9 +119,11 @@ def _openings_by_run(store: Store) -> dict[str, Any]:
     return out
 
 
-def _judged_cells(figures: tuple[float, ...]) -> list[str | int]:
-    """A judged match's figures as cells: counts whole, luck and errors to 6 decimals."""
-    return [int(x) if "decisions" in name else _number(float(x), 6) for name, x in zip(JUDGED_COLUMNS, figures)]
+def _judged_cells(figures: tuple[float | None, ...]) -> list[str | int]:
+    """A judged match's figures as cells: counts whole, luck and errors to 6 decimals, an
+    unknown error (None) empty."""
+    return ["" if x is None else int(x) if "decisions" in name else _number(float(x), 6)
+            for name, x in zip(JUDGED_COLUMNS, figures)]
 
 
 def _write_csv(matches: Iterable[SavedMatch], handle: IO[str], openings: dict[str, Any],

@@ -237,8 +237,9 @@ def judged_section(standings: Standings, charts: Mapping[str, str] | None = None
                 "so there are no luck-adjusted points per game, error rates or luck per game to show.</p></section>")
     parts = ["<section id=\"judged\"><h2>Judged figures</h2><p>Adjusted = the result minus the player's luck "
              "plus its opponent's (gnubg's luck-adjusted result); money games in points per game, match play in "
-             f"match score; error rates in thousandths of a point (or of match winning chance) per decision; "
-             f"{NOT_AVAILABLE}: no decision of that kind.</p>"]
+             f"match score; error rates in mEMG per decision, as gnubg's and <code>bgfast analyse</code>'s "
+             f"(thousandths of a point per unit of the cube; match play, of EMG); "
+             f"{NOT_AVAILABLE}: no decision of that kind, or a file judged before errors were normalized.</p>"]
     for one in tables:
         if one.length is not None:
             parts.append(f"<h3>{e(length_name(one.length))}</h3>")

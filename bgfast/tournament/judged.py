@@ -7,7 +7,10 @@ opponent's: gnubg's "luck-adjusted result".  Each roll's luck has mean zero give
 position, whatever the judge, so the adjusted mean estimates the same as the raw one; its
 spread falls as far as the judge is good.  Units: money games in points per game (luck
 as cubeless equity times the cube); match play in match score (1 a win, 0 a loss; luck in
-match winning chance through the table), as gnubg does.
+match winning chance through the table), as gnubg does.  Errors are normalized as gnubg's
+error rates are (money: points per unit of the cube; match play: EMG), so the rates are
+``bgfast analyse``'s mEMG; a file judged before that (its errors NaN here, as the store
+reads them) has no error rates ("n/a").
 
 Pure functions of the match records (:data:`JUDGED_MATCH_DTYPE`); the standings call
 :func:`judged_table` per match length.
@@ -68,9 +71,11 @@ class JudgedFigures:
     """Elo and LOS from the adjusted results (money: the score ``0.5 + ppg / 6``, bgci's
     points score without its clipping)."""
     checker_error_rate: float
-    """Equity (MWC) lost per unforced checker play, x1000 (:func:`bgfast.analysis.error_rates.error_rate`)."""
+    """Normalized equity (points per unit of the cube, or EMG) lost per unforced checker
+    play, x1000: gnubg's mEMG (:func:`bgfast.analysis.error_rates.error_rate`); NaN
+    without a decision or with errors of an older file."""
     cube_error_rate: float
-    """Equity (MWC) lost per close or actual cube decision, x1000."""
+    """The same per close or actual cube decision."""
     luck_per_game: float
     """Own luck per game, points (money) or match winning chance."""
     checker_decisions: int

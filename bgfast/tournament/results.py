@@ -211,10 +211,12 @@ class SavedMatch(NamedTuple):
     seed: int
     dice_index: int
     result: MatchSummary
-    judged: tuple[float, ...] | None = None
+    judged: tuple[float | None, ...] | None = None
     """The judge's figures of a judged run's match, in the order of
     :data:`bgfast.game.JUDGED_COLUMNS` (each seat's luck, checker and cube errors and
-    decisions, its own view); None for a match of a run without a judge."""
+    decisions, its own view; the errors None in a file judged before they were normalized,
+    :data:`bgfast.tournament.store.schema.ERRORS_NORMALIZED`); None for a match of a run
+    without a judge."""
 
 
 class SeatTotals(NamedTuple):

@@ -283,7 +283,7 @@ class Standings:
         money = next(iter(self.judged_players.values())).money
         unit = "ppg" if money else "score"
         lines = ["", f"judged ({'points' if money else 'match winning chance'}; adjusted = result - own luck "
-                 "+ opponent's luck; error rates x1000 per decision):",
+                 "+ opponent's luck; error rates in mEMG per decision):",
                  f"  {self.judged_text()}",
                  f"  {'player':<20} {unit + ' raw':>16} {unit + ' adjusted':>16} {'Elo adj':>8} "
                  f"{'checker':>8} {'cube':>8} {'luck/game':>9}"]

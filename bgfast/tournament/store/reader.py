@@ -128,7 +128,7 @@ class ResultsReader(ResultsFile):
         where = [clause for clause, value in (("r.name = ?", run), ("m.idx = ?", idx)) if value is not None]
         cur = self._conn.execute(
             f"SELECT r.name, m.idx, p0.name, p1.name, m.length, m.seed, m.dice_index, {summary}"
-            + "".join(f", j.{c}" for c in schema.JUDGED_COLUMNS if judged)
+            + "".join(f", {c}" for c in (schema.judged_columns(self._conn) if judged else ()))
             + " FROM matches m JOIN runs r ON r.run = m.run JOIN players p0 ON p0.player = m.player0 "
             "JOIN players p1 ON p1.player = m.player1 "
             + ("LEFT JOIN match_judged j ON j.run = m.run AND j.idx = m.idx " if judged else "")
@@ -190,7 +190,8 @@ class ResultsReader(ResultsFile):
 
         if not schema.JUDGED_TABLES <= schema.table_names(self._conn):
             return np.zeros(0, dtype=JUDGED_MATCH_DTYPE)
-        columns = ", ".join(f"j.{c}" if c in schema.JUDGED_COLUMNS else f"m.{c}" for c in JUDGED_MATCH_COLUMNS)
+        read = dict(zip(schema.JUDGED_COLUMNS, schema.judged_columns(self._conn)))
+        columns = ", ".join(read.get(c, f"m.{c}") for c in JUDGED_MATCH_COLUMNS)
         where, args = ("WHERE j.run = ? ", (run,)) if run is not None else ("", ())
         rows = self._conn.execute(f"SELECT {columns} FROM match_judged j JOIN matches m "
                                   f"ON m.run = j.run AND m.idx = j.idx {where}ORDER BY j.run, j.idx", args).fetchall()

@@ -17,12 +17,17 @@ Layout (``PRAGMA user_version = 1``):
   that forfeited, if one did;
 - ``match_judged``: per (run, idx) of a match of a judged run (``[judge]``), the judge's
   figures (:data:`bgfast.game.JUDGED_COLUMNS`: each seat's luck, checker and cube errors
-  and decisions; money in points, match play in match winning chance);
+  and decisions; luck in points or match winning chance, errors normalized as gnubg's)
+  and ``errors_normalized``, 1 (:data:`ERRORS_NORMALIZED`);
 - ``chunk_seats`` and ``chunk_units``: per (run, chunk) the chunk's sums by seating and by
   kind of unit (:mod:`~bgfast.tournament.totals`), which standings add up.
 
 A file written before the judged table existed is read as it is (no judged figures)
-and gets it when a run writes to it again (:func:`add_judged_table`).  A file written
+and gets it when a run writes to it again (:func:`add_judged_table`).  One whose judged
+table predates ``errors_normalized`` holds errors in the result's unit (points, match
+winning chance), which no rate of gnubg's compares with: its errors read as unknown
+(NULL, :func:`judged_columns`), its luck as it is, and the column is added, 0 for those
+rows, when a run writes to it again (:func:`add_judged_units`).  A file written
 before the engine tables existed is read as it is (no engine counts,
 no records) and gets them when a run writes to it again (:func:`add_engine_tables`).  One
 written before the chunk sums existed gets them, made from its match rows, when it is
@@ -57,6 +62,7 @@ __all__ = [
     "BASE_TABLES",
     "COUNTER_COLUMNS",
     "ENGINE_TABLES",
+    "ERRORS_NORMALIZED",
     "JUDGED_COLUMNS",
     "JUDGED_TABLES",
     "MATCH_COLUMNS",
@@ -67,10 +73,13 @@ __all__ = [
     "add_chunk_sums",
     "add_engine_tables",
     "add_judged_table",
+    "add_judged_units",
     "check_version",
     "create_tables",
     "find_damage",
+    "has_judged_units",
     "insert_chunk_sums",
+    "judged_columns",
     "spec_problem",
     "table_names",
 ]
@@ -168,11 +177,17 @@ CREATE TABLE IF NOT EXISTS match_judged (
     run INTEGER NOT NULL,
     idx INTEGER NOT NULL,
     {", ".join(f"{name} {'INTEGER' if 'decisions' in name else 'REAL'} NOT NULL" for name in JUDGED_COLUMNS)},
+    errors_normalized INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (run, idx)
 ) WITHOUT ROWID;
 """
 JUDGED_TABLES = frozenset({"match_judged"})
 """The table of judged runs' figures (files of earlier versions lack it)."""
+ERRORS_NORMALIZED = 1
+"""``match_judged.errors_normalized`` of a row whose errors are normalized as gnubg's
+error rates are (money: points per unit of the cube; match play: EMG), as the core has
+recorded them since the column exists; 0, the rows of files written before, errors in
+points or match winning chance."""
 
 SEAT_SUMS = SeatTotals._fields[2:]
 """The sums of ``chunk_seats`` (after its seating), named as in SeatTotals."""
@@ -375,6 +390,26 @@ def add_judged_table(conn: sqlite3.Connection) -> None:
     """Migration: add the judged table (:data:`JUDGED_TABLES`) that files of earlier
     versions lack, before a run writes to such a file."""
     conn.executescript(_JUDGED_SCHEMA)
+
+
+def has_judged_units(conn: sqlite3.Connection) -> bool:
+    """Whether the file's ``match_judged`` has its ``errors_normalized`` column (False for a
+    file without the table)."""
+    return any(row[1] == "errors_normalized" for row in conn.execute("PRAGMA table_info(match_judged)"))
+
+
+def add_judged_units(conn: sqlite3.Connection) -> None:
+    """Migration: add ``errors_normalized`` to a judged table that lacks it, 0 for its rows
+    (their errors are in the result's unit), before a run writes to such a file."""
+    conn.execute("ALTER TABLE match_judged ADD COLUMN errors_normalized INTEGER NOT NULL DEFAULT 0")
+
+
+def judged_columns(conn: sqlite3.Connection, alias: str = "j") -> list[str]:
+    """The SQL expressions that read :data:`JUDGED_COLUMNS` from ``match_judged`` (named
+    ``alias`` in the query): the errors of rows written before errors were normalized
+    (:data:`ERRORS_NORMALIZED`) as NULL, so that no rate mixes two units."""
+    known = f"{alias}.errors_normalized = {ERRORS_NORMALIZED}" if has_judged_units(conn) else "0"
+    return [f"CASE WHEN {known} THEN {alias}.{c} END" if "error" in c else f"{alias}.{c}" for c in JUDGED_COLUMNS]
 
 
 def add_chunk_sums(conn: sqlite3.Connection, *, temporary: bool) -> None:

@@ -55,8 +55,8 @@ statement of many rows costs about half what as many one-row statements do; beyo
 100 rows (1,700 values) binding them gets slower again."""
 
 
-_INSERT_JUDGED = (f"INSERT INTO match_judged (run, idx, {', '.join(schema.JUDGED_COLUMNS)}) "
-                  f"VALUES ({', '.join('?' * (len(schema.JUDGED_COLUMNS) + 2))})")
+_INSERT_JUDGED = (f"INSERT INTO match_judged (run, idx, {', '.join(schema.JUDGED_COLUMNS)}, errors_normalized) "
+                  f"VALUES ({', '.join('?' * (len(schema.JUDGED_COLUMNS) + 2))}, {schema.ERRORS_NORMALIZED})")
 
 
 def _rows_per_insert(conn: sqlite3.Connection) -> int:
@@ -144,6 +144,8 @@ class ResultsWriter(ResultsFile):
                 self._engine_tables = True
             if not schema.JUDGED_TABLES <= schema.table_names(conn):  # a file of an earlier version
                 schema.add_judged_table(conn)
+            elif not schema.has_judged_units(conn):
+                schema.add_judged_units(conn)
             row = conn.execute("SELECT run FROM runs WHERE spec_hash = ?", (spec.hash,)).fetchone()
             if row is not None:
                 run = row[0]
