@@ -232,7 +232,7 @@ def test_the_judged_section_has_each_lengths_charts_and_no_nan(judged_multi_db: 
     for running in (texts[0], texts[2]):
         assert "luck-adjusted" in running and all(name in running for name in NAMES)
     for rates in (texts[1], texts[3]):
-        assert "checker error rate (x1000)" in rates and "n/a" in rates
+        assert "checker error rate (mEMG)" in rates and "n/a" in rates
         assert all(name in rates for name in NAMES)
 
 

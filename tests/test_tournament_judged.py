@@ -304,7 +304,7 @@ def test_the_report_gives_the_judged_figures_in_text_and_html(judged_db: Path, t
     assert not re.search(r"\bnan\b", text) and "n/a" in text
     assert not re.search(r"\bnan\b", html) and "n/a</td>" in section
     assert section.count("<svg") == 2                      # the running raw and adjusted results; the error rates
-    assert "luck-adjusted" in section and "checker error rate (x1000)" in section
+    assert "luck-adjusted" in section and "checker error rate (mEMG)" in section
 
 
 def test_the_running_judged_results_end_at_the_pairings_judged_figures(judged_db: Path) -> None:

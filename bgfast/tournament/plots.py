@@ -182,8 +182,8 @@ def judged_players_figure(players: Mapping[str, JudgedFigures]) -> Any:
         return f"{x:+.4f}"
 
     panels: list[tuple[str, list[float], Callable[[float], str]]] = [
-        ("checker error rate (x1000)", [players[n].checker_error_rate for n in names], format_rate),
-        ("cube error rate (x1000)", [players[n].cube_error_rate for n in names], format_rate),
+        ("checker error rate (mEMG)", [players[n].checker_error_rate for n in names], format_rate),
+        ("cube error rate (mEMG)", [players[n].cube_error_rate for n in names], format_rate),
         ("luck per game" + (" (points)" if money else " (MWC)"), [players[n].luck_per_game for n in names], luck_text)]
     fig, axes = plt.subplots(1, 3, figsize=(10.0, 1.2 + 0.45 * len(names)), sharey=True)
     try:
