@@ -40,7 +40,7 @@ from bgfast._core.cube import Met
 from bgfast._core.evaluator import CoreEvaluator
 from bgfast._core.game import CubeKind, PlayKind, TurnAction
 from bgfast.dice import Dice
-from bgfast.errors import IllegalMoveError, InvalidSpecError
+from bgfast.errors import IllegalMoveError, InvalidPositionError, InvalidSpecError
 from bgfast.evaluator import default_evaluator
 from bgfast.match import MatchState, Rules
 from bgfast.met import MatchEquityTable
@@ -452,10 +452,13 @@ class MatchPlayer:
             start from the opening roll.  None: every game starts from the opening roll.
         :raises InvalidSpecError: a seed that is not a non-negative integer, or an
             index outside 0 .. 2**64 - 1 (the dice stream's 64-bit counter).
+        :raises InvalidPositionError: a ``start`` no game reaches (:meth:`Position.unreachable`:
+            one where neither side could ever move would never end).
         """
         _check_seed_index(seed, index)
         if start is None:
             return MatchSummary(*self._runner.play(int(seed), int(index)))
+        _check_start(start)
         return MatchSummary(*self._runner.play(int(seed), int(index), start.to_bytes(), 1))
 
     def _script(self, dice: Sequence[int] | None) -> None:
@@ -553,6 +556,15 @@ class MatchPlayer:
         return int(self._runner.script_left())
 
 
+def _check_start(start: Position) -> None:
+    """Refuse a start no game reaches (:meth:`Position.unreachable`).
+
+    :raises InvalidPositionError: such a start."""
+    unreachable = start.unreachable()
+    if unreachable is not None:
+        raise InvalidPositionError(f"start {start.id()} {unreachable}")
+
+
 def _check_seed_index(seed: object, index: object) -> None:
     whole_number(seed, "seed", low=0, error=InvalidSpecError)
     whole_number(index, "match index", low=0, high=2**64 - 1, error=InvalidSpecError)
@@ -587,8 +599,11 @@ def play_matches(players: Sequence[MatchPlayer], seed: int, which: Sequence[int]
         :class:`MatchSummary` in order.
     :raises InvalidSpecError: a bad seed, an index outside 0 .. 2**64 - 1, a ``which`` or
         ``start_of`` entry with nothing at that index, or sequences of different lengths.
+    :raises InvalidPositionError: a start no game reaches (:meth:`MatchPlayer.play`).
     """
     whole_number(seed, "seed", low=0, error=InvalidSpecError)
+    for start in starts:
+        _check_start(start)
     numbers = {"which": which, "indices": indices, "start_of": start_of if start_of is not None else []}
     arrays = {name: np.asarray(value) for name, value in numbers.items()}
     for name, array in arrays.items():

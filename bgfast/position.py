@@ -330,23 +330,31 @@ class Position:
         """Why no game reaches this board, in words after the position's name ("has ..."),
         or None when one may.
 
-        Two boards are caught: neither side has a checker left (a game ends when the first
-        side has borne off all of them); and, in a game not over, checkers on a bar with none
-        on the points (the side that hit last keeps a checker on the board until its game
-        ends), such as all 15 of each side on its bar.
+        Three boards are caught: neither side has a checker left (a game ends when the first
+        side has borne off all of them); in a game not over, checkers on a bar with none on
+        the points (the side that hit last keeps a checker on the board until its game ends),
+        such as all 15 of each side on its bar; and both sides on the bar against closed
+        boards, where neither side could ever move: the side that moved last could not
+        have, with the other's board already closed and a checker of its own on the bar.
 
         >>> Position().unreachable() is None
         True
         >>> Position.from_id("AAAA/38AAAD/fw").unreachable()[:42]    # 15 of each side on the bar
         'has checkers on the bar and none on the po'
+        >>> Position.from_id("27YFAGDbtgUAYA").unreachable()[:49]    # both on the bar, both boards closed
+        'has both sides on the bar against closed boards: '
         """
-        on_points = any(self._key[:24]) or any(self._key[25:49])
-        if not any(self._key[:25]) and not any(self._key[25:]):
+        sides = (self._key[:25], self._key[25:])
+        on_points = any(sides[0][:24]) or any(sides[1][:24])
+        if not any(sides[0]) and not any(sides[1]):
             return ("has no checker left on either side: no game reaches it (a game ends when the first side "
                     "has borne off all its checkers)")
         if not on_points and not self.is_over():
             return ("has checkers on the bar and none on the points: no game reaches it (the side that hit last "
                     "keeps a checker on the board until its game ends)")
+        if all(side[24] and all(n >= 2 for n in other[:6]) for side, other in (sides, sides[::-1])):
+            return ("has both sides on the bar against closed boards: no game reaches it (neither side could ever "
+                    "move, so neither could have made the last move)")
         return None
 
     def outcome(self, checkers: int = NUM_CHECKERS) -> Outcome | None:

@@ -643,3 +643,13 @@ def test_all_checkers_on_the_bar_is_refused_by_every_command(capsys: pytest.Capt
     code, out, err = run(capsys, argv[0], both_on_the_bar, *argv[1:])
     assert (code, out) == (2, "") and err.count("\n") == 1
     assert "has checkers on the bar and none on the points: no game reaches it" in err
+
+
+@pytest.mark.parametrize("argv", [["eval"], ["cube"], ["hint", "31"], ["show"], ["rollout", "--trials", "36"]],
+                         ids=" ".join)
+def test_both_sides_on_the_bar_against_closed_boards_is_refused_by_every_command(
+        capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    deadlocked = "27YFAGDbtgUAYA"           # neither side could ever move: a rollout of it never ended
+    code, out, err = run(capsys, argv[0], deadlocked, *argv[1:])
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "has both sides on the bar against closed boards: no game reaches it" in err

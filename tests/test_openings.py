@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bgfast.bots import get_bot
-from bgfast.errors import InvalidSpecError
+from bgfast.errors import InvalidPositionError, InvalidSpecError
 from bgfast.game import MatchPlayer
 from bgfast.match import MatchState
 from bgfast.position import Position
@@ -97,6 +97,14 @@ def test_an_xgid_is_refused_when_the_spec_plays_several_lengths() -> None:
 
 def test_a_malformed_xgid_is_an_error_naming_its_line() -> None:
     assert error_line(f"{SLOT_21}\nXGID=-aa---:0:0\n", match_length=0).startswith("book.txt:2: not a valid XGID")
+
+
+def test_a_start_no_game_reaches_is_refused_where_it_would_never_end() -> None:
+    # both sides on the bar against closed boards: neither could ever move
+    assert error_line(f"{SLOT_21}\n27YFAGDbtgUAYA\n", match_length=3).startswith(
+        "book.txt:2: 27YFAGDbtgUAYA has both sides on the bar against closed boards: no game reaches it")
+    with pytest.raises(InvalidPositionError, match="start 27YFAGDbtgUAYA has both sides on the bar"):
+        MatchPlayer(get_bot("pubeval"), get_bot("pubeval")).play(1, 0, start=Position.from_id("27YFAGDbtgUAYA"))
 
 
 def test_more_checkers_than_the_variant_has_are_refused() -> None:

@@ -613,3 +613,22 @@ def test_boards_no_game_reaches_say_why(bars: tuple[int, int], words: str | None
     board[0][24], board[1][24] = bars
     why = Position.from_board(board).unreachable()
     assert why is None if words is None else why is not None and why.startswith(words)
+
+
+@pytest.mark.parametrize("closed, words", [
+    ((6, 6), "has both sides on the bar against closed boards"),
+    ((6, 5), None),        # one side can still enter: the other's five-point board let it be hit
+    ((5, 6), None),
+])
+def test_both_sides_on_the_bar_against_closed_boards_is_unreachable(closed: tuple[int, int], words: str | None) -> None:
+    # Each side: two on the bar, 2 on each of its first `closed` home points, the rest on its 13-point
+    board = []
+    for points in closed:
+        side = [2] * points + [0] * (25 - points)
+        side[24] = 2
+        side[12] = 15 - sum(side)
+        board.append(side)
+    pos = Position.from_board(board)
+    why = pos.unreachable()
+    assert why is None if words is None else why is not None and why.startswith(words)
+    assert (pos.swap_sides().unreachable() is None) == (why is None)

@@ -110,6 +110,9 @@ def parse_opening(text: str, where: str, *, match_length: int | None, checkers: 
                                    f"{'; '.join(problems)}")
     if position.is_over():
         raise InvalidSpecError(f"{where}: {position.id()} is a finished position (a side has no checker left)")
+    unreachable = position.unreachable()
+    if unreachable is not None:
+        raise InvalidSpecError(f"{where}: {position.id()} {unreachable}")
     if max(position.checkers()) > checkers:
         raise InvalidSpecError(f"{where}: {position.id()} has {max(position.checkers())} checkers on a side; "
                                f"the variant plays {checkers}")
