@@ -431,6 +431,7 @@ def _players(texts: Sequence[str], timeout_s: float) -> list[object]:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from bgfast.engines.players import play_replayed
+    from bgfast.engines.resilient import Fault
     from bgfast.game import play_match
     from bgfast.match import Rules
     from bgfast.formats.matchlog import match_json, match_text
@@ -446,27 +447,28 @@ def _cmd_play(args: argparse.Namespace) -> int:
     mat_file = _output_file(args.mat, "--mat") if args.mat is not None else None
     sgf_file = _output_file(args.sgf, "--sgf") if args.sgf is not None else None
     _one_file_each(("--mat", mat_file), ("--sgf", sgf_file))
-    with _bots_named(bots, args.player), _engine_log_quiet():   # the faults are printed below
+    def replayed(fault: Fault) -> None:
+        print(f"{PROG}: engine fault ({fault.kind}, player {fault.seat}): {fault.message}; the match was played "
+              "again on the same dice", file=sys.stderr)
+
+    with _bots_named(bots, args.player), _engine_log_quiet():   # each fault is one line (replayed)
         if mat_file is not None or sgf_file is not None:
             from bgfast.formats.mat import write_mat
             from bgfast.formats.sgf import write_sgf
             from bgfast.game import play_match_with_history
 
-            history, faults = play_replayed(
+            history, _ = play_replayed(
                 lambda: play_match_with_history(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
-                                                index=args.index), bots, length=args.length)
+                                                index=args.index), bots, length=args.length, on_fault=replayed)
             if mat_file is not None:
                 write_mat(history, mat_file, players=args.player, rules=rules)
             if sgf_file is not None:
                 write_sgf(history, sgf_file, players=args.player, rules=rules)
             record = history.record
         else:
-            record, faults = play_replayed(
+            record, _ = play_replayed(
                 lambda: play_match(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
-                                   index=args.index), bots, length=args.length)
-    for fault in faults:   # survived: the match above is the one played after the faults
-        print(f"{PROG}: engine fault ({fault.kind}, player {fault.seat}): {fault.message}; the match was played "
-              "again on the same dice", file=sys.stderr)
+                                   index=args.index), bots, length=args.length, on_fault=replayed)
     print(match_json(record, args.player) if args.json else match_text(record, args.player))
     return 0
 

@@ -148,10 +148,13 @@ def test_an_engine_that_crashes_once_is_replayed_on_the_same_dice(tmp_path: Path
     assert engine == match_json(capsys, "pubeval")[0]
 
 
-def test_an_engine_that_always_fails_is_one_line_and_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_engine_that_always_fails_is_a_line_a_fault_and_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
     illegal = command(fake("illegal", at=3))
     code, out, err = run(capsys, "play", "--player", illegal, "--player", "pubeval", "--length", "3")
     assert (code, out) == (1, "")
-    assert err.count("\n") == 1
-    assert err.startswith(f"bgfast: error: engine {illegal.removeprefix('command:')!r} (player 0) failed 3 times")
-    assert "the last fault (illegal)" in err
+    *replays, last = err.splitlines()
+    assert len(replays) == 2 and all(line.startswith("bgfast: engine fault (illegal, player 0): ")
+                                     and line.endswith("; the match was played again on the same dice")
+                                     for line in replays)
+    assert last.startswith(f"bgfast: error: engine {illegal.removeprefix('command:')!r} (player 0) failed 3 times")
+    assert "the last fault (illegal)" in last

@@ -231,13 +231,16 @@ def play_match(play: Callable[[], MatchSummary], bots: Sequence[object], *, leng
 Played = TypeVar("Played")
 
 
-def play_replayed(play: Callable[[], Played], bots: Sequence[object], *,
-                  length: int) -> tuple[Played, tuple[Fault, ...]]:
+def play_replayed(play: Callable[[], Played], bots: Sequence[object], *, length: int,
+                  on_fault: Callable[[Fault], None] | None = None) -> tuple[Played, tuple[Fault, ...]]:
     """Play one match with ``play()`` (from its start, on its own dice, so that a replay is
     the same match) as :func:`play_match` plays a tournament's: an engine fault replays
     it; but a match that would be forfeited raises instead, for a caller that shows the
     match (``bgfast play``) rather than counting it.  Returns what ``play()`` returned and
     the faults of the attempts that failed.
+
+    :param on_fault: called with each fault after which the match was played again, in
+        order, before this returns or raises (the error names the last fault itself).
 
     :raises EngineError: after :data:`~bgfast.engines.resilient.MAX_ATTEMPTS` faults, naming
         the seat and the engine that failed last and its fault.
@@ -251,6 +254,9 @@ def play_replayed(play: Callable[[], Played], bots: Sequence[object], *,
         return MatchSummary(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)   # not used: the caller keeps what play() gave
 
     result = play_match(attempt, bots, length=length)
+    for fault in result.faults if result.forfeit is None else result.faults[:-1]:
+        if on_fault is not None:
+            on_fault(fault)
     if result.forfeit is not None:
         last = result.faults[-1]
         label = getattr(bots[last.seat], "label", None) or type(bots[last.seat]).__name__
