@@ -501,6 +501,7 @@ class MatchPlayer:
             :data:`bgfast._core.game.TURN_DTYPE`, one row per action in order (``game``
             is the index of the game in ``record.games``), for bulk use (training data).
         :raises InvalidDiceError: a scripted die outside 1..6.
+        :raises InvalidPositionError: a ``start`` no game reaches, as for :meth:`play`.
         """
         self._script(dice)
         self._runner.record_turns(True)
@@ -527,6 +528,7 @@ class MatchPlayer:
         plays it from an opening.
 
         :raises InvalidSpecError: a bad seed or index.
+        :raises InvalidPositionError: a ``position`` no game reaches, as for :meth:`play`.
         """
         record, rows = self.turns(seed, index, start=position)
         return _history(record, rows)

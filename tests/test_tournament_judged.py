@@ -221,7 +221,9 @@ def test_a_file_judged_before_errors_were_normalized_reports_no_error_rates_and_
     pub = old.judged_players["pubeval"]
     assert np.isnan(pub.checker_error_rate) and pub.checker_decisions > 0 and np.isfinite(pub.adjusted)
     assert main(["report", str(db), "--matches", str(tmp_path / "m.csv")]) == 0
-    assert "n/a" in capsys.readouterr().out
+    judged_text = capsys.readouterr().out.split("judged (")[1]
+    pubeval_row = next(line for line in judged_text.splitlines() if line.strip().startswith("pubeval "))
+    assert pubeval_row.split()[-3:-1] == ["n/a", "n/a"]    # checker and cube rates (cube: never doubles)
     rows = list(csv.DictReader((tmp_path / "m.csv").open()))
     assert len(rows) == 20 and {r["checker_error_a"] for r in rows} == {""} and all(r["luck_a"] for r in rows)
     run_tournament(spec, db, workers=1)                    # resumed: the column added, the old rows 0

@@ -239,8 +239,10 @@ def play_replayed(play: Callable[[], Played], bots: Sequence[object], *, length:
     match (``bgfast play``) rather than counting it.  Returns what ``play()`` returned and
     the faults of the attempts that failed.
 
-    :param on_fault: called with each fault after which the match was played again, in
-        order, before this returns or raises (the error names the last fault itself).
+    :param on_fault: called, once the match's attempts are over, with each fault after
+        which the match was played again, in order, before this returns or raises the
+        forfeit's error (which names the last fault itself); an error of ``play_match``
+        itself (an engine that cannot be restarted) ends without them.
 
     :raises EngineError: after :data:`~bgfast.engines.resilient.MAX_ATTEMPTS` faults, naming
         the seat and the engine that failed last and its fault.

@@ -14,7 +14,8 @@ escaped (:func:`html.escape`).
 game's dice luck and each decision's error) figures are the section ``id="judged"``
 (:func:`judged_section`), for each match length of the file: the table of each player's
 and pairing's raw and luck-adjusted result, Elo from the adjusted results, error rates
-and luck per game ("n/a" for a rate with no decision, as gnubg prints it); a chart a
+and luck per game (error rates in mEMG; "n/a" for a rate with no decision, as gnubg prints
+it, or of a file judged before errors were normalized); a chart a
 pairing of its running raw and adjusted results, each in its narrowing 95% band
 (:func:`running_judged`), where the adjusted one settles sooner; and a bar chart of each
 player's error rates and luck.  Without a judge the section says that the matches were
@@ -218,7 +219,7 @@ def judged_section(standings: Standings, charts: Mapping[str, str] | None = None
                    running: Mapping[int | None, JudgedSeries] | None = None) -> str:
     """The judged figures, per player and per pairing: the raw and luck-adjusted results
     with their standard errors, Elo from the adjusted results, the checker and cube error
-    rates (x1000 a decision, "n/a" without a decision) and the luck per game; each match
+    rates (mEMG a decision, "n/a" without a decision or with an older file's errors) and the luck per game; each match
     length's own table for a file of several; a note when the matches were not judged
     (nothing made up).
 

@@ -167,8 +167,9 @@ def judged_running_figure(series: Mapping[tuple[str, str], Sequence[tuple[int, f
 
 
 def judged_players_figure(players: Mapping[str, JudgedFigures]) -> Any:
-    """A matplotlib figure of each player's checker error rate, cube error rate (x1000 a
-    decision) and luck per game as bars, each with its number (``n/a``: no decision counted).
+    """A matplotlib figure of each player's checker error rate, cube error rate (mEMG a
+    decision) and luck per game as bars, each with its number (``n/a``: no decision counted,
+    or errors of a file judged before they were normalized).
 
     :raises MissingExtraError: matplotlib is not installed (``pip install 'bgfast[plot]'``).
     """
