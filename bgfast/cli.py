@@ -457,7 +457,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             from bgfast.formats.sgf import write_sgf
             from bgfast.game import play_match_with_history
 
-            history, _ = play_replayed(
+            history = play_replayed(
                 lambda: play_match_with_history(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
                                                 index=args.index), bots, length=args.length, on_fault=replayed)
             if mat_file is not None:
@@ -466,7 +466,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 write_sgf(history, sgf_file, players=args.player, rules=rules)
             record = history.record
         else:
-            record, _ = play_replayed(
+            record = play_replayed(
                 lambda: play_match(bots[0], bots[1], length=args.length, rules=rules, seed=args.seed,
                                    index=args.index), bots, length=args.length, on_fault=replayed)
     print(match_json(record, args.player) if args.json else match_text(record, args.player))

@@ -342,6 +342,17 @@ cdef void _judge_opening(MatchCtx* m, Scene* s, const Board* b, int d1, int d2, 
     log.judged.luck[1] -= 0.5 * (value0 - mean0)
 
 
+cdef double _emg_unit(const MatchCtx* m, const Scene* s, double* low) noexcept nogil:
+    """The MWC worth one EMG to ``s.player`` at the score and cube: half what the cube in
+    play swings (winning it minus losing it); ``low``, the MWC after losing it.  gnubg's
+    normalization of match-play errors (``mwc2eq``)."""
+    cdef int away = m.rules.length - s.score[s.player]
+    cdef int opp = m.rules.length - s.score[1 - s.player]
+    cdef bint pc = away == 1 or opp == 1
+    low[0] = _mwc(m, away, opp - s.cube, pc)
+    return 0.5 * (_mwc(m, away - s.cube, opp, pc) - low[0])
+
+
 cdef void _play_scene(const MatchCtx* m, const Scene* s, PlayScene* ps, PlayValue* value) noexcept nogil:
     """The judge's value of a play in match play: the mover's cubeful MWC (``play_mwc``)."""
     ps.met = m.judge_met
@@ -357,10 +368,10 @@ cdef void _play_scene(const MatchCtx* m, const Scene* s, PlayScene* ps, PlayValu
     ps.theirs = not s.crawford and s.owner != s.player
     ps.max_cube = m.rules.max_cube
     ps.x = m.judge_x
+    cdef double low
     value.fn = play_mwc
     value.ctx = ps
-    value.unit = 0.5 * (_mwc(m, ps.away - s.cube, ps.opp_away, ps.post_crawford)
-                        - _mwc(m, ps.away, ps.opp_away - s.cube, ps.post_crawford))
+    value.unit = _emg_unit(m, s, &low)
 
 
 cdef double _play_value(MatchCtx* m, const Scene* s, const Board* after, const PlayValue* value) noexcept nogil:
@@ -444,7 +455,8 @@ cdef void _judge_cube(MatchCtx* m, const Scene* s, const Board* b, double* eq) n
     cdef CubeRules r
     cdef CubeState st
     cdef float p[NOUT]
-    cdef double scale, low, nd, dt
+    cdef double unit, low
+    cdef int k
     a.length = m.rules.length
     a.doubler = s.player
     a.owner = s.owner
@@ -465,13 +477,10 @@ cdef void _judge_cube(MatchCtx* m, const Scene* s, const Board* b, double* eq) n
         evaluator_preroll(&m.judge, m.judge_gen, b, m.judge.cube_ply, p)
         cube_decide(p, &a, &eq[0], &eq[1], &eq[2])
     if _judged_in_mwc(m):                   # normalized: losing the cube -1, winning it (the pass) +1
-        low = _mwc(m, a.away_d, a.away_t - s.cube, a.post_crawford)
-        scale = 0.5 * (eq[2] - low)
-        eq[0] = (eq[0] - low) / scale - 1.0 if scale > 0 else 0.0
-        eq[1] = (eq[1] - low) / scale - 1.0 if scale > 0 else 0.0
-        eq[2] = 1.0 if scale > 0 else 0.0
-    nd, dt = eq[0], eq[1]
-    eq[3] = 1.0 if nd - (dt if dt < 1.0 else 1.0) < CLOSE_CUBE else 0.0
+        unit = _emg_unit(m, s, &low)
+        for k in range(3):
+            eq[k] = (eq[k] - low) / unit - 1.0 if unit > 0 else 0.0
+    eq[3] = 1.0 if eq[0] - (eq[1] if eq[1] < 1.0 else 1.0) < CLOSE_CUBE else 0.0
 
 
 cdef void _judge_offer(const Scene* s, const double* eq, int doubled, GameLog* log) noexcept nogil:

@@ -232,12 +232,11 @@ Played = TypeVar("Played")
 
 
 def play_replayed(play: Callable[[], Played], bots: Sequence[object], *, length: int,
-                  on_fault: Callable[[Fault], None] | None = None) -> tuple[Played, tuple[Fault, ...]]:
+                  on_fault: Callable[[Fault], None] | None = None) -> Played:
     """Play one match with ``play()`` (from its start, on its own dice, so that a replay is
     the same match) as :func:`play_match` plays a tournament's: an engine fault replays
     it; but a match that would be forfeited raises instead, for a caller that shows the
-    match (``bgfast play``) rather than counting it.  Returns what ``play()`` returned and
-    the faults of the attempts that failed.
+    match (``bgfast play``) rather than counting it.  Returns what ``play()`` returned.
 
     :param on_fault: called, once the match's attempts are over, with each fault after
         which the match was played again, in order, before this returns or raises the
@@ -265,7 +264,7 @@ def play_replayed(play: Callable[[], Played], bots: Sequence[object], *, length:
         raise EngineError(f"engine {label!r} (player {last.seat}) failed {len(result.faults)} times, the match "
                           f"played again on the same dice each time; the last fault ({last.kind}): {last.message}",
                           engine=str(label), seat=last.seat)
-    return kept[0], result.faults
+    return kept[0]
 
 
 def take_counters(bots: Sequence[object]) -> dict[int, EngineCounters]:
