@@ -18,7 +18,8 @@
    others, plus one, number 6 or fewer; or its ace point holds at most one and the
    others, its deuce point's first checker counted, number 6 or fewer.  The rule of
    GNU Backgammon's crashed class (``eval.c``, ``ClassifyPosition``), written out here
-   in words so that "crashed" means the positions gnubg gives its crashed net.
+   in words so that "crashed" means the positions gnubg gives its crashed net (and
+   bgfast's neural bot its own crashed net, ``bgfast/_core/neural.pyx``).
 4. ``bearoff_contact``: contact remains and a side has all its checkers on the board
    in its home board (points 1-6), so it is bearing in or off past the other's
    checkers (the other side still has checkers back, or on the bar).

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bgfast._core import bearoff as bo
@@ -123,7 +123,7 @@ def test_last_checker_on_the_ace_point_wins_whatever_it_rolls(random_model: nn.M
     expected = (1.0, 1.0, 1.0 if back else 0.0, 0.0, 0.0)
     assert random_model.evaluate(key) == expected
     assert CoreEvaluator(random_model, EvaluatorKind.EVAL_NEURAL).on_roll(key, 1) == pytest.approx(expected)
-    assert nn.board_class(key) in (3, 4)        # a pure bear-off, or decided
+    assert nn.board_class(key) in (nn.BEAROFF_CLASS, nn.DECIDED_CLASS)
 
 
 def test_two_checkers_that_a_blocked_point_can_stop_are_not_decided() -> None:
@@ -131,10 +131,10 @@ def test_two_checkers_that_a_blocked_point_can_stop_are_not_decided() -> None:
     opponent = [0] * 25
     opponent[23] = 2
     opponent[5] = 13
-    assert nn.board_class(bytes(opponent + [0, 1] + [0] * 23)) != 4
+    assert nn.board_class(bytes(opponent + [0, 1] + [0] * 23)) != nn.DECIDED_CLASS
     opponent[23] = 1
     opponent[5] = 14
-    assert nn.board_class(bytes(opponent + [0, 1] + [0] * 23)) == 4
+    assert nn.board_class(bytes(opponent + [0, 1] + [0] * 23)) == nn.DECIDED_CLASS
 
 
 def test_a_finished_game_and_a_borne_off_checker_give_exact_zeros(random_model: nn.Model) -> None:
@@ -203,7 +203,7 @@ def test_a_saved_and_reloaded_net_plays_identical_games(tiny: Weights, tmp_path)
 def test_bad_or_truncated_weights_files_raise(tiny: Weights, tmp_path) -> None:
     data = encode_weights(tiny)
     assert data.startswith(MAGIC)
-    assert decode_weights(data).hidden == (16, 8, 16)
+    assert decode_weights(data).hidden == (16, 8, 16, 16)
     cases = {
         "truncated": data[: len(data) // 2],
         "tiny": data[:20],
@@ -273,12 +273,13 @@ def test_a_header_with_an_impossible_shape_is_refused_naming_the_file(tiny: Weig
 
 
 @pytest.mark.parametrize("nets", [{"contact": {"hidden": 16}, "race": {"hidden": 8}},
-                                  {"contact": {"hidden": 17}, "race": {"hidden": 8}, "backgame": {"hidden": 16}},
+                                  {"contact": {"hidden": 17}, "race": {"hidden": 8}, "backgame": {"hidden": 16},
+                                   "crashed": {"hidden": 16}},
                                   {"contact": {"hidden": 16}, "race": {"hidden": 8}, "backgame": {"hidden": 16},
-                                   "prune": {"hidden": 4}}])
+                                   "crashed": {"hidden": 16}, "prune": {"hidden": 4}}])
 def test_a_header_whose_nets_do_not_match_the_arrays_is_refused(tiny: Weights, nets: dict[str, Any]) -> None:
     data = encode_weights(tiny)
-    assert decode_weights(_with_header(data, lambda header: None)).hidden == (16, 8, 16)
+    assert decode_weights(_with_header(data, lambda header: None)).hidden == (16, 8, 16, 16)
     with pytest.raises(InvalidWeightsError, match="odd.bgw: the header's nets .* do not match its arrays'"):
         decode_weights(_with_header(data, lambda header: header.update(nets=nets)), "odd.bgw")
 
@@ -456,9 +457,11 @@ def test_cube_decisions_follow_the_probabilities(tiny: Weights) -> None:
     assert not bot.should_double(Position.from_board([[0] * 12 + [15] + [0] * 12, [1, 1] + [0] * 23]), money)
 
 
-# ---------------------------------------------------------------- the backgame net
+# ---------------------------------------------------------------- the backgame and crashed nets
 
-BACKGAME, NET_CLASSES = 2, len(nn.NETS)        # board_class of a back game or prime-versus-prime; of the nets'
+NET_CLASSES = len(nn.NETS)                     # board_class below this: valued by the net of its index
+BACKGAME = nn.NETS.index("backgame")           # board_class of a back game or prime-versus-prime
+CRASHED = nn.NETS.index("crashed")
 
 
 def _yardstick_boards() -> list[bytes]:
@@ -483,7 +486,7 @@ def class_boards() -> list[bytes]:
     return _yardstick_boards() + _bot_game_boards()
 
 
-def test_the_backgame_class_is_position_class_back_game_or_prime_vs_prime(class_boards: list[bytes]) -> None:
+def test_the_net_classes_are_position_classs(class_boards: list[bytes]) -> None:
     from bgfast.position_class import PositionClass, classify
 
     seen: dict[tuple[int, str], int] = {}
@@ -493,10 +496,37 @@ def test_the_backgame_class_is_position_class_back_game_or_prime_vs_prime(class_
             seen[cls, named.value] = seen.get((cls, named.value), 0) + 1
             if cls < NET_CLASSES:            # valued by a net: the net of its class
                 assert (cls == BACKGAME) == (named in (PositionClass.BACK_GAME, PositionClass.PRIME_VS_PRIME)), pos.id()
+                assert (cls == CRASHED) == (named is PositionClass.CRASHED), pos.id()
                 assert (cls == 1) == (named is PositionClass.RACE), pos.id()
-    # every class of position_class was met, crashed and bear-offs with contact by the contact net
+    # every class of position_class was met; bear-offs with contact by the contact net
     assert seen[BACKGAME, "back_game"] > 900 and seen[BACKGAME, "prime_vs_prime"] > 900
-    assert seen[0, "crashed"] > 500 and seen[0, "bearoff_contact"] > 500 and seen[0, "contact"] > 1000
+    assert seen[CRASHED, "crashed"] > 900
+    assert seen[0, "bearoff_contact"] > 500 and seen[0, "contact"] > 1000
+    assert {named for cls, named in seen if cls == 0} == {"bearoff_contact", "contact"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_the_crashed_class_is_position_class_crashed_on_random_boards(data: st.DataObject) -> None:
+    """Boards with few checkers left in play on each side, where the crashed rule's branches
+    (ace and deuce points stacked or not) decide the class."""
+    from bgfast.position_class import PositionClass, classify
+
+    sides = []
+    for _ in range(2):
+        counts = [0] * 25
+        for _ in range(data.draw(st.integers(1, 15))):
+            counts[data.draw(st.sampled_from([0, 0, 1, 1, 2, 3, 5, 7, 12, 17, 20, 23, 24]))] += 1
+        sides.append(counts)
+    opp, mover = sides
+    for i in range(24):                      # a point held by both: the opponent's checkers go
+        if mover[i] and opp[23 - i]:
+            opp[23 - i] = 0
+    assume(any(opp))
+    pos = Position.from_board([opp, mover])
+    cls = nn.board_class(pos.to_bytes())
+    if cls < NET_CLASSES:
+        assert (cls == CRASHED) == (classify(pos) is PositionClass.CRASHED), pos.id()
 
 
 ROUND_10 = Path(__file__).resolve().parents[1] / "experiments" / "train_round11" / "start-round10.bgw"
@@ -504,18 +534,21 @@ ROUND_10 = Path(__file__).resolve().parents[1] / "experiments" / "train_round11"
 
 
 def _shipped_two_nets() -> dict[str, np.ndarray]:
-    """The shipped file's contact and race nets, without its backgame net."""
-    return {name: a for name, a in read_weights().nets_only().arrays.items() if not name.startswith("backgame.")}
+    """The shipped file's contact and race nets, without its backgame and crashed nets."""
+    return {name: a for name, a in read_weights().nets_only().arrays.items()
+            if not name.startswith(("backgame.", "crashed."))}
 
 
 def test_a_file_of_two_nets_values_back_games_with_its_contact_net(class_boards: list[bytes], tmp_path: Path) -> None:
     two = _shipped_two_nets()
     assert set(two) == {f"{net}.{part}" for net in ("contact", "race") for part in ("w1", "b1", "w2", "b2")}
     round10 = read_weights(ROUND_10)               # a file with no backgame arrays
-    for part in ("w1", "b1", "w2", "b2"):
-        assert np.array_equal(round10.arrays[f"backgame.{part}"], round10.arrays[f"contact.{part}"])
+    for net in ("backgame", "crashed"):
+        for part in ("w1", "b1", "w2", "b2"):
+            assert np.array_equal(round10.arrays[f"{net}.{part}"], round10.arrays[f"contact.{part}"])
     boards = np.array([list(b) for b in class_boards], dtype=np.uint8)
-    explicit = {**two, **{f"backgame.{part}": two[f"contact.{part}"].copy() for part in ("w1", "b1", "w2", "b2")}}
+    explicit = {**two, **{f"{net}.{part}": two[f"contact.{part}"].copy()
+                          for net in ("backgame", "crashed") for part in ("w1", "b1", "w2", "b2")}}
     model = nn.Model(*Weights(explicit).hidden)
     model.set_weights(explicit)
     before = model.evaluate_batch(boards)
@@ -526,20 +559,22 @@ def test_a_file_of_two_nets_values_back_games_with_its_contact_net(class_boards:
     assert {a["name"] for a in header["arrays"]} == {f"{net}.{part}" for net in ("contact", "race")
                                                      for part in ("w1", "b1", "w2", "b2")}
     written = Weights(two)
-    for part in ("w1", "b1", "w2", "b2"):
-        del written.arrays[f"backgame.{part}"]
+    for net in ("backgame", "crashed"):
+        for part in ("w1", "b1", "w2", "b2"):
+            del written.arrays[f"{net}.{part}"]
     old = tmp_path / "two.bgw"
     old.write_bytes(encode_weights(written))
     assert np.array_equal(read_weights(old).model().evaluate_batch(boards), before)
-    # the backgame net values exactly the backgame class's positions
+    # the backgame and crashed nets value exactly their classes' positions
     classes = np.array([nn.board_class(b) for b in class_boards])
-    other = dict(explicit)
-    other["backgame.b2"] = explicit["backgame.b2"] + np.float32(0.5)
-    model.set_weights(other)
-    after = model.evaluate_batch(boards)
-    moved = np.any(after != before, axis=1)
-    assert np.array_equal(moved, classes == BACKGAME)
-    assert moved.sum() > 1000
+    for net, cls in (("backgame", BACKGAME), ("crashed", CRASHED)):
+        other = dict(explicit)
+        other[f"{net}.b2"] = explicit[f"{net}.b2"] + np.float32(0.5)
+        model.set_weights(other)
+        after = model.evaluate_batch(boards)
+        moved = np.any(after != before, axis=1)
+        assert np.array_equal(moved, classes == cls)
+        assert moved.sum() > 400
     # children and choices too: a backgame position's plays change, a contact position's do not
     contact = next(b for b, c in zip(class_boards, classes) if c == 0 and Position.from_bytes(b).pip_count()[0] > 120)
     kids, probs = model.children(contact, 3, 1)
@@ -547,29 +582,30 @@ def test_a_file_of_two_nets_values_back_games_with_its_contact_net(class_boards:
     assert np.array_equal(model.children(contact, 3, 1)[1], probs)
 
 
-def test_a_file_of_three_nets_round_trips_and_plays_the_same_games(tiny: Weights, tmp_path: Path) -> None:
+def test_a_file_of_four_nets_round_trips_and_plays_the_same_games(tiny: Weights, tmp_path: Path) -> None:
     arrays = dict(tiny.arrays)
     rng = np.random.default_rng(4)
-    for part, shape in nn.Model(16, 8, 24).shapes().items():
-        if part.startswith("backgame."):
+    for part, shape in nn.Model(16, 8, 24, 32).shapes().items():
+        if part.startswith(("backgame.", "crashed.")):
             arrays[part] = (rng.standard_normal(shape) * 0.3).astype(np.float32)
-    weights = Weights(arrays, {"note": "three nets"})
-    assert weights.hidden == (16, 8, 24)
-    path = tmp_path / "three.bgw"
+    weights = Weights(arrays, {"note": "four nets"})
+    assert weights.hidden == (16, 8, 24, 32)
+    path = tmp_path / "four.bgw"
     write_weights(path, weights)
     again = read_weights(path)
-    assert again.hidden == (16, 8, 24) and list(again.arrays) == list(nn.Model(16, 8, 24).shapes())
+    assert again.hidden == (16, 8, 24, 32) and list(again.arrays) == list(nn.Model(16, 8, 24, 32).shapes())
     for name in weights.arrays:
         assert np.array_equal(again.arrays[name], weights.arrays[name])
     header = json.loads(path.read_bytes()[16:16 + struct.unpack_from("<I", path.read_bytes(), 12)[0]])
-    assert header["nets"] == {"contact": {"hidden": 16}, "race": {"hidden": 8}, "backgame": {"hidden": 24}}
+    assert header["nets"] == {"contact": {"hidden": 16}, "race": {"hidden": 8}, "backgame": {"hidden": 24},
+                              "crashed": {"hidden": 32}}
     model = again.model()
-    assert (model.contact_hidden, model.race_hidden, model.backgame_hidden) == (16, 8, 24)
+    assert (model.contact_hidden, model.race_hidden, model.backgame_hidden, model.crashed_hidden) == (16, 8, 24, 32)
     assert all(np.array_equal(a, again.arrays[k]) for k, a in model.get_weights().items())
     import pickle
 
     copy = pickle.loads(pickle.dumps(model))
-    assert copy.backgame_hidden == 24
+    assert (copy.backgame_hidden, copy.crashed_hidden) == (24, 32)
     start = Position().to_bytes()
     assert copy.evaluate(start) == model.evaluate(start)
     one, two = NeuralBot(weights=weights, cube="never"), NeuralBot(weights=path, cube="never")
@@ -582,22 +618,50 @@ def test_a_file_of_three_nets_round_trips_and_plays_the_same_games(tiny: Weights
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
 
 
-def test_bad_backgame_arrays_are_refused(tiny: Weights) -> None:
+PILOT_R16 = Path(__file__).resolve().parents[1] / "experiments" / "train_round16" / "pilot-R16.bgw"
+"""A file written before the crashed net: three nets, each with its pruning net."""
+
+
+def test_a_file_of_three_nets_values_crashed_positions_with_its_contact_and_pruning_nets(
+        class_boards: list[bytes], tmp_path: Path) -> None:
+    data = PILOT_R16.read_bytes()
+    header = json.loads(data[16:16 + struct.unpack_from("<I", data, 12)[0]])
+    assert not any(a["name"].startswith("crashed.") for a in header["arrays"])
+    three = read_weights(PILOT_R16)
+    for part in ("w1", "b1", "w2", "b2"):
+        assert np.array_equal(three.arrays[f"crashed.{part}"], three.arrays[f"contact.{part}"])
+        assert np.array_equal(three.arrays[f"crashed.prune.{part}"], three.arrays[f"contact.prune.{part}"])
+    # written again it is a file of four nets that values and plays as the three did
+    path = tmp_path / "four.bgw"
+    write_weights(path, three)
+    four = read_weights(path)
+    assert list(four.arrays) == list(three.arrays) == list(three.model().shapes())
+    boards = np.array([list(b) for b in class_boards], dtype=np.uint8)
+    crashed = [b for b in class_boards if nn.board_class(b) == CRASHED][:40]
+    a, b = three.model(), four.model()
+    assert np.array_equal(a.evaluate_batch(boards), b.evaluate_batch(boards))
+    assert [a.choose(x, 6, 4, prune=True) for x in crashed] == [b.choose(x, 6, 4, prune=True) for x in crashed]
+
+
+@pytest.mark.parametrize("net", ["backgame", "crashed"])
+def test_bad_backgame_and_crashed_arrays_are_refused(tiny: Weights, net: str) -> None:
     wrong = dict(tiny.arrays)
-    wrong["backgame.w1"] = wrong["backgame.w1"][:, :8]                  # 8 units, its b1 has 16
-    with pytest.raises(InvalidWeightsError, match="backgame.w1"):
+    wrong[f"{net}.w1"] = wrong[f"{net}.w1"][:, :8]                  # 8 units, its b1 has 16
+    with pytest.raises(InvalidWeightsError, match=f"{net}.w1"):
         decode_weights(encode_weights(Weights(wrong)))
-    with pytest.raises(InvalidWeightsError, match="backgame.w1"):
+    with pytest.raises(InvalidWeightsError, match=f"{net}.w1"):
         Weights(wrong).model()
-    partial = {k: a for k, a in tiny.arrays.items() if k != "backgame.w2"}     # one array missing
-    with pytest.raises(InvalidWeightsError, match="backgame.w2"):
+    partial = {k: a for k, a in tiny.arrays.items() if k != f"{net}.w2"}     # one array missing
+    with pytest.raises(InvalidWeightsError, match=f"missing {net}.w2"):
         decode_weights(encode_weights(Weights(partial)))
     odd = dict(tiny.arrays)
-    odd["backgame.b1"] = np.zeros(12, dtype=np.float32)                   # not a multiple of 8
+    odd[f"{net}.b1"] = np.zeros(12, dtype=np.float32)                   # not a multiple of 8
     with pytest.raises(InvalidWeightsError, match="multiple of 8"):
         decode_weights(encode_weights(Weights(odd)))
     with pytest.raises(ValueError):
         nn.Model(16, 8, 520)
+    with pytest.raises(ValueError):
+        nn.Model(16, 8, 16, 12)
 
 
 def test_training_moves_only_the_net_of_each_position_class(class_boards: list[bytes]) -> None:
@@ -613,15 +677,16 @@ def test_training_moves_only_the_net_of_each_position_class(class_boards: list[b
         changed = {name.split(".")[0] for name, a in model.get_weights().items()
                    if not np.array_equal(a, weights.arrays[name])}
         assert changed == {net}
-    # self-play TD training reaches the backgame net too
+    # self-play TD training reaches the backgame and crashed nets too
     model = weights.model()
     positions, _, mse = self_play(model).td_train(3, 0, 150, 0.7, 0.03, 0.03)
-    assert len(positions) == len(mse) == 3 and positions[BACKGAME] > 0
-    assert not np.array_equal(model.get_weights()["backgame.w2"], weights.arrays["backgame.w2"])
-    # widening (Net2Net) widens the backgame net with the contact net and keeps its function
+    assert len(positions) == len(mse) == 4 and positions[BACKGAME] > 0 and positions[CRASHED] > 0
+    for net in ("backgame", "crashed"):
+        assert not np.array_equal(model.get_weights()[f"{net}.w2"], weights.arrays[f"{net}.w2"])
+    # widening (Net2Net) widens the backgame and crashed nets with the contact net and keeps its function
     trained = Weights.of(model)
     wide = widen(trained, 32, 16, seed=1, scale=0.1)
-    assert wide.hidden == (32, 16, 32)
+    assert wide.hidden == (32, 16, 32, 32)
     assert np.allclose(wide.model().evaluate_batch(boards), model.evaluate_batch(boards), atol=1e-5)
 
 

@@ -164,9 +164,9 @@ def test_pruning_settings_are_checked(model: nn.Model) -> None:
     with pytest.raises(ValueError, match="no search"):
         CoreEvaluator(get_bot("heuristic").evaluator.weights, EvaluatorKind.EVAL_HEURISTIC, prune=False)
     with pytest.raises(ValueError, match="multiple of 8"):
-        nn.Model(128, 64, None, 12)
+        nn.Model(128, 64, None, None, 12)
     with pytest.raises(ValueError, match="multiple of 8"):
-        nn.Model(128, 64, None, nn.PRUNE_MAX_HIDDEN + 8)
+        nn.Model(128, 64, None, None, nn.PRUNE_MAX_HIDDEN + 8)
     with pytest.raises(InvalidBotOptionsError, match="pruning nets"):
         NeuralBot(prune=True, weights=shipped_weights().nets_only())
     with pytest.raises(InvalidBotOptionsError, match="prune must be"):
@@ -200,7 +200,7 @@ def test_the_weights_file_carries_the_pruning_nets(pruned: Weights, model: nn.Mo
 def test_a_file_with_some_pruning_nets_or_bad_shapes_is_refused(pruned: Weights) -> None:
     arrays = dict(pruned.arrays)
     del arrays["race.prune.b2"]
-    with pytest.raises(InvalidWeightsError, match="pruning nets"):
+    with pytest.raises(InvalidWeightsError, match="missing race.prune.b2"):
         decode_weights(encode_weights(Weights(arrays)))
     arrays = dict(pruned.arrays)
     arrays["backgame.prune.w1"] = np.zeros((nn.RAW_INPUTS, 24), dtype=np.float32)

@@ -316,11 +316,11 @@ def test_a_refinement_of_the_race_net_alone_keeps_the_others_and_widens_it(tmp_p
     """``nets="race"`` moves the race net alone; ``race_hidden`` widens it first, computing the
     same values, so that a fit of no steps would give the start's race values."""
     start = read_weights().nets_only()           # a refinement drops the pruning nets
-    contact, race, backgame = start.hidden
+    contact, race, backgame, crashed = start.hidden
     config = RefineConfig(games=4, block_games=2, plies=0, epochs=1, lr=0.001, eval_pairs=0, threads=1,
                           nets="race", race_hidden=race + 8, seed=3)
     refined = run_refine(config, start, tmp_path / "run")
-    assert refined.hidden == (contact, race + 8, backgame)
+    assert refined.hidden == (contact, race + 8, backgame, crashed)
     for key in start.arrays:
         if not key.startswith("race."):
             assert np.array_equal(start.arrays[key], refined.arrays[key]), key
@@ -335,6 +335,23 @@ def test_a_refinement_of_the_race_net_alone_keeps_the_others_and_widens_it(tmp_p
     races = boards[np.nonzero(_neural.inputs_batch(boards)[1] == _neural.NETS.index("race"))[0]]
     assert len(races)
     np.testing.assert_allclose(wide.model().evaluate_batch(races), start.model().evaluate_batch(races), atol=2e-6)
+
+
+def test_a_refinement_of_the_crashed_net_alone_moves_it_from_the_contact_nets_weights(tmp_path) -> None:
+    """``nets="crashed"`` on a file written before the crashed net: the fit starts from the
+    copy of the contact net the file reads with, moves it alone, and labels only crashed
+    positions; the others stay bit for bit."""
+    start = read_weights().nets_only()
+    assert np.array_equal(start.arrays["crashed.w1"], start.arrays["contact.w1"])
+    config = RefineConfig(games=6, block_games=3, plies=0, epochs=1, lr=0.001, eval_pairs=0, threads=1,
+                          nets="crashed", seed=3)
+    refined = run_refine(config, start, tmp_path / "run")
+    for key in start.arrays:
+        assert np.array_equal(start.arrays[key], refined.arrays[key]) != key.startswith("crashed."), key
+    crashed = _neural.NETS.index("crashed")
+    with np.load(tmp_path / "run" / "block-0000.npz") as block:
+        assert len(block["boards"]) and set(_neural.inputs_batch(block["boards"])[1]) == {crashed}
+    assert refined.meta["refined"]["crashed"]["positions"] > 0
 
 
 def test_a_net_asked_to_shrink_is_refused_before_any_labelling(tmp_path) -> None:

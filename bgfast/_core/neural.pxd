@@ -15,20 +15,22 @@ cdef enum:
     NN_RACE_IN = 36           # the race net's own inputs, after the NN_IN shared ones (neural.pyx)
     NN_ROWS = 294             # NN_IN + NN_RACE_IN: the first-layer rows every net is allocated
     NN_MAX_HIDDEN = 512
-    NN_NETS = 3
+    NN_NETS = 4
     NN_MAX_CANDIDATES = 64    # the most plays neural_candidates keeps
     NN_PRUNE_MAX_HIDDEN = 64  # the largest pruning net
     NN_PRUNE_BASE = 5         # a pruned roll keeps NN_PRUNE_BASE + floor(log2(plays)) plays
     NET_CONTACT = 0
     NET_RACE = 1
     NET_BACKGAME = 2          # back games and prime-versus-prime positions
+    NET_CRASHED = 3           # crashed positions (gnubg's rule, bgfast.position_class)
     # classes of a position after a play (side 0 on roll); a class below NN_NETS is valued
     # by the net of the same index
     CLASS_CONTACT = 0
     CLASS_RACE = 1
     CLASS_BACKGAME = 2        # bgfast.position_class's back_game or prime_vs_prime
-    CLASS_BEAROFF = 3         # both sides wholly home: the one-sided database
-    CLASS_DECIDED = 4         # the game is over, or the side on roll surely bears off this roll
+    CLASS_CRASHED = 3         # bgfast.position_class's crashed
+    CLASS_BEAROFF = 4         # both sides wholly home: the one-sided database
+    CLASS_DECIDED = 5         # the game is over, or the side on roll surely bears off this roll
 
 ctypedef struct NetPart:
     int hidden                # hidden units, a multiple of 8
@@ -114,7 +116,7 @@ cdef void neural_children_of(const Neural* nn, NeuralParent* ps, const MoveGen* 
                              float* out) noexcept nogil
 # The child of ``g`` the net plays at 0 ply (the first of the best equity).
 cdef int neural_choose(const Neural* nn, const MoveGen* g, const Board* parent) noexcept nogil
-# One gradient step of ``nn.part[net]`` (NET_CONTACT, NET_RACE or NET_BACKGAME) moving its value of ``a``
+# One gradient step of ``nn.part[net]`` (NET_CONTACT, NET_RACE, NET_BACKGAME or NET_CRASHED) moving its value of ``a``
 # (after side 1's play) towards ``target``, side 0's probabilities; ``tmp`` is NN_MAX_HIDDEN
 # floats of scratch.  Returns the squared error of the win output before the step.
 cdef float neural_train_step(Neural* nn, int net, const Board* a, const float* target, float lr,
@@ -129,4 +131,5 @@ cdef class Model:
     cdef readonly int contact_hidden
     cdef readonly int race_hidden
     cdef readonly int backgame_hidden
+    cdef readonly int crashed_hidden
     cdef readonly int prune_hidden

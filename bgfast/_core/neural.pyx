@@ -37,10 +37,14 @@ race net of 256 units comes within 0.0123 of held-out ones in equity with them a
 A file written before them gives its race net zero weights there
 (:class:`bgfast.bots.neural_weights.Weights`), which values every position as before.
 
-Nets.  Three nets (one hidden layer of sigmoid units each), indexed as the classes
-that use them: one for contact positions, one for races, and one for back games and
-prime-versus-prime positions (the ``back_game`` and ``prime_vs_prime`` classes of
-:func:`bgfast.position_class.classify`, decided here in C by the same rules).  Pure
+Nets.  Four nets (one hidden layer of sigmoid units each), indexed as the classes
+that use them: one for contact positions, one for races, one for back games and
+prime-versus-prime positions, and one for crashed positions (the ``back_game``,
+``prime_vs_prime`` and ``crashed`` classes of :func:`bgfast.position_class.classify`,
+decided here in C by the same rules; gnubg too values crashed positions with a net of
+their own).  A file without a backgame or crashed net gets a copy of its contact net
+there (:class:`bgfast.bots.neural_weights.Weights`), which values those positions as the
+contact net did, to the bit.  Pure
 bear-offs (both sides wholly in their home boards) are valued by the one-sided
 bear-off database (``bearoff.pyx``) instead; a game that is over, or where the side
 on roll bears off its last checkers with every roll, gets its exact value.
@@ -93,18 +97,21 @@ from bgfast._core.bearoff cimport (
 from bgfast._core.neural cimport (
     NetPart, PruneNet, Neural, NeuralParent, NeuralRolls, NN_OUT, NN_RAW_SIDE, NN_RAW, NN_HAND, NN_IN, NN_RACE_IN, NN_ROWS,
     NN_MAX_HIDDEN, NN_NETS, NN_PRUNE_MAX_HIDDEN, NN_PRUNE_BASE,
-    NET_CONTACT, NET_RACE, NET_BACKGAME, CLASS_CONTACT, CLASS_RACE, CLASS_BACKGAME, CLASS_BEAROFF, CLASS_DECIDED,
+    NET_CONTACT, NET_RACE, NET_BACKGAME, NET_CRASHED,
+    CLASS_CONTACT, CLASS_RACE, CLASS_BACKGAME, CLASS_CRASHED, CLASS_BEAROFF, CLASS_DECIDED,
 )
 
 INPUTS = NN_IN
 RAW_INPUTS = NN_RAW
 HAND_INPUTS = NN_HAND
 RACE_INPUTS = NN_RACE_IN
-NETS = ("contact", "race", "backgame")
+NETS = ("contact", "race", "backgame", "crashed")
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 MAX_HIDDEN = NN_MAX_HIDDEN
 PRUNE_MAX_HIDDEN = NN_PRUNE_MAX_HIDDEN
 PRUNE_BASE = NN_PRUNE_BASE
+BEAROFF_CLASS = CLASS_BEAROFF   # board_class of a pure bear-off, valued by the database
+DECIDED_CLASS = CLASS_DECIDED   # board_class of a decided game, valued exactly
 cdef enum:
     MAX_SPARSE = 320          # non-zero inputs of one position: at most 2 x 100 codes + 58 + 36
     RACE_SIDE = 18            # race inputs a side
@@ -312,13 +319,14 @@ cdef inline int _prime_bottom(const uint8_t* s) noexcept nogil:
     return __builtin_ctz(starts) if length >= PRIME_LENGTH else -1
 
 
-cdef inline bint _is_backgame(const Board* a, int l0, int r0, int l1, int r1) noexcept nogil:
-    """Whether ``a``, a position with contact whose sides have ``l0``, ``l1`` checkers on the
-    board and their rearmost at ``r0``, ``r1``, is a ``back_game`` or a ``prime_vs_prime``
-    by :func:`bgfast.position_class.classify`: a side anchored twice in its opponent's home
-    board and 40 pips or more behind; or else, when neither side has crashed nor is wholly
-    home, each side with a checker behind the other's prime (the longest run of 4 or more
-    made points).  The class is the same whichever side is on roll."""
+cdef inline int _contact_class(const Board* a, int l0, int r0, int l1, int r1) noexcept nogil:
+    """The class of ``a``, a position with contact whose sides have ``l0``, ``l1`` checkers on
+    the board and their rearmost at ``r0``, ``r1``, as :func:`bgfast.position_class.classify`
+    has it: CLASS_BACKGAME for a ``back_game`` (a side anchored twice in its opponent's home
+    board and 40 pips or more behind); else CLASS_CRASHED for a side ``crashed``; else
+    CLASS_BACKGAME for a ``prime_vs_prime`` (neither side wholly home, each with a checker
+    behind the other's prime, the longest run of 4 or more made points); else CLASS_CONTACT
+    (``bearoff_contact`` and ``contact``).  The class is the same whichever side is on roll."""
     cdef const uint8_t* s0 = a.side[0]
     cdef const uint8_t* s1 = a.side[1]
     cdef int b0, b1, deficit
@@ -326,17 +334,19 @@ cdef inline bint _is_backgame(const Board* a, int l0, int r0, int l1, int r1) no
     if anchored0 or anchored1:
         deficit = _pips(s0) - _pips(s1)
         if (anchored0 and deficit >= BACK_GAME_PIP_DEFICIT) or (anchored1 and -deficit >= BACK_GAME_PIP_DEFICIT):
-            return True
-    if r0 < 6 or r1 < 6:               # a side wholly home: bearoff_contact (or crashed)
-        return False
+            return CLASS_BACKGAME
+    if _crashed(s0, l0) or _crashed(s1, l1):
+        return CLASS_CRASHED
+    if r0 < 6 or r1 < 6:               # a side wholly home: bearoff_contact
+        return CLASS_CONTACT
     # side 1's prime from index b1 up is side 0's 23 - b1 down: side 0 is behind it from 24 - b1
     b1 = _prime_bottom(s1)
     if b1 < 0 or r0 < 24 - b1:
-        return False
+        return CLASS_CONTACT
     b0 = _prime_bottom(s0)
     if b0 < 0 or r1 < 24 - b0:
-        return False
-    return not _crashed(s0, l0) and not _crashed(s1, l1)
+        return CLASS_CONTACT
+    return CLASS_BACKGAME
 
 
 cdef inline int _classify(const Board* a, int* bits) noexcept nogil:
@@ -362,9 +372,7 @@ cdef inline int _classify(const Board* a, int* bits) noexcept nogil:
         if r0 < 18:
             bits[0] &= ~0x10
         return CLASS_RACE
-    if _is_backgame(a, l0, r0, l1, r1):
-        return CLASS_BACKGAME
-    return CLASS_CONTACT
+    return _contact_class(a, l0, r0, l1, r1)
 
 
 cdef int neural_class(const Board* a) noexcept nogil:
@@ -558,9 +566,9 @@ cdef void _roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* g, con
     rolls) plus the first of these children's hand-made inputs; each child adds the codes
     its play changed and the hand-made inputs that differ from that first child's.  The
     additions run in the order of a single sum (biases, point codes, hand-made inputs), so
-    sharing the parent's part changes no bit.  The contact and backgame nets share one first
-    child (the first with contact), so a backgame net with the contact net's weights gives
-    the contact net's bits."""
+    sharing the parent's part changes no bit.  The contact, backgame and crashed nets share
+    one first child (the first with contact), so a backgame or crashed net with the contact
+    net's weights gives the contact net's bits."""
     cdef float acc[NN_NETS][NN_MAX_HIDDEN]
     cdef bint have[NN_NETS]
     cdef bint have_ref[2]             # ref[0]: the first child with contact; ref[1]: the first race
@@ -838,12 +846,14 @@ cdef inline int _rows(int net) noexcept nogil:
 
 
 cdef class Model:
-    """The contact, race and backgame nets with their weights (float32, owned by the model).
+    """The contact, race, backgame and crashed nets with their weights (float32, owned by the model).
 
     :param contact_hidden: hidden units of the contact net (a multiple of 8, 8 to 512).
     :param race_hidden: hidden units of the race net.
     :param backgame_hidden: hidden units of the backgame net (back games and
         prime-versus-prime positions); None: ``contact_hidden``.
+    :param crashed_hidden: hidden units of the crashed net (a side crashed, by gnubg's rule:
+        :func:`bgfast.position_class.has_crashed`); None: ``contact_hidden``.
     :param prune_hidden: hidden units of each net's pruning net (a multiple of 8, 8 to
         ``PRUNE_MAX_HIDDEN``), or 0 (the default) for none: the small nets on the point codes
         alone that rank a roll's plays inside the search before the nets value the best few
@@ -855,7 +865,8 @@ cdef class Model:
     the opponent's 25 counts then those of the side on roll (gnubg order, each side
     from its own view, index 24 = the bar).
     """
-    def __cinit__(self, int contact_hidden=128, int race_hidden=64, backgame_hidden=None, int prune_hidden=0):
+    def __cinit__(self, int contact_hidden=128, int race_hidden=64, backgame_hidden=None, crashed_hidden=None,
+                  int prune_hidden=0):
         cdef int k, h
         cdef int hidden[NN_NETS]
         cdef void* mem
@@ -864,6 +875,7 @@ cdef class Model:
         hidden[NET_CONTACT] = contact_hidden
         hidden[NET_RACE] = race_hidden
         hidden[NET_BACKGAME] = contact_hidden if backgame_hidden is None else backgame_hidden
+        hidden[NET_CRASHED] = contact_hidden if crashed_hidden is None else crashed_hidden
         for k in range(NN_NETS):
             h = hidden[k]
             if h < 8 or h > NN_MAX_HIDDEN or h % 8:
@@ -875,6 +887,7 @@ cdef class Model:
         self.contact_hidden = hidden[NET_CONTACT]
         self.race_hidden = hidden[NET_RACE]
         self.backgame_hidden = hidden[NET_BACKGAME]
+        self.crashed_hidden = hidden[NET_CRASHED]
         self.prune_hidden = prune_hidden
         self.nn.prune_hidden = prune_hidden
         for k in range(NN_NETS):
@@ -912,8 +925,8 @@ cdef class Model:
         movegen_free(self.g)
 
     def __reduce__(self):
-        return (_model_with, (self.contact_hidden, self.race_hidden, self.backgame_hidden, self.get_weights(),
-                              self.prune_hidden))
+        return (_model_with, (self.contact_hidden, self.race_hidden, self.backgame_hidden, self.crashed_hidden,
+                              self.get_weights(), self.prune_hidden))
 
     def _arrays(self):
         """``(name, shape, address)`` of each weights array in file order: each net's ``w1``,
@@ -996,7 +1009,7 @@ cdef class Model:
     def evaluate_net(self, const unsigned char[::1] board):
         """The bare net's probabilities of the side on roll (side 1 of ``board``): the race net
         for a race (pure bear-offs included), the backgame net for a back game or a
-        prime-versus-prime position, else the contact net, without the bear-off database or
+        prime-versus-prime position, the crashed net for a crashed one, else the contact net, without the bear-off database or
         the exact values of decided positions (for tests and analysis).
 
         :raises ValueError: not a legal 50-byte board, or a game that is over."""
@@ -1017,7 +1030,7 @@ cdef class Model:
         else:
             _scan(a.side[0], &l0, &r0)
             _scan(a.side[1], &l1, &r1)
-            cls = CLASS_BACKGAME if _is_backgame(&a, l0, r0, l1, r1) else CLASS_CONTACT
+            cls = _contact_class(&a, l0, r0, l1, r1)
         if cls == CLASS_RACE:
             if not side_has_back_checker(a.side[1]):
                 bits &= ~0x04
@@ -1102,9 +1115,10 @@ cdef class Model:
                 memcpy(&ov[i, 0], self.g.items[idx].board.side[0], 50)
         return out
 
-def _model_with(int contact_hidden, int race_hidden, int backgame_hidden, weights, int prune_hidden=0):
+def _model_with(int contact_hidden, int race_hidden, int backgame_hidden, int crashed_hidden, weights,
+                int prune_hidden=0):
     """A model of these sizes with these weights (how a pickled model is rebuilt)."""
-    model = Model(contact_hidden, race_hidden, backgame_hidden, prune_hidden)
+    model = Model(contact_hidden, race_hidden, backgame_hidden, crashed_hidden, prune_hidden)
     model.set_weights(weights)
     return model
 
@@ -1112,8 +1126,9 @@ def _model_with(int contact_hidden, int race_hidden, int backgame_hidden, weight
 def board_class(const unsigned char[::1] board):
     """The class of a 50-byte board with side 1 on roll: 0 contact, 1 race, 2 backgame (a
     back game or a prime-versus-prime position, as :func:`bgfast.position_class.classify`
-    has them), each valued by the net ``NETS[class]``; 3 pure bear-off (the database values
-    it), 4 decided (the game is over or side 1 surely bears off now).
+    has them), 3 crashed (its ``crashed``), each valued by the net ``NETS[class]``; 4 pure
+    bear-off (the database values it), 5 decided (the game is over or side 1 surely bears
+    off now).
 
     :raises ValueError: not a legal 50-byte board."""
     cdef Board b, a

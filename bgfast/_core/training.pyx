@@ -36,7 +36,7 @@ from bgfast._core.evaluators cimport pubeval_choose
 from bgfast._core.probs cimport probs_flip
 from bgfast._core.neural cimport (
     Model, Neural, neural_candidates, neural_choose, neural_class, neural_train_step,
-    NN_OUT, NN_MAX_HIDDEN, NN_MAX_CANDIDATES, NN_NETS, NET_CONTACT, NET_RACE, NET_BACKGAME,
+    NN_OUT, NN_MAX_HIDDEN, NN_MAX_CANDIDATES, NN_NETS, NET_CONTACT, NET_RACE, NET_BACKGAME, NET_CRASHED,
 )
 from bgfast._core.evaluator cimport CoreEvaluator, EVAL_NEURAL
 from bgfast._core.game cimport (
@@ -297,10 +297,10 @@ cdef class SelfPlay:
                  double lr_contact, double lr_race):
         """Play ``games`` self-play games and train the model on each by TD(lambda), the
         game's last position first, each position by the net of its class (the backgame
-        net at ``lr_contact``).
+        and crashed nets at ``lr_contact``).
 
         :returns: ``(positions, plies, mse)``: positions trained per net (contact, race,
-            backgame: the order of ``NETS``), plies played, and the mean squared error of
+            backgame, crashed: the order of ``NETS``), plies played, and the mean squared error of
             the win output per net.
         :raises ValueError: games < 0, lam outside 0..1, a negative learning rate.
         """
@@ -318,6 +318,7 @@ cdef class SelfPlay:
         lr[NET_CONTACT] = lr_contact
         lr[NET_RACE] = lr_race
         lr[NET_BACKGAME] = lr_contact
+        lr[NET_CRASHED] = lr_contact
         memset(stats, 0, sizeof(stats))
         memset(&t, 0, sizeof(TDGame))
         t.nn = nn
@@ -342,7 +343,7 @@ cdef class SelfPlay:
     def td_targets(self, seed, unsigned long long first, int games, double lam):
         """The training data of :meth:`td_train` without the training: ``games`` self-play
         games played with the weights as they are, and each game's positions that a net
-        values (contact, race and backgame), last first, with their lambda-returns.
+        values (contact, race, backgame and crashed), last first, with their lambda-returns.
 
         :returns: ``(boards, targets, plies)``: (n, 50) uint8 boards with side 1 on roll,
             (n, 5) float32 targets (its probabilities) for :func:`train_positions`, and the
@@ -515,9 +516,9 @@ def train_positions(Model model not None, const unsigned char[:, ::1] boards, co
                     double lr_contact, double lr_race, const long long[::1] order):
     """Supervised steps: for each ``i`` in ``order``, move the model's value of ``boards[i]``
     (side 1 on roll) towards ``targets[i]`` (its 5 probabilities), by the net of its class
-    (the backgame net at ``lr_contact``).  Pure bear-offs and decided positions are skipped.
+    (the backgame and crashed nets at ``lr_contact``).  Pure bear-offs and decided positions are skipped.
 
-    :returns: the number of positions trained per net (contact, race, backgame: the order
+    :returns: the number of positions trained per net (contact, race, backgame, crashed: the order
         of ``NETS``).
     :raises ValueError: boards not (n, 50), targets not (n, 5), an index of ``order``
         outside the boards.
@@ -537,6 +538,7 @@ def train_positions(Model model not None, const unsigned char[:, ::1] boards, co
     lr[NET_CONTACT] = lr_contact
     lr[NET_RACE] = lr_race
     lr[NET_BACKGAME] = lr_contact
+    lr[NET_CRASHED] = lr_contact
     for j in range(NN_NETS):
         counts[j] = 0
     with nogil:

@@ -7,7 +7,8 @@ Layout (all integers and floats little-endian)::
     8       4     format version, uint32 (this is version 1)
     12      4     n, the length of the header, uint32
     16      n     header: UTF-8 JSON, {"inputs", "outputs", "activation", "nets":
-                  {"contact": {"hidden"}, "race": {"hidden"}, "backgame": {"hidden"}},
+                  {"contact": {"hidden"}, "race": {"hidden"}, "backgame": {"hidden"},
+                  "crashed": {"hidden"}},
                   "arrays": [{"name", "shape"}, ...], "meta": {...}} -- the
                   architecture, the arrays in payload order, and free-form facts
                   (training games, seed...)
@@ -16,13 +17,15 @@ Layout (all integers and floats little-endian)::
 
 The arrays are ``w1``, ``b1``, ``w2`` and ``b2`` of each net of
 :data:`bgfast._core.neural.NETS` (``contact.w1``...).  A file written before the
-backgame net existed has only the contact and race nets' arrays; it still reads, and
-its backgame net is a copy of its contact net (the net it used for those positions),
-so it plays exactly as it did.  Version 1 holds both kinds of file.
+backgame net existed has only the contact and race nets' arrays, and one written before
+the crashed net existed has no crashed net's; such a file still reads, and its missing
+backgame and crashed nets are copies of its contact net (the net it used for those
+positions), so it plays exactly as it did.  Version 1 holds all three kinds of file.
 
 A file may also hold the search's pruning nets (:mod:`bgfast.train.prune`), distilled
-from its nets: ``contact.prune.w1``... (``w1`` ``RAW_INPUTS`` x h), all three or none,
-the header's ``nets`` naming ``"prune": {"hidden": h}``.  Without them the search values
+from its nets: ``contact.prune.w1``... (``w1`` ``RAW_INPUTS`` x h), one for each of its
+nets or none, the header's ``nets`` naming ``"prune": {"hidden": h}``; a missing crashed
+net's pruning net is a copy of the contact net's.  Without them the search values
 every play (a file written before them, or one whose nets were trained since).
 
 A file that is missing, is not a regular file, is larger than the largest net's file
@@ -71,9 +74,9 @@ class Weights:
     """A net's arrays and the facts recorded with them.
 
     :ivar arrays: ``{name: float32 array}`` in the model's order (see
-        :meth:`bgfast._core.neural.Model.shapes`).  Given the contact and race nets' arrays
-        without any of the backgame net's, the backgame net's are copies of the contact
-        net's (appended after the others), as when reading a file written before it existed;
+        :meth:`bgfast._core.neural.Model.shapes`).  Given the contact net's arrays without
+        any of the backgame net's (or of the crashed net's), those are copies of the contact
+        net's, its pruning net's too, as when reading a file written before that net existed;
         a race net without rows for its own inputs (``RACE_INPUTS``, a file written before
         them) gets rows of zeros, so that it values every position as it did.
     :ivar meta: free-form JSON-able facts (training games, seeds, strength...).
@@ -81,14 +84,19 @@ class Weights:
 
     def __init__(self, arrays: dict[str, NDArray[np.float32]], meta: dict[str, Any] | None = None) -> None:
         self.arrays = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in arrays.items()}
-        if (all(f"contact.{part}" in self.arrays for part in _PARTS)
-                and not any(f"backgame.{part}" in self.arrays for part in _PARTS)):
-            for part in _PARTS:
-                self.arrays[f"backgame.{part}"] = self.arrays[f"contact.{part}"].copy()
+        for net in ("backgame", "crashed"):
+            for source in ("contact", "contact.prune"):
+                target = net + source[len("contact"):]
+                if (all(f"{source}.{part}" in self.arrays for part in _PARTS)
+                        and not any(f"{target}.{part}" in self.arrays for part in _PARTS)):
+                    for part in _PARTS:
+                        self.arrays[f"{target}.{part}"] = self.arrays[f"{source}.{part}"].copy()
         race = self.arrays.get("race.w1")
         if race is not None and race.ndim == 2 and race.shape[0] == _neural.INPUTS:
             self.arrays["race.w1"] = np.concatenate(
                 [race, np.zeros((_neural.RACE_INPUTS, race.shape[1]), dtype=np.float32)])
+        order = {name: k for k, name in enumerate(_array_names())}
+        self.arrays = dict(sorted(self.arrays.items(), key=lambda item: order.get(item[0], len(order))))
         self.meta = dict(meta or {})
 
     @classmethod
@@ -109,13 +117,13 @@ class Weights:
         return 0 if b1 is None else int(b1.shape[0])
 
     @property
-    def hidden(self) -> tuple[int, int, int]:
-        """Hidden units of the (contact, race, backgame) nets (the order of
+    def hidden(self) -> tuple[int, int, int, int]:
+        """Hidden units of the (contact, race, backgame, crashed) nets (the order of
         :data:`bgfast._core.neural.NETS`).
 
         :raises KeyError: a net's ``b1`` array is missing."""
-        contact, race, backgame = (int(self.arrays[f"{net}.b1"].shape[0]) for net in _neural.NETS)
-        return contact, race, backgame
+        contact, race, backgame, crashed = (int(self.arrays[f"{net}.b1"].shape[0]) for net in _neural.NETS)
+        return contact, race, backgame, crashed
 
     def model(self) -> _neural.Model:
         """A new :class:`~bgfast._core.neural.Model` holding these weights.
@@ -129,14 +137,20 @@ class Weights:
             raise InvalidWeightsError(f"the weights have some of the pruning nets' arrays, not all: "
                                       f"no {sorted(prune - given)}")
         try:
-            contact, race, backgame = self.hidden
-            model = _neural.Model(contact, race, backgame, self.prune_hidden)
+            contact, race, backgame, crashed = self.hidden
+            model = _neural.Model(contact, race, backgame, crashed, self.prune_hidden)
             model.set_weights(self.arrays)
         except KeyError as exc:
             raise InvalidWeightsError(f"the weights do not fit the net: no array {exc}") from None
         except ValueError as exc:
             raise InvalidWeightsError(f"the weights do not fit the net: {exc}") from None
         return model
+
+
+def _array_names() -> list[str]:
+    """Every array's name in the model's order: each net's, then each pruning net's."""
+    return ([f"{net}.{part}" for net in _neural.NETS for part in _PARTS]
+            + [f"{net}.prune.{part}" for net in _neural.NETS for part in _PARTS])
 
 
 _MAX_DIM = 1 << 16
@@ -147,7 +161,7 @@ MAX_HEADER_BYTES = 1 << 20
 
 MAX_FILE_BYTES = (_PREFIX.size + MAX_HEADER_BYTES + _DIGEST
                   + 4 * sum(int(np.prod(shape)) for shape in
-                            _neural.Model(_neural.MAX_HIDDEN, _neural.MAX_HIDDEN, None,
+                            _neural.Model(_neural.MAX_HIDDEN, _neural.MAX_HIDDEN, None, None,
                                           _neural.PRUNE_MAX_HIDDEN).shapes().values()))
 """The largest weights file :func:`read_weights` reads: the header at its longest and the
 arrays of the largest net this version evaluates (every net of ``MAX_HIDDEN`` units)."""
@@ -231,14 +245,20 @@ def decode_weights(data: bytes, source: str = "weights") -> Weights:
         offset += size
     if offset != len(body):
         raise InvalidWeightsError(f"{source}: {len(body) - offset} bytes after the last array")
-    expected = {f"{net}.{part}" for net in _neural.NETS for part in _PARTS}
-    two_nets = {f"{net}.{part}" for net in ("contact", "race") for part in _PARTS}     # before the backgame net
-    prune = {f"{net}.prune.{part}" for net in _neural.NETS for part in _PARTS}
-    nets = set(arrays) - prune
-    if (nets != expected and nets != two_nets) or (set(arrays) & prune and not prune <= set(arrays)):
-        raise InvalidWeightsError(f"{source}: arrays {sorted(arrays)}, expected {sorted(expected)} "
-                                  f"(or, in a file of two nets, {sorted(two_nets)}), with or without "
-                                  f"all of the pruning nets' {sorted(prune)}")
+    # every net; or, in an older file, those before the crashed net, or before the backgame net
+    layouts = []
+    for kind in (_neural.NETS, _neural.NETS[:3], _neural.NETS[:2]):
+        nets = {f"{net}.{part}" for net in kind for part in _PARTS}
+        layouts += [nets, nets | {f"{net}.prune.{part}" for net in kind for part in _PARTS}]
+    if set(arrays) not in layouts:
+        closest = min(layouts, key=lambda layout: len(layout ^ set(arrays)))
+        missing, extra = sorted(closest - set(arrays)), sorted(set(arrays) - closest)
+        raise InvalidWeightsError(
+            f"{source}: the arrays are not a net's: " + "; ".join(
+                text for text in (f"missing {', '.join(missing)}" if missing else "",
+                                  f"unexpected {', '.join(extra)}" if extra else "") if text)
+            + f" (a file holds w1, b1, w2 and b2 of the nets {', '.join(_neural.NETS)}, or in an older file of "
+              f"the first three or two, with or without a pruning net for each: NET.prune.w1...)")
     weights = Weights(arrays, meta)
     try:
         weights.model()                  # the shapes fit the architecture

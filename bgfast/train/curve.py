@@ -39,7 +39,7 @@ class CurvePoint:
     """One point of the learning curve.
 
     :ivar games: self-play games trained on; :ivar positions: positions trained (contact, race;
-        the contact figures here and in ``mse`` are of the contact and backgame nets together).
+        the contact figures here and in ``mse`` are of the contact, backgame and crashed nets together).
     :ivar ppg: points per game against pubeval; :ivar se: its standard error; :ivar pairs: pairs played.
     :ivar lr: the learning rate then; :ivar mse: mean squared TD error of the win output (contact,
         race) over the last chunk; :ivar seconds: training wall time so far.

@@ -10,7 +10,7 @@ pruning nets of a weights file; this module makes them:
 * :func:`prune_examples`: positions of the net's own 0-ply self-play, one random roll each,
   and every play of that roll valued by the net (its five probabilities for the side on roll
   after the play, the positions' point codes as inputs);
-* :func:`fit_prune`: one net per class of the net (contact, race, backgame), ``hidden``
+* :func:`fit_prune`: one net per class of the net (contact, race, backgame, crashed), ``hidden``
   sigmoid units on the ``RAW_INPUTS`` point codes and one linear output, fit to the net's
   cubeless equity by least squares (Adam, minibatches): a ranking needs no more;
 * :func:`prune_misses`: on other positions, how often the pruned search's favourite differs

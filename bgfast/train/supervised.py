@@ -103,7 +103,7 @@ class RefineConfig:
         ranking of the plays of a roll); 0 fits the cross-entropy alone, as the rounds
         before it was added were fit.  40 took the net's checker-play error from 3.12 to
         2.78 millipoints a decision in offline fits to the same labels (model card).  It
-        weighs the fits of the contact and backgame nets; the race net's has its own,
+        weighs the fits of the contact, backgame and crashed nets; the race net's has its own,
         ``race_rank_weight``.
     :ivar race_rank_weight: ``rank_weight`` for the race net.  0 (the default) fits its
         races best: offline on round 9's labels the race net fit with 0 lost 0.24
@@ -154,7 +154,7 @@ class RefineConfig:
         and only the positions of the nets named are labelled and kept in the blocks (the
         race net's are about a seventh of the candidates of self-play).  A net with no
         positions to fit is kept as the start's.
-    :ivar contact_hidden: hidden units of the contact and backgame nets, widened from the
+    :ivar contact_hidden: hidden units of the contact, backgame and crashed nets, widened from the
         start's before the fit (function-preserving, :func:`bgfast.train.td.widen`, the new
         units' input weights normal with deviation 0.1 from ``seed``); 0 keeps the start's.
     :ivar race_hidden: the same for the race net.  Only a net that ``nets`` names may be
@@ -220,8 +220,9 @@ class RefineConfig:
         object.__setattr__(self, "nets", ",".join(net for net in _neural.NETS if net in names))
         if self.race_hidden and "race" not in names:
             raise InvalidSpecError("race_hidden widens the race net, which nets does not name")
-        if self.contact_hidden and not {"contact", "backgame"} & set(names):
-            raise InvalidSpecError("contact_hidden widens the contact and backgame nets, which nets does not name")
+        if self.contact_hidden and not {"contact", "backgame", "crashed"} & set(names):
+            raise InvalidSpecError("contact_hidden widens the contact, backgame and crashed nets, which nets does "
+                                   "not name")
         real_number(self.rollout_weight, "rollout_weight", low=0.0, error=InvalidSpecError)
         real_number(self.self_weight, "self_weight", low=0.0, error=InvalidSpecError)
         real_number(self.race_self_weight, "race_self_weight", low=0.0, error=InvalidSpecError)
@@ -915,7 +916,7 @@ def _widened(start: Weights, config: RefineConfig) -> Weights:
     :raises InvalidSpecError: a net asked to shrink."""
     from bgfast.train.td import widen
 
-    contact, race, _ = start.hidden
+    contact, race = start.hidden[:2]
     if not config.contact_hidden and not config.race_hidden:
         return start
     return widen(start, config.contact_hidden or contact, config.race_hidden or race, seed=config.seed, scale=0.1)

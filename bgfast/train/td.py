@@ -42,13 +42,14 @@ def encode_digest(weights: Weights) -> str:
 def initial_weights(config: TrainConfig) -> Weights:
     """Random starting weights: normal with deviation ``init_scale`` for the weight matrices,
     zero biases, from ``numpy.random.default_rng(config.init_seed)``, drawn for the contact
-    and race nets (the race net's weights of its own inputs, ``RACE_INPUTS``, zero); the backgame net starts as a copy of the contact net (see
+    and race nets (the race net's weights of its own inputs, ``RACE_INPUTS``, zero); the backgame
+    and crashed nets start as copies of the contact net (see
     :class:`~bgfast.bots.neural_weights.Weights`), which training then specializes."""
     rng = np.random.default_rng(config.init_seed)
     shapes = _neural.Model(config.contact_hidden, config.race_hidden).shapes()
     arrays = {}
     for name, shape in shapes.items():
-        if name.startswith("backgame."):
+        if name.startswith(("backgame.", "crashed.")):
             continue
         if name.endswith(("w1", "w2")):
             if name == "race.w1":         # the race net's own inputs start at 0 (Weights adds their rows)
@@ -60,8 +61,8 @@ def initial_weights(config: TrainConfig) -> Weights:
 
 
 def widen(weights: Weights, contact_hidden: int, race_hidden: int, *, seed: int, scale: float) -> Weights:
-    """``weights`` with ``contact_hidden`` and ``race_hidden`` hidden units (the backgame net
-    ``contact_hidden`` too), computing the same function: the existing units are kept, each new unit gets input weights normal with
+    """``weights`` with ``contact_hidden`` and ``race_hidden`` hidden units (the backgame and
+    crashed nets ``contact_hidden`` too), computing the same function: the existing units are kept, each new unit gets input weights normal with
     deviation ``scale`` (``numpy.random.default_rng(seed)``), a zero bias and zero output
     weights, so it starts to matter only as training moves them (function-preserving
     widening, as in Chen et al. 2016, "Net2Net").
@@ -70,7 +71,8 @@ def widen(weights: Weights, contact_hidden: int, race_hidden: int, *, seed: int,
     """
     rng = np.random.default_rng(seed)
     arrays = dict(weights.arrays)
-    for net, hidden in (("contact", contact_hidden), ("race", race_hidden), ("backgame", contact_hidden)):
+    for net, hidden in (("contact", contact_hidden), ("race", race_hidden), ("backgame", contact_hidden),
+                        ("crashed", contact_hidden)):
         w1, b1, w2 = arrays[f"{net}.w1"], arrays[f"{net}.b1"], arrays[f"{net}.w2"]
         have = w1.shape[1]
         if have > hidden:
@@ -99,7 +101,7 @@ def train_games(model: _neural.Model, config: TrainConfig, first: int, games: in
                 copies: list[_neural.Model] | None = None) -> dict[str, object]:
     """Train ``model`` on games ``first .. first + games - 1`` in chunks; the chunks' facts:
     ``positions`` and ``mse`` are (contact, race) pairs whose contact figures are of the
-    positions with contact, those of the contact and backgame nets together.
+    positions with contact, those of the contact, backgame and crashed nets together.
 
     With ``config.workers`` > 1, ``copies`` are the workers' models (one each, any weights:
     they are loaded with ``model``'s at each round) and ``first`` and ``games`` must be
@@ -127,9 +129,9 @@ def train_games(model: _neural.Model, config: TrainConfig, first: int, games: in
                                         zip(copies_play, starts)))
                 lr = config.learning_rate(done - done % config.chunk)
                 for boards, targets, pl in results:
-                    pc, pr, pb = train_positions(model, boards, targets, lr, lr * config.race_lr_factor,
-                                                 np.arange(len(boards), dtype=np.int64))
-                    positions[0] += pc + pb
+                    pc, pr, pb, pk = train_positions(model, boards, targets, lr, lr * config.race_lr_factor,
+                                                     np.arange(len(boards), dtype=np.int64))
+                    positions[0] += pc + pb + pk
                     positions[1] += pr
                     plies += pl
                 done += size
@@ -138,10 +140,10 @@ def train_games(model: _neural.Model, config: TrainConfig, first: int, games: in
     while done < first + games:
         n = min(config.chunk - done % config.chunk, first + games - done)
         lr = config.learning_rate(done - done % config.chunk)
-        (pc, pr, pb), pl, (mc, mr, mb) = games_of.td_train(config.seed, done, n, config.lam, lr,
-                                                            lr * config.race_lr_factor)
-        mse = ((mc * pc + mb * pb) / (pc + pb) if pc + pb else 0.0, mr)
-        positions[0] += pc + pb
+        (pc, pr, pb, pk), pl, (mc, mr, mb, mk) = games_of.td_train(config.seed, done, n, config.lam, lr,
+                                                                    lr * config.race_lr_factor)
+        mse = ((mc * pc + mb * pb + mk * pk) / (pc + pb + pk) if pc + pb + pk else 0.0, mr)
+        positions[0] += pc + pb + pk
         positions[1] += pr
         plies += pl
         done += n
