@@ -486,7 +486,7 @@ def class_boards() -> list[bytes]:
     return _yardstick_boards() + _bot_game_boards()
 
 
-def test_the_net_classes_are_position_classs(class_boards: list[bytes]) -> None:
+def test_each_net_class_is_its_position_classes(class_boards: list[bytes]) -> None:
     from bgfast.position_class import PositionClass, classify
 
     seen: dict[tuple[int, str], int] = {}
@@ -549,7 +549,8 @@ def test_a_file_of_two_nets_values_back_games_with_its_contact_net(class_boards:
     boards = np.array([list(b) for b in class_boards], dtype=np.uint8)
     explicit = {**two, **{f"{net}.{part}": two[f"contact.{part}"].copy()
                           for net in ("backgame", "crashed") for part in ("w1", "b1", "w2", "b2")}}
-    model = nn.Model(*Weights(explicit).hidden)
+    contact, race, backgame, crashed = Weights(explicit).hidden
+    model = nn.Model(contact, race, backgame, crashed_hidden=crashed)
     model.set_weights(explicit)
     before = model.evaluate_batch(boards)
     assert np.array_equal(Weights(two).model().evaluate_batch(boards), before)
@@ -585,7 +586,7 @@ def test_a_file_of_two_nets_values_back_games_with_its_contact_net(class_boards:
 def test_a_file_of_four_nets_round_trips_and_plays_the_same_games(tiny: Weights, tmp_path: Path) -> None:
     arrays = dict(tiny.arrays)
     rng = np.random.default_rng(4)
-    for part, shape in nn.Model(16, 8, 24, 32).shapes().items():
+    for part, shape in nn.Model(16, 8, 24, crashed_hidden=32).shapes().items():
         if part.startswith(("backgame.", "crashed.")):
             arrays[part] = (rng.standard_normal(shape) * 0.3).astype(np.float32)
     weights = Weights(arrays, {"note": "four nets"})
@@ -593,7 +594,7 @@ def test_a_file_of_four_nets_round_trips_and_plays_the_same_games(tiny: Weights,
     path = tmp_path / "four.bgw"
     write_weights(path, weights)
     again = read_weights(path)
-    assert again.hidden == (16, 8, 24, 32) and list(again.arrays) == list(nn.Model(16, 8, 24, 32).shapes())
+    assert again.hidden == (16, 8, 24, 32) and list(again.arrays) == list(nn.Model(16, 8, 24, crashed_hidden=32).shapes())
     for name in weights.arrays:
         assert np.array_equal(again.arrays[name], weights.arrays[name])
     header = json.loads(path.read_bytes()[16:16 + struct.unpack_from("<I", path.read_bytes(), 12)[0]])
@@ -631,16 +632,41 @@ def test_a_file_of_three_nets_values_crashed_positions_with_its_contact_and_prun
     for part in ("w1", "b1", "w2", "b2"):
         assert np.array_equal(three.arrays[f"crashed.{part}"], three.arrays[f"contact.{part}"])
         assert np.array_equal(three.arrays[f"crashed.prune.{part}"], three.arrays[f"contact.prune.{part}"])
-    # written again it is a file of four nets that values and plays as the three did
-    path = tmp_path / "four.bgw"
+    assert three.copied == {"crashed", "crashed.prune"}
+    # written again it is the same file
+    path = tmp_path / "again.bgw"
     write_weights(path, three)
+    assert path.read_bytes() == data
+    # as soon as its crashed net is its own, a file of four nets (and pruning nets)
+    changed = Weights(three.arrays, three.meta)
+    changed.arrays["crashed.b2"] = changed.arrays["crashed.b2"] + np.float32(0.25)
+    changed.copied = set(three.copied)
+    write_weights(path, changed)
     four = read_weights(path)
-    assert list(four.arrays) == list(three.arrays) == list(three.model().shapes())
+    assert not four.copied and list(four.arrays) == list(three.arrays) == list(three.model().shapes())
     boards = np.array([list(b) for b in class_boards], dtype=np.uint8)
-    crashed = [b for b in class_boards if nn.board_class(b) == CRASHED][:40]
-    a, b = three.model(), four.model()
-    assert np.array_equal(a.evaluate_batch(boards), b.evaluate_batch(boards))
-    assert [a.choose(x, 6, 4, prune=True) for x in crashed] == [b.choose(x, 6, 4, prune=True) for x in crashed]
+    moved = np.any(four.model().evaluate_batch(boards) != three.model().evaluate_batch(boards), axis=1)
+    assert np.array_equal(moved, np.array([nn.board_class(b) == CRASHED for b in class_boards]))
+
+
+ROUND_14 = Path(__file__).resolve().parents[1] / "experiments" / "train_round15" / "start-round14.bgw"
+"""Round 14, shipped before the crashed net: three nets and their pruning nets."""
+
+ROUND_14_VALUES = "14e8bde9f9e9c123b35f4ca369c4750fc902c3d6531b8a7e5b45cc914ec8d70c"
+"""SHA-256 of round 14's values by the build before the crashed net (commit 3dcf998): the
+float32 bytes of ``evaluate_batch`` of the yardstick's 2,700 positions, then, for every
+seventh, its children's probabilities for 6-3 and its pruned 0-ply choice for 5-2."""
+
+
+def test_a_file_of_three_nets_values_and_plays_as_the_build_before_the_crashed_net() -> None:
+    model = read_weights(ROUND_14).model()
+    boards = np.array([list(b) for b in _yardstick_boards()], dtype=np.uint8)
+    parts = []
+    for board in boards[::7]:
+        parts.append(model.children(bytes(board), 6, 3)[1].ravel())
+        parts.append(np.frombuffer(model.choose(bytes(board), 5, 2, prune=True), np.uint8).astype(np.float32))
+    values = model.evaluate_batch(boards).tobytes() + np.concatenate(parts).tobytes()
+    assert hashlib.sha256(values).hexdigest() == ROUND_14_VALUES
 
 
 @pytest.mark.parametrize("net", ["backgame", "crashed"])
@@ -661,7 +687,19 @@ def test_bad_backgame_and_crashed_arrays_are_refused(tiny: Weights, net: str) ->
     with pytest.raises(ValueError):
         nn.Model(16, 8, 520)
     with pytest.raises(ValueError):
-        nn.Model(16, 8, 16, 12)
+        nn.Model(16, 8, 16, crashed_hidden=12)
+
+
+def test_a_file_of_two_nets_with_pruning_nets_is_refused(tiny: Weights) -> None:
+    """Pruning nets came after the backgame net: no file of two nets held them."""
+    arrays = {name: a for name, a in tiny.arrays.items() if name.startswith(("contact.", "race."))}
+    for net in ("contact", "race"):
+        arrays.update({f"{net}.prune.w1": np.zeros((nn.RAW_INPUTS, 8), np.float32),
+                       f"{net}.prune.b1": np.zeros(8, np.float32), f"{net}.prune.w2": np.zeros((1, 8), np.float32),
+                       f"{net}.prune.b2": np.zeros(1, np.float32)})
+    data = encode_weights(Weights({k: a for k, a in arrays.items()}))
+    with pytest.raises(InvalidWeightsError, match="the arrays are not a net's"):
+        decode_weights(data)
 
 
 def test_training_moves_only_the_net_of_each_position_class(class_boards: list[bytes]) -> None:

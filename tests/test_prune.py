@@ -164,9 +164,9 @@ def test_pruning_settings_are_checked(model: nn.Model) -> None:
     with pytest.raises(ValueError, match="no search"):
         CoreEvaluator(get_bot("heuristic").evaluator.weights, EvaluatorKind.EVAL_HEURISTIC, prune=False)
     with pytest.raises(ValueError, match="multiple of 8"):
-        nn.Model(128, 64, None, None, 12)
+        nn.Model(128, 64, prune_hidden=12)
     with pytest.raises(ValueError, match="multiple of 8"):
-        nn.Model(128, 64, None, None, nn.PRUNE_MAX_HIDDEN + 8)
+        nn.Model(128, 64, prune_hidden=nn.PRUNE_MAX_HIDDEN + 8)
     with pytest.raises(InvalidBotOptionsError, match="pruning nets"):
         NeuralBot(prune=True, weights=shipped_weights().nets_only())
     with pytest.raises(InvalidBotOptionsError, match="prune must be"):

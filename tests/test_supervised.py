@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -245,7 +246,7 @@ def test_a_run_folder_of_an_older_bgfast_resumes_with_the_rank_weights_it_was_fi
 
 
 def test_the_race_net_is_fit_with_its_own_rank_weight(tmp_path) -> None:
-    """The race net's weight changes the race net alone (the contact and backgame nets have the other)."""
+    """The race net's weight changes the race net alone (the contact, backgame and crashed nets have the other)."""
     start = read_weights()
     config = RefineConfig(games=8, block_games=4, epochs=1, rank_weight=40.0, race_rank_weight=0.0, lr=0.0003,
                           eval_pairs=0, held_out=0.2, threads=1, explore=0.2)
@@ -341,7 +342,8 @@ def test_a_refinement_of_the_crashed_net_alone_moves_it_from_the_contact_nets_we
     """``nets="crashed"`` on a file written before the crashed net: the fit starts from the
     copy of the contact net the file reads with, moves it alone, and labels only crashed
     positions; the others stay bit for bit."""
-    start = read_weights().nets_only()
+    three_nets = Path(__file__).resolve().parents[1] / "experiments" / "train_round15" / "start-round14.bgw"
+    start = read_weights(three_nets).nets_only()
     assert np.array_equal(start.arrays["crashed.w1"], start.arrays["contact.w1"])
     config = RefineConfig(games=6, block_games=3, plies=0, epochs=1, lr=0.001, eval_pairs=0, threads=1,
                           nets="crashed", seed=3)
@@ -352,6 +354,26 @@ def test_a_refinement_of_the_crashed_net_alone_moves_it_from_the_contact_nets_we
     with np.load(tmp_path / "run" / "block-0000.npz") as block:
         assert len(block["boards"]) and set(_neural.inputs_batch(block["boards"])[1]) == {crashed}
     assert refined.meta["refined"]["crashed"]["positions"] > 0
+
+
+def test_the_contact_net_alone_is_not_refit_from_a_start_without_a_crashed_net(tmp_path) -> None:
+    """A file of three nets valued crashed positions with its contact net: refitting that
+    net without the crashed net (as a run begun before the crashed net did) is refused
+    before any folder is made, a new run and a resumed one alike."""
+    three_nets = Path(__file__).resolve().parents[1] / "experiments" / "train_round15" / "start-round14.bgw"
+    start = read_weights(three_nets)
+    config = RefineConfig(games=2, block_games=1, plies=0, epochs=1, eval_pairs=0, threads=1, nets="contact,backgame")
+    with pytest.raises(InvalidSpecError, match="--nets contact,backgame,crashed"):
+        run_refine(config, start, tmp_path / "run")
+    assert not (tmp_path / "run").exists()
+    from bgfast.train.checkpoint import save_checkpoint
+    from bgfast.train.supervised import START
+
+    (tmp_path / "old").mkdir()
+    save_checkpoint(tmp_path / "old", Weights(start.nets_only().arrays, {"refine": config.to_dict()}), START)
+    with pytest.raises(InvalidSpecError, match="crashed"):
+        run_refine(config, None, tmp_path / "old")
+    assert not list((tmp_path / "old").glob("block-*.npz"))
 
 
 def test_a_net_asked_to_shrink_is_refused_before_any_labelling(tmp_path) -> None:

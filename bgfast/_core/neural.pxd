@@ -35,7 +35,7 @@ cdef enum:
 ctypedef struct NetPart:
     int hidden                # hidden units, a multiple of 8
     float* w1                 # NN_ROWS x hidden: input i's column at w1 + i * hidden (the
-                              # contact and backgame nets read the first NN_IN)
+                              # contact, backgame and crashed nets read the first NN_IN)
     float* b1                 # hidden
     float* w2                 # NN_OUT x hidden
     float b2[8]

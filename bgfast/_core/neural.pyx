@@ -865,7 +865,7 @@ cdef class Model:
     the opponent's 25 counts then those of the side on roll (gnubg order, each side
     from its own view, index 24 = the bar).
     """
-    def __cinit__(self, int contact_hidden=128, int race_hidden=64, backgame_hidden=None, crashed_hidden=None,
+    def __cinit__(self, int contact_hidden=128, int race_hidden=64, backgame_hidden=None, *, crashed_hidden=None,
                   int prune_hidden=0):
         cdef int k, h
         cdef int hidden[NN_NETS]
@@ -1118,7 +1118,7 @@ cdef class Model:
 def _model_with(int contact_hidden, int race_hidden, int backgame_hidden, int crashed_hidden, weights,
                 int prune_hidden=0):
     """A model of these sizes with these weights (how a pickled model is rebuilt)."""
-    model = Model(contact_hidden, race_hidden, backgame_hidden, crashed_hidden, prune_hidden)
+    model = Model(contact_hidden, race_hidden, backgame_hidden, crashed_hidden=crashed_hidden, prune_hidden=prune_hidden)
     model.set_weights(weights)
     return model
 

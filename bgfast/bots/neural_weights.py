@@ -68,6 +68,8 @@ def default_weights_path() -> Path:
 
 
 _PARTS = ("w1", "b1", "w2", "b2")
+_ADDED_NETS = ("backgame", "crashed")
+"""The nets added after the first files were written, oldest first: a file may lack the last ones."""
 
 
 class Weights:
@@ -80,17 +82,22 @@ class Weights:
         a race net without rows for its own inputs (``RACE_INPUTS``, a file written before
         them) gets rows of zeros, so that it values every position as it did.
     :ivar meta: free-form JSON-able facts (training games, seeds, strength...).
+    :ivar copied: the nets (``"crashed"``, ``"crashed.prune"``...) that are such copies of
+        the contact net's; :func:`encode_weights` leaves out those still equal to it, so a
+        file read and written again is the same file.
     """
 
     def __init__(self, arrays: dict[str, NDArray[np.float32]], meta: dict[str, Any] | None = None) -> None:
         self.arrays = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in arrays.items()}
-        for net in ("backgame", "crashed"):
+        self.copied: set[str] = set()
+        for net in _ADDED_NETS:
             for source in ("contact", "contact.prune"):
                 target = net + source[len("contact"):]
                 if (all(f"{source}.{part}" in self.arrays for part in _PARTS)
                         and not any(f"{target}.{part}" in self.arrays for part in _PARTS)):
                     for part in _PARTS:
                         self.arrays[f"{target}.{part}"] = self.arrays[f"{source}.{part}"].copy()
+                    self.copied.add(target)
         race = self.arrays.get("race.w1")
         if race is not None and race.ndim == 2 and race.shape[0] == _neural.INPUTS:
             self.arrays["race.w1"] = np.concatenate(
@@ -98,6 +105,12 @@ class Weights:
         order = {name: k for k, name in enumerate(_array_names())}
         self.arrays = dict(sorted(self.arrays.items(), key=lambda item: order.get(item[0], len(order))))
         self.meta = dict(meta or {})
+
+    def same_net(self, net: str, other: str) -> bool:
+        """Whether the weights hold the nets ``net`` and ``other`` (``"crashed"``,
+        ``"contact.prune"``...) and their arrays are equal, value for value."""
+        pairs = [(self.arrays.get(f"{net}.{part}"), self.arrays.get(f"{other}.{part}")) for part in _PARTS]
+        return all(a is not None and b is not None and np.array_equal(a, b) for a, b in pairs)
 
     @classmethod
     def of(cls, model: _neural.Model, meta: dict[str, Any] | None = None) -> Weights:
@@ -138,7 +151,7 @@ class Weights:
                                       f"no {sorted(prune - given)}")
         try:
             contact, race, backgame, crashed = self.hidden
-            model = _neural.Model(contact, race, backgame, crashed, self.prune_hidden)
+            model = _neural.Model(contact, race, backgame, crashed_hidden=crashed, prune_hidden=self.prune_hidden)
             model.set_weights(self.arrays)
         except KeyError as exc:
             raise InvalidWeightsError(f"the weights do not fit the net: no array {exc}") from None
@@ -161,8 +174,8 @@ MAX_HEADER_BYTES = 1 << 20
 
 MAX_FILE_BYTES = (_PREFIX.size + MAX_HEADER_BYTES + _DIGEST
                   + 4 * sum(int(np.prod(shape)) for shape in
-                            _neural.Model(_neural.MAX_HIDDEN, _neural.MAX_HIDDEN, None, None,
-                                          _neural.PRUNE_MAX_HIDDEN).shapes().values()))
+                            _neural.Model(_neural.MAX_HIDDEN, _neural.MAX_HIDDEN,
+                                          prune_hidden=_neural.PRUNE_MAX_HIDDEN).shapes().values()))
 """The largest weights file :func:`read_weights` reads: the header at its longest and the
 arrays of the largest net this version evaluates (every net of ``MAX_HIDDEN`` units)."""
 
@@ -175,19 +188,37 @@ def _nets_header(arrays: dict[str, NDArray[np.float32]]) -> dict[str, dict[str, 
             if f"{net}.b1" in arrays}
 
 
+def _written_arrays(weights: Weights) -> dict[str, NDArray[np.float32]]:
+    """The arrays a file of ``weights`` holds: all of them, less the nets (and their pruning
+    nets) that are copies of the contact net's made when an older file was read
+    (:attr:`Weights.copied`) and still equal to it, the newest first, so that the file has
+    the layout it was read from."""
+    arrays = dict(weights.arrays)
+    for net in reversed(_ADDED_NETS):
+        pairs = [(net, "contact")] + ([(f"{net}.prune", "contact.prune")] if f"{net}.prune.b1" in arrays else [])
+        if not all(target in weights.copied and weights.same_net(target, source) for target, source in pairs):
+            break
+        for target, _ in pairs:
+            for part in _PARTS:
+                del arrays[f"{target}.{part}"]
+    return arrays
+
+
 def encode_weights(weights: Weights) -> bytes:
-    """The file's bytes for ``weights``.
+    """The file's bytes for ``weights`` (a file read and not changed is written as it was:
+    :attr:`Weights.copied`).
 
     :raises InvalidWeightsError: a header (the ``meta`` facts) longer than
         :data:`MAX_HEADER_BYTES`, or meta facts that are not plain JSON (numpy numbers,
         sets): such a file could not be read back.
     """
+    arrays = _written_arrays(weights)
     header = {
         "inputs": _neural.INPUTS,
         "outputs": len(_neural.OUTPUTS),
         "activation": "sigmoid",
-        "nets": _nets_header(weights.arrays),
-        "arrays": [{"name": name, "shape": list(a.shape)} for name, a in weights.arrays.items()],
+        "nets": _nets_header(arrays),
+        "arrays": [{"name": name, "shape": list(a.shape)} for name, a in arrays.items()],
         "meta": weights.meta,
     }
     try:
@@ -198,7 +229,7 @@ def encode_weights(weights: Weights) -> bytes:
         raise InvalidWeightsError(f"the weights' header is {len(text):,} bytes, more than a weights file "
                                   f"holds ({MAX_HEADER_BYTES:,} at most): shorten the meta facts")
     body = _PREFIX.pack(MAGIC, VERSION, len(text)) + text
-    body += b"".join(a.astype("<f4").tobytes() for a in weights.arrays.values())
+    body += b"".join(a.astype("<f4").tobytes() for a in arrays.values())
     return body + hashlib.sha256(body).digest()
 
 
@@ -246,10 +277,11 @@ def decode_weights(data: bytes, source: str = "weights") -> Weights:
     if offset != len(body):
         raise InvalidWeightsError(f"{source}: {len(body) - offset} bytes after the last array")
     # every net; or, in an older file, those before the crashed net, or before the backgame net
+    # (pruning nets came after the backgame net)
     layouts = []
     for kind in (_neural.NETS, _neural.NETS[:3], _neural.NETS[:2]):
         nets = {f"{net}.{part}" for net in kind for part in _PARTS}
-        layouts += [nets, nets | {f"{net}.prune.{part}" for net in kind for part in _PARTS}]
+        layouts += [nets] + ([nets | {f"{net}.prune.{part}" for net in kind for part in _PARTS}] if len(kind) > 2 else [])
     if set(arrays) not in layouts:
         closest = min(layouts, key=lambda layout: len(layout ^ set(arrays)))
         missing, extra = sorted(closest - set(arrays)), sorted(set(arrays) - closest)
@@ -258,7 +290,7 @@ def decode_weights(data: bytes, source: str = "weights") -> Weights:
                 text for text in (f"missing {', '.join(missing)}" if missing else "",
                                   f"unexpected {', '.join(extra)}" if extra else "") if text)
             + f" (a file holds w1, b1, w2 and b2 of the nets {', '.join(_neural.NETS)}, or in an older file of "
-              f"the first three or two, with or without a pruning net for each: NET.prune.w1...)")
+              f"the first three or two; with four or three, a pruning net for each or none: NET.prune.w1...)")
     weights = Weights(arrays, meta)
     try:
         weights.model()                  # the shapes fit the architecture

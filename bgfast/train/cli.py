@@ -8,8 +8,8 @@
     bgfast train labels /work/train/labels1 --blocks 200 --workers 2
     bgfast train refine /work/train/refine2 --start neural.bgw --plies 0 --rollouts /work/train/labels1
     bgfast train refine /work/train/race1 --start neural.bgw --nets race --race-hidden 256 --rollouts /work/train/races
-    bgfast train refine /work/train/contact1 --start neural.bgw --nets contact,backgame --rollouts /work/train/labels1:168,/work/train/labels2
-    bgfast train refine /work/train/ahead1 --start neural.bgw --nets contact,backgame --plies 0 --lookahead-weight 40
+    bgfast train refine /work/train/contact1 --start neural.bgw --nets contact,backgame,crashed --rollouts /work/train/labels1:168,/work/train/labels2
+    bgfast train refine /work/train/ahead1 --start neural.bgw --nets contact,backgame,crashed --plies 0 --lookahead-weight 40
     bgfast train prune bgfast/data/weights/neural.bgw /work/train/pruned.bgw --hidden 32
     bgfast train bench [--json] [--weights FILE]
 """

@@ -120,7 +120,7 @@ def _check_settings(hidden: object, epochs: object, seed: object, batch: object 
 
 def fit_prune(examples: PruneExamples, hidden: int = 32, epochs: int = 12, seed: int = 1, lr: float = 0.003,
               batch: int = 256, log: Callable[[str], None] | None = None) -> dict[str, NDArray[np.float32]]:
-    """The three pruning nets fit to ``examples``: ``{"contact.prune.w1": ..., ...}`` as a
+    """The pruning nets, one for each net of ``NETS``, fit to ``examples``: ``{"contact.prune.w1": ..., ...}`` as a
     weights file holds them (``w1`` ``RAW_INPUTS`` x ``hidden``, ``b1``, ``w2`` 1 x
     ``hidden``, ``b2`` of 1).  Each has ``hidden`` sigmoid units and one linear output fit
     to the net's cubeless equity for the side on roll by least squares: Adam (0.9, 0.999)

@@ -110,8 +110,9 @@ class RefineConfig:
         millipoints a race decision at 0 ply and 0.36 at 1 ply, with 40 0.32 and 0.45 (model
         card).
     :ivar lookahead_weight: the weight of the *look-ahead ranking term* (0: none), for the
-        contact net: for ``lookahead_rolls`` rolls of the self-play candidates (contact
-        positions, two or more candidates, every reply a contact position), the squared
+        contact net alone: for ``lookahead_rolls`` rolls of the self-play candidates (contact
+        positions, two or more candidates, every reply a contact position: not a back game,
+        crashed or prime-versus-prime position, whose nets the term does not fit), the squared
         relative equity error, as ``rank_weight``'s, of each candidate's 1-ply value (the
         average over the 21 rolls of the net's value after the start net's 0-ply reply,
         :meth:`~bgfast._core.evaluator.CoreEvaluator.replies_batch`) against its
@@ -153,7 +154,10 @@ class RefineConfig:
         refits the race net alone, and every position with contact is valued as before),
         and only the positions of the nets named are labelled and kept in the blocks (the
         race net's are about a seventh of the candidates of self-play).  A net with no
-        positions to fit is kept as the start's.
+        positions to fit is kept as the start's.  From a start without a crashed net of
+        its own (a file written before it: its crashed net is a copy of its contact net,
+        which valued those positions), nets that name ``contact`` must name ``crashed``
+        too, or the crashed positions would be left to the old contact net.
     :ivar contact_hidden: hidden units of the contact, backgame and crashed nets, widened from the
         start's before the fit (function-preserving, :func:`bgfast.train.td.widen`, the new
         units' input weights normal with deviation 0.1 from ``seed``); 0 keeps the start's.
@@ -717,12 +721,14 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
 
     :param start: the starting net of a new run; None resumes the run folder's.
     :raises InvalidSpecError: ``run_dir`` holds a run of another config or start, or none
-        and no ``start`` is given.
+        and no ``start`` is given; ``nets`` name the contact net but not the crashed net of a
+        start without a crashed net of its own (:attr:`RefineConfig.nets`).
     """
     run = Path(run_dir)
     saved = load_checkpoint(run, START)
     if start is None and saved is None:
         raise InvalidSpecError(f"{run} holds no refinement yet: give the starting weights (--start FILE)")
+    _check_crashed_net(saved if saved is not None else start, config)
     if start is not None and saved is None:
         _widened(start, config)                       # a net asked to shrink: refused before the folder is made
     if saved is None and config.rollouts:             # the labels are there (and counted), or no folder is made
@@ -908,6 +914,22 @@ def _counted_rollouts(config: RefineConfig) -> RefineConfig:
     if len(sources) == 1 and not sources[0][1]:          # one folder named without a count
         return dataclasses.replace(config, rollouts=counted[0][0], rollout_blocks=counted[0][1])
     return dataclasses.replace(config, rollouts=format_sources(counted))
+
+
+def _check_crashed_net(start: Weights | None, config: RefineConfig) -> None:
+    """Refuse to refit the contact net without the crashed net from a start whose crashed
+    net is a copy of its contact net (a file written before the crashed net existed), as a
+    run begun before it was would resume: its crashed positions would be left to the old
+    contact net.
+
+    :raises InvalidSpecError: that."""
+    names = config.nets.split(",")
+    if start is None or "contact" not in names or "crashed" in names or not start.same_net("crashed", "contact"):
+        return
+    raise InvalidSpecError(f"nets {config.nets!r} refit the contact net of a start without a crashed net of its own "
+                           f"(a file written before it, whose contact net valued crashed positions): name crashed "
+                           f"too (for instance --nets {config.nets},crashed), or the crashed positions would keep the "
+                           f"old contact net")
 
 
 def _widened(start: Weights, config: RefineConfig) -> Weights:
