@@ -359,7 +359,8 @@ def test_a_refinement_of_the_crashed_net_alone_moves_it_from_the_contact_nets_we
 def test_the_contact_net_alone_is_not_refit_from_a_start_without_a_crashed_net(tmp_path) -> None:
     """A file of three nets valued crashed positions with its contact net: refitting that
     net without the crashed net (as a run begun before the crashed net did) is refused
-    before any folder is made, a new run and a resumed one alike."""
+    before any folder is made, a new run and a resumed one alike; the same for a file of
+    two nets and its backgame net."""
     three_nets = Path(__file__).resolve().parents[1] / "experiments" / "train_round15" / "start-round14.bgw"
     start = read_weights(three_nets)
     config = RefineConfig(games=2, block_games=1, plies=0, epochs=1, eval_pairs=0, threads=1, nets="contact,backgame")
@@ -374,6 +375,17 @@ def test_the_contact_net_alone_is_not_refit_from_a_start_without_a_crashed_net(t
     with pytest.raises(InvalidSpecError, match="crashed"):
         run_refine(config, None, tmp_path / "old")
     assert not list((tmp_path / "old").glob("block-*.npz"))
+    # widened, the copy stays a copy (and the refusal stands)
+    from bgfast.train.td import widen
+
+    wide = widen(start, start.hidden[0] + 8, start.hidden[1], seed=1, scale=0.1)
+    assert wide.same_net("crashed", "contact") and not wide.same_net("backgame", "contact")
+    with pytest.raises(InvalidSpecError, match="crashed"):
+        run_refine(config, wide, tmp_path / "wide")
+    # a file of two nets has no backgame net of its own either
+    two_nets = Path(__file__).resolve().parents[1] / "experiments" / "train_round11" / "start-round10.bgw"
+    with pytest.raises(InvalidSpecError, match="--nets contact,crashed,backgame"):
+        run_refine(dataclasses.replace(config, nets="contact,crashed"), read_weights(two_nets), tmp_path / "two")
 
 
 def test_a_net_asked_to_shrink_is_refused_before_any_labelling(tmp_path) -> None:

@@ -1,6 +1,6 @@
 """The neural bot: bgfast's own net, trained by its own self-play (see :mod:`bgfast.train`).
 
-The evaluator is :mod:`bgfast._core.neural` (a contact net and a race net over
+The evaluator is :mod:`bgfast._core.neural` (contact, race, backgame and crashed nets over
 TD-Gammon-style point codes and the heuristic's hand-made features, the one-sided
 bear-off database of :mod:`bgfast._core.bearoff` in pure bear-offs), played through the
 core's evaluator dispatch (:mod:`bgfast._core.evaluator`, kind ``EVAL_NEURAL``) in the

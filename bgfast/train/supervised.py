@@ -154,10 +154,10 @@ class RefineConfig:
         refits the race net alone, and every position with contact is valued as before),
         and only the positions of the nets named are labelled and kept in the blocks (the
         race net's are about a seventh of the candidates of self-play).  A net with no
-        positions to fit is kept as the start's.  From a start without a crashed net of
-        its own (a file written before it: its crashed net is a copy of its contact net,
-        which valued those positions), nets that name ``contact`` must name ``crashed``
-        too, or the crashed positions would be left to the old contact net.
+        positions to fit is kept as the start's.  From a start without a backgame or crashed
+        net of its own (a file written before it: that net is a copy of its contact net,
+        which valued those positions), nets that name ``contact`` must name that net too,
+        or those positions would be left to the old contact net.
     :ivar contact_hidden: hidden units of the contact, backgame and crashed nets, widened from the
         start's before the fit (function-preserving, :func:`bgfast.train.td.widen`, the new
         units' input weights normal with deviation 0.1 from ``seed``); 0 keeps the start's.
@@ -721,14 +721,15 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
 
     :param start: the starting net of a new run; None resumes the run folder's.
     :raises InvalidSpecError: ``run_dir`` holds a run of another config or start, or none
-        and no ``start`` is given; ``nets`` name the contact net but not the crashed net of a
-        start without a crashed net of its own (:attr:`RefineConfig.nets`).
+        and no ``start`` is given; ``nets`` name the contact net but not the backgame or
+        crashed net of a start without such a net of its own (:attr:`RefineConfig.nets`).
     """
     run = Path(run_dir)
     saved = load_checkpoint(run, START)
     if start is None and saved is None:
         raise InvalidSpecError(f"{run} holds no refinement yet: give the starting weights (--start FILE)")
-    _check_crashed_net(saved if saved is not None else start, config)
+    if saved is None:
+        _check_copied_nets(start, config)
     if start is not None and saved is None:
         _widened(start, config)                       # a net asked to shrink: refused before the folder is made
     if saved is None and config.rollouts:             # the labels are there (and counted), or no folder is made
@@ -758,6 +759,7 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
         if changed:
             raise InvalidSpecError(f"{run} holds a refinement with other settings ({'; '.join(changed)}): "
                                    f"give its settings to resume it, or start a new run folder")
+        _check_copied_nets(saved, config)
         if start is not None:
             start = start.nets_only()
         if start is not None and (start.arrays.keys() != saved.arrays.keys() or any(
@@ -916,20 +918,23 @@ def _counted_rollouts(config: RefineConfig) -> RefineConfig:
     return dataclasses.replace(config, rollouts=format_sources(counted))
 
 
-def _check_crashed_net(start: Weights | None, config: RefineConfig) -> None:
-    """Refuse to refit the contact net without the crashed net from a start whose crashed
-    net is a copy of its contact net (a file written before the crashed net existed), as a
-    run begun before it was would resume: its crashed positions would be left to the old
-    contact net.
+def _check_copied_nets(start: Weights | None, config: RefineConfig) -> None:
+    """Refuse to refit the contact net without the backgame or crashed net from a start whose
+    net of that name is a copy of its contact net (a file written before that net existed),
+    as a run begun before it would resume: those positions would be left to the old contact
+    net.
 
     :raises InvalidSpecError: that."""
     names = config.nets.split(",")
-    if start is None or "contact" not in names or "crashed" in names or not start.same_net("crashed", "contact"):
+    if start is None or "contact" not in names:
         return
-    raise InvalidSpecError(f"nets {config.nets!r} refit the contact net of a start without a crashed net of its own "
-                           f"(a file written before it, whose contact net valued crashed positions): name crashed "
-                           f"too (for instance --nets {config.nets},crashed), or the crashed positions would keep the "
-                           f"old contact net")
+    missing = [net for net in ("backgame", "crashed") if net not in names and start.same_net(net, "contact")]
+    if missing:
+        raise InvalidSpecError(
+            f"nets {config.nets!r} refit the contact net of a start without a {' or '.join(missing)} net of its own "
+            f"(a file written before it, whose contact net valued those positions): name "
+            f"{' and '.join(missing)} too (for instance --nets {','.join([*names, *missing])}), or those positions "
+            f"would keep the old contact net")
 
 
 def _widened(start: Weights, config: RefineConfig) -> Weights:

@@ -65,7 +65,8 @@ def widen(weights: Weights, contact_hidden: int, race_hidden: int, *, seed: int,
     crashed nets ``contact_hidden`` too), computing the same function: the existing units are kept, each new unit gets input weights normal with
     deviation ``scale`` (``numpy.random.default_rng(seed)``), a zero bias and zero output
     weights, so it starts to matter only as training moves them (function-preserving
-    widening, as in Chen et al. 2016, "Net2Net").
+    widening, as in Chen et al. 2016, "Net2Net").  A backgame or crashed net that is a copy of
+    the contact net (a file written before it) stays a copy of the widened contact net.
 
     :raises InvalidSpecError: a net with more hidden units than asked for.
     """
@@ -73,6 +74,9 @@ def widen(weights: Weights, contact_hidden: int, race_hidden: int, *, seed: int,
     arrays = dict(weights.arrays)
     for net, hidden in (("contact", contact_hidden), ("race", race_hidden), ("backgame", contact_hidden),
                         ("crashed", contact_hidden)):
+        if net in ("backgame", "crashed") and weights.same_net(net, "contact"):
+            arrays.update({f"{net}.{part}": arrays[f"contact.{part}"].copy() for part in ("w1", "b1", "w2", "b2")})
+            continue
         w1, b1, w2 = arrays[f"{net}.w1"], arrays[f"{net}.b1"], arrays[f"{net}.w2"]
         have = w1.shape[1]
         if have > hidden:
