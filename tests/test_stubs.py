@@ -60,7 +60,8 @@ def test_the_package_type_checks_under_mypy_strict(tmp_path: Path) -> None:
 
 
 def _cinit_params(pyx: str) -> dict[str, list[tuple[str, object]]]:
-    """``{class: [(argument, default or ...), ...]}`` of each ``cdef class``'s ``__cinit__``."""
+    """``{class: [(argument, default or ...), ...]}`` of each ``cdef class``'s ``__cinit__`` (a
+    bare ``*`` as ``("*", ...)``)."""
     out: dict[str, list[tuple[str, object]]] = {}
     for chunk in re.split(r"^cdef class ", pyx, flags=re.MULTILINE)[1:]:
         name = re.split(r"[\s(:]", chunk, maxsplit=1)[0]
@@ -81,7 +82,8 @@ _NOT_CDEF_BASES = {"enum.IntEnum", "IntEnum", "NamedTuple"}
 
 
 def _stub_new_params(pyi: str) -> dict[str, list[tuple[str, object]]]:
-    """``{class: [(argument, default or ...), ...]}`` of each stub class's ``__new__`` (none: [])."""
+    """``{class: [(argument, default or ...), ...]}`` of each stub class's ``__new__`` (none: []),
+    ``("*", ...)`` before its keyword-only arguments."""
     out: dict[str, list[tuple[str, object]]] = {}
     for node in ast.parse(pyi).body:
         if not isinstance(node, ast.ClassDef) or node.name.startswith("_"):
@@ -95,6 +97,7 @@ def _stub_new_params(pyi: str) -> dict[str, list[tuple[str, object]]]:
                 defaults = [...] * (len(args) - len(item.args.defaults)) + [
                     ast.literal_eval(d) for d in item.args.defaults]
                 params = [(a.arg, d) for a, d in zip(args, defaults)]
+                params += [("*", ...)] if item.args.kwonlyargs else []     # as the pyx writes its marker
                 params += [(a.arg, ast.literal_eval(d) if d is not None else ...)
                            for a, d in zip(item.args.kwonlyargs, item.args.kw_defaults)]
         out[node.name] = params
