@@ -632,7 +632,7 @@ def test_a_file_of_three_nets_values_crashed_positions_with_its_contact_and_prun
     for part in ("w1", "b1", "w2", "b2"):
         assert np.array_equal(three.arrays[f"crashed.{part}"], three.arrays[f"contact.{part}"])
         assert np.array_equal(three.arrays[f"crashed.prune.{part}"], three.arrays[f"contact.prune.{part}"])
-    assert three.copied == {"crashed", "crashed.prune"}
+    assert three.same_net("crashed", "contact") and three.same_net("crashed.prune", "contact.prune")
     # written again it is the same file
     path = tmp_path / "again.bgw"
     write_weights(path, three)
@@ -640,10 +640,13 @@ def test_a_file_of_three_nets_values_crashed_positions_with_its_contact_and_prun
     # as soon as its crashed net is its own, a file of four nets (and pruning nets)
     changed = Weights(three.arrays, three.meta)
     changed.arrays["crashed.b2"] = changed.arrays["crashed.b2"] + np.float32(0.25)
-    changed.copied = set(three.copied)
     write_weights(path, changed)
     four = read_weights(path)
-    assert not four.copied and list(four.arrays) == list(three.arrays) == list(three.model().shapes())
+    assert not four.same_net("crashed", "contact") and four.same_net("crashed.prune", "contact.prune")
+    assert list(four.arrays) == list(three.arrays) == list(three.model().shapes())
+    written = path.read_bytes()
+    names = {a["name"] for a in json.loads(written[16:16 + struct.unpack_from("<I", written, 12)[0]])["arrays"]}
+    assert {"crashed.w1", "crashed.prune.w1"} <= names
     boards = np.array([list(b) for b in class_boards], dtype=np.uint8)
     moved = np.any(four.model().evaluate_batch(boards) != three.model().evaluate_batch(boards), axis=1)
     assert np.array_equal(moved, np.array([nn.board_class(b) == CRASHED for b in class_boards]))

@@ -82,14 +82,10 @@ class Weights:
         a race net without rows for its own inputs (``RACE_INPUTS``, a file written before
         them) gets rows of zeros, so that it values every position as it did.
     :ivar meta: free-form JSON-able facts (training games, seeds, strength...).
-    :ivar copied: the nets (``"crashed"``, ``"crashed.prune"``...) that are such copies of
-        the contact net's; :func:`encode_weights` leaves out those still equal to it, so a
-        file read and written again is the same file.
     """
 
     def __init__(self, arrays: dict[str, NDArray[np.float32]], meta: dict[str, Any] | None = None) -> None:
         self.arrays = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in arrays.items()}
-        self.copied: set[str] = set()
         for net in _ADDED_NETS:
             for source in ("contact", "contact.prune"):
                 target = net + source[len("contact"):]
@@ -97,7 +93,6 @@ class Weights:
                         and not any(f"{target}.{part}" in self.arrays for part in _PARTS)):
                     for part in _PARTS:
                         self.arrays[f"{target}.{part}"] = self.arrays[f"{source}.{part}"].copy()
-                    self.copied.add(target)
         race = self.arrays.get("race.w1")
         if race is not None and race.ndim == 2 and race.shape[0] == _neural.INPUTS:
             self.arrays["race.w1"] = np.concatenate(
@@ -189,14 +184,13 @@ def _nets_header(arrays: dict[str, NDArray[np.float32]]) -> dict[str, dict[str, 
 
 
 def _written_arrays(weights: Weights) -> dict[str, NDArray[np.float32]]:
-    """The arrays a file of ``weights`` holds: all of them, less the nets (and their pruning
-    nets) that are copies of the contact net's made when an older file was read
-    (:attr:`Weights.copied`) and still equal to it, the newest first, so that the file has
-    the layout it was read from."""
+    """The arrays a file of ``weights`` holds: all of them, less the newest nets (with their
+    pruning nets) that are copies of the contact net's, as reading an older file makes them
+    and reading fills them in again: a file read and written again is the same file."""
     arrays = dict(weights.arrays)
     for net in reversed(_ADDED_NETS):
         pairs = [(net, "contact")] + ([(f"{net}.prune", "contact.prune")] if f"{net}.prune.b1" in arrays else [])
-        if not all(target in weights.copied and weights.same_net(target, source) for target, source in pairs):
+        if not all(weights.same_net(target, source) for target, source in pairs):
             break
         for target, _ in pairs:
             for part in _PARTS:
@@ -206,7 +200,7 @@ def _written_arrays(weights: Weights) -> dict[str, NDArray[np.float32]]:
 
 def encode_weights(weights: Weights) -> bytes:
     """The file's bytes for ``weights`` (a file read and not changed is written as it was:
-    :attr:`Weights.copied`).
+    a net that is a copy of the contact net is left out, and reading fills it in).
 
     :raises InvalidWeightsError: a header (the ``meta`` facts) longer than
         :data:`MAX_HEADER_BYTES`, or meta facts that are not plain JSON (numpy numbers,
