@@ -79,7 +79,7 @@ def test_extending_to_the_trials_saved_plays_none_and_gives_the_saved_result(tmp
 def test_a_malformed_save_file_is_refused(tmp_path: Path) -> None:
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a zip")
-    with pytest.raises(InvalidRolloutError, match="is not a bgfast rollout save file"):
+    with pytest.raises(InvalidRolloutError, match=r"is not a bgfast rollout save file \(it is not a NumPy archive\)$"):
         extend_rollout(bad, 100)
     other = tmp_path / "other.npz"
     np.savez(other, trials=np.zeros((1, 3, 6)), request=np.array(json.dumps({"format": "x"})))

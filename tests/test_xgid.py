@@ -260,6 +260,11 @@ def test_bad_match_field_in_an_xgid_raises_invalid_match_id_error(text):
     assert repr(text) in str(info.value)
 
 
+def test_a_negative_count_in_an_xgid_is_named_as_such():
+    with pytest.raises(InvalidMatchIdError, match="match length field '-3' is not a whole number of 0 or more"):
+        parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:-3:10")
+
+
 def test_xgid_that_is_not_a_string_raises_invalid_match_id_error():
     with pytest.raises(InvalidMatchIdError):
         parse_xgid(None)  # type: ignore[arg-type]

@@ -334,7 +334,8 @@ def parse_xgid(text: str) -> XgidRecord:
 
     def number(name: str, value: str, signed: bool = False) -> int:
         if not (_SIGNED if signed else _INT).fullmatch(value):
-            raise InvalidMatchIdError(f"XGID {name} field {value!r} is not a number in {shortened(text)!r}")
+            kind = "a whole number" if signed else "a whole number of 0 or more"
+            raise InvalidMatchIdError(f"XGID {name} field {value!r} is not {kind} in {shortened(text)!r}")
         return int(value)
 
     fields: dict[str, Any] = {
