@@ -752,7 +752,7 @@ def test_the_race_inputs_are_the_bear_off_chances_of_a_side_at_home_and_the_way_
     away = [0] * 25
     away[1], away[7], away[12] = 4, 6, 5                       # the opponent: 11 checkers to bring home
     x = nn.race_inputs_batch(np.array([away + home + [0] * 19], dtype=np.uint8))[0]
-    assert x.shape == (nn.RACE_INPUTS,) == (36,)
+    assert x.shape == (nn.RACE_INPUTS,) == (71,) and nn.RACE_HOME_INPUTS == 36
     finish = np.cumsum(bo.rolls(home))
     first = np.cumsum(bo.first_off(home))
     assert x[:10] == pytest.approx(finish[1:11], abs=1e-6)     # P(all off within 1 .. 10 rolls)
@@ -761,15 +761,104 @@ def test_the_race_inputs_are_the_bear_off_chances_of_a_side_at_home_and_the_way_
     expected = np.zeros(18, dtype=np.float32)
     expected[16] = (6 * 2 + 5 * 7) / 40                       # pips to bring every checker home
     expected[17] = 11 / 15                                    # checkers outside the home board
-    assert x[18:] == pytest.approx(expected, abs=1e-6)
+    assert x[18:36] == pytest.approx(expected, abs=1e-6)
+    assert not x[36:52].any()                                 # no estimate for a side at home
+    assert x[52:68] == pytest.approx(_race_estimate(away), abs=1e-5)
+    assert x[68:] == pytest.approx(_race_chances(home + [0] * 19, away), abs=1e-5)
     some_off = away + [2, 1, 0, 0, 0, 0] + [0] * 19            # 3 left at home: no first-off chances
     y = nn.race_inputs_batch(np.array([some_off], dtype=np.uint8))[0]
     assert y[:10] == pytest.approx(np.cumsum(bo.rolls([2, 1, 0, 0, 0, 0]))[1:11], abs=1e-6)
     assert list(y[10:18]) == [0, 0, 0, 0, 1, 0, 0, 0]
+    assert not y[36:52].any()
     crowded = np.array([away + [16] + [0] * 24], dtype=np.uint8)   # 16 checkers: not a board
     for batch in (nn.race_inputs_batch, nn.inputs_batch):
         with pytest.raises(ValueError, match="legal board"):
             batch(crowded)
+
+
+_ROLL_PIPS = np.zeros(25)
+for _d1 in range(1, 7):
+    for _d2 in range(1, 7):
+        _ROLL_PIPS[4 * _d1 if _d1 == _d2 else _d1 + _d2] += 1 / 36
+
+
+def _race_rolls(side: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The rolls a side (25 counts) needs to bear off its last and its first checker (P of
+    exactly n rolls, n = 0 .. 31; the first all 0 without 15 on the board), as the core's
+    docstrings define them, computed plainly: the database's for a side at home; else the
+    rolls that bring its checkers to its 6-point (doubles four times), then the database's
+    from there, the roll that brings the last one home counted as the share of a roll of
+    bearing off that it leaves over."""
+    fifteen = sum(side) == 15
+    if not any(side[6:]):
+        return bo.rolls(side[:6]).astype(float), (bo.first_off(side[:6]) if fifteen else np.zeros(32)).astype(float)
+    pips_home = sum(n * (i - 5) for i, n in enumerate(side) if i >= 6)
+    gathered = side[:5] + [side[5] + sum(side[6:])]
+    brought = [np.array([1.0])]                              # P(k rolls bring exactly p pips)
+    while brought[-1][:pips_home].sum() > 1e-12 or len(brought) < 32:
+        brought.append(np.convolve(brought[-1], _ROLL_PIPS))
+    left = sum(b[p] * _ROLL_PIPS[step] * (p + step - pips_home) / step
+               for b in brought for p in range(min(pips_home, len(b))) for step in range(3, 25)
+               if p + step >= pips_home)
+    home_by = [b[pips_home:].sum() for b in brought]
+    after = np.append(bo.rolls(gathered), 0.0)
+    first_after = np.append(bo.first_off(gathered) if fifteen else np.zeros(32), 0.0)
+    finish, first = np.zeros(32), np.zeros(32)
+    for k in range(1, 32):
+        home_on = home_by[k] - home_by[k - 1]
+        for n in range(k, 32):
+            finish[n] += home_on * ((1 - left) * after[n - k] + left * after[n - k + 1])
+            first[n] += home_on * ((1 - left) * first_after[n - k] + left * first_after[n - k + 1])
+    return finish, first
+
+
+def _race_estimate(side: list[int]) -> np.ndarray:
+    """The 16 estimated race inputs of a side with checkers outside (25 counts)."""
+    finish, first = _race_rolls(side)
+    return np.concatenate([np.cumsum(finish)[1:11], np.cumsum(first)[1:7]])
+
+
+def _race_chances(on_roll: list[int], other: list[int]) -> np.ndarray:
+    """The race's chances (win, win gammon, lose gammon) of the side on roll by its and the
+    other side's rolls, taken as independent."""
+    f0, a0 = _race_rolls(on_roll)
+    f1, a1 = _race_rolls(other)
+    behind1 = 1 - np.concatenate([[0], np.cumsum(f1)[:-1]])              # P(the other needs n or more)
+    first_behind1 = 1 - np.concatenate([[0], np.cumsum(a1)[:-1]])
+    win = (f0 * behind1).sum()
+    win_gammon = (f0 * first_behind1).sum() if sum(other) == 15 else 0.0
+    lose_gammon = (f1 * (1 - np.cumsum(a0))).sum() if sum(on_roll) == 15 else 0.0
+    return np.clip([win, win_gammon, lose_gammon], 0, 1)
+
+
+@given(legal_boards())
+@settings(max_examples=150, deadline=None)
+def test_the_estimated_race_inputs_follow_their_definition(board: list[list[int]]) -> None:
+    x = nn.race_inputs_batch(np.array([board[0] + board[1]], dtype=np.uint8))[0]
+    for side, est in ((board[1], x[36:52]), (board[0], x[52:68])):
+        if not any(side[6:]):
+            assert not est.any()
+            continue
+        assert est == pytest.approx(_race_estimate(side), abs=2e-5)
+        finish, first = est[:10], est[10:]
+        assert np.all(np.diff(finish) >= -1e-7) and np.all(np.diff(first) >= -1e-7)
+        assert 0 <= finish.min() and finish.max() <= 1 + 1e-6 and first.max() <= 1 + 1e-6
+        if sum(side) == 15:                                    # the first checker off no later than the last
+            assert np.all(first >= finish[:6] - 1e-6)
+        else:
+            assert not first.any()
+    assert x[68:] == pytest.approx(_race_chances(board[1], board[0]), abs=2e-5)
+
+
+def test_the_race_chances_of_a_pure_bear_off_are_the_databases() -> None:
+    """Both sides at home: the estimated chances are the one-sided database's exact values
+    of the bear-off (what the core values such a position by)."""
+    for on_roll, other in (([2, 2, 3, 3, 3, 2], [0, 3, 3, 3, 3, 3]), ([1, 0, 2, 0, 0, 1], [0, 0, 0, 2, 2, 0]),
+                           ([0, 0, 0, 0, 0, 1], [3, 3, 3, 2, 2, 2])):
+        board = other + [0] * 19 + on_roll + [0] * 19
+        x = nn.race_inputs_batch(np.array([board], dtype=np.uint8))[0]
+        exact = bo.probabilities(np.array(board, dtype=np.uint8))
+        assert x[68:] == pytest.approx([exact[0], exact[1], exact[3]], abs=1e-5)
 
 
 def test_the_race_net_reads_its_own_inputs_on_every_path(race_model: nn.Model, class_boards: list[bytes]) -> None:
@@ -818,6 +907,20 @@ def test_a_race_net_of_an_older_file_gets_zero_rows_for_its_own_inputs(tiny: Wei
     weights = decode_weights(encode_weights(Weights(old)))
     assert weights.arrays["race.w1"].shape == tiny.arrays["race.w1"].shape
     assert not weights.arrays["race.w1"][nn.INPUTS:].any()
+    # a file of rounds 12 to 18: rows for the first RACE_HOME_INPUTS, none for the estimated ones
+    home_rows = nn.INPUTS + nn.RACE_HOME_INPUTS
+    rounds_12_to_18 = dict(tiny.arrays)
+    rounds_12_to_18["race.w1"] = np.random.default_rng(3).standard_normal(
+        (home_rows, tiny.arrays["race.w1"].shape[1])).astype(np.float32)
+    data = encode_weights(Weights(rounds_12_to_18))
+    read = decode_weights(data)
+    assert read.arrays["race.w1"].shape == tiny.arrays["race.w1"].shape
+    assert np.array_equal(read.arrays["race.w1"][:home_rows], rounds_12_to_18["race.w1"])
+    assert not read.arrays["race.w1"][home_rows:].any()
+    assert encode_weights(read) == data                       # written again, the same file
+    read.arrays["race.w1"][-1] = 0.5                          # weighing the race's chances: all its rows
+    again = decode_weights(encode_weights(read))
+    assert np.array_equal(again.arrays["race.w1"], read.arrays["race.w1"])
     wrong = dict(tiny.arrays)
     wrong["race.w1"] = wrong["race.w1"][:nn.INPUTS + 4]
     with pytest.raises(InvalidWeightsError):

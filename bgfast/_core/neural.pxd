@@ -12,8 +12,9 @@ cdef enum:
     NN_RAW = 200              # the side on roll's block, then the other side's
     NN_HAND = 58              # the heuristic's dense features (heuristic.pyx)
     NN_IN = 258
-    NN_RACE_IN = 36           # the race net's own inputs, after the NN_IN shared ones (neural.pyx)
-    NN_ROWS = 294             # NN_IN + NN_RACE_IN: the first-layer rows every net is allocated
+    NN_RACE_IN = 71           # the race net's own inputs, after the NN_IN shared ones (neural.pyx)
+    NN_RACE_IN_HOME = 36      # the first of them, those a file of rounds 12 to 18 has rows for
+    NN_ROWS = 329             # NN_IN + NN_RACE_IN: the first-layer rows every net is allocated
     NN_MAX_HIDDEN = 512
     NN_NETS = 4
     NN_MAX_CANDIDATES = 64    # the most plays neural_candidates keeps

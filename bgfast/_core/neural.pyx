@@ -24,17 +24,25 @@ and on the bar, home points, primes and trapped checkers, the shots at blots and
 the pips they cost, back checkers and anchors, escapes, outfield control,
 stacking, the race lead by pips and by Keith counts, and products of these).
 
-The race net reads ``NN_RACE_IN`` = 36 inputs of its own after these (rows ``NN_IN ..``
-of its first layer), 18 for each side, the side on roll first.  A side wholly in its home
-board: the chances, from the one-sided bear-off database, that it bears every checker
-off within 1, 2, .. 10 rolls, and (with all 15 on the board) its first checker within
-1 .. 4 rolls, then 1 (at home) and 1 (15 on the board).  A side with checkers outside:
-the pips that bring every checker home / 40 and the checkers outside / 15 (the last two
-units).  These are what decides a race's gammons and its last rolls, which the point
-codes give only through a long chain of sums: fit to 66,000 of bgfast's race rollouts, a
-race net of 256 units comes within 0.0123 of held-out ones in equity with them and
-0.0186 without (model card).
-A file written before them gives its race net zero weights there
+The race net reads ``NN_RACE_IN`` = 68 inputs of its own after these (rows ``NN_IN ..``
+of its first layer): first ``NN_RACE_IN_HOME`` = 36, 18 for each side, the side on roll
+first.  A side wholly in its home board: the chances, from the one-sided bear-off
+database, that it bears every checker off within 1, 2, .. 10 rolls, and (with all 15 on
+the board) its first checker within 1 .. 4 rolls, then 1 (at home) and 1 (15 on the
+board).  A side with checkers outside: the pips that bring every checker home / 40 and
+the checkers outside / 15 (the last two units).  These are what decides a race's gammons
+and its last rolls, which the point codes give only through a long chain of sums: fit to
+66,000 of bgfast's race rollouts, a race net of 256 units comes within 0.0123 of held-out
+ones in equity with them and 0.0186 without (model card).  Then 16 estimated ones for
+each side, the side on roll first, non-zero for a side with checkers outside: the same
+chances (all off within 1 .. 10 rolls; with 15 on the board, the first off within 1 .. 6)
+as if it brought its outside checkers to its 6-point without waste, in as many rolls as
+the dice need to bring those pips (the distribution of the sum of k rolls, doubles
+counted four times), and bore off from there by the database, the roll that brings the
+last checker home counted as half a roll of bearing off (``_race_estimate``).  They
+carry the database to a straggler's race: a side that has borne off checkers and has one
+sent back, which the first inputs see only as pips and a count.
+A file written before either kind gives its race net zero weights there
 (:class:`bgfast.bots.neural_weights.Weights`), which values every position as before.
 
 Nets.  Four nets (one hidden layer of sigmoid units each), indexed as the classes
@@ -91,11 +99,13 @@ from bgfast._core.evaluators cimport is_race
 from bgfast._core.heuristic cimport heuristic_dense, heuristic_dense_roll, heuristic_dense_child, DenseRoll, H_NDENSE
 from bgfast._core.probs cimport probs_flip, probs_equity, PlayValue
 from bgfast._core.topk cimport topk_insert
+from bgfast._core.bearoff cimport BO_ROLLS
 from bgfast._core.bearoff cimport (
     bearoff_build, bearoff_ready, bearoff_probs, bearoff_index, bearoff_gammon_index, bearoff_rolls, bearoff_first_off,
 )
 from bgfast._core.neural cimport (
-    NetPart, PruneNet, Neural, NeuralParent, NeuralRolls, NN_OUT, NN_RAW_SIDE, NN_RAW, NN_HAND, NN_IN, NN_RACE_IN, NN_ROWS,
+    NetPart, PruneNet, Neural, NeuralParent, NeuralRolls, NN_OUT, NN_RAW_SIDE, NN_RAW, NN_HAND, NN_IN, NN_RACE_IN,
+    NN_RACE_IN_HOME, NN_ROWS,
     NN_MAX_HIDDEN, NN_NETS, NN_PRUNE_MAX_HIDDEN, NN_PRUNE_BASE,
     NET_CONTACT, NET_RACE, NET_BACKGAME, NET_CRASHED,
     CLASS_CONTACT, CLASS_RACE, CLASS_BACKGAME, CLASS_CRASHED, CLASS_BEAROFF, CLASS_DECIDED,
@@ -105,6 +115,7 @@ INPUTS = NN_IN
 RAW_INPUTS = NN_RAW
 HAND_INPUTS = NN_HAND
 RACE_INPUTS = NN_RACE_IN
+RACE_HOME_INPUTS = NN_RACE_IN_HOME
 NETS = ("contact", "race", "backgame", "crashed")
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 MAX_HIDDEN = NN_MAX_HIDDEN
@@ -113,14 +124,19 @@ PRUNE_BASE = NN_PRUNE_BASE
 BEAROFF_CLASS = CLASS_BEAROFF   # board_class of a pure bear-off, valued by the database
 DECIDED_CLASS = CLASS_DECIDED   # board_class of a decided game, valued exactly
 cdef enum:
-    MAX_SPARSE = 320          # non-zero inputs of one position: at most 2 x 100 codes + 58 + 36
-    RACE_SIDE = 18            # race inputs a side
+    MAX_SPARSE = NN_ROWS      # non-zero inputs of one position: each input at most once
+    RACE_SIDE = 18            # race inputs a side, both sides' first (NN_RACE_IN_HOME)
     RACE_FINISH = 10          # P(all off within 1 .. 10 rolls)
     RACE_FIRST = 4            # P(first checker off within 1 .. 4 rolls)
     RACE_AT_HOME = 14         # 1: every checker in the home board
     RACE_FIFTEEN = 15         # 1: at home with all 15 on the board
     RACE_PIPS_HOME = 16       # outside: pips to bring every checker home / 40
     RACE_OUTSIDE = 17         # outside: checkers outside the home board / 15
+    RACE_EST_SIDE = 16        # estimated race inputs a side, after both sides' RACE_SIDE
+    RACE_EST_FINISH = 10      # outside: estimated P(all off within 1 .. 10 rolls)
+    RACE_EST_FIRST = 6        # outside, 15 on the board: estimated P(first off within 1 .. 6 rolls)
+    RACE_CHANCES = 3          # the race's estimated chances (_race_chances), after the estimated inputs
+    HOME_PIPS_MAX = 300       # more than the pips any side needs to bring its checkers home
     SMALL_ROLL = 256          # children of a roll valued in a stack buffer (more: malloc)
 
 cdef extern from "neural.h":
@@ -152,7 +168,15 @@ ctypedef struct CodeChange:
 cdef CodeChange CHANGE[16][16]
 # The hand-made inputs NN_RAW .. NN_IN - 1 are heuristic_dense's features, in its order.
 assert <int> NN_HAND == <int> H_NDENSE
+assert <int> NN_RACE_IN_HOME == 2 * <int> RACE_SIDE
+assert <int> NN_RACE_IN == 2 * (<int> RACE_SIDE + <int> RACE_EST_SIDE) + <int> RACE_CHANCES
 cdef float NO_HAND[NN_HAND]
+# HOME_BY[k][e]: the chance that k rolls bring at least e pips (doubles count four times),
+# k = 0 .. BO_ROLLS - 1.
+cdef float HOME_BY[BO_ROLLS][HOME_PIPS_MAX + 1]
+# HOME_LEFT[e]: the share of its pips that the roll bringing the e-th pip leaves over (the
+# expectation over the dice), as a fraction of that roll.
+cdef float HOME_LEFT[HOME_PIPS_MAX + 1]
 
 
 cdef void _init_tables() noexcept nogil:
@@ -178,6 +202,52 @@ cdef void _init_tables() noexcept nogil:
                 c.unit[k] = 0
                 c.delta[k] = 0
     memset(NO_HAND, 0, sizeof(NO_HAND))
+    _init_home_by()
+
+
+cdef void _init_home_by() noexcept nogil:
+    cdef double sums[2][HOME_PIPS_MAX + 1]      # P(k rolls bring exactly p pips), p >= MAX in the last
+    cdef double tail
+    cdef int k, p, d1, d2, cur = 0
+    memset(sums, 0, sizeof(sums))
+    sums[0][0] = 1.0
+    for k in range(BO_ROLLS):
+        tail = 0.0
+        for p in range(HOME_PIPS_MAX, -1, -1):
+            tail += sums[cur][p]
+            HOME_BY[k][p] = <float> tail
+        memset(sums[1 - cur], 0, sizeof(sums[0]))
+        for p in range(HOME_PIPS_MAX + 1):
+            if sums[cur][p] == 0:
+                continue
+            for d1 in range(1, 7):
+                for d2 in range(1, 7):
+                    sums[1 - cur][min(p + (4 * d1 if d1 == d2 else d1 + d2), <int> HOME_PIPS_MAX)] += sums[cur][p] / 36.0
+        cur = 1 - cur
+    _init_home_left()
+
+
+cdef void _init_home_left() noexcept nogil:
+    cdef double visit[HOME_PIPS_MAX + 1]           # P(some number of rolls brings exactly p pips)
+    cdef double left
+    cdef int p, e, d1, d2, step
+    memset(visit, 0, sizeof(visit))
+    visit[0] = 1.0
+    for p in range(1, HOME_PIPS_MAX + 1):
+        for d1 in range(1, 7):
+            for d2 in range(1, 7):
+                step = 4 * d1 if d1 == d2 else d1 + d2
+                if step <= p:
+                    visit[p] += visit[p - step] / 36.0
+    for e in range(HOME_PIPS_MAX + 1):
+        left = 0.0
+        for p in range(max(0, e - 24), e):
+            for d1 in range(1, 7):
+                for d2 in range(1, 7):
+                    step = 4 * d1 if d1 == d2 else d1 + d2
+                    if p + step >= e:
+                        left += visit[p] / 36.0 * (p + step - e) / step
+        HOME_LEFT[e] = <float> left
 
 
 _init_tables()
@@ -448,14 +518,24 @@ cdef inline int _encode_hand(const Board* a, int* idx, float* val) noexcept nogi
     return nn_changed(v, NO_HAND, NN_HAND, NN_RAW, idx, val, 0)
 
 
-cdef inline void _race_side(const uint8_t* s, float* v) noexcept nogil:
-    """The race inputs of one side (``s``: its 25 counts, its own view), ``RACE_SIDE`` floats."""
+ctypedef struct RaceRolls:
+    float finish[BO_ROLLS]    # P(a side bears its last checker off on its n-th roll from now)
+    float first[BO_ROLLS]     # the same for its first checker; all 0 without 15 on the board
+    bint fifteen              # all 15 on the board
+
+
+cdef inline void _race_side(const uint8_t* s, float* v, float* e, RaceRolls* r) noexcept nogil:
+    """The race inputs of one side (``s``: its 25 counts, its own view): ``RACE_SIDE`` floats
+    in ``v``, ``RACE_EST_SIDE`` estimated ones in ``e``, and its rolls in ``r``: the
+    database's for a side at home, else :c:func:`_race_estimate`'s."""
     cdef int i, n, on = 0, outside = 0, pips_home = 0
     cdef int home = bearoff_index(s)
-    cdef int first
     cdef const float* dist
-    cdef float acc
+    cdef float acc, acc_first
+    cdef uint8_t gathered[25]
     memset(v, 0, RACE_SIDE * sizeof(float))
+    memset(e, 0, RACE_EST_SIDE * sizeof(float))
+    memset(r, 0, sizeof(RaceRolls))
     for i in range(25):
         on += s[i]
         if i >= 6 and s[i]:
@@ -464,29 +544,95 @@ cdef inline void _race_side(const uint8_t* s, float* v) noexcept nogil:
     if home < 0:
         v[RACE_PIPS_HOME] = pips_home / 40.0
         v[RACE_OUTSIDE] = outside / 15.0
+        memset(gathered, 0, sizeof(gathered))
+        memcpy(gathered, s, 6)
+        gathered[5] += outside
+        r.fifteen = on == 15
+        _race_estimate(bearoff_index(gathered), bearoff_gammon_index(gathered) if on == 15 else -1, pips_home, r)
+        acc = r.finish[0]
+        acc_first = r.first[0]
+        for n in range(1, RACE_EST_FINISH + 1):
+            acc += r.finish[n]
+            e[n - 1] = acc
+            if n <= RACE_EST_FIRST:
+                acc_first += r.first[n]
+                e[RACE_EST_FINISH + n - 1] = acc_first
         return
-    dist = bearoff_rolls(home)
-    acc = dist[0]
+    memcpy(r.finish, bearoff_rolls(home), sizeof(r.finish))
+    acc = r.finish[0]
     for n in range(RACE_FINISH):
-        acc += dist[n + 1]
+        acc += r.finish[n + 1]
         v[n] = acc
     v[RACE_AT_HOME] = 1.0
     if on == 15:
-        first = bearoff_gammon_index(s)
-        dist = bearoff_first_off(first)
-        acc = dist[0]
+        memcpy(r.first, bearoff_first_off(bearoff_gammon_index(s)), sizeof(r.first))
+        r.fifteen = True
+        acc = r.first[0]
         for n in range(RACE_FIRST):
-            acc += dist[n + 1]
+            acc += r.first[n + 1]
             v[RACE_FINISH + n] = acc
         v[RACE_FIFTEEN] = 1.0
 
 
+cdef inline void _race_estimate(int home, int first, int pips_home, RaceRolls* r) noexcept nogil:
+    """The rolls of a side with checkers outside its home board, in ``r``, as if it first
+    brought them to its 6-point (``pips_home`` pips, with no waste, in as many rolls as the
+    dice need) and then bore off from there (the database position ``home``, and ``first``
+    its index for the first checker, -1 without all 15 on the board), the roll that brings
+    the last checker home counted as the share of a roll of bearing off that it leaves over
+    (``HOME_LEFT``).  Cut at ``BO_ROLLS - 1`` rolls."""
+    cdef const float* after = bearoff_rolls(home)
+    cdef const float* first_after = bearoff_first_off(first) if first >= 0 else NULL
+    cdef float p, left
+    cdef int n, k
+    if pips_home > HOME_PIPS_MAX:
+        return
+    left = HOME_LEFT[pips_home]
+    for k in range(1, BO_ROLLS):
+        p = HOME_BY[k][pips_home] - HOME_BY[k - 1][pips_home]      # home on roll k
+        if p == 0:
+            continue
+        for n in range(k, BO_ROLLS):
+            r.finish[n] += p * ((1 - left) * after[n - k] + (left * after[n - k + 1] if n - k + 1 < BO_ROLLS else 0))
+            if first_after != NULL:
+                r.first[n] += p * ((1 - left) * first_after[n - k]
+                                   + (left * first_after[n - k + 1] if n - k + 1 < BO_ROLLS else 0))
+
+
+cdef inline void _race_chances(const RaceRolls* r0, const RaceRolls* r1, float* c) noexcept nogil:
+    """The chances of a race from the rolls of its sides taken as independent, side 0 (``r0``)
+    on roll, as for a pure bear-off (``bearoff.pyx``): it wins when side 1 needs as many
+    rolls as it or more, wins a gammon when side 1 needs as many or more to bear off its
+    first checker, and loses a gammon when side 1 finishes before its first is off."""
+    cdef int n
+    cdef float behind1 = 1, first_behind1 = 1, first_off0 = 0
+    c[0] = 0
+    c[1] = 0
+    c[2] = 0
+    for n in range(BO_ROLLS):
+        c[0] += r0.finish[n] * behind1
+        c[1] += r0.finish[n] * first_behind1
+        first_off0 += r0.first[n]
+        c[2] += r1.finish[n] * (1 - first_off0)
+        behind1 -= r1.finish[n]
+        first_behind1 -= r1.first[n]
+    if not r1.fifteen:
+        c[1] = 0
+    if not r0.fifteen:
+        c[2] = 0
+    for n in range(RACE_CHANCES):
+        c[n] = min(max(c[n], <float> 0), <float> 1)
+
+
 cdef inline int _encode_race(const Board* a, int* idx, float* val) noexcept nogil:
-    """The non-zero race inputs of ``a`` (side 0, on roll, then side 1), columns ``NN_IN ..``."""
+    """The non-zero race inputs of ``a`` (side 0, on roll, then side 1; their estimated ones in
+    the same order; the race's estimated chances), columns ``NN_IN ..``."""
     cdef float v[NN_RACE_IN]
+    cdef RaceRolls r0, r1
     cdef int k, m = 0
-    _race_side(a.side[0], v)
-    _race_side(a.side[1], v + RACE_SIDE)
+    _race_side(a.side[0], v, v + 2 * RACE_SIDE, &r0)
+    _race_side(a.side[1], v + RACE_SIDE, v + 2 * RACE_SIDE + RACE_EST_SIDE, &r1)
+    _race_chances(&r0, &r1, v + 2 * (RACE_SIDE + RACE_EST_SIDE))
     for k in range(NN_RACE_IN):
         if v[k] != 0:
             idx[m] = NN_IN + k

@@ -70,6 +70,10 @@ def default_weights_path() -> Path:
 _PARTS = ("w1", "b1", "w2", "b2")
 _ADDED_NETS = ("backgame", "crashed")
 """The nets added after the first files were written, oldest first: a file may lack the last ones."""
+_RACE_ROWS = _neural.INPUTS + _neural.RACE_INPUTS
+_OLD_RACE_ROWS = (_neural.INPUTS, _neural.INPUTS + _neural.RACE_HOME_INPUTS)
+"""The first-layer rows of an older file's race net: before its own inputs (round 11 and
+before), and before its estimated ones (rounds 12 to 18)."""
 
 
 class Weights:
@@ -80,7 +84,8 @@ class Weights:
         any of the backgame net's (or of the crashed net's), those are copies of the contact
         net's, its pruning net's too, as when reading a file written before that net existed;
         a race net without rows for its own inputs (``RACE_INPUTS``, a file written before
-        them) gets rows of zeros, so that it values every position as it did.
+        them), or for the estimated ones among them (after ``RACE_HOME_INPUTS``, a file of
+        rounds 12 to 18), gets rows of zeros, so that it values every position as it did.
     :ivar meta: free-form JSON-able facts (training games, seeds, strength...).
     """
 
@@ -94,9 +99,9 @@ class Weights:
                     for part in _PARTS:
                         self.arrays[f"{target}.{part}"] = self.arrays[f"{source}.{part}"].copy()
         race = self.arrays.get("race.w1")
-        if race is not None and race.ndim == 2 and race.shape[0] == _neural.INPUTS:
+        if race is not None and race.ndim == 2 and race.shape[0] in _OLD_RACE_ROWS:
             self.arrays["race.w1"] = np.concatenate(
-                [race, np.zeros((_neural.RACE_INPUTS, race.shape[1]), dtype=np.float32)])
+                [race, np.zeros((_RACE_ROWS - race.shape[0], race.shape[1]), dtype=np.float32)])
         order = {name: k for k, name in enumerate(_array_names())}
         self.arrays = dict(sorted(self.arrays.items(), key=lambda item: order.get(item[0], len(order))))
         self.meta = dict(meta or {})
@@ -185,9 +190,13 @@ def _nets_header(arrays: dict[str, NDArray[np.float32]]) -> dict[str, dict[str, 
 
 def _written_arrays(weights: Weights) -> dict[str, NDArray[np.float32]]:
     """The arrays a file of ``weights`` holds: all of them, less the newest nets (with their
-    pruning nets) that are copies of the contact net's, as reading an older file makes them
-    and reading fills them in again: a file read and written again is the same file."""
+    pruning nets) that are copies of the contact net's and the race net's rows of its
+    estimated inputs when they are all zero, as reading an older file makes them and reading
+    fills them in again: a file read and written again is the same file."""
     arrays = dict(weights.arrays)
+    race = arrays.get("race.w1")
+    if race is not None and race.shape[0] == _RACE_ROWS and not race[_OLD_RACE_ROWS[-1]:].any():
+        arrays["race.w1"] = race[:_OLD_RACE_ROWS[-1]]
     for net in reversed(_ADDED_NETS):
         pairs = [(net, "contact")] + ([(f"{net}.prune", "contact.prune")] if f"{net}.prune.b1" in arrays else [])
         if not all(weights.same_net(target, source) for target, source in pairs):
