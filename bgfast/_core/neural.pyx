@@ -34,14 +34,19 @@ the checkers outside / 15 (the last two units).  These are what decides a race's
 and its last rolls, which the point codes give only through a long chain of sums: fit to
 66,000 of bgfast's race rollouts, a race net of 256 units comes within 0.0123 of held-out
 ones in equity with them and 0.0186 without (model card).  Then 16 estimated ones for
-each side, the side on roll first, non-zero for a side with checkers outside: the same
-chances (all off within 1 .. 10 rolls; with 15 on the board, the first off within 1 .. 6)
-as if it brought its outside checkers to its 6-point without waste, in as many rolls as
-the dice need to bring those pips (the distribution of the sum of k rolls, doubles
-counted four times), and bore off from there by the database, the roll that brings the
-last checker home counted as half a roll of bearing off (``_race_estimate``).  They
-carry the database to a straggler's race: a side that has borne off checkers and has one
-sent back, which the first inputs see only as pips and a count.
+each side, the side on roll first, non-zero for a side with checkers outside: the chances
+that it bears its last checker off on its 1st, 2nd .. 10th roll from now and (with 15 on
+the board) its first on its 1st .. 6th, as if it brought its outside checkers to its
+6-point without waste, in as many rolls as the dice need to bring those pips (the
+distribution of the sum of k rolls, doubles counted four times), and bore off from there
+by the database, the roll that brings the last checker home counting for the share of a
+roll it leaves over (``_race_estimate``).  Last, 3: the race's chances for the side on
+roll, its win, gammon win and gammon loss, from both sides' rolls (the database's for a
+side at home, the estimate's for the other) taken as independent, as for a pure bear-off
+(``_race_chances``).  They carry the database to a straggler's race, a side that has
+borne off checkers and has one sent back, which the first inputs see only as pips and a
+count.  (Chances on a given roll rather than within it: the first layer is linear, so
+either says the same, and these are zero away from the rolls that can happen.)
 A file written before either kind gives its race net zero weights there
 (:class:`bgfast.bots.neural_weights.Weights`), which values every position as before.
 
@@ -90,7 +95,7 @@ step) are C in ``neural.h`` beside this file.
 import numpy as np
 
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 from bgfast._core.board cimport Board, BAR, board_swap, side_has_back_checker, board_checkers, board_from_bytes, check_board, load8, nonzero_bytes
@@ -133,8 +138,8 @@ cdef enum:
     RACE_PIPS_HOME = 16       # outside: pips to bring every checker home / 40
     RACE_OUTSIDE = 17         # outside: checkers outside the home board / 15
     RACE_EST_SIDE = 16        # estimated race inputs a side, after both sides' RACE_SIDE
-    RACE_EST_FINISH = 10      # outside: estimated P(all off within 1 .. 10 rolls)
-    RACE_EST_FIRST = 6        # outside, 15 on the board: estimated P(first off within 1 .. 6 rolls)
+    RACE_EST_FINISH = 10      # outside: estimated P(all off on roll 1, 2 .. 10)
+    RACE_EST_FIRST = 6        # outside, 15 on the board: estimated P(first off on roll 1 .. 6)
     RACE_CHANCES = 3          # the race's estimated chances (_race_chances), after the estimated inputs
     HOME_PIPS_MAX = 300       # more than the pips any side needs to bring its checkers home
     SMALL_ROLL = 256          # children of a roll valued in a stack buffer (more: malloc)
@@ -171,9 +176,13 @@ assert <int> NN_HAND == <int> H_NDENSE
 assert <int> NN_RACE_IN_HOME == 2 * <int> RACE_SIDE
 assert <int> NN_RACE_IN == 2 * (<int> RACE_SIDE + <int> RACE_EST_SIDE) + <int> RACE_CHANCES
 cdef float NO_HAND[NN_HAND]
-# HOME_BY[k][e]: the chance that k rolls bring at least e pips (doubles count four times),
-# k = 0 .. BO_ROLLS - 1.
-cdef float HOME_BY[BO_ROLLS][HOME_PIPS_MAX + 1]
+# HOME_ON[e][k]: the chance that the k-th roll is the one that brings the e-th pip (doubles
+# count four times), nonzero for k = HOME_FIRST[e] .. HOME_LAST[e] (after the last, less than
+# HOME_NEGLIGIBLE of the chance is left).
+cdef float HOME_ON[HOME_PIPS_MAX + 1][BO_ROLLS]
+cdef int HOME_FIRST[HOME_PIPS_MAX + 1]
+cdef int HOME_LAST[HOME_PIPS_MAX + 1]
+cdef double HOME_NEGLIGIBLE = 1e-6
 # HOME_LEFT[e]: the share of its pips that the roll bringing the e-th pip leaves over (the
 # expectation over the dice), as a fraction of that roll.
 cdef float HOME_LEFT[HOME_PIPS_MAX + 1]
@@ -207,15 +216,17 @@ cdef void _init_tables() noexcept nogil:
 
 cdef void _init_home_by() noexcept nogil:
     cdef double sums[2][HOME_PIPS_MAX + 1]      # P(k rolls bring exactly p pips), p >= MAX in the last
+    cdef double by[BO_ROLLS][HOME_PIPS_MAX + 1]  # P(k rolls bring p pips or more)
     cdef double tail
-    cdef int k, p, d1, d2, cur = 0
+    cdef int k, p, e, d1, d2, cur = 0
+    cdef bint stopped
     memset(sums, 0, sizeof(sums))
     sums[0][0] = 1.0
     for k in range(BO_ROLLS):
         tail = 0.0
         for p in range(HOME_PIPS_MAX, -1, -1):
             tail += sums[cur][p]
-            HOME_BY[k][p] = <float> tail
+            by[k][p] = tail
         memset(sums[1 - cur], 0, sizeof(sums[0]))
         for p in range(HOME_PIPS_MAX + 1):
             if sums[cur][p] == 0:
@@ -224,6 +235,22 @@ cdef void _init_home_by() noexcept nogil:
                 for d2 in range(1, 7):
                     sums[1 - cur][min(p + (4 * d1 if d1 == d2 else d1 + d2), <int> HOME_PIPS_MAX)] += sums[cur][p] / 36.0
         cur = 1 - cur
+    for e in range(HOME_PIPS_MAX + 1):
+        HOME_FIRST[e] = 0
+        HOME_LAST[e] = -1
+        stopped = False
+        for k in range(BO_ROLLS):
+            HOME_ON[e][k] = 0
+            if k == 0 or stopped:
+                continue
+            if by[k - 1][e] > 1 - HOME_NEGLIGIBLE:    # home before roll k but for a negligible chance
+                stopped = True
+                continue
+            HOME_ON[e][k] = <float> (by[k][e] - by[k - 1][e])
+            if HOME_ON[e][k] != 0:
+                if HOME_LAST[e] < 0:
+                    HOME_FIRST[e] = k
+                HOME_LAST[e] = k
     _init_home_left()
 
 
@@ -522,6 +549,7 @@ ctypedef struct RaceRolls:
     float finish[BO_ROLLS]    # P(a side bears its last checker off on its n-th roll from now)
     float first[BO_ROLLS]     # the same for its first checker; all 0 without 15 on the board
     bint fifteen              # all 15 on the board
+    int last                  # the last roll with a chance in ``finish``
 
 
 cdef inline void _race_side(const uint8_t* s, float* v, float* e, RaceRolls* r) noexcept nogil:
@@ -531,7 +559,7 @@ cdef inline void _race_side(const uint8_t* s, float* v, float* e, RaceRolls* r) 
     cdef int i, n, on = 0, outside = 0, pips_home = 0
     cdef int home = bearoff_index(s)
     cdef const float* dist
-    cdef float acc, acc_first
+    cdef float acc
     cdef uint8_t gathered[25]
     memset(v, 0, RACE_SIDE * sizeof(float))
     memset(e, 0, RACE_EST_SIDE * sizeof(float))
@@ -549,16 +577,12 @@ cdef inline void _race_side(const uint8_t* s, float* v, float* e, RaceRolls* r) 
         gathered[5] += outside
         r.fifteen = on == 15
         _race_estimate(bearoff_index(gathered), bearoff_gammon_index(gathered) if on == 15 else -1, pips_home, r)
-        acc = r.finish[0]
-        acc_first = r.first[0]
-        for n in range(1, RACE_EST_FINISH + 1):
-            acc += r.finish[n]
-            e[n - 1] = acc
-            if n <= RACE_EST_FIRST:
-                acc_first += r.first[n]
-                e[RACE_EST_FINISH + n - 1] = acc_first
+        r.last = _last_chance(r.finish)
+        memcpy(e, r.finish + 1, RACE_EST_FINISH * sizeof(float))
+        memcpy(e + RACE_EST_FINISH, r.first + 1, RACE_EST_FIRST * sizeof(float))
         return
     memcpy(r.finish, bearoff_rolls(home), sizeof(r.finish))
+    r.last = _last_chance(r.finish)
     acc = r.finish[0]
     for n in range(RACE_FINISH):
         acc += r.finish[n + 1]
@@ -574,6 +598,14 @@ cdef inline void _race_side(const uint8_t* s, float* v, float* e, RaceRolls* r) 
         v[RACE_FIFTEEN] = 1.0
 
 
+cdef inline int _last_chance(const float* rolls) noexcept nogil:
+    """The last roll with a chance in ``rolls`` (``BO_ROLLS``)."""
+    cdef int n = BO_ROLLS - 1
+    while n > 0 and rolls[n] == 0:
+        n -= 1
+    return n
+
+
 cdef inline void _race_estimate(int home, int first, int pips_home, RaceRolls* r) noexcept nogil:
     """The rolls of a side with checkers outside its home board, in ``r``, as if it first
     brought them to its 6-point (``pips_home`` pips, with no waste, in as many rolls as the
@@ -583,20 +615,34 @@ cdef inline void _race_estimate(int home, int first, int pips_home, RaceRolls* r
     (``HOME_LEFT``).  Cut at ``BO_ROLLS - 1`` rolls."""
     cdef const float* after = bearoff_rolls(home)
     cdef const float* first_after = bearoff_first_off(first) if first >= 0 else NULL
-    cdef float p, left
-    cdef int n, k
     if pips_home > HOME_PIPS_MAX:
         return
-    left = HOME_LEFT[pips_home]
-    for k in range(1, BO_ROLLS):
-        p = HOME_BY[k][pips_home] - HOME_BY[k - 1][pips_home]      # home on roll k
-        if p == 0:
-            continue
-        for n in range(k, BO_ROLLS):
-            r.finish[n] += p * ((1 - left) * after[n - k] + (left * after[n - k + 1] if n - k + 1 < BO_ROLLS else 0))
-            if first_after != NULL:
-                r.first[n] += p * ((1 - left) * first_after[n - k]
-                                   + (left * first_after[n - k + 1] if n - k + 1 < BO_ROLLS else 0))
+    _home_then(after, pips_home, r.finish)
+    if first_after != NULL:
+        _home_then(first_after, pips_home, r.first)
+
+
+cdef inline void _home_then(const float* after, int pips_home, float* rolls) noexcept nogil:
+    """Add to ``rolls`` (``BO_ROLLS``) the chance of being done on each roll when the dice first
+    bring ``pips_home`` pips and then ``after`` (the database's rolls from the 6-point on) takes
+    over, the roll that brings the last pip counting as ``HOME_LEFT`` of a roll of ``after``."""
+    cdef float p, left = HOME_LEFT[pips_home]
+    cdef const float* home_on = HOME_ON[pips_home]
+    cdef float mix[BO_ROLLS]        # mix[i]: the chance of being done i rolls after the one that brings the last pip
+    cdef int k, i, top, lo = 0, hi = BO_ROLLS - 1
+    while lo < hi and after[lo] == 0:
+        lo += 1
+    while hi > lo and after[hi] == 0:
+        hi -= 1
+    if lo > 0:
+        lo -= 1
+    for i in range(lo, hi + 1):
+        mix[i] = (1 - left) * after[i] + (left * after[i + 1] if i + 1 < BO_ROLLS else 0)
+    for k in range(HOME_FIRST[pips_home], HOME_LAST[pips_home] + 1):
+        p = home_on[k]
+        top = min(hi, BO_ROLLS - 1 - k)
+        for i in range(lo, top + 1):
+            rolls[k + i] += p * mix[i]
 
 
 cdef inline void _race_chances(const RaceRolls* r0, const RaceRolls* r1, float* c) noexcept nogil:
@@ -609,7 +655,7 @@ cdef inline void _race_chances(const RaceRolls* r0, const RaceRolls* r1, float* 
     c[0] = 0
     c[1] = 0
     c[2] = 0
-    for n in range(BO_ROLLS):
+    for n in range(max(r0.last, r1.last) + 1):       # beyond, neither side can still be bearing off
         c[0] += r0.finish[n] * behind1
         c[1] += r0.finish[n] * first_behind1
         first_off0 += r0.first[n]
@@ -624,15 +670,38 @@ cdef inline void _race_chances(const RaceRolls* r0, const RaceRolls* r1, float* 
         c[n] = min(max(c[n], <float> 0), <float> 1)
 
 
+ctypedef struct RaceSide:
+    # the race inputs of a side on roll, kept for the next position where it is the same
+    bint valid
+    uint8_t side[25]
+    float v[RACE_SIDE]
+    float e[RACE_EST_SIDE]
+    RaceRolls rolls
+
+
 cdef inline int _encode_race(const Board* a, int* idx, float* val) noexcept nogil:
     """The non-zero race inputs of ``a`` (side 0, on roll, then side 1; their estimated ones in
     the same order; the race's estimated chances), columns ``NN_IN ..``."""
+    cdef RaceSide on_roll
+    on_roll.valid = False
+    return _encode_race_kept(a, &on_roll, idx, val)
+
+
+cdef inline int _encode_race_kept(const Board* a, RaceSide* on_roll, int* idx, float* val) noexcept nogil:
+    """:c:func:`_encode_race`, with the inputs of the side on roll taken from ``on_roll`` when
+    it holds the same side (the children of one roll in a race share it), else computed and
+    kept there."""
     cdef float v[NN_RACE_IN]
-    cdef RaceRolls r0, r1
+    cdef RaceRolls r1
     cdef int k, m = 0
-    _race_side(a.side[0], v, v + 2 * RACE_SIDE, &r0)
+    if not on_roll.valid or memcmp(on_roll.side, a.side[0], 25) != 0:
+        _race_side(a.side[0], on_roll.v, on_roll.e, &on_roll.rolls)
+        memcpy(on_roll.side, a.side[0], 25)
+        on_roll.valid = True
+    memcpy(v, on_roll.v, RACE_SIDE * sizeof(float))
+    memcpy(v + 2 * RACE_SIDE, on_roll.e, RACE_EST_SIDE * sizeof(float))
     _race_side(a.side[1], v + RACE_SIDE, v + 2 * RACE_SIDE + RACE_EST_SIDE, &r1)
-    _race_chances(&r0, &r1, v + 2 * (RACE_SIDE + RACE_EST_SIDE))
+    _race_chances(&on_roll.rolls, &r1, v + 2 * (RACE_SIDE + RACE_EST_SIDE))
     for k in range(NN_RACE_IN):
         if v[k] != 0:
             idx[m] = NN_IN + k
@@ -730,6 +799,8 @@ cdef void _roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* g, con
     cdef const NetPart* part
     cdef const Board* a
     cdef const Board* parent = &r.parent
+    cdef RaceSide on_roll
+    on_roll.valid = False
     for net in range(NN_NETS):
         have[net] = False
     have_ref[0] = False
@@ -765,7 +836,7 @@ cdef void _roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* g, con
             # siblings share most hand inputs: add the ones that differ
             m = nn_changed(hand, ref[group], NN_HAND, NN_RAW, idx, val, m)
             if net == NET_RACE:         # the race inputs, whole: the shared sums hold none
-                m += _encode_race(a, idx + m, val + m)
+                m += _encode_race_kept(a, &on_roll, idx + m, val + m)
             nn_accumulate(z, acc[net], part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
             _outputs(part, z, o)
             _joint(o, bits, q)
@@ -860,6 +931,8 @@ cdef void neural_children_of(const Neural* nn, NeuralParent* ps, const MoveGen* 
     cdef int i, m, cls, net, bits
     cdef const NetPart* part
     cdef const Board* a
+    cdef RaceSide on_roll
+    on_roll.valid = False
     for i in range(n):
         a = &g.items[which[i]].board
         cls = _classify(a, &bits)
@@ -875,7 +948,7 @@ cdef void neural_children_of(const Neural* nn, NeuralParent* ps, const MoveGen* 
             m = _encode_delta(a, &ps.parent, idx, val)
             m = nn_changed(hand, ps.hand, NN_HAND, NN_RAW, idx, val, m)
             if net == NET_RACE:
-                m += _encode_race(a, idx + m, val + m)
+                m += _encode_race_kept(a, &on_roll, idx + m, val + m)
             nn_accumulate(z, ps.acc[net], part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
             _outputs(part, z, o)
             _joint(o, bits, q)
