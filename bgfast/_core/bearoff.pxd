@@ -20,6 +20,9 @@ cdef int bearoff_gammon_index(const uint8_t* s) noexcept nogil
 cdef const float* bearoff_rolls(int i) noexcept nogil
 # P(n rolls to bear off the first checker), for bearoff_gammon_index ``i``.
 cdef const float* bearoff_first_off(int i) noexcept nogil
+# The first and the last n with a chance in bearoff_rolls(i) (in bearoff_first_off(i)).
+cdef const uint8_t* bearoff_rolls_span(int i) noexcept nogil
+cdef const uint8_t* bearoff_first_off_span(int i) noexcept nogil
 # Both sides of ``b`` wholly in their home boards (a pure bear-off; no contact possible).
 cdef bint is_pure_bearoff(const Board* b) noexcept nogil
 # Probabilities of side 1 of ``b``, on roll, in a pure bear-off (see bearoff.pyx).

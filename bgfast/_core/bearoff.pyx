@@ -47,6 +47,8 @@ cdef float P_ROLLS[BO_POSITIONS][BO_ROLLS]
 cdef float P_FIRST[BO_GAMMON_POSITIONS][BO_ROLLS]
 cdef float MEAN[BO_POSITIONS]
 cdef float MEAN_FIRST[BO_GAMMON_POSITIONS]
+cdef uint8_t SPAN[BO_POSITIONS][2]            # the first and last n with a chance in P_ROLLS
+cdef uint8_t SPAN_FIRST[BO_GAMMON_POSITIONS][2]
 cdef int BINOM[24][8]
 cdef bint READY = False
 cdef int LONGEST = 0          # the most rolls any position can take (for the tests)
@@ -98,6 +100,24 @@ cdef bint bearoff_ready() noexcept nogil:
 
 cdef const float* bearoff_rolls(int i) noexcept nogil:
     return &P_ROLLS[i][0]
+
+
+cdef const uint8_t* bearoff_rolls_span(int i) noexcept nogil:
+    return SPAN[i]
+
+
+cdef const uint8_t* bearoff_first_off_span(int i) noexcept nogil:
+    return SPAN_FIRST[i]
+
+
+cdef void _span(const float* dist, uint8_t* span) noexcept nogil:
+    cdef int lo = 0, hi = BO_ROLLS - 1
+    while lo < hi and dist[lo] == 0:
+        lo += 1
+    while hi > lo and dist[hi] == 0:
+        hi -= 1
+    span[0] = lo
+    span[1] = hi
 
 
 cdef const float* bearoff_first_off(int i) noexcept nogil:
@@ -236,6 +256,10 @@ cdef void bearoff_build() noexcept nogil:
     free(pip_of)
     free(counts)
     movegen_free(g)
+    for i in range(BO_POSITIONS):
+        _span(P_ROLLS[i], SPAN[i])
+    for i in range(BO_GAMMON_POSITIONS):
+        _span(P_FIRST[i], SPAN_FIRST[i])
     READY = True
 
 

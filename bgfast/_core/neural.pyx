@@ -107,6 +107,7 @@ from bgfast._core.topk cimport topk_insert
 from bgfast._core.bearoff cimport BO_ROLLS
 from bgfast._core.bearoff cimport (
     bearoff_build, bearoff_ready, bearoff_probs, bearoff_index, bearoff_gammon_index, bearoff_rolls, bearoff_first_off,
+    bearoff_rolls_span, bearoff_first_off_span,
 )
 from bgfast._core.neural cimport (
     NetPart, PruneNet, Neural, NeuralParent, NeuralRolls, NN_OUT, NN_RAW_SIDE, NN_RAW, NN_HAND, NN_IN, NN_RACE_IN,
@@ -158,6 +159,7 @@ cdef extern from "neural.h":
 
 
 cdef extern from *:
+    void __builtin_prefetch(const void* p) nogil
     int __builtin_ctzll(unsigned long long x) nogil
     int __builtin_clz(unsigned int x) nogil
     int __builtin_ctz(unsigned int x) nogil
@@ -549,61 +551,81 @@ ctypedef struct RaceRolls:
     float finish[BO_ROLLS]    # P(a side bears its last checker off on its n-th roll from now)
     float first[BO_ROLLS]     # the same for its first checker; all 0 without 15 on the board
     bint fifteen              # all 15 on the board
-    int last                  # the last roll with a chance in ``finish``
+    int last                  # a roll after which ``finish`` has no chance
 
 
-cdef inline void _race_side(const uint8_t* s, float* v, float* e, RaceRolls* r) noexcept nogil:
-    """The race inputs of one side (``s``: its 25 counts, its own view): ``RACE_SIDE`` floats
+ctypedef struct RacePlan:
+    # what a side's race inputs read from the database, found before they are read
+    int on                    # checkers on the board
+    int outside               # checkers outside the home board
+    int pips_home             # pips that bring them home
+    int home                  # the database position: the side's, or its gathered one (outside)
+    int first                 # its index for the first checker off, -1 without 15 on the board
+
+
+cdef inline void _race_plan(const uint8_t* s, RacePlan* plan) noexcept nogil:
+    """The database rows side ``s`` (25 counts, its own view) needs, asked of the memory at
+    once (the rows are spread over megabytes: fetching them side by side overlaps the waits)."""
+    cdef int i
+    cdef uint8_t gathered[25]
+    plan.on = 0
+    plan.outside = 0
+    plan.pips_home = 0
+    for i in range(25):
+        plan.on += s[i]
+        if i >= 6 and s[i]:
+            plan.outside += s[i]
+            plan.pips_home += s[i] * (i - 5)
+    if plan.outside:
+        memset(gathered, 0, sizeof(gathered))
+        memcpy(gathered, s, 6)
+        gathered[5] += plan.outside
+        plan.home = bearoff_index(gathered)
+        plan.first = bearoff_gammon_index(gathered) if plan.on == 15 else -1
+    else:
+        plan.home = bearoff_index(s)
+        plan.first = bearoff_gammon_index(s) if plan.on == 15 else -1
+    _prefetch_row(bearoff_rolls(plan.home))
+    if plan.first >= 0:
+        _prefetch_row(bearoff_first_off(plan.first))
+
+
+cdef inline void _prefetch_row(const float* row) noexcept nogil:
+    __builtin_prefetch(row)
+    __builtin_prefetch(row + BO_ROLLS - 1)
+
+
+cdef inline void _race_side(const RacePlan* plan, float* v, float* e, RaceRolls* r) noexcept nogil:
+    """The race inputs of one side (``plan``: :c:func:`_race_plan`'s): ``RACE_SIDE`` floats
     in ``v``, ``RACE_EST_SIDE`` estimated ones in ``e``, and its rolls in ``r``: the
     database's for a side at home, else :c:func:`_race_estimate`'s."""
-    cdef int i, n, on = 0, outside = 0, pips_home = 0
-    cdef int home = bearoff_index(s)
-    cdef const float* dist
+    cdef int n
     cdef float acc
-    cdef uint8_t gathered[25]
     memset(v, 0, RACE_SIDE * sizeof(float))
     memset(e, 0, RACE_EST_SIDE * sizeof(float))
     memset(r, 0, sizeof(RaceRolls))
-    for i in range(25):
-        on += s[i]
-        if i >= 6 and s[i]:
-            outside += s[i]
-            pips_home += s[i] * (i - 5)
-    if home < 0:
-        v[RACE_PIPS_HOME] = pips_home / 40.0
-        v[RACE_OUTSIDE] = outside / 15.0
-        memset(gathered, 0, sizeof(gathered))
-        memcpy(gathered, s, 6)
-        gathered[5] += outside
-        r.fifteen = on == 15
-        _race_estimate(bearoff_index(gathered), bearoff_gammon_index(gathered) if on == 15 else -1, pips_home, r)
-        r.last = _last_chance(r.finish)
+    r.fifteen = plan.on == 15
+    if plan.outside:
+        v[RACE_PIPS_HOME] = plan.pips_home / 40.0
+        v[RACE_OUTSIDE] = plan.outside / 15.0
+        _race_estimate(plan.home, plan.first, plan.pips_home, r)
         memcpy(e, r.finish + 1, RACE_EST_FINISH * sizeof(float))
         memcpy(e + RACE_EST_FINISH, r.first + 1, RACE_EST_FIRST * sizeof(float))
         return
-    memcpy(r.finish, bearoff_rolls(home), sizeof(r.finish))
-    r.last = _last_chance(r.finish)
+    memcpy(r.finish, bearoff_rolls(plan.home), sizeof(r.finish))
+    r.last = bearoff_rolls_span(plan.home)[1]
     acc = r.finish[0]
     for n in range(RACE_FINISH):
         acc += r.finish[n + 1]
         v[n] = acc
     v[RACE_AT_HOME] = 1.0
-    if on == 15:
-        memcpy(r.first, bearoff_first_off(bearoff_gammon_index(s)), sizeof(r.first))
-        r.fifteen = True
+    if plan.first >= 0:
+        memcpy(r.first, bearoff_first_off(plan.first), sizeof(r.first))
         acc = r.first[0]
         for n in range(RACE_FIRST):
             acc += r.first[n + 1]
             v[RACE_FINISH + n] = acc
         v[RACE_FIFTEEN] = 1.0
-
-
-cdef inline int _last_chance(const float* rolls) noexcept nogil:
-    """The last roll with a chance in ``rolls`` (``BO_ROLLS``)."""
-    cdef int n = BO_ROLLS - 1
-    while n > 0 and rolls[n] == 0:
-        n -= 1
-    return n
 
 
 cdef inline void _race_estimate(int home, int first, int pips_home, RaceRolls* r) noexcept nogil:
@@ -617,23 +639,21 @@ cdef inline void _race_estimate(int home, int first, int pips_home, RaceRolls* r
     cdef const float* first_after = bearoff_first_off(first) if first >= 0 else NULL
     if pips_home > HOME_PIPS_MAX:
         return
-    _home_then(after, pips_home, r.finish)
+    r.last = _home_then(after, bearoff_rolls_span(home), pips_home, r.finish)
     if first_after != NULL:
-        _home_then(first_after, pips_home, r.first)
+        _home_then(first_after, bearoff_first_off_span(first), pips_home, r.first)
 
 
-cdef inline void _home_then(const float* after, int pips_home, float* rolls) noexcept nogil:
+cdef inline int _home_then(const float* after, const uint8_t* span, int pips_home, float* rolls) noexcept nogil:
     """Add to ``rolls`` (``BO_ROLLS``) the chance of being done on each roll when the dice first
-    bring ``pips_home`` pips and then ``after`` (the database's rolls from the 6-point on) takes
-    over, the roll that brings the last pip counting as ``HOME_LEFT`` of a roll of ``after``."""
+    bring ``pips_home`` pips and then ``after`` (the database's rolls from the 6-point on, with
+    a chance from ``span[0]`` to ``span[1]`` rolls) takes over, the roll that brings the last
+    pip counting as ``HOME_LEFT`` of a roll of ``after``; returns a roll after which ``rolls``
+    has no chance."""
     cdef float p, left = HOME_LEFT[pips_home]
     cdef const float* home_on = HOME_ON[pips_home]
     cdef float mix[BO_ROLLS]        # mix[i]: the chance of being done i rolls after the one that brings the last pip
-    cdef int k, i, top, lo = 0, hi = BO_ROLLS - 1
-    while lo < hi and after[lo] == 0:
-        lo += 1
-    while hi > lo and after[hi] == 0:
-        hi -= 1
+    cdef int k, i, top, lo = span[0], hi = span[1]
     if lo > 0:
         lo -= 1
     for i in range(lo, hi + 1):
@@ -643,6 +663,7 @@ cdef inline void _home_then(const float* after, int pips_home, float* rolls) noe
         top = min(hi, BO_ROLLS - 1 - k)
         for i in range(lo, top + 1):
             rolls[k + i] += p * mix[i]
+    return min(HOME_LAST[pips_home] + hi, BO_ROLLS - 1)
 
 
 cdef inline void _race_chances(const RaceRolls* r0, const RaceRolls* r1, float* c) noexcept nogil:
@@ -690,23 +711,27 @@ cdef inline int _encode_race(const Board* a, int* idx, float* val) noexcept nogi
 cdef inline int _encode_race_kept(const Board* a, RaceSide* on_roll, int* idx, float* val) noexcept nogil:
     """:c:func:`_encode_race`, with the inputs of the side on roll taken from ``on_roll`` when
     it holds the same side (the children of one roll in a race share it), else computed and
-    kept there."""
+    kept there.  Writes ``NN_RACE_IN`` entries of ``idx`` and ``val`` whatever it returns."""
     cdef float v[NN_RACE_IN]
     cdef RaceRolls r1
+    cdef RacePlan plan0, plan1
     cdef int k, m = 0
-    if not on_roll.valid or memcmp(on_roll.side, a.side[0], 25) != 0:
-        _race_side(a.side[0], on_roll.v, on_roll.e, &on_roll.rolls)
+    cdef bint fresh = not on_roll.valid or memcmp(on_roll.side, a.side[0], 25) != 0
+    if fresh:
+        _race_plan(a.side[0], &plan0)
+    _race_plan(a.side[1], &plan1)
+    if fresh:
+        _race_side(&plan0, on_roll.v, on_roll.e, &on_roll.rolls)
         memcpy(on_roll.side, a.side[0], 25)
         on_roll.valid = True
     memcpy(v, on_roll.v, RACE_SIDE * sizeof(float))
     memcpy(v + 2 * RACE_SIDE, on_roll.e, RACE_EST_SIDE * sizeof(float))
-    _race_side(a.side[1], v + RACE_SIDE, v + 2 * RACE_SIDE + RACE_EST_SIDE, &r1)
+    _race_side(&plan1, v + RACE_SIDE, v + 2 * RACE_SIDE + RACE_EST_SIDE, &r1)
     _race_chances(&on_roll.rolls, &r1, v + 2 * (RACE_SIDE + RACE_EST_SIDE))
-    for k in range(NN_RACE_IN):
-        if v[k] != 0:
-            idx[m] = NN_IN + k
-            val[m] = v[k]
-            m += 1
+    for k in range(NN_RACE_IN):       # without a branch: most of these are hard to predict
+        idx[m] = NN_IN + k
+        val[m] = v[k]
+        m += v[k] != 0
     return m
 
 
