@@ -849,6 +849,18 @@ def test_the_estimated_race_inputs_follow_their_definition(board: list[list[int]
     assert x[68:] == pytest.approx(_race_chances(board[1], board[0]), abs=2e-5)
 
 
+def test_the_race_inputs_build_the_database_they_read() -> None:
+    """In a fresh process that has built no model (so no bear-off database yet), the race
+    inputs are the database's all the same."""
+    import subprocess
+    import sys
+    code = ("import numpy as np; from bgfast._core import neural as nn; "
+            "b = [0] * 25 + [3, 3, 3, 2, 2, 2] + [0] * 19; b[7] = 1; "
+            "x = nn.race_inputs_batch(np.array([b], dtype=np.uint8))[0]; print(float(x[:10].sum()), float(x[68]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert float(out[0]) > 0 and 0 < float(out[1]) <= 1
+
+
 def test_the_race_chances_of_a_pure_bear_off_are_the_databases() -> None:
     """Both sides at home: the estimated chances are the one-sided database's exact values
     of the bear-off (what the core values such a position by)."""

@@ -24,7 +24,7 @@ and on the bar, home points, primes and trapped checkers, the shots at blots and
 the pips they cost, back checkers and anchors, escapes, outfield control,
 stacking, the race lead by pips and by Keith counts, and products of these).
 
-The race net reads ``NN_RACE_IN`` = 68 inputs of its own after these (rows ``NN_IN ..``
+The race net reads ``NN_RACE_IN`` = 71 inputs of its own after these (rows ``NN_IN ..``
 of its first layer): first ``NN_RACE_IN_HOME`` = 36, 18 for each side, the side on roll
 first.  A side wholly in its home board: the chances, from the one-sided bear-off
 database, that it bears every checker off within 1, 2, .. 10 rolls, and (with all 15 on
@@ -130,7 +130,8 @@ PRUNE_BASE = NN_PRUNE_BASE
 BEAROFF_CLASS = CLASS_BEAROFF   # board_class of a pure bear-off, valued by the database
 DECIDED_CLASS = CLASS_DECIDED   # board_class of a decided game, valued exactly
 cdef enum:
-    MAX_SPARSE = NN_ROWS      # non-zero inputs of one position: each input at most once
+    MAX_SPARSE = NN_ROWS      # inputs of one position: each at most once (a child's codes and hand
+                              # inputs, at most NN_IN, then NN_RACE_IN race inputs written whole)
     RACE_SIDE = 18            # race inputs a side, both sides' first (NN_RACE_IN_HOME)
     RACE_FINISH = 10          # P(all off within 1 .. 10 rolls)
     RACE_FIRST = 4            # P(first checker off within 1 .. 4 rolls)
@@ -1455,6 +1456,10 @@ def race_inputs_batch(const unsigned char[:, ::1] boards):
         raise ValueError("boards must be an (n, 50) array, got %r" % ((boards.shape[0], boards.shape[1]),))
     for i in range(n):
         _board_arg(boards[i], &b)
+    with nogil:
+        bearoff_build()                # the inputs read the bear-off database
+    if not bearoff_ready():
+        raise MemoryError()
     x = np.zeros((n, NN_RACE_IN), dtype=np.float32)
     cdef float[:, ::1] xv = x
     with nogil:
