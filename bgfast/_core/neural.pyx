@@ -186,6 +186,7 @@ cdef float HOME_ON[HOME_PIPS_MAX + 1][BO_ROLLS]
 cdef int HOME_FIRST[HOME_PIPS_MAX + 1]
 cdef int HOME_LAST[HOME_PIPS_MAX + 1]
 cdef double HOME_NEGLIGIBLE = 1e-6
+cdef int ROLL_PIPS[36]          # the pips of each of the 36 rolls (d1, d2), doubles four times
 # HOME_LEFT[e]: the share of its pips that the roll bringing the e-th pip leaves over (the
 # expectation over the dice), as a fraction of that roll.
 cdef float HOME_LEFT[HOME_PIPS_MAX + 1]
@@ -221,8 +222,11 @@ cdef void _init_home_by() noexcept nogil:
     cdef double sums[2][HOME_PIPS_MAX + 1]      # P(k rolls bring exactly p pips), p >= MAX in the last
     cdef double by[BO_ROLLS][HOME_PIPS_MAX + 1]  # P(k rolls bring p pips or more)
     cdef double tail
-    cdef int k, p, e, d1, d2, cur = 0
+    cdef int k, p, e, j, d1, d2, cur = 0
     cdef bint stopped
+    for d1 in range(1, 7):
+        for d2 in range(1, 7):
+            ROLL_PIPS[6 * (d1 - 1) + d2 - 1] = 4 * d1 if d1 == d2 else d1 + d2
     memset(sums, 0, sizeof(sums))
     sums[0][0] = 1.0
     for k in range(BO_ROLLS):
@@ -234,9 +238,8 @@ cdef void _init_home_by() noexcept nogil:
         for p in range(HOME_PIPS_MAX + 1):
             if sums[cur][p] == 0:
                 continue
-            for d1 in range(1, 7):
-                for d2 in range(1, 7):
-                    sums[1 - cur][min(p + (4 * d1 if d1 == d2 else d1 + d2), <int> HOME_PIPS_MAX)] += sums[cur][p] / 36.0
+            for j in range(36):
+                sums[1 - cur][min(p + ROLL_PIPS[j], <int> HOME_PIPS_MAX)] += sums[cur][p] / 36.0
         cur = 1 - cur
     for e in range(HOME_PIPS_MAX + 1):
         HOME_FIRST[e] = 0
@@ -260,23 +263,21 @@ cdef void _init_home_by() noexcept nogil:
 cdef void _init_home_left() noexcept nogil:
     cdef double visit[HOME_PIPS_MAX + 1]           # P(some number of rolls brings exactly p pips)
     cdef double left
-    cdef int p, e, d1, d2, step
+    cdef int p, e, j, step
     memset(visit, 0, sizeof(visit))
     visit[0] = 1.0
     for p in range(1, HOME_PIPS_MAX + 1):
-        for d1 in range(1, 7):
-            for d2 in range(1, 7):
-                step = 4 * d1 if d1 == d2 else d1 + d2
-                if step <= p:
-                    visit[p] += visit[p - step] / 36.0
+        for j in range(36):
+            step = ROLL_PIPS[j]
+            if step <= p:
+                visit[p] += visit[p - step] / 36.0
     for e in range(HOME_PIPS_MAX + 1):
         left = 0.0
         for p in range(max(0, e - 24), e):
-            for d1 in range(1, 7):
-                for d2 in range(1, 7):
-                    step = 4 * d1 if d1 == d2 else d1 + d2
-                    if p + step >= e:
-                        left += visit[p] / 36.0 * (p + step - e) / step
+            for j in range(36):
+                step = ROLL_PIPS[j]
+                if p + step >= e:
+                    left += visit[p] / 36.0 * (p + step - e) / step
         HOME_LEFT[e] = <float> left
 
 
