@@ -145,6 +145,63 @@ def test_a_refinement_fits_the_rollout_labels_beside_its_own(tmp_path: Path) -> 
     assert refined.meta["refined"]["contact"]["positions"] > len(boards) // 2
 
 
+def test_the_lookahead_value_term_fits_the_one_ply_equity_to_the_rollouts(tmp_path: Path) -> None:
+    from bgfast._core import neural as _neural
+    from bgfast.train.supervised import LOOKAHEAD_VALUE, Lookahead, _classes, _equity, lookahead_error
+
+    labels = tmp_path / "labels"
+    run_labels(RolloutLabelConfig(seed=8, blocks=1, per_class="contact=16,crashed=8,race=2", trials=36), labels)
+    start = read_weights().nets_only()
+    with pytest.raises(InvalidSpecError, match="give rollouts"):
+        RefineConfig(lookahead_value_weight=10.0)
+    config = RefineConfig(games=2, block_games=2, plies=0, epochs=6, lr=0.001, eval_pairs=0, held_out=0.05,
+                          threads=1, rollouts=str(labels), self_weight=0.0, rank_weight=0.0, nets="contact,crashed")
+    plain = run_refine(config, start, tmp_path / "plain")
+    valued = dataclasses.replace(config, lookahead_value_weight=40.0)
+    refined = run_refine(valued, start, tmp_path / "run")
+    valued = dataclasses.replace(valued, rollout_blocks=1)     # as the run recorded it
+    with np.load(tmp_path / "run" / LOOKAHEAD_VALUE) as z:
+        rows, replies = z["rows"], z["replies"]
+    own = sum(len(np.load(f)["boards"]) for f in (tmp_path / "run").glob("block-*.npz"))
+    data, _ = read_labels(labels)
+    roots = data["boards"][rows - own]                       # rollout rows follow the blocks' own
+    targets = data["targets"][rows - own]
+    classes = _classes(roots)
+    # each position's replies are its net's, and the races (another net, not fit) are left out
+    assert set(classes) == {_neural.NETS.index("contact"), _neural.NETS.index("crashed")}
+    assert (_classes(replies.reshape(-1, 50)).reshape(-1, 21) == classes[:, None]).all()
+    for net in ("contact", "crashed"):
+        k = _neural.NETS.index(net)
+        term = Lookahead(replies[classes == k], np.arange((classes == k).sum()),
+                         _equity(targets[classes == k]).astype(np.float32), 1.0, absolute=True)
+        if net == "contact":                    # the crashed net has too few such positions to measure
+            fitted = lookahead_error(NetFit.of(refined, net), term)
+            assert fitted < lookahead_error(NetFit.of(plain, net), term)
+            assert fitted < lookahead_error(NetFit.of(start, net), term)
+        facts = refined.meta["refined"][net]
+        assert facts["lookahead_value_positions"] + facts["held_out_lookahead_value"] == (classes == k).sum()
+    # killed after its replies were saved: resumed, the same net
+    (tmp_path / "run" / "fit.npz").unlink()
+    (tmp_path / "run" / "refined.bgw").unlink()
+    again = run_refine(valued, None, tmp_path / "run")
+    assert all(np.array_equal(again.arrays[k], refined.arrays[k]) for k in refined.arrays)
+    # a file of other positions, or damaged, is refused with what to do
+    path = tmp_path / "run" / LOOKAHEAD_VALUE
+    kept = path.read_bytes()
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / LOOKAHEAD_VALUE).write_bytes(kept)
+    with pytest.raises(InvalidSpecError, match="other positions"):
+        run_refine(dataclasses.replace(valued, nets="contact"), start, other)
+    with np.load(path) as z:
+        short = {k: z[k] for k in z.files}
+    short.update(rows=short["rows"][:3], replies=short["replies"][:3])
+    np.savez(path, **short)
+    (tmp_path / "run" / "refined.bgw").unlink()
+    with pytest.raises(InvalidSpecError, match="do not match their SHA-256"):
+        run_refine(valued, None, tmp_path / "run")
+
+
 def test_the_command_line_labels_and_says_what_is_wrong(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run = tmp_path / "labels"
     assert cli.main(["labels", str(run), "--blocks", "1", "--per-class", "race=1", "--seed", "2"]) == 0

@@ -462,7 +462,7 @@ def _lookahead_loss(fit: NetFit, term: Lookahead) -> float:
 
     def squared(equity: np.ndarray) -> float:
         diff = equity - term.equity
-        r = diff - (np.bincount(g, diff) / np.bincount(g))[g]
+        r = diff if term.absolute else diff - (np.bincount(g, diff) / np.bincount(g))[g]
         return float((r ** 2).mean())
 
     chances = np.array([d.weight for d in ALL_21]) / 36
@@ -472,12 +472,15 @@ def _lookahead_loss(fit: NetFit, term: Lookahead) -> float:
     return loss
 
 
-def test_the_lookahead_term_s_gradient_is_that_of_its_loss() -> None:
+@pytest.mark.parametrize("absolute", [False, True])
+def test_the_lookahead_term_s_gradient_is_that_of_its_loss(absolute: bool) -> None:
+    """The ranking term (relative to the roll's other candidates) and the value term
+    (``absolute``: each row's own error)."""
     from bgfast.train.supervised import _lookahead_gradients
 
     model = read_weights().model()
     boards, term = _lookahead_sample(model, rolls=4)
-    term = dataclasses.replace(term, candidates=boards, deep_rank_weight=25.0)
+    term = dataclasses.replace(term, candidates=boards, deep_rank_weight=25.0, absolute=absolute)
     fit = NetFit.of(_tiny(), "contact")
     analytic = _lookahead_gradients(fit, term)
     alone = _lookahead_gradients(fit, dataclasses.replace(term, candidates=None))

@@ -24,7 +24,11 @@ plays; to choose a play it must also value the plays it did not choose.  A refin
    ``lookahead_plies``-ply labels (``lookahead.npz``: the candidates' rows, replies and
    labels).  The 0-ply term leaves each roll's level free; a 1-ply search compares the
    levels of positions a roll apart, so without this term the net's 1-ply play was no
-   better than its 0-ply play.
+   better than its 0-ply play;
+5. with ``lookahead_value_weight``, also fits the *look-ahead value term*: the squared
+   error of the rollout-labelled positions' 1-ply equity against their rollouts'
+   (``lookahead_value.npz``: their rows and replies), so that the values a 1-ply search
+   averages are right on average, not only each position's own 0-ply value.
 
 Every label comes from bgfast's own net: gnubg only measures the result.  The fit is
 plain numpy (float32), so training needs nothing beyond bgfast's own dependencies.
@@ -34,7 +38,9 @@ positions of ``block_games`` games each, ``boards`` (n, 50) uint8, ``targets`` (
 float32 and ``decisions`` (n,) int64: the roll within the block a candidate came from, -1
 for the positions before the rolls), ``lookahead.npz`` (with ``lookahead_weight``: the
 candidates' rows, replies and labels, the settings and a SHA-256 of the positions they
-were drawn for, and a SHA-256 of it all), ``fit.npz`` (the weights and Adam's moments
+were drawn for, and a SHA-256 of it all), ``lookahead_value.npz`` (with
+``lookahead_value_weight``: the rollout-labelled positions' rows and replies, the same
+SHA-256s), ``fit.npz`` (the weights and Adam's moments
 after each epoch), ``refined.bgw`` (the result, its facts in the meta) and ``log.txt``.
 Each file is replaced atomically, so a run killed at any moment resumes where it was,
 and the same config and start give the same net on the same build: a position's label
@@ -52,7 +58,7 @@ import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -68,12 +74,13 @@ from bgfast.train.curve import paired_ppg
 from bgfast.validation import real_number, whole_number, write_output_file
 
 __all__ = ["RefineConfig", "label_positions", "refine_positions", "fit_net", "run_refine", "NetFit", "Lookahead",
-           "lookahead_positions", "lookahead_equity", "lookahead_error"]
+           "lookahead_positions", "lookahead_value_positions", "lookahead_equity", "lookahead_error"]
 
 START = "start.bgw"
 REFINED = "refined.bgw"
 FIT = "fit.npz"
 LOOKAHEAD = "lookahead.npz"
+LOOKAHEAD_VALUE = "lookahead_value.npz"
 _F32 = NDArray[np.float32]
 
 
@@ -129,6 +136,15 @@ class RefineConfig:
         candidates' 0-ply equity against the same deeper labels (0: none), so that the 0-ply
         order of their plays follows the labels the 1-ply values are fit to rather than only
         the start's own 0-ply labels.
+    :ivar lookahead_value_weight: the weight of the *look-ahead value term* (0: none; it
+        needs ``rollouts``): for the rollout-labelled positions of each net the fit moves
+        whose 21 replies (the start net's 0-ply plays,
+        :meth:`~bgfast._core.evaluator.CoreEvaluator.replies_batch`) are all positions of
+        that net, the squared error of their 1-ply cubeless equity by the net (minus the
+        chance-weighted mean of its equity of the replies: the value a 1-ply search gives
+        them) against their rollout's equity, in points.  The rollouts' cross-entropy fits
+        each position's own 0-ply value; a 1-ply search averages the values of the positions
+        a roll later, and the errors those share do not average out.
     :ivar epochs: passes over the positions.
     :ivar lr: Adam's peak learning rate (after a warm-up of 5% of the steps, then a cosine
         decay to 0).
@@ -183,6 +199,7 @@ class RefineConfig:
     lookahead_rolls: int = 12000
     lookahead_plies: int = 2
     deep_rank_weight: float = 0.0
+    lookahead_value_weight: float = 0.0
     epochs: int = 6
     lr: float = 0.001
     batch: int = 512
@@ -239,6 +256,10 @@ class RefineConfig:
             raise InvalidSpecError("deep_rank_weight ranks the look-ahead term's candidates: give a lookahead_weight")
         if self.lookahead_weight and "contact" not in names:
             raise InvalidSpecError("lookahead_weight fits the contact net, which nets does not name")
+        real_number(self.lookahead_value_weight, "lookahead_value_weight", low=0.0, error=InvalidSpecError)
+        if self.lookahead_value_weight and not self.rollouts:
+            raise InvalidSpecError("lookahead_value_weight fits the 1-ply values of rollout-labelled positions: "
+                                   "give rollouts")
         real_number(self.explore, "explore", low=0.0, high=1.0, error=InvalidSpecError)
         unknown = [name for name in self.opponents.split(",") if name not in PLAYERS]
         if unknown or not self.opponents:
@@ -265,7 +286,7 @@ class RefineConfig:
         old = {"rank_weight": 0.0, "rollouts": "", "rollout_blocks": 0, "rollout_weight": 1.0, "self_weight": 1.0,
                "race_self_weight": 1.0, "nets": ",".join(_neural.NETS), "contact_hidden": 0, "race_hidden": 0,
                "lookahead_weight": 0.0, "lookahead_rolls": 12000, "lookahead_plies": 2, "deep_rank_weight": 0.0,
-               **settings}
+               "lookahead_value_weight": 0.0, **settings}
         return {"race_rank_weight": old["rank_weight"], **old}
 
 
@@ -417,7 +438,10 @@ class Lookahead:
     the 0-ply reply to each roll of :data:`bgfast.dice.ALL_21`, its mover's opponent on
     roll: :meth:`~bgfast._core.evaluator.CoreEvaluator.replies_batch`), its roll ``groups``
     (n,) int64 and the cubeless equity ``equity`` (n,) float32 of its label (the
-    candidate's side on roll, points); ``weight`` weighs the term."""
+    candidate's side on roll, points); ``weight`` weighs the term.  With ``absolute`` it is
+    the *look-ahead value term* (:attr:`RefineConfig.lookahead_value_weight`): each row a
+    rollout-labelled position of a group of its own, and the error its 1-ply equity's own,
+    not relative to its roll's."""
 
     replies: NDArray[np.uint8]
     groups: NDArray[np.int64]
@@ -425,10 +449,20 @@ class Lookahead:
     weight: float
     candidates: NDArray[np.uint8] | None = None
     deep_rank_weight: float = 0.0
+    absolute: bool = False
 
     def subset(self, rows: NDArray[np.intp]) -> Lookahead:
         return Lookahead(self.replies[rows], self.groups[rows], self.equity[rows], self.weight,
-                         None if self.candidates is None else self.candidates[rows], self.deep_rank_weight)
+                         None if self.candidates is None else self.candidates[rows], self.deep_rank_weight,
+                         self.absolute)
+
+    def error(self, equity: _F32) -> _F32:
+        """The error of the rows' 1-ply ``equity`` (n,) against their labels: its own with
+        ``absolute``, else :func:`_relative_error`."""
+        if self.absolute:
+            out: _F32 = (equity - self.equity).astype(np.float32)
+            return out
+        return _relative_error(equity, self.equity, self.groups)
 
 
 ROLL_CHANCES = np.array([dice.weight for dice in ALL_21], dtype=np.float32) / 36
@@ -447,13 +481,13 @@ def lookahead_equity(fit: NetFit, replies: NDArray[np.uint8]) -> tuple[_F32, tup
 
 
 def lookahead_error(fit: NetFit, lookahead: Lookahead, block: int = 2048) -> float:
-    """The mean absolute :func:`_relative_error` of the candidates' :func:`lookahead_equity`
+    """The mean absolute :meth:`Lookahead.error` of the rows' :func:`lookahead_equity`
     against their labels (nan for none)."""
     if not len(lookahead.groups):
         return float("nan")
     equity = np.concatenate([lookahead_equity(fit, lookahead.replies[k:k + block])[0]
                              for k in range(0, len(lookahead.groups), block)])
-    return float(np.abs(_relative_error(equity, lookahead.equity, lookahead.groups)).mean())
+    return float(np.abs(lookahead.error(equity)).mean())
 
 
 def _backprop(fit: NetFit, x: _F32, h: _F32, dl: NDArray[np.floating[Any]]) -> dict[str, _F32]:
@@ -463,30 +497,39 @@ def _backprop(fit: NetFit, x: _F32, h: _F32, dl: NDArray[np.floating[Any]]) -> d
 
 
 def _lookahead_gradients(fit: NetFit, lookahead: Lookahead) -> dict[str, _F32]:
-    """The gradients of ``weight`` times the mean squared relative error of the 1-ply
-    equity of ``lookahead``'s candidates (one or more whole rolls)."""
+    """The gradients of ``weight`` times the mean squared :meth:`Lookahead.error` of the
+    1-ply equity of ``lookahead``'s rows (one or more whole rolls)."""
     equity, (x, mask, h, o) = lookahead_equity(fit, lookahead.replies)
-    r = _relative_error(equity, lookahead.equity, lookahead.groups)
+    r = lookahead.error(equity)
     by_reply = (-(2 * lookahead.weight / len(r)) * r[:, None] * ROLL_CHANCES).reshape(-1)
     grads = _backprop(fit, x, h, _logit_gradient(o, mask, by_reply))
     if lookahead.candidates is not None and lookahead.deep_rank_weight:
         x, mask = _inputs(fit, lookahead.candidates)
         h, o = _forward(fit, x)
-        r = _relative_error(_equity(_joint(o, mask)), lookahead.equity, lookahead.groups)
+        r = lookahead.error(_equity(_joint(o, mask)))
         dl = _logit_gradient(o, mask, (2 * lookahead.deep_rank_weight / len(r)) * r)
         for name, g in _backprop(fit, x, h, dl).items():
             grads[name] += g
     return grads
 
 
+def _terms(lookahead: Lookahead | Sequence[Lookahead] | None) -> tuple[Lookahead, ...]:
+    """``lookahead`` as a tuple of terms (none, one, or several)."""
+    if lookahead is None:
+        return ()
+    return (lookahead,) if isinstance(lookahead, Lookahead) else tuple(lookahead)
+
+
 def _step(fit: NetFit, x: _F32, t: _F32, mask: _F32, lr: float, groups: NDArray[np.int64] | None = None,
-          rank_weight: float = 0.0, row_weight: _F32 | None = None, lookahead: Lookahead | None = None) -> None:
+          rank_weight: float = 0.0, row_weight: _F32 | None = None,
+          lookahead: Lookahead | Sequence[Lookahead] | None = None) -> None:
     """One Adam step on a minibatch: the gradient of the conditional cross-entropy on the
     output logits is ``weight * (o - target)`` (outputs that are exactly 0 are masked),
     times each row's ``row_weight`` when given; with
     ``groups`` (the roll of each row, -1 for none) and ``rank_weight``, plus that of
     ``rank_weight`` times the squared :func:`_relative_error` of the equity; with
-    ``lookahead`` (whole rolls), plus that of its term (:func:`_lookahead_gradients`)."""
+    ``lookahead`` (whole rolls; one term or several), plus that of each term
+    (:func:`_lookahead_gradients`)."""
     h, o = _forward(fit, x)
     target, weight = _conditional(t)
     dl = weight * mask * (o - target) / np.float32(len(x))
@@ -496,9 +539,10 @@ def _step(fit: NetFit, x: _F32, t: _F32, mask: _F32, lr: float, groups: NDArray[
         r = _relative_error(_equity(_joint(o, mask)), _equity(t), groups)
         dl += _logit_gradient(o, mask, (2 * rank_weight / len(x)) * r)
     grads = _backprop(fit, x, h, dl)
-    if lookahead is not None and lookahead.weight and len(lookahead.groups):
-        for name, g in _lookahead_gradients(fit, lookahead).items():
-            grads[name] += g
+    for term in _terms(lookahead):
+        if term.weight and len(term.groups):
+            for name, g in _lookahead_gradients(fit, term).items():
+                grads[name] += g
     fit.step += 1
     b1, b2, eps = 0.9, 0.999, 1e-8
     scale = lr * math.sqrt(1 - b2 ** fit.step) / (1 - b1 ** fit.step)
@@ -565,27 +609,29 @@ def _units(decisions: NDArray[np.int64]) -> NDArray[np.int64]:
 def fit_net(fit: NetFit, boards: NDArray[np.uint8], targets: _F32, *, epochs: int, lr: float, batch: int,
             seed: int, first_epoch: int = 0, after_epoch: Callable[[int], None] | None = None,
             decisions: NDArray[np.int64] | None = None, rank_weight: float = 0.0,
-            row_weights: _F32 | None = None, lookahead: Lookahead | None = None) -> None:
+            row_weights: _F32 | None = None, lookahead: Lookahead | Sequence[Lookahead] | None = None) -> None:
     """Fit ``fit`` to ``(boards, targets)`` (every board of its net's class) by Adam, from epoch
     ``first_epoch`` to ``epochs`` (epoch ``e``'s order is ``default_rng((seed, e))``'s);
     ``after_epoch(e)`` is called after each.  With ``decisions`` (the roll of each board, -1
     for none) the candidates of a roll come in the same minibatch (but at a batch's edge) and
     ``rank_weight`` weighs their relative equity error (:func:`_step`); ``row_weights`` (n,)
-    weigh each board's cross-entropy.  With ``lookahead`` each step also takes the next few
-    of its rolls (an epoch passes over them all once, in ``default_rng((seed, e, 1))``'s
-    order) for the look-ahead term."""
+    weigh each board's cross-entropy.  With ``lookahead`` (one term or several) each step
+    also takes the next few of each term's rolls (an epoch passes over them all once, term
+    ``i``'s in ``default_rng((seed, e, 1 + i))``'s order) for its term."""
     steps_per_epoch = -(-len(boards) // batch)
     total = max(1, epochs * steps_per_epoch)
     warm = max(1, total // 20)
     units = None if decisions is None else _units(decisions)
-    if lookahead is not None:
-        by_roll = np.argsort(lookahead.groups, kind="stable")
-        _, first_row, roll_rows = np.unique(lookahead.groups[by_roll], return_index=True, return_counts=True)
-        rolls_per_step = -(-len(first_row) // steps_per_epoch)
+    terms = _terms(lookahead)
+    term_rolls = []
+    for term in terms:
+        by_roll = np.argsort(term.groups, kind="stable")
+        _, first_row, roll_rows = np.unique(term.groups[by_roll], return_index=True, return_counts=True)
+        term_rolls.append((by_roll, first_row, roll_rows, -(-len(first_row) // steps_per_epoch)))
     for epoch in range(first_epoch, epochs):
         rng = np.random.default_rng((seed, epoch))
-        if lookahead is not None:
-            roll_order = np.random.default_rng((seed, epoch, 1)).permutation(len(first_row))
+        roll_orders = [np.random.default_rng((seed, epoch, 1 + i)).permutation(len(first_row))
+                       for i, (_, first_row, _, _) in enumerate(term_rolls)]
         if units is None:
             order = rng.permutation(len(boards))
         else:
@@ -598,12 +644,13 @@ def fit_net(fit: NetFit, boards: NDArray[np.uint8], targets: _F32, *, epochs: in
                                                                                        / max(1, total - warm)))
             ix = np.sort(order[start:start + batch])
             x, mask = _inputs(fit, boards[ix])
-            rolls = None
-            if lookahead is not None:
+            rolls = []
+            for term, (by_roll, first_row, roll_rows, rolls_per_step), roll_order in zip(terms, term_rolls,
+                                                                                       roll_orders):
                 chosen = roll_order[k * rolls_per_step:(k + 1) * rolls_per_step]
                 rows = np.concatenate([by_roll[first_row[r]:first_row[r] + roll_rows[r]] for r in chosen]
                                       or [np.zeros(0, np.intp)])
-                rolls = lookahead.subset(rows)
+                rolls.append(term.subset(rows))
             _step(fit, x, targets[ix], mask, rate, None if decisions is None else decisions[ix], rank_weight,
                   None if row_weights is None else row_weights[ix], rolls)
         if after_epoch is not None:
@@ -688,6 +735,63 @@ def _lookahead_data(run: Path, teacher: _neural.Model, config: RefineConfig, boa
                                f"folder's?): {fix}")
     return rows, Lookahead(replies, decisions[rows], _equity(targets).astype(np.float32), config.lookahead_weight,
                            boards[rows], config.deep_rank_weight)
+
+
+def lookahead_value_positions(model: _neural.Model, boards: NDArray[np.uint8], rows: NDArray[np.intp],
+                              nets: Sequence[int], *, block: int = 4096) -> tuple[NDArray[np.intp], NDArray[np.uint8]]:
+    """The look-ahead value term's positions: of ``rows`` of the (n, 50) ``boards`` (the
+    rollout-labelled ones), those valued by one of the ``nets`` (indices of
+    :data:`~bgfast._core.neural.NETS`) whose 21 replies by ``model`` at 0 ply all are
+    valued by the same net: their rows (m,) (in the order given) and replies (m, 21, 50)."""
+    from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
+    from bgfast._core.search import GREEDY_FILTERS
+
+    rows = rows[np.isin(_classes(boards[rows]), list(nets))]
+    evaluator = CoreEvaluator(model, EvaluatorKind.EVAL_NEURAL, filters=GREEDY_FILTERS)
+    rows_parts, reply_parts = [np.zeros(0, np.intp)], [np.zeros((0, 21, 50), np.uint8)]
+    for start in range(0, len(rows), block):
+        chunk = rows[start:start + block]
+        replies = evaluator.replies_batch(np.ascontiguousarray(boards[chunk]))
+        same = (_classes(replies.reshape(-1, 50)).reshape(-1, 21) == _classes(boards[chunk])[:, None]).all(axis=1)
+        rows_parts.append(chunk[same])
+        reply_parts.append(replies[same])
+    return np.concatenate(rows_parts), np.concatenate(reply_parts)
+
+
+def _lookahead_value_data(run: Path, teacher: _neural.Model, config: RefineConfig, boards: NDArray[np.uint8],
+                          rollout_rows: NDArray[np.intp], say: Callable[[str], None]
+                          ) -> tuple[NDArray[np.intp], NDArray[np.uint8]]:
+    """The run's look-ahead value positions (rows of ``boards``, of the ``rollout_rows``) and
+    their replies, from ``lookahead_value.npz`` or made (by the start net) and saved there.
+
+    :raises InvalidSpecError: the file is damaged, or holds the replies of other positions
+        (copied from another run folder)."""
+    path = run / LOOKAHEAD_VALUE
+    nets = [_neural.NETS.index(net) for net in config.nets.split(",")]
+    drawn_from = _digest({"boards": boards[rollout_rows], "nets": np.array(nets, np.int64)})
+    if not path.exists():
+        t = time.monotonic()
+        rows, replies = lookahead_value_positions(teacher, boards, rollout_rows, nets)
+        made_arrays: dict[str, NDArray[Any]] = {"rows": rows.astype(np.int64), "replies": replies,
+                                                "drawn_from": drawn_from}
+        _save_npz(path, digest=_digest(made_arrays), **made_arrays)
+        say(f"look-ahead values: {len(rows):,} rollout-labelled positions whose replies their net values too, "
+            f"in {time.monotonic() - t:,.0f} s")
+    fix = "delete it and run again to make it anew"
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays: dict[str, NDArray[Any]] = {key: data[key] for key in ("rows", "replies", "drawn_from")}
+            digest = data["digest"]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        raise InvalidSpecError(f"{path} is damaged ({unreadable(exc)}): {fix}") from None
+    if not np.array_equal(digest, _digest(arrays)):
+        raise InvalidSpecError(f"{path} is damaged (its arrays do not match their SHA-256): {fix}")
+    rows, replies = arrays["rows"], arrays["replies"]
+    if rows.dtype != np.int64 or rows.ndim != 1 or replies.dtype != np.uint8 or replies.shape != (len(rows), 21, 50):
+        raise InvalidSpecError(f"{path} is damaged (arrays of other shapes or types): {fix}")
+    if not np.array_equal(arrays["drawn_from"], drawn_from) or not np.isin(rows, rollout_rows).all():
+        raise InvalidSpecError(f"{path} holds the replies of other positions (another run folder's?): {fix}")
+    return rows.astype(np.intp), replies
 
 
 def _probabilities(targets: _F32) -> bool:
@@ -815,6 +919,11 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
     if config.lookahead_weight:
         lookahead_rows, lookahead = _lookahead_data(run, teacher, config, boards, decisions, say)
     from_rollout = np.arange(len(boards)) >= own
+    value_rows: NDArray[np.intp] = np.zeros(0, np.intp)
+    value_replies = np.zeros((0, 21, 50), np.uint8)
+    if config.lookahead_value_weight:
+        value_rows, value_replies = _lookahead_value_data(run, teacher, config, boards,
+                                                          np.nonzero(from_rollout)[0], say)
     classes = _classes(boards)
     if row_weights is not None:
         row_weights[(classes == _neural.NETS.index("race")) & ~from_rollout] = config.race_self_weight
@@ -847,6 +956,15 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
             term_fit = term.subset(np.nonzero(~held[lookahead_rows])[0])
             term_val = term.subset(np.nonzero(held[lookahead_rows])[0])
             before["lookahead_error"] = lookahead_error(NetFit.of(widened, net), term_val)
+        value_fit = value_val = None
+        if config.lookahead_value_weight:
+            in_net = np.nonzero(classes[value_rows] == k)[0]
+            value = Lookahead(value_replies[in_net], np.arange(len(in_net), dtype=np.int64),
+                              _equity(targets[value_rows[in_net]]).astype(np.float32), config.lookahead_value_weight,
+                              absolute=True)
+            value_fit = value.subset(np.nonzero(~held[value_rows[in_net]])[0])
+            value_val = value.subset(np.nonzero(held[value_rows[in_net]])[0])
+            before["lookahead_value_error"] = lookahead_error(NetFit.of(widened, net), value_val)
         before_rollout = _validate(NetFit.of(widened, net), boards[val_rollout], targets[val_rollout])
         done = int(state.get(f"{net}.epochs", 0))
 
@@ -864,6 +982,8 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
                       if len(val_rollout) else "")
             ahead = (f", 1-ply relative equity error {lookahead_error(fit, term_val):.5f}"
                      if term_val is not None and len(term_val.groups) else "")
+            if value_val is not None and len(value_val.groups):
+                ahead += f", 1-ply rollout equity error {lookahead_error(fit, value_val):.5f}"
             say(f"{net} epoch {epoch + 1}/{config.epochs}: held-out {_figures_text(figures)}" + rolled + ahead)
 
         if done < config.epochs:
@@ -871,12 +991,15 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
                 + (f", rollout equity error {before_rollout['equity_mae']:.5f} "
                                                   f"({len(val_rollout):,} held out)" if len(val_rollout) else "")
                 + (f", 1-ply relative equity error {before['lookahead_error']:.5f} ({len(term_val.groups):,} "
-                   f"candidates held out)" if term_val is not None and len(term_val.groups) else ""))
+                   f"candidates held out)" if term_val is not None and len(term_val.groups) else "")
+                + (f", 1-ply rollout equity error {before['lookahead_value_error']:.5f} ({len(value_val.groups):,} "
+                   f"held out)" if value_val is not None and len(value_val.groups) else ""))
             fit_net(fit, boards[train], targets[train], epochs=config.epochs, lr=config.lr, batch=config.batch,
                     seed=config.seed * 7 + k, first_epoch=done, after_epoch=after,
                     decisions=decisions[train] if ranked else None,
                     rank_weight=config.race_rank_weight if net == "race" else config.rank_weight,
-                    row_weights=None if row_weights is None else row_weights[train], lookahead=term_fit)
+                    row_weights=None if row_weights is None else row_weights[train],
+                    lookahead=[t for t in (term_fit, value_fit) if t is not None])
         for part, array in fit.params().items():
             result[f"{net}.{part}"] = array
         facts[net] = {"positions": int(len(train)), "held_out": int(len(val)), "before": before,
@@ -885,6 +1008,10 @@ def run_refine(config: RefineConfig, start: Weights | None, run_dir: str | Path,
             facts[net].update(lookahead_candidates=int(len(term_fit.groups)),
                               held_out_lookahead=int(len(term_val.groups)))
             facts[net]["after"]["lookahead_error"] = lookahead_error(fit, term_val)
+        if value_fit is not None and value_val is not None:
+            facts[net].update(lookahead_value_positions=int(len(value_fit.groups)),
+                              held_out_lookahead_value=int(len(value_val.groups)))
+            facts[net]["after"]["lookahead_value_error"] = lookahead_error(fit, value_val)
         if len(val_rollout):
             facts[net].update(rollout_positions=int((from_rollout[train]).sum()), held_out_rollout=int(len(val_rollout)),
                               before_rollout=before_rollout,
