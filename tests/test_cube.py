@@ -551,10 +551,11 @@ def test_a_gammonish_match_position_is_too_good_to_double(kazaross: tuple) -> No
 
 
 def test_a_one_away_side_never_doubles_its_dead_cube() -> None:
-    # a race the net doubles at 4-4 and 5-5 (94%); at double match point and as the
-    # post-Crawford leader winning 1 point wins the match, so the cube is dead
+    # a position the net doubles at 5-away and 6-away (94% to win; at 4-away its 1-ply no
+    # double is a hair above the cash, too good to double); at double match
+    # point and as the post-Crawford leader winning 1 point wins the match, so the cube is dead
     bot, race = get_bot("neural"), Position("u20HAEC3bYOAAA")
-    for score in ((3, 3), (2, 2)):
+    for score in ((1, 1), (2, 2)):
         assert bot.should_double(race, MatchState(length=7, score=score)) is True
     for score in ((6, 6), (6, 2), (6, 4)):
         assert bot.should_double(race, MatchState(length=7, score=score)) is False

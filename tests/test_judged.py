@@ -103,7 +103,9 @@ def test_the_adjusted_interval_covers_at_its_nominal_rate_over_many_seeds(
 
 
 def test_the_neural_judge_cuts_the_paired_standard_error_of_neural_against_pubeval_to_about_a_third() -> None:
-    f = judged_figures(paired_rows("neural", "pubeval", "neural", 17, 150), 0)
+    # 300 pairs: over 150 the ratio of the two standard errors is itself noisy (0.39 to
+    # 0.45 over three seeds); over these 300 it is 0.43
+    f = judged_figures(paired_rows("neural", "pubeval", "neural", 17, 300), 0)
     assert f is not None
     assert f.adjusted_se < 0.45 * f.raw_se, (f.adjusted_se, f.raw_se)
 

@@ -707,22 +707,12 @@ def _lookahead_data(run: Path, teacher: _neural.Model, config: RefineConfig, boa
         t = time.monotonic()
         drawn, drawn_replies = lookahead_positions(teacher, boards, decisions, config.lookahead_rolls, config.seed)
         labels = label_positions(teacher, boards[drawn], config.lookahead_plies, threads=config.threads)
-        made_arrays: dict[str, NDArray[Any]] = {"rows": drawn.astype(np.int64), "replies": drawn_replies,
-                                                "targets": labels, "made": made,
-                                                "positions": _digest({"boards": boards[drawn]})}
-        _save_npz(path, digest=_digest(made_arrays), **made_arrays)
+        _save_digested(path, {"rows": drawn.astype(np.int64), "replies": drawn_replies, "targets": labels,
+                              "made": made, "positions": _digest({"boards": boards[drawn]})})
         say(f"look-ahead: {len(np.unique(decisions[drawn])):,} rolls, {len(drawn):,} candidates labelled at "
             f"{config.lookahead_plies} plies in {time.monotonic() - t:,.0f} s")
     fix = "delete it and run again to make it anew"
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays: dict[str, NDArray[Any]] = {key: data[key] for key in
-                                               ("rows", "replies", "targets", "made", "positions")}
-            digest = data["digest"]
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-        raise InvalidSpecError(f"{path} is damaged ({unreadable(exc)}): {fix}") from None
-    if not np.array_equal(digest, _digest(arrays)):
-        raise InvalidSpecError(f"{path} is damaged (its arrays do not match their SHA-256): {fix}")
+    arrays = _load_digested(path, ("rows", "replies", "targets", "made", "positions"), fix)
     rows, replies, targets = arrays["rows"], arrays["replies"], arrays["targets"]
     n = len(rows)
     if (rows.dtype != np.int64 or rows.ndim != 1 or replies.dtype != np.uint8 or replies.shape != (n, 21, 50)
@@ -772,20 +762,11 @@ def _lookahead_value_data(run: Path, teacher: _neural.Model, config: RefineConfi
     if not path.exists():
         t = time.monotonic()
         rows, replies = lookahead_value_positions(teacher, boards, rollout_rows, nets)
-        made_arrays: dict[str, NDArray[Any]] = {"rows": rows.astype(np.int64), "replies": replies,
-                                                "drawn_from": drawn_from}
-        _save_npz(path, digest=_digest(made_arrays), **made_arrays)
+        _save_digested(path, {"rows": rows.astype(np.int64), "replies": replies, "drawn_from": drawn_from})
         say(f"look-ahead values: {len(rows):,} rollout-labelled positions whose replies their net values too, "
             f"in {time.monotonic() - t:,.0f} s")
     fix = "delete it and run again to make it anew"
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays: dict[str, NDArray[Any]] = {key: data[key] for key in ("rows", "replies", "drawn_from")}
-            digest = data["digest"]
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-        raise InvalidSpecError(f"{path} is damaged ({unreadable(exc)}): {fix}") from None
-    if not np.array_equal(digest, _digest(arrays)):
-        raise InvalidSpecError(f"{path} is damaged (its arrays do not match their SHA-256): {fix}")
+    arrays = _load_digested(path, ("rows", "replies", "drawn_from"), fix)
     rows, replies = arrays["rows"], arrays["replies"]
     if rows.dtype != np.int64 or rows.ndim != 1 or replies.dtype != np.uint8 or replies.shape != (len(rows), 21, 50):
         raise InvalidSpecError(f"{path} is damaged (arrays of other shapes or types): {fix}")
@@ -811,6 +792,27 @@ def _digest(arrays: dict[str, NDArray[Any]]) -> NDArray[np.uint8]:
 
 
 # ---------------------------------------------------------------- the run
+
+
+def _save_digested(path: Path, arrays: dict[str, NDArray[Any]]) -> None:
+    """Save ``arrays`` to ``path`` with their SHA-256 (:func:`_digest`) beside them, as ``digest``."""
+    _save_npz(path, digest=_digest(arrays), **arrays)
+
+
+def _load_digested(path: Path, keys: tuple[str, ...], fix: str) -> dict[str, NDArray[Any]]:
+    """The arrays ``keys`` of a file :func:`_save_digested` wrote.
+
+    :raises InvalidSpecError: the file is unreadable, lacks one, or its arrays do not match
+        their SHA-256 (the message ends with ``fix``)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays: dict[str, NDArray[Any]] = {key: data[key] for key in keys}
+            digest = data["digest"]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        raise InvalidSpecError(f"{path} is damaged ({unreadable(exc)}): {fix}") from None
+    if not np.array_equal(digest, _digest(arrays)):
+        raise InvalidSpecError(f"{path} is damaged (its arrays do not match their SHA-256): {fix}")
+    return arrays
 
 
 def _save_npz(path: Path, **arrays: NDArray[Any]) -> None:
