@@ -55,7 +55,7 @@ NN_DEFINE_SIGMOID(nn_sigmoid16, nn_v16f, nn_v16i)
 static inline __attribute__((always_inline)) void nn_block(
         float* z, const float* src, const float* restrict w, const int* idx, const float* val, int m,
         const float* restrict dw, const float* dval, int nd, int H, int j0, int B) {
-    float acc[64];
+    float acc[128];
     int k, j;
     __builtin_memcpy(acc, src + j0, B * sizeof(float));
     for (k = 0; k < m; k++) {
@@ -94,16 +94,47 @@ static inline int nn_changed(const float* a, const float* b, int n, int first, i
     return m;
 }
 
-/* z[0:H] = src[0:H] (z itself or another array) + the m sparse columns idx/val of w, then
-   the nd dense rows of dw (contiguous, all of them: a zero weight adds nothing) with
-   weights dval; H a multiple of 8.  Blocks of 64 units where they fit (8 AVX registers). */
-NN_CLONES static void nn_accumulate(float* z, const float* src, const float* restrict w, const int* idx,
-                                    const float* val, int m, const float* restrict dw,
-                                    const float* dval, int nd, int H) {
+/* nn_accumulate below for AVX2 and the baseline: blocks of 64 units where they fit (8 AVX
+   registers). */
+NN_CLONES static void nn_accumulate_clones(float* z, const float* src, const float* restrict w, const int* idx,
+                                           const float* val, int m, const float* restrict dw,
+                                           const float* dval, int nd, int H) {
     int j0 = 0;
     for (; j0 + 64 <= H; j0 += 64) nn_block(z, src, w, idx, val, m, dw, dval, nd, H, j0, 64);
     for (; j0 + 32 <= H; j0 += 32) nn_block(z, src, w, idx, val, m, dw, dval, nd, H, j0, 32);
     for (; j0 < H; j0 += 8) nn_block(z, src, w, idx, val, m, dw, dval, nd, H, j0, 8);
+}
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+/* With AVX-512, blocks of 128 units: 8 registers of 16, each a chain of additions, so
+   that the adder's latency is hidden (blocks of 64 are 4 chains, and wait on it).  The
+   same additions in the same order as the clones': the same bits. */
+__attribute__((target("avx512f"), optimize("no-loop-unroll-and-jam", "fp-contract=off")))
+static void nn_accumulate_avx512(float* z, const float* src, const float* restrict w, const int* idx,
+                                 const float* val, int m, const float* restrict dw,
+                                 const float* dval, int nd, int H) {
+    int j0 = 0;
+    for (; j0 + 128 <= H; j0 += 128) nn_block(z, src, w, idx, val, m, dw, dval, nd, H, j0, 128);
+    for (; j0 + 64 <= H; j0 += 64) nn_block(z, src, w, idx, val, m, dw, dval, nd, H, j0, 64);
+    for (; j0 + 32 <= H; j0 += 32) nn_block(z, src, w, idx, val, m, dw, dval, nd, H, j0, 32);
+    for (; j0 < H; j0 += 8) nn_block(z, src, w, idx, val, m, dw, dval, nd, H, j0, 8);
+}
+#define NN_AVX512_ACCUMULATE 1
+#endif
+
+/* z[0:H] = src[0:H] (z itself or another array) + the m sparse columns idx/val of w, then
+   the nd dense rows of dw (contiguous, all of them: a zero weight adds nothing) with
+   weights dval; H a multiple of 8. */
+static inline void nn_accumulate(float* z, const float* src, const float* restrict w, const int* idx,
+                                 const float* val, int m, const float* restrict dw,
+                                 const float* dval, int nd, int H) {
+#ifdef NN_AVX512_ACCUMULATE
+    if (__builtin_cpu_supports("avx512f")) {
+        nn_accumulate_avx512(z, src, w, idx, val, m, dw, dval, nd, H);
+        return;
+    }
+#endif
+    nn_accumulate_clones(z, src, w, idx, val, m, dw, dval, nd, H);
 }
 
 /* h = sigmoid(z) in place, then out[o] = sigmoid(b2[o] + w2[o] . h) for the 5 outputs */
