@@ -129,6 +129,11 @@ def _nearly_finished() -> st.SearchStrategy[list[list[int]]]:
     return _place(list(range(6)), list(range(25)), max1=3, max0=3)
 
 
+def race_boards() -> st.SearchStrategy[list[list[int]]]:
+    """A board ``[side0, side1]`` with no contact left (pure bear-offs among them)."""
+    return _race()
+
+
 def legal_boards() -> st.SearchStrategy[list[list[int]]]:
     """A board ``[side0, side1]`` with 1..15 checkers a side and no shared point."""
     return st.one_of(

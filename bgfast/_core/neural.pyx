@@ -702,39 +702,66 @@ ctypedef struct RaceSide:
     RaceRolls rolls
 
 
-cdef inline int _encode_race(const Board* a, int* idx, float* val) noexcept nogil:
-    """The non-zero race inputs of ``a`` (side 0, on roll, then side 1; their estimated ones in
-    the same order; the race's estimated chances), columns ``NN_IN ..``."""
-    cdef RaceSide on_roll
-    on_roll.valid = False
-    return _encode_race_kept(a, &on_roll, idx, val)
-
-
-cdef inline int _encode_race_kept(const Board* a, RaceSide* on_roll, int* idx, float* val) noexcept nogil:
-    """:c:func:`_encode_race`, with the inputs of the side on roll taken from ``on_roll`` when
-    it holds the same side (the children of one roll in a race share it), else computed and
-    kept there.  Writes ``NN_RACE_IN`` entries of ``idx`` and ``val`` whatever it returns."""
-    cdef float v[NN_RACE_IN]
-    cdef RaceRolls r1
-    cdef RacePlan plan0, plan1
-    cdef int k, m = 0
-    cdef bint fresh = not on_roll.valid or memcmp(on_roll.side, a.side[0], 25) != 0
-    if fresh:
+cdef inline void _race_on_roll(const Board* a, RaceSide* on_roll) noexcept nogil:
+    """Make ``on_roll`` hold the race inputs of ``a``'s side on roll (side 0), unless it
+    holds them already (the plays of one parent, all rolls, share them)."""
+    cdef RacePlan plan0
+    if not on_roll.valid or memcmp(on_roll.side, a.side[0], 25) != 0:
         _race_plan(a.side[0], &plan0)
-    _race_plan(a.side[1], &plan1)
-    if fresh:
         _race_side(&plan0, on_roll.v, on_roll.e, &on_roll.rolls)
         memcpy(on_roll.side, a.side[0], 25)
         on_roll.valid = True
-    memcpy(v, on_roll.v, RACE_SIDE * sizeof(float))
-    memcpy(v + 2 * RACE_SIDE, on_roll.e, RACE_EST_SIDE * sizeof(float))
-    _race_side(&plan1, v + RACE_SIDE, v + 2 * RACE_SIDE + RACE_EST_SIDE, &r1)
-    _race_chances(&on_roll.rolls, &r1, v + 2 * (RACE_SIDE + RACE_EST_SIDE))
-    for k in range(NN_RACE_IN):       # without a branch: most of these are hard to predict
-        idx[m] = NN_IN + k
+
+
+cdef inline int _race_entries(const float* v, int first, int n, int* idx, float* val) noexcept nogil:
+    """Append the non-zero ``v[0 .. n - 1]`` as columns ``first ..``; writes ``n`` entries
+    of ``idx`` and ``val`` whatever it returns."""
+    cdef int k, m = 0
+    for k in range(n):                # without a branch: most of these are hard to predict
+        idx[m] = first + k
         val[m] = v[k]
         m += v[k] != 0
     return m
+
+
+cdef inline int _encode_race(const Board* a, int* idx, float* val) noexcept nogil:
+    """The non-zero race inputs of ``a`` (side 0, on roll, then side 1; their estimated ones in
+    the same order; the race's estimated chances), columns ``NN_IN ..``.  Writes
+    ``NN_RACE_IN`` entries of ``idx`` and ``val`` whatever it returns."""
+    cdef float v[NN_RACE_IN]
+    cdef RaceRolls r0, r1
+    cdef RacePlan plan0, plan1
+    _race_plan(a.side[0], &plan0)
+    _race_plan(a.side[1], &plan1)
+    _race_side(&plan0, v, v + 2 * RACE_SIDE, &r0)
+    _race_side(&plan1, v + RACE_SIDE, v + 2 * RACE_SIDE + RACE_EST_SIDE, &r1)
+    _race_chances(&r0, &r1, v + 2 * (RACE_SIDE + RACE_EST_SIDE))
+    return _race_entries(v, NN_IN, NN_RACE_IN, idx, val)
+
+
+cdef inline int _encode_race_on_roll(const RaceSide* on_roll, int* idx, float* val) noexcept nogil:
+    """The race inputs of the side on roll alone (``on_roll``, valid): the part of
+    :c:func:`_encode_race` that the plays of one parent share."""
+    cdef int m = _race_entries(on_roll.v, NN_IN, RACE_SIDE, idx, val)
+    return m + _race_entries(on_roll.e, NN_IN + 2 * RACE_SIDE, RACE_EST_SIDE, idx + m, val + m)
+
+
+cdef inline int _encode_race_mover(const Board* a, RaceSide* on_roll, int* idx, float* val) noexcept nogil:
+    """The rest of :c:func:`_encode_race` after :c:func:`_encode_race_on_roll`: the
+    mover's race inputs, its estimated ones and the race's estimated chances."""
+    cdef float v[RACE_SIDE]
+    cdef float e[RACE_EST_SIDE]
+    cdef float c[RACE_CHANCES]
+    cdef RaceRolls r1
+    cdef RacePlan plan1
+    cdef int m
+    _race_plan(a.side[1], &plan1)
+    _race_on_roll(a, on_roll)
+    _race_side(&plan1, v, e, &r1)
+    _race_chances(&on_roll.rolls, &r1, c)
+    m = _race_entries(v, NN_IN + RACE_SIDE, RACE_SIDE, idx, val)
+    m += _race_entries(e, NN_IN + 2 * RACE_SIDE + RACE_EST_SIDE, RACE_EST_SIDE, idx + m, val + m)
+    return m + _race_entries(c, NN_IN + 2 * (RACE_SIDE + RACE_EST_SIDE), RACE_CHANCES, idx + m, val + m)
 
 
 cdef inline int _encode_delta(const Board* a, const Board* parent, int* idx, float* val) noexcept nogil:
@@ -806,9 +833,9 @@ cdef void _roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* g, con
     ``out + NN_OUT * j`` (``classes[j]``, unless NULL: the child's class and its bits << 8, as
     :func:`_classify` gives them): each net's sums start from the parent's point codes (shared by the
     rolls) plus the first of these children's hand-made inputs; each child adds the codes
-    its play changed and the hand-made inputs that differ from that first child's.  The
-    additions run in the order of a single sum (biases, point codes, hand-made inputs), so
-    sharing the parent's part changes no bit.  The contact, backgame and crashed nets share
+    its play changed and the hand-made inputs that differ from that first child's.  The race
+    net's sums hold the side on roll's race inputs too (the parent's side 0, every race
+    play's); each race child adds the mover's and the chances.  The contact, backgame and crashed nets share
     one first child (the first with contact), so a backgame or crashed net with the contact
     net's weights gives the contact net's bits."""
     cdef float acc[NN_NETS][NN_MAX_HIDDEN]
@@ -851,6 +878,9 @@ cdef void _roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* g, con
             if not have[net]:           # the parent's point codes and this first child's hand inputs
                 if not r.have[net]:
                     m = _encode_raw(parent, idx, val)
+                    if net == NET_RACE:   # the side on roll's race inputs: every race play of every roll has them
+                        _race_on_roll(parent, &on_roll)
+                        m += _encode_race_on_roll(&on_roll, idx + m, val + m)
                     nn_accumulate(r.raw[net], part.b1, part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
                     r.have[net] = True
                 if not have_ref[group]:
@@ -862,8 +892,8 @@ cdef void _roll_children(const Neural* nn, NeuralRolls* r, const MoveGen* g, con
             m = _encode_delta(a, parent, idx, val)
             # siblings share most hand inputs: add the ones that differ
             m = nn_changed(hand, ref[group], NN_HAND, NN_RAW, idx, val, m)
-            if net == NET_RACE:         # the race inputs, whole: the shared sums hold none
-                m += _encode_race_kept(a, &on_roll, idx + m, val + m)
+            if net == NET_RACE:         # the mover's race inputs: the shared sums hold the side on roll's
+                m += _encode_race_mover(a, &on_roll, idx + m, val + m)
             nn_accumulate(z, acc[net], part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
             _outputs(part, z, o)
             _joint(o, bits, q)
@@ -968,6 +998,9 @@ cdef void neural_children_of(const Neural* nn, NeuralParent* ps, const MoveGen* 
             part = &nn.part[net]
             if not ps.have[net]:
                 m = _encode_raw(&ps.parent, idx, val)
+                if net == NET_RACE:
+                    _race_on_roll(&ps.parent, &on_roll)
+                    m += _encode_race_on_roll(&on_roll, idx + m, val + m)
                 nn_accumulate(ps.acc[net], part.b1, part.w1, idx, val, m, part.w1 + NN_RAW * part.hidden, ps.hand,
                               NN_HAND, part.hidden)
                 ps.have[net] = True
@@ -975,7 +1008,7 @@ cdef void neural_children_of(const Neural* nn, NeuralParent* ps, const MoveGen* 
             m = _encode_delta(a, &ps.parent, idx, val)
             m = nn_changed(hand, ps.hand, NN_HAND, NN_RAW, idx, val, m)
             if net == NET_RACE:
-                m += _encode_race_kept(a, &on_roll, idx + m, val + m)
+                m += _encode_race_mover(a, &on_roll, idx + m, val + m)
             nn_accumulate(z, ps.acc[net], part.w1, idx, val, m, NULL, NULL, 0, part.hidden)
             _outputs(part, z, o)
             _joint(o, bits, q)
