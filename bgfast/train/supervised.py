@@ -736,13 +736,15 @@ def lookahead_value_positions(model: _neural.Model, boards: NDArray[np.uint8], r
     from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
     from bgfast._core.search import GREEDY_FILTERS
 
-    rows = rows[np.isin(_classes(boards[rows]), list(nets))]
+    classes = _classes(boards[rows])
+    ours = np.isin(classes, list(nets))
+    rows, classes = rows[ours], classes[ours]
     evaluator = CoreEvaluator(model, EvaluatorKind.EVAL_NEURAL, filters=GREEDY_FILTERS)
     rows_parts, reply_parts = [np.zeros(0, np.intp)], [np.zeros((0, 21, 50), np.uint8)]
     for start in range(0, len(rows), block):
         chunk = rows[start:start + block]
         replies = evaluator.replies_batch(np.ascontiguousarray(boards[chunk]))
-        same = (_classes(replies.reshape(-1, 50)).reshape(-1, 21) == _classes(boards[chunk])[:, None]).all(axis=1)
+        same = (_classes(replies.reshape(-1, 50)).reshape(-1, 21) == classes[start:start + block, None]).all(axis=1)
         rows_parts.append(chunk[same])
         reply_parts.append(replies[same])
     return np.concatenate(rows_parts), np.concatenate(reply_parts)
