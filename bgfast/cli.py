@@ -16,6 +16,7 @@ from functools import partial
 import json
 import math
 import os
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
@@ -36,11 +37,12 @@ from bgfast.errors import (
     RolloutSaveError,
     RolloutWorkerError,
     Terminated,
+    failure_text,
     one_line,
     WorkerFailedError,
     shortened,
 )
-from bgfast.position import Move, Position
+from bgfast.position import VARIANTS, Move, Position
 from bgfast.validation import output_file_fault, output_folder, real_number, whole_number
 
 if TYPE_CHECKING:
@@ -191,7 +193,7 @@ def _add_backend_options(p: argparse.ArgumentParser, what: str, same: str = "", 
 
 def _add_judge_options(p: argparse.ArgumentParser, default_ply: str = "the bot's own ply, 0 for neural") -> None:
     """The options every judging command takes: --ply, --bot, --json."""
-    p.add_argument("--ply", type=_non_negative, metavar="N",
+    p.add_argument("--ply", type=_ply, metavar="N",
                    help="look-ahead in gnubg's numbering: 0 = the net's value, 1 = the average over the 21 "
                    f"rolls of the best 0-ply play (default: {default_ply}); the bot gives the range")
     p.add_argument("--bot", default="neural", metavar="SPEC",
@@ -309,7 +311,7 @@ def _add_analyse(sub: argparse._SubParsersAction[Parser]) -> None:
     )
     p.add_argument("file", metavar="FILE", help="the match file: .mat (Jellyfish) or .sgf (GNU Backgammon)")
     _add_judge_options(p)
-    p.add_argument("--cube-ply", type=_non_negative, metavar="N",
+    p.add_argument("--cube-ply", type=_ply, metavar="N",
                    help="look-ahead of the cube decisions, as bgfast cube judges them (default: --ply when "
                    "given, else the bot's own cube ply, 1 for neural)")
     p.set_defaults(func=_cmd_analyse)
@@ -354,6 +356,28 @@ _non_negative = _int_at_least(0, "non-negative")
 _positive = _int_at_least(1, "positive")
 
 
+def _ply(text: str) -> int:
+    """An argparse type: a look-ahead of 0 to the deepest any built-in bot has (the judging
+    bot may have fewer: its own error says so)."""
+    from bgfast.bots.neural import PLIES
+
+    try:
+        return whole_number(int(text), "ply", low=PLIES[0], high=PLIES[-1])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number from {PLIES[0]} to {PLIES[-1]}, "
+                                         f"got {text!r}") from None
+
+
+def _max_cube(text: str) -> int:
+    """An argparse type: a power of two from 2 to the highest cube a Match ID holds."""
+    from bgfast.match import Rules
+
+    try:
+        return Rules(max_cube=int(text)).max_cube
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a power of two from 2 to 32768, got {text!r}") from None
+
+
 def _add_play(sub: argparse._SubParsersAction[Parser]) -> None:
     p = sub.add_parser(
         "play",
@@ -388,8 +412,10 @@ def _add_play(sub: argparse._SubParsersAction[Parser]) -> None:
                        help="Jacoby rule in money play (default on)")
     rules.add_argument("--beaver", action=argparse.BooleanOptionalAction, default=False,
                        help="beavers in money play (default off)")
-    rules.add_argument("--max-cube", type=int, default=64, metavar="N", help="highest cube value (default 64)")
-    rules.add_argument("--variant", default="standard", help="starting position: standard, nackgammon, hypergammon")
+    rules.add_argument("--max-cube", type=_max_cube, default=64, metavar="N",
+                       help="highest cube value, a power of two (default 64)")
+    rules.add_argument("--variant", default="standard", choices=tuple(VARIANTS),
+                       help="the variant: its starting position (default standard)")
     rules.add_argument("--dead-cube", choices=("refuse", "allow"), default="refuse",
                        help="doubling a dead cube in match play: refuse as gnubg does (default), or allow")
     p.set_defaults(func=_cmd_play)
@@ -503,7 +529,7 @@ def _bots_named(bots: Sequence[object], names: Sequence[str]) -> Iterator[None]:
         name = next((n for n, bot in zip(names, bots) if bot is culprit), None)
         if name is None:
             raise
-        raise BotFailedError(f"bot {name!r} failed: {type(exc).__name__}: {one_line(exc)}") from exc
+        raise BotFailedError(f"bot {name!r} failed: {failure_text(exc)}") from exc
 
 
 # ---------------------------------------------------------------- rollout
@@ -1192,6 +1218,10 @@ COMMANDS: list[Callable[[argparse._SubParsersAction[Parser]], None]] = [
 """The subcommands, in the order ``bgfast --help`` lists them."""
 
 
+_BARE_XGID = re.compile(r"-[-a-oA-O]{25}:")
+"""The start of an XGID without ``XGID=`` whose board's first point is empty."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog=PROG,
@@ -1218,6 +1248,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     if words[:1] == ["train"]:       # its own command line, passed on whole
         return _cmd_train(words[1:])
+    # an XGID without its prefix whose board starts with "-" would read as an option
+    words = [f"XGID={w}" if _BARE_XGID.match(w) else w for w in words]
     parser = build_parser()
     try:
         args = parser.parse_args(words)

@@ -168,6 +168,13 @@ def one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
+def failure_text(exc: BaseException) -> str:
+    """``exc`` on one line as a failure during play is quoted: bgfast's own errors by their
+    message alone (it says what happened: "engine 'x' exited"), any other with its type's
+    name first (a plugin's ``ZeroDivisionError: division by zero``)."""
+    return one_line(exc) if isinstance(exc, BgfastError) else f"{type(exc).__name__}: {one_line(exc)}"
+
+
 def shortened(text: str, limit: int = 100) -> str:
     """``text`` if it has at most ``limit`` characters, else its start and its end with
     ``...`` between, ``limit`` characters in all: how a message quotes a long input (a

@@ -46,7 +46,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, Protocol, TypeVar
 
 __all__ = ["QUIET_WORKER_CONFIG", "JobWindow", "Pending", "WorkerPool", "check_bots_on_workers", "dask_client",
-           "dask_workers", "exit_with_parent"]
+           "dask_workers", "exit_with_parent", "require_dask"]
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -384,6 +384,22 @@ playing matches gets back.  Give a cluster's ``dask worker`` processes the same 
 environment variables (the README's "Dask" paragraph)."""
 
 
+def require_dask() -> Any:
+    """The ``distributed`` module, for a caller that checks before any work that the dask
+    backend can run.
+
+    :raises MissingExtraError: dask.distributed is not installed.
+    """
+    try:
+        import dask  # noqa: F401  (the config dask_client sets)
+        import distributed
+    except ImportError:
+        from bgfast.errors import MissingExtraError
+
+        raise MissingExtraError("the dask backend needs dask.distributed: pip install 'bgfast[dask]'") from None
+    return distributed
+
+
 @contextlib.contextmanager
 def dask_client(workers: int, address: str | None, preload: tuple[str, ...] = ()) -> Iterator[Any]:
     """A ``distributed.Client`` of the scheduler at ``address``, or of a local cluster of
@@ -393,15 +409,9 @@ def dask_client(workers: int, address: str | None, preload: tuple[str, ...] = ()
 
     :raises MissingExtraError: dask.distributed is not installed.
     """
-    try:
-        import dask
-        import distributed
-    except ImportError:
-        from bgfast.errors import MissingExtraError
+    dist: Any = require_dask()  # untyped
+    import dask
 
-        raise MissingExtraError("the dask backend needs dask.distributed: pip install 'bgfast[dask]'") from None
-
-    dist: Any = distributed  # untyped
     cluster = None
     if address is None:
         config = dict(QUIET_WORKER_CONFIG)

@@ -167,8 +167,8 @@ def test_eval_of_a_pending_resignation_gives_the_chances_without_a_cube_action(c
 
 @pytest.mark.parametrize("argv, words", [
     (["eval", "4HPwATDgc/ABMx"], "invalid Position ID"),
-    (["eval", START, "--ply", "9"], "plies"),
-    (["eval", START, "--ply", "-1"], "non-negative"),
+    (["eval", START, "--ply", "9"], "argument --ply: expected a whole number from 0 to 3, got '9'"),
+    (["eval", START, "--ply", "-1"], "argument --ply: expected a whole number from 0 to 3, got '-1'"),
     (["eval", START, "--bot", "pubeval"], "no probabilities"),
     (["eval", START, "--bot", "nosuchbot"], "nosuchbot"),
     (["eval", START, "--pl", "1"], "unrecognized arguments"),
@@ -263,6 +263,15 @@ def test_eval_with_the_dice_rolled_says_why_it_gives_no_cube_action(capsys):
     code, out, _ = run(capsys, "eval", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")
     assert code == 0 and "proper cube action" not in out
     assert "no cube action: the dice are rolled (31)" in out
+
+
+@pytest.mark.parametrize("command", ["eval", "hint", "show"])
+def test_an_xgid_without_its_prefix_whose_board_starts_with_a_dash_is_a_position(capsys, command):
+    # it read as an option: "the following arguments are required: POSITION"
+    bare = "-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
+    code, out, err = run(capsys, command, bare)
+    assert (code, err) == (0, "")
+    assert (code, out) == run(capsys, command, "XGID=" + bare)[:2]
 
 
 def test_the_crawford_reason_gives_the_score_in_the_headers_order(capsys):

@@ -89,6 +89,24 @@ def test_a_rollout_engine_that_hangs_is_one_line_and_exit_1(capsys: pytest.Captu
     assert err.count("\n") == 1 and "gave no answer to 'go chequer' within 0.5 s" in err
 
 
+def test_a_rollout_engine_that_crashes_is_named_by_its_program_without_python_words(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # it was "bot 'ubgi' failed: EngineCrashedError: ..."
+    code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--bot", command(fake("crash", at=3)), "--trials", "36")
+    assert (code, out) == (1, "")
+    assert err.startswith("bgfast: error: bot ") and err.count("\n") == 1
+    assert "Error:" not in err and "'ubgi'" not in err
+
+
+def test_a_rollout_by_an_engine_cannot_be_saved_and_says_why(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--bot", PUBEVAL_ENGINE, "--trials", "36",
+                         "--save", str(tmp_path / "r.json"))
+    assert code == 2 and err.count("\n") == 1
+    assert "a rollout played by the outside engine " in err and "so that --extend can rebuild them" in err
+    assert "<UbgiBot" not in err and not (tmp_path / "r.json").exists()
+
+
 @pytest.mark.parametrize(("bot", "message"), [
     ("command:/no/such/engine --fast", "engine command '/no/such/engine' is not an executable file"),
     (command(fake("nohandshake")), "exited with status 1 while answering 'ubgi' (UBGI handshake)"),

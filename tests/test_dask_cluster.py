@@ -164,3 +164,14 @@ def test_a_chunk_that_raises_on_the_cluster_stops_the_run_naming_it(cluster: str
     object.__setattr__(spec.players[0], "options", {"no_such_option": 1})
     with pytest.raises(WorkerFailedError, match=r"a worker failed on chunk \d+: .*no_such_option"):
         run_tournament(spec, tmp_path / "bad.sqlite", backend="dask", scheduler=cluster)
+
+
+def test_the_dask_backend_without_dask_is_refused_before_any_file_is_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the results file, its log and its lock were left behind, reading "0 of 20 matches played"
+    from bgfast.errors import MissingExtraError
+
+    monkeypatch.setitem(sys.modules, "distributed", None)     # import distributed fails
+    with pytest.raises(MissingExtraError, match=r"pip install 'bgfast\[dask\]'"):
+        run_tournament(small_spec(), db=tmp_path / "dask.sqlite", backend="dask")
+    assert list(tmp_path.iterdir()) == []

@@ -151,6 +151,9 @@ def test_a_truncated_file_is_called_damaged_and_a_text_file_not_a_results_file(
 @pytest.mark.parametrize(("damage", "problem"), [
     ("DROP TABLE players", "its table(s) players are missing"),
     ("DROP TABLE matches", "its table(s) matches are missing"),
+    ("DROP TABLE chunk_units", "it has the chunk_seats table but not chunk_units (dropped?)"),
+    ("DROP TABLE chunk_seats", "it has the chunk_units table but not chunk_seats (dropped?)"),
+    ("DROP TABLE match_records", "it has the engine_counters table but not match_records (dropped?)"),
     ("DELETE FROM matches WHERE idx < 5", "run 'small' has 115 match rows where its finished chunks hold 120"),
     ("DELETE FROM chunks WHERE chunk = 0", "run 'small' has 120 match rows where its finished chunks hold 110"),
     ("DELETE FROM players WHERE name = 'random'", "80 matches are of players missing from its players table"),

@@ -60,8 +60,10 @@ def _swap(board: bytes) -> bytes:
 class Reference:
     """The search in plain Python: plays from :meth:`Position.children`, 0-ply values from the net."""
 
-    def __init__(self, model: nn.Model, filters: Filters, replies: str = "filtered") -> None:
+    def __init__(self, model: nn.Model, filters: Filters, replies: str = "filtered",
+                 zero_ply_weight: float = 0.0) -> None:
         self.model, self.filters, self.replies = model, filters, replies
+        self.zero_ply_weight = zero_ply_weight
         self.preroll = lru_cache(maxsize=None)(self._preroll)
 
     def roll(self, board: bytes, d1: int, d2: int) -> tuple[list[bytes], np.ndarray]:
@@ -108,7 +110,9 @@ class Reference:
                             reverse=True)
             top = [i for e, _, i in scored[:keep] if e >= scored[0][0] - window]
         valued = [(self.play_value(kids[i], plies), i) for i in top]
-        best = max(range(len(valued)), key=lambda j: (_equity(valued[j][0]), -j))
+        w = self.zero_ply_weight
+        best = max(range(len(valued)),
+                   key=lambda j: ((1 - w) * _equity(valued[j][0]) + w * float(keys[valued[j][1]]), -j))
         return kids[valued[best][1]], valued[best][0]
 
 
@@ -213,6 +217,50 @@ def test_the_play_at_each_ply_is_the_references(model: nn.Model, ply: int, repli
         play, value = ref.choose(board, d1, d2, ply)
         got = ev.choose(board, d1, d2)
         assert got == play or _equity(ref.play_value(got, ply)) == pytest.approx(_equity(value), abs=1e-6)
+
+
+@pytest.mark.parametrize("ply", [1, 2])
+def test_a_weighted_zero_ply_value_ranks_the_play_as_the_reference_does(model: nn.Model, ply: int) -> None:
+    ev = CoreEvaluator(model, NEURAL, ply=ply, zero_ply_weight=0.3)
+    ref = Reference(model, DEFAULT_FILTERS, "0-ply", zero_ply_weight=0.3)
+    plain = CoreEvaluator(model, NEURAL, ply=ply)
+    boards = _positions(12 if ply == 1 else 4, seed=31 + ply) + [SPECIAL["bearoff_contact"]]
+    differ = 0
+    for board in boards:
+        for d1, d2 in ((3, 1), (6, 4), (2, 2), (5, 3)):
+            play, value = ref.choose(board, d1, d2, ply)
+            got = ev.choose(board, d1, d2)
+            assert got == play or _equity(ref.play_value(got, ply)) == pytest.approx(_equity(value), abs=1e-6)
+            differ += got != plain.choose(board, d1, d2)
+            assert ev.on_roll(board, ply) == plain.on_roll(board, ply)     # values stay n-ply values
+    if ply == 1:
+        assert differ > 0          # the weight changes some plays
+
+
+def test_a_zero_ply_weight_of_one_plays_the_zero_ply_play_at_any_ply(model: nn.Model) -> None:
+    zero = CoreEvaluator(model, NEURAL)
+    for ply in (1, 2):
+        ev = CoreEvaluator(model, NEURAL, ply=ply, zero_ply_weight=1.0)
+        for board in _positions(6, seed=41):
+            for d1, d2 in ((3, 1), (6, 6), (5, 2)):
+                assert ev.choose(board, d1, d2) == zero.choose(board, d1, d2)
+
+
+def test_the_zero_ply_weight_is_checked_and_travels(model: nn.Model) -> None:
+    assert CoreEvaluator(model, NEURAL).zero_ply_weight == 0.0
+    ev = pickle.loads(pickle.dumps(CoreEvaluator(model, NEURAL, ply=1, zero_ply_weight=0.25)))
+    assert ev.zero_ply_weight == 0.25
+    for bad in (-0.1, 1.5, "0.2", True, float("nan")):
+        with pytest.raises(ValueError, match="0-ply value's weight"):
+            CoreEvaluator(model, NEURAL, zero_ply_weight=bad)
+    with pytest.raises(ValueError, match="0-ply weight"):
+        CoreEvaluator(get_bot("heuristic").evaluator.weights, EvaluatorKind.EVAL_HEURISTIC, zero_ply_weight=0.2)
+    for spec in ("neural:zero_ply_weight=-0.1", "neural:zero_ply_weight=2", "neural:zero_ply_weight=x"):
+        with pytest.raises(InvalidBotOptionsError, match="zero_ply_weight"):
+            get_bot(spec)
+    bot = get_bot("neural:ply=1,zero_ply_weight=0.2")
+    assert isinstance(bot, NeuralBot) and bot.evaluator.zero_ply_weight == 0.2
+    assert get_bot("neural", **bot.options()).evaluator.zero_ply_weight == 0.2
 
 
 def test_a_one_play_window_of_zero_is_the_greedy_play(model: nn.Model) -> None:

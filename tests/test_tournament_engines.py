@@ -277,7 +277,7 @@ def test_three_faults_in_one_match_forfeit_it_and_the_report_and_export_say_so(
     counts = engine_json(db, "broken")
     assert counts["forfeits"] == 2 and counts["illegal_answers"] == 6 and counts["restarts"] == 5
     text = load_standings(db).text()
-    assert "forfeited matches (index): 0 (broken vs pubeval), 1 (broken vs pubeval)" in text
+    assert "forfeited matches (index): 0 (broken forfeited to pubeval), 1 (broken forfeited to pubeval)" in text
     assert main(["export", str(db), "--match", "0", "--mat", str(tmp_path / "m.mat")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("bgfast: error: match 0 of run 'forfeit' was forfeited by 'broken'") and err.count("\n") == 1
@@ -290,8 +290,9 @@ def test_an_engine_that_can_no_longer_start_stops_the_run_instead_of_forfeiting_
         tmp_path: Path) -> None:
     text = spec_text("breaks", player("breaking", command=fake("breaks", 40, tmp_path / "broken")),
                      player("pubeval", bot="pubeval"), per_pairing=8, chunk=2)
-    with pytest.raises(WorkerFailedError, match="EngineStartError: engine 'breaking' could not be restarted 4 times in a row"):
+    with pytest.raises(WorkerFailedError, match="engine 'breaking' could not be restarted 4 times in a row") as info:
         run(tmp_path, text)
+    assert "EngineStartError" not in str(info.value)      # bgfast's own errors by their message alone
     rows = rows_of(tmp_path / "breaks.sqlite")[1:]
     assert 0 < len(rows) < 8 and sum(forfeit_of(row) == "breaking" for row in rows) <= 1   # at most one forfeit kept
 

@@ -105,6 +105,16 @@ def test_an_unknown_bot_is_named_with_the_player_index() -> None:
     assert "pubeval" in message
 
 
+def test_a_bot_spec_with_options_as_the_bot_says_how_a_spec_writes_it() -> None:
+    # it was "unknown bot 'neural:ply=1'", though --player takes that text
+    text = BASE + '\n[[players]]\nname = "x"\nbot = "neural:ply=1,cube=never,prune=false"\n'
+    message = error_of(text)
+    assert message.startswith("players[2].bot: 'neural:ply=1,cube=never,prune=false' holds options")
+    assert message.endswith('bot = "neural", cube = "never", options = { ply = 1, prune = false }')
+    fixed = BASE + '\n[[players]]\nname = "x"\nbot = "neural"\ncube = "never"\noptions = { ply = 1, prune = false }\n'
+    assert load(fixed).players[2].options == {"ply": 1, "prune": False}
+
+
 def test_a_cube_policy_the_bot_lacks_is_named() -> None:
     text = BASE.replace('name = "random"\nbot = "random"', 'name = "random"\nbot = "random"\ncube = "keith"')
     assert error_of(text).startswith("players[1].cube:")

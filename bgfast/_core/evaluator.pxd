@@ -51,5 +51,6 @@ cdef class CoreEvaluator:
     cdef readonly object filters      # the net's move filters (normal form), None for the heuristic
     cdef readonly object replies      # how the net's search chooses replies (search.REPLIES), None for the heuristic
     cdef readonly object prune        # whether the net's search prunes replies (bool), None for the heuristic
+    cdef readonly object zero_ply_weight  # the 0-ply value's weight in the net's choices (float), None for the heuristic
     cdef int _reserve(self, int plies) except -1
     cdef Search* _own_search(self, int plies) except NULL

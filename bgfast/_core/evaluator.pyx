@@ -296,8 +296,12 @@ cdef class CoreEvaluator:
         and values only their best few by the net (gnubg's pruning inside its look-ahead:
         :c:func:`neural_roll_best`); None = whenever the model has pruning nets.  It changes
         values at 1 ply and more (the favourite of a roll is sometimes missed), not at 0.
+    :param zero_ply_weight: ``w``, 0 to 1: a checker-play choice at ``n`` >= 1 plies ranks the
+        plays its filters keep by ``(1 - w)`` times their ``n``-ply value plus ``w`` times their
+        0-ply value (at the root and for ``"filtered"`` replies; the values it reports stay
+        ``n``-ply ones); None = 0, the plain ``n``-ply value.
     :raises ValueError: an unknown kind, ``filter``, ``blend``, ``ply``, ``cube_ply``,
-        ``filters``, ``cache_size`` or ``replies`` out of range, or ``filter`` / ``blend`` for the net,
+        ``filters``, ``cache_size``, ``replies`` or ``zero_ply_weight`` out of range, or ``filter`` / ``blend`` for the net,
         a ply above 0 (checker play) or 1 (cube) or search settings for the heuristic,
         ``prune`` without pruning nets.
     :raises TypeError: ``weights`` that do not fit the kind.
@@ -308,7 +312,7 @@ cdef class CoreEvaluator:
     """
 
     def __cinit__(self, weights, kind=None, filter=None, blend=None, ply=None, cube_ply=None, filters=None,
-                  cache_size=None, replies=None, prune=None):
+                  cache_size=None, replies=None, prune=None, zero_ply_weight=None):
         kind = EVAL_HEURISTIC if kind is None else kind
         ply = 0 if ply is None else ply
         cube_ply = 1 if cube_ply is None else cube_ply
@@ -336,6 +340,11 @@ cdef class CoreEvaluator:
             elif prune and (<Model> weights).prune_hidden == 0:
                 raise ValueError("prune=True needs a model with pruning nets (bgfast train prune)")
             self.prune = prune
+            zero_ply_weight = 0.0 if zero_ply_weight is None else zero_ply_weight
+            if (isinstance(zero_ply_weight, bool) or not isinstance(zero_ply_weight, (int, float))
+                    or not 0.0 <= zero_ply_weight <= 1.0):
+                raise ValueError("the 0-ply value's weight is a number from 0 to 1, got %r" % (zero_ply_weight,))
+            self.zero_ply_weight = float(zero_ply_weight)
             self.weights = weights
             self.ev.kind = kind
             self.ev.ply = ply
@@ -350,6 +359,7 @@ cdef class CoreEvaluator:
             search_set_filters(self.ev.search, self.filters)
             search_set_replies(self.ev.search, self.replies)
             self.ev.search.prune = self.prune
+            self.ev.search.zero_ply_weight = self.zero_ply_weight
             self._reserve(max(ply, cube_ply - 1))
             return
         filter = _heuristic.DEFAULT_FILTER if filter is None else filter
@@ -360,8 +370,10 @@ cdef class CoreEvaluator:
             raise ValueError("the heuristic evaluator plays at ply 0 only, got %r" % (ply,))
         if cube_ply not in (0, 1):
             raise ValueError("the heuristic evaluator's cube estimates are at 0 or 1 ply, got %r" % (cube_ply,))
-        if filters is not None or cache_size is not None or replies is not None or prune is not None:
-            raise ValueError("the heuristic evaluator has no search: no move filters, cache, replies or pruning")
+        if (filters is not None or cache_size is not None or replies is not None or prune is not None
+                or zero_ply_weight is not None):
+            raise ValueError("the heuristic evaluator has no search: no move filters, cache, replies, pruning "
+                             "or 0-ply weight")
         if not 0 <= filter <= H_FILTER_MAX:
             raise ValueError("the move filter keeps 0 (all) to %d plays, got %r" % (H_FILTER_MAX, filter))
         if not 0.0 <= blend <= 1.0:
@@ -382,12 +394,12 @@ cdef class CoreEvaluator:
     def __reduce__(self):
         if self.ev.kind == EVAL_NEURAL:
             return (CoreEvaluator, (self.weights, self.kind, None, None, self.ply, self.cube_ply, self.filters,
-                                    self.cache_size, self.replies, self.prune))
+                                    self.cache_size, self.replies, self.prune, self.zero_ply_weight))
         return (CoreEvaluator, (self.weights, self.kind, self.filter, self.blend, None, self.cube_ply))
 
     cdef Search* _own_search(self, int plies) except NULL:
         """A search for one batch, with its own cache (of this evaluator's size) and this
-        evaluator's filters, replies and pruning, room for ``plies``: threads may run batches of one
+        evaluator's filters, replies, pruning and 0-ply weight, room for ``plies``: threads may run batches of one
         evaluator at once.  The caller frees it."""
         cdef Search* search = search_new(self.ev.model, self.ev.search.cache_size)
         if search == NULL or not search_reserve(search, plies):
@@ -396,6 +408,7 @@ cdef class CoreEvaluator:
         search.filters = self.ev.search.filters
         search.replies = self.ev.search.replies
         search.prune = self.ev.search.prune
+        search.zero_ply_weight = self.ev.search.zero_ply_weight
         return search
 
     cdef int _reserve(self, int plies) except -1:

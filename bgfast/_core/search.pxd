@@ -34,6 +34,7 @@ ctypedef struct Search:
     MoveFilter filters[SEARCH_MAX_PLIES + 1][SEARCH_MAX_PLIES]   # [n][k]: an n-ply choice's filter at k plies
     int replies                         # REPLIES_0PLY or REPLIES_FILTERED
     bint prune                          # rank a reply's plays by the pruning nets first (neural_roll_best)
+    double zero_ply_weight              # a choice ranks its survivors by (1 - w) deep value + w 0-ply value
     float* scratch                      # NOUT * MAX_CHILDREN floats: one roll's 0-ply values
     int depth                           # generators allocated in gens
     MoveGen* gens[SEARCH_MAX_PLIES]

@@ -233,12 +233,17 @@ cdef int _choose(Search* s, const MoveGen* g, NeuralRolls* rolls, int plies, con
     cdef int top[SEARCH_MAX_KEEP]
     cdef int order[SEARCH_MAX_KEEP]
     cdef double keys[SEARCH_MAX_KEEP]
+    cdef double zero[SEARCH_MAX_KEEP]          # each candidate's 0-ply value, beside ``top``
+    cdef double zero_order[SEARCH_MAX_KEEP]
     cdef float probs[SEARCH_MAX_KEEP][NOUT]
     cdef int n, j, i, k, best
     cdef double v, best_v = 0, unit = 1.0 if value == NULL else value.unit
+    cdef double w = s.zero_ply_weight
     cdef const MoveFilter* f = s.filters[plies]
     cdef float window = f[0].window if value == NULL else <float> (f[0].window * value.unit)
     n = neural_roll_candidates(s.model, rolls, g, top, f[0].keep, window, NULL, value, s.scratch)
+    for j in range(n):                         # the scratch holds every play's 0-ply probabilities
+        zero[j] = _value(value, s.scratch + NOUT * top[j])
     for k in range(1, plies):
         if f[k].keep == 0 or n <= 1:
             continue
@@ -249,9 +254,11 @@ cdef int _choose(Search* s, const MoveGen* g, NeuralRolls* rolls, int plies, con
             while i > 0 and keys[i - 1] < v:
                 keys[i] = keys[i - 1]
                 order[i] = order[i - 1]
+                zero_order[i] = zero_order[i - 1]
                 i -= 1
             keys[i] = v
             order[i] = top[j]
+            zero_order[i] = zero[j]
         if n > f[k].keep:
             n = f[k].keep
         for j in range(1, n):
@@ -260,12 +267,15 @@ cdef int _choose(Search* s, const MoveGen* g, NeuralRolls* rolls, int plies, con
                 break
         for j in range(n):
             top[j] = order[j]
+            zero[j] = zero_order[j]
     if n <= 1 and out == NULL:
         return top[0]
     best = 0
     for j in range(n):
         _play_value(s, &g.items[top[j]].board, plies, depth, probs[j])
         v = _value(value, probs[j])
+        if w != 0:
+            v = (1.0 - w) * v + w * zero[j]
         if j == 0 or v > best_v:
             best_v = v
             best = j

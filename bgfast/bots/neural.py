@@ -26,7 +26,7 @@ from bgfast.met import MatchEquityTable
 from bgfast.formats.text import parse_position
 from bgfast.position import Position
 from bgfast.probabilities import Probabilities
-from bgfast.validation import flag, whole_number
+from bgfast.validation import flag, real_number, whole_number
 
 __all__ = ["DEFAULT_FILTERS", "DEFAULT_REPLIES", "PLIES", "REPLIES", "MoveFilters", "NeuralBot", "filters_text",
            "move_filters", "shipped_weights"]
@@ -127,6 +127,10 @@ class NeuralBot(CoreBot):
         weights' pruning nets and values only their best ``5 + floor(log2(plays))`` by the
         net, as gnubg does inside its look-ahead (:mod:`bgfast.train.prune`); None (the
         default): whenever the weights hold pruning nets.  0-ply play is the same either way.
+    :param zero_ply_weight: ``w``, 0 to 1 (default 0): a choice at 1 ply or more ranks the
+        plays its filters keep by ``(1 - w)`` times their ``ply``-ply value plus ``w`` times
+        their 0-ply value.  Evaluations, cube decisions and the values of replies stay
+        ``n``-ply ones.
     :param cube: ``"auto"`` (the default: Janowski in money play, the match equity table
         in match play), ``"janowski"`` (Janowski at every score), ``"met"`` (the same as
         ``"auto"``) or ``"never"`` (never doubles, always takes): the values at the leaves
@@ -169,7 +173,8 @@ class NeuralBot(CoreBot):
     def __init__(self, ply: int = 0, cube: str | None = None,
                  weights: Weights | str | os.PathLike[str] | None = None,
                  cube_efficiency: float = 0.68, seed: int = 0, cube_ply: int = 1,
-                 filters: object = None, replies: str = DEFAULT_REPLIES, prune: bool | None = None) -> None:
+                 filters: object = None, replies: str = DEFAULT_REPLIES, prune: bool | None = None,
+                 zero_ply_weight: float = 0.0) -> None:
         super().__init__(cube, cube_efficiency, seed)
         self.ply = whole_number(ply, "ply", low=PLIES[0], high=PLIES[-1], error=InvalidBotOptionsError)
         self.cube_ply = whole_number(cube_ply, "cube_ply", low=PLIES[0], high=PLIES[-1],
@@ -192,9 +197,11 @@ class NeuralBot(CoreBot):
         if prune and not self._weights.prune_hidden:
             raise InvalidBotOptionsError("prune=true needs weights with pruning nets (bgfast train prune)")
         self.prune = prune
+        self.zero_ply_weight = real_number(zero_ply_weight, "zero_ply_weight", low=0.0, high=1.0,
+                                           error=InvalidBotOptionsError)
         self._evaluator = CoreEvaluator(self._weights.model(), EvaluatorKind.EVAL_NEURAL, ply=self.ply,
                                         cube_ply=self.cube_ply, filters=self.filters, replies=self.replies,
-                                        prune=prune)
+                                        prune=prune, zero_ply_weight=self.zero_ply_weight)
 
     def options(self) -> Mapping[str, object]:
         """The options that rebuild this bot with :func:`bgfast.bots.get_bot`."""
@@ -207,6 +214,8 @@ class NeuralBot(CoreBot):
             extra["replies"] = self.replies
         if self.prune is not None:
             extra["prune"] = self.prune
+        if self.zero_ply_weight:
+            extra["zero_ply_weight"] = self.zero_ply_weight
         if self.weights is not None:
             extra["weights"] = self.weights
         return {**super().options(), **extra}

@@ -52,7 +52,7 @@ from bgfast.bots.base import CoreBot, CubeResponse
 from bgfast.bots.spec import BotRecipe, portable_bot, rebuild_bot
 from bgfast.cube import cubeless_equities, dead_cube_mwc, mwc
 from bgfast.dice import ALL_36, Dice
-from bgfast.errors import BotFailedError, InvalidRolloutError, OutputFileError, RolloutSaveError, RolloutWorkerError, one_line
+from bgfast.errors import BotFailedError, InvalidRolloutError, OutputFileError, RolloutSaveError, RolloutWorkerError, failure_text
 from bgfast.game import CoreConfig, failed_bot, make_runner, position_played
 from bgfast.match import MatchState, Rules
 from bgfast.met import MatchEquityTable
@@ -296,7 +296,7 @@ class _Worker:
             if culprit is None:
                 raise
             bot = culprit.bot if isinstance(culprit, _Cubeless) else culprit
-            raise BotFailedError(f"bot {BotRecipe.of(bot).text()!r} failed: {type(exc).__name__}: {one_line(exc)}") from exc
+            raise BotFailedError(f"bot {_bot_name(bot)!r} failed: {failure_text(exc)}") from exc
 
     def _run(self, start: int, stop: int, active: tuple[int, ...] | None) -> np.ndarray:
         out = np.zeros((len(self.task.lines), stop - start, VALUES))
@@ -932,3 +932,10 @@ def _results(pos: Position, match: MatchState, roll: Dice | None, shown_play: st
                               dropped_after=None if pruning is None else pruning.dropped_after.get(j))
                    for j in order)
     return dataclasses.replace(singles[best], plays=ranked)
+
+
+def _bot_name(bot: object) -> str:
+    """A bot as a failure names it: an outside engine by its label (its program's name),
+    any other bot by its spec."""
+    label = getattr(bot, "label", None)
+    return label if isinstance(label, str) and label else BotRecipe.of(bot).text()

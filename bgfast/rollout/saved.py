@@ -75,7 +75,11 @@ def request_options(request: RolloutRequest) -> dict[str, Any]:
     def spec(bot: Any) -> str:
         recipe = portable_bot(bot)
         if not isinstance(recipe, BotRecipe):
-            raise InvalidRolloutError(f"bot {bot!r} is not a registered bot: a rollout it plays cannot be saved")
+            label = getattr(bot, "label", None)
+            what = (f"the outside engine {label!r}" if isinstance(label, str) and label
+                    else f"the bot {type(bot).__name__!r}, which has no bot spec")
+            raise InvalidRolloutError(f"a rollout played by {what} cannot be saved: a save names its bots by "
+                                      "their specs, so that --extend can rebuild them")
         return recipe.text()
 
     rules = request.rules

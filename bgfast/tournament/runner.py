@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 from bgfast.engines.players import preflight
 from bgfast.engines.resilient import MAX_FORFEITS_IN_A_ROW
 from bgfast.errors import EngineForfeitsError, shortened
+from bgfast.procs import require_dask
 from bgfast.tournament.judged import chunk_records, chunks_of, unit_scores
 from bgfast.tournament.pairs import Pentanomial, unit_wins
 from bgfast.tournament.progress import QuietReporter, Reporter
@@ -82,6 +83,8 @@ def run_tournament(spec: TournamentSpec | str | Path, db: str | Path | None = No
         raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
     if scheduler is not None and backend != "dask":
         raise ValueError("a scheduler address is only for the dask backend")
+    if backend == "dask":
+        require_dask()  # before the results file is made
     if workers is None:
         workers = os.cpu_count() or 1
     workers = whole_number(workers, "workers", low=1)

@@ -292,6 +292,33 @@ class JudgeSpec:
         return {"bot": self.bot, **self.options, "luck_filter": self.luck_filter}
 
 
+def _options_in_name(bot: str) -> str | None:
+    """For a bot spec with options (``neural:ply=1``, as ``--player`` takes it) given as a
+    player's ``bot``, the same player in a spec's keys (``bot = "neural", options = { ply = 1 }``,
+    the cube policy in ``cube``); else None."""
+    from bgfast.bots import available_bots
+    from bgfast.bots.spec import parse_bot_spec
+    from bgfast.errors import UnknownBotError
+
+    name, colon, rest = bot.partition(":")
+    if not colon or "=" not in rest or name not in available_bots():
+        return None
+    try:
+        options = parse_bot_spec(bot)[1]
+    except UnknownBotError:
+        return None
+
+    def toml(value: object) -> str:
+        return str(value).lower() if isinstance(value, bool) else json.dumps(value)
+
+    keys = [f"bot = {toml(name)}"]
+    if "cube" in options:
+        keys.append(f"cube = {toml(options.pop('cube'))}")
+    if options:
+        keys.append("options = { " + ", ".join(f"{k} = {toml(v)}" for k, v in options.items()) + " }")
+    return ", ".join(keys)
+
+
 @dataclass(frozen=True)
 class TournamentSpec:
     """A whole tournament.  Build it with :meth:`from_toml` (or :meth:`from_dict`),
@@ -473,6 +500,10 @@ class TournamentSpec:
         if "timeout_s" in table:
             raise _fail(f"{path}.timeout_s", "is only for outside players (command or engine)")
         bot = _str(table["bot"], f"{path}.bot")
+        written = _options_in_name(bot)
+        if written is not None:
+            raise _fail(f"{path}.bot", f"{bot!r} holds options, as --player takes them; in a spec they "
+                        f"have keys of their own: {written}")
         if bot not in available_bots() and not is_plugin_name(bot):
             raise _fail(f"{path}.bot", f"unknown bot {bot!r} (known bots: {', '.join(sorted(available_bots()))}; "
                         "or a plugin, module:factory)")

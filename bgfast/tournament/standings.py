@@ -346,7 +346,7 @@ class Standings:
                 lines.append(f"({p.name} answered 'unsupported' to cube decisions: its {p.engine.cube_by_policy} "
                              f"cube decisions were made by bgfast's cube policy {DEFAULT_CUBE_POLICY!r})")
         if self.forfeits:
-            shown = ", ".join(f"{idx} ({loser} vs {winner})" for _, idx, loser, winner in self.forfeits[:10])
+            shown = ", ".join(f"{idx} ({loser} forfeited to {winner})" for _, idx, loser, winner in self.forfeits[:10])
             more = f" and {len(self.forfeits) - 10} more" if len(self.forfeits) > 10 else ""
             lines.append(f"forfeited matches (index): {shown}{more}")
         return lines
@@ -507,7 +507,7 @@ def _table(names: dict[int, str], seat_totals: list[SeatTotals], unit_totals: li
                         nan if too_few_for_error(per_player[i].matches) else stratified_ratio_se(strata[i]),
                         counters.get(pid, EngineCounters()), plays.get(pid, ""), units[i])
          for i, pid in enumerate(ids) if per_player[i].matches),
-        key=lambda p: (-p.elo, p.name))
+        key=lambda p: (math.isnan(p.elo), 0.0 if math.isnan(p.elo) else -p.elo, p.name))  # NaN last, not anywhere
     pairings = tuple(PairingStanding(names[ids[a]], names[ids[b]], s, results[(a, b)], results[(a, b)].elo(rating))
                      for (a, b), s in sorted(pairs.items()))
     return tuple(players), pairings, ratings.prior_draws

@@ -27,7 +27,7 @@ import numpy as np
 
 from bgfast.engines.players import play_match, take_counters
 from bgfast.engines.record import RecordingBot, plays_in_core
-from bgfast.errors import WorkerFailedError, one_line
+from bgfast.errors import WorkerFailedError, failure_text
 from bgfast.game import JUDGED_COLUMNS, failed_bot, play_matches
 from bgfast.position import Position
 from bgfast.procs import JobWindow, WorkerPool, check_bots_on_workers, dask_client, dask_workers
@@ -86,7 +86,7 @@ def _failure(exc: Exception, players: _Players | None) -> str:
     """``exc`` in one line as the run's error quotes it; an error a player's own code raised
     (a plugin's ``choose_move``...: :func:`bgfast.game.failed_bot`) names the player and its bot,
     ``player 'NAME' (bot 'BOT') failed: ExcType: message``."""
-    message = f"{type(exc).__name__}: {one_line(exc)}"
+    message = failure_text(exc)
     culprit = failed_bot(exc)
     if players is None or culprit is None:
         return message

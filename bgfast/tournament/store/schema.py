@@ -319,11 +319,18 @@ def find_damage(conn: sqlite3.Connection) -> str | None:
     (:func:`spec_problem`), matches of players or runs that are not
     in it, a run whose match rows are not the matches its finished chunks hold, a judged
     run without a row of judged figures for each of its matches, or chunk sums that are
-    not its chunks' (rows of one table deleted, a table dropped).  Call it inside one read
+    not its chunks' (rows of one table deleted, a table dropped), or one table of
+    :data:`TOTALS_TABLES` or :data:`ENGINE_TABLES` without the other (a file of an earlier
+    version lacks both).  Call it inside one read
     transaction: counts read in two snapshots, around a chunk a run writing to the file
     commits, would disagree."""
     chunks: dict[tuple[int, int], int] = {}
     sums: list[tuple[str, dict[tuple[int, int], int]]] = []
+    tables = table_names(conn)
+    for pair in (TOTALS_TABLES, ENGINE_TABLES):     # files have or lack each pair whole
+        if tables & pair and not pair <= tables:
+            return (f"it has the {', '.join(sorted(tables & pair))} table but not "
+                    f"{', '.join(sorted(pair - tables))} (dropped?)")
     orphans = conn.execute("SELECT COUNT(*) FROM matches WHERE player0 NOT IN (SELECT player FROM players) "
                            "OR player1 NOT IN (SELECT player FROM players)").fetchone()[0]
     played = dict(conn.execute("SELECT run, COUNT(*) FROM matches GROUP BY run"))
