@@ -562,20 +562,24 @@ def format_move(move: Move) -> str:
     return " ".join(f"{'bar' if s.src == BAR else s.src}/{'off' if s.dst == OFF else s.dst}" for s in steps)
 
 
-_STEP = re.compile(r"(bar|\d{1,2})/(off|\d{1,2})\*?(?:\(([1-4])\))?\Z")
+_STEP = re.compile(r"(bar|\d{1,2})((?:/(?:off|\d{1,2})\*?)+)(?:\(([1-4])\))?\Z")
 
 
 def parse_steps(payload: str) -> tuple[tuple[int, int], ...]:
     """The ``(from, to)`` steps of a UBGI move payload, in the mover's numbering
-    (``bar`` = 25, ``off`` = 0; ``pass`` = no step).
+    (``bar`` = 25, ``off`` = 0; ``pass`` = no step).  Besides UBGI's ``from/to`` tokens it
+    reads gnubg's notation: a ``*`` after a hit, ``(n)`` for a token played ``n`` times, and
+    one checker's steps chained (``24/20*/17`` is ``24/20 20/17``).
 
     >>> parse_steps("bar/20 6/off")
     ((25, 20), (6, 0))
     >>> parse_steps("13/10*(2)")
     ((13, 10), (13, 10))
+    >>> parse_steps("24/20*/17 6/5")
+    ((24, 20), (20, 17), (6, 5))
 
-    :raises InvalidMoveError: a token that is not ``from/to`` with ``from`` in bar, 1..24
-        and ``to`` in 1..24, off, lower than ``from``.
+    :raises InvalidMoveError: a token that is not ``from/to`` (or a chain of them) with each
+        ``from`` in bar, 1..24 and each ``to`` in 1..24, off, lower than its ``from``.
     """
     words = payload.split()
     if words == ["pass"]:
@@ -587,13 +591,19 @@ def parse_steps(payload: str) -> tuple[tuple[int, int], ...]:
         m = _STEP.match(word)
         if m is None:
             raise InvalidMoveError(f"cannot read {word!r} in UBGI move {payload!r}: expected from/to")
-        src = BAR if m.group(1) == "bar" else int(m.group(1))
-        dst = OFF if m.group(2) == "off" else int(m.group(2))
-        numbers_ok = (m.group(1) == "bar" or 1 <= src <= 24) and (m.group(2) == "off" or 1 <= dst <= 24)
-        if not numbers_ok or dst >= src:
-            raise InvalidMoveError(f"{word!r} in UBGI move {payload!r} does not move toward home "
-                                   "from bar or 24..1 to 23..1 or off")
-        steps.extend([(src, dst)] * int(m.group(3) or 1))
+        points = [m.group(1), *(p.rstrip("*") for p in m.group(2).split("/")[1:])]
+        chain = []
+        for a, b in zip(points, points[1:]):
+            if a == "off":
+                raise InvalidMoveError(f"{word!r} in UBGI move {payload!r} goes on after bearing off")
+            src = BAR if a == "bar" else int(a)
+            dst = OFF if b == "off" else int(b)
+            numbers_ok = (a == "bar" or 1 <= src <= 24) and (b == "off" or 1 <= dst <= 24)
+            if not numbers_ok or dst >= src:
+                raise InvalidMoveError(f"{word!r} in UBGI move {payload!r} does not move toward home "
+                                       "from bar or 24..1 to 23..1 or off")
+            chain.append((src, dst))
+        steps.extend(chain * int(m.group(3) or 1))
     return tuple(steps)
 
 

@@ -24,7 +24,8 @@ class Reporter(Protocol):
 
     def on_status(self, text: str) -> None:
         """The run's standing after that chunk, one line: the LLR and its bounds in an SPRT
-        run, else the leader and its margin (optional: the runner skips reporters without it)."""
+        run, else the leader's and the runner-up's shares of match wins (optional: the runner
+        skips reporters without it)."""
 
     def on_finish(self, standings: Standings) -> None:
         """The run ended (finished, stopped by SPRT, or interrupted: ``standings`` is what is saved)."""
@@ -48,7 +49,8 @@ class QuietReporter:
 
 class ProgressReporter:
     """A tqdm progress bar on stderr: matches done, matches/s, ETA, and the standing
-    (the LLR and its bounds in an SPRT run, else the leader and its margin)."""
+    (the LLR and its bounds in an SPRT run, else the leader's and the runner-up's shares of
+    match wins)."""
 
     def __init__(self, file: IO[str] | None = None) -> None:
         self._file = file

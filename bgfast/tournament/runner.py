@@ -298,7 +298,8 @@ class _ForfeitStreaks:
 
 
 class _Leader:
-    """Match wins so far, for the progress line of a plain run: the leader and its margin."""
+    """Match wins so far, for the progress line of a plain run: the leader's and the
+    runner-up's shares of match wins."""
 
     def __init__(self, spec: TournamentSpec, store: Store, run: RunInfo) -> None:
         self.names = [p.name for p in spec.players]
@@ -320,7 +321,7 @@ class _Leader:
         if len(share) < 2:
             return ""
         (first, leader), (second, runner_up) = share[0], share[1]
-        return f"leader {leader} {100 * first:.1f}% (+{100 * (first - second):.1f} over {runner_up})"
+        return f"{leader} leads: {100 * first:.1f}% wins ({runner_up} {100 * second:.1f}%)"
 
 
 def _check_engines(spec: TournamentSpec) -> list[str]:
