@@ -20,7 +20,7 @@ from bgfast._core import neural as nn
 from bgfast._core.evaluator import CoreEvaluator, EvaluatorKind
 from bgfast._core.search import DEFAULT_FILTERS, DEFAULT_REPLIES, GREEDY_FILTERS, REPLIES, check_filters, check_replies
 from bgfast.bots import get_bot
-from bgfast.bots.neural import NeuralBot, filters_text, move_filters, shipped_weights
+from bgfast.bots.neural import DEFAULT_ZERO_PLY_WEIGHTS, NeuralBot, filters_text, move_filters, shipped_weights
 from bgfast.errors import InvalidBotOptionsError
 from bgfast.game import MatchPlayer
 from bgfast.match import Rules
@@ -258,9 +258,15 @@ def test_the_zero_ply_weight_is_checked_and_travels(model: nn.Model) -> None:
     for spec in ("neural:zero_ply_weight=-0.1", "neural:zero_ply_weight=2", "neural:zero_ply_weight=x"):
         with pytest.raises(InvalidBotOptionsError, match="zero_ply_weight"):
             get_bot(spec)
-    bot = get_bot("neural:ply=1,zero_ply_weight=0.2")
-    assert isinstance(bot, NeuralBot) and bot.evaluator.zero_ply_weight == 0.2
-    assert get_bot("neural", **bot.options()).evaluator.zero_ply_weight == 0.2
+    for ply, weight in enumerate(DEFAULT_ZERO_PLY_WEIGHTS):        # the bot's defaults: 0.2 at 1 ply
+        assert NeuralBot(ply=ply).evaluator.zero_ply_weight == weight
+        assert "zero_ply_weight" not in NeuralBot(ply=ply).options()
+    assert DEFAULT_ZERO_PLY_WEIGHTS[1] == 0.2 and DEFAULT_ZERO_PLY_WEIGHTS[2] == 0
+    for spec, weight in (("neural:ply=1,zero_ply_weight=0", 0.0), ("neural:ply=2,zero_ply_weight=0.3", 0.3)):
+        bot = get_bot(spec)
+        assert isinstance(bot, NeuralBot) and bot.evaluator.zero_ply_weight == weight
+        assert bot.options()["zero_ply_weight"] == weight
+        assert get_bot("neural", **bot.options()).evaluator.zero_ply_weight == weight
 
 
 def test_a_one_play_window_of_zero_is_the_greedy_play(model: nn.Model) -> None:

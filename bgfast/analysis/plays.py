@@ -8,7 +8,9 @@ the average over the opponent's 21 rolls of its best 0-ply reply) and flipped to
 mover's view (:meth:`Judge.after_play <bgfast.analysis.judge.Judge.after_play>`).
 
 The play's equity is the value the neural bot's own checker play maximizes, so that the
-best play of a hint is the play the bot makes:
+best play of a hint is the play the bot makes (at 0 ply, and deeper among the plays its
+move filters keep; at 1 ply the bot also weighs each play's 0-ply value, its
+``zero_ply_weight``, where the hint ranks by the 1-ply value alone):
 
 * match play: the mover's cubeful match winning chance with the cube as it stands after
   the play (:meth:`Situation.cubeful_value <bgfast.analysis.situation.Situation.cubeful_value>`),

@@ -28,13 +28,19 @@ from bgfast.position import Position
 from bgfast.probabilities import Probabilities
 from bgfast.validation import flag, real_number, whole_number
 
-__all__ = ["DEFAULT_FILTERS", "DEFAULT_REPLIES", "PLIES", "REPLIES", "MoveFilters", "NeuralBot", "filters_text",
-           "move_filters", "shipped_weights"]
+__all__ = ["DEFAULT_FILTERS", "DEFAULT_REPLIES", "DEFAULT_ZERO_PLY_WEIGHTS", "PLIES", "REPLIES", "MoveFilters",
+           "NeuralBot", "filters_text", "move_filters", "shipped_weights"]
 
 PLIES = (0, 1, 2, 3)
 """Look-ahead depths, in gnubg's numbering: 0 = the bare net, ``n`` = the average over the
 21 rolls of the value at ``n - 1`` plies of the opponent's reply (its 0-ply favourite by
 default, gnubg's tree; or its own ``n - 1``-ply choice: ``replies``)."""
+
+DEFAULT_ZERO_PLY_WEIGHTS = (0.0, 0.2, 0.0, 0.0)
+"""The bot's ``zero_ply_weight`` at plies 0 to 3 unless given: at 1 ply a play is chosen by
+0.8 times its 1-ply value plus 0.2 times its 0-ply value (measured on the shipped net, cubeless
+money, paired dice: +0.007 ppg against the plain 1-ply choice; see
+``bgfast/data/weights/neural.md``, Strength); at 2 plies any weight measured worse."""
 
 MoveFilters: TypeAlias = tuple[tuple[tuple[int, float] | None, ...], ...]
 """Move filters in normal form: for plies 1, 2, 3, one ``(keep, window)`` or None (skipped)
@@ -127,10 +133,11 @@ class NeuralBot(CoreBot):
         weights' pruning nets and values only their best ``5 + floor(log2(plays))`` by the
         net, as gnubg does inside its look-ahead (:mod:`bgfast.train.prune`); None (the
         default): whenever the weights hold pruning nets.  0-ply play is the same either way.
-    :param zero_ply_weight: ``w``, 0 to 1 (default 0): a choice at 1 ply or more ranks the
-        plays its filters keep by ``(1 - w)`` times their ``ply``-ply value plus ``w`` times
-        their 0-ply value.  Evaluations, cube decisions and the values of replies stay
-        ``n``-ply ones.
+    :param zero_ply_weight: ``w``, 0 to 1: a choice at 1 ply or more ranks the plays its
+        filters keep by ``(1 - w)`` times their ``ply``-ply value plus ``w`` times their 0-ply
+        value; None (the default): :data:`DEFAULT_ZERO_PLY_WEIGHTS` for the bot's ``ply``,
+        0.2 at 1 ply and 0 at the others (0: gnubg's plain ``n``-ply choice).  Evaluations,
+        cube decisions, hints and the values of replies stay ``n``-ply ones.
     :param cube: ``"auto"`` (the default: Janowski in money play, the match equity table
         in match play), ``"janowski"`` (Janowski at every score), ``"met"`` (the same as
         ``"auto"``) or ``"never"`` (never doubles, always takes): the values at the leaves
@@ -174,7 +181,7 @@ class NeuralBot(CoreBot):
                  weights: Weights | str | os.PathLike[str] | None = None,
                  cube_efficiency: float = 0.68, seed: int = 0, cube_ply: int = 1,
                  filters: object = None, replies: str = DEFAULT_REPLIES, prune: bool | None = None,
-                 zero_ply_weight: float = 0.0) -> None:
+                 zero_ply_weight: float | None = None) -> None:
         super().__init__(cube, cube_efficiency, seed)
         self.ply = whole_number(ply, "ply", low=PLIES[0], high=PLIES[-1], error=InvalidBotOptionsError)
         self.cube_ply = whole_number(cube_ply, "cube_ply", low=PLIES[0], high=PLIES[-1],
@@ -197,8 +204,9 @@ class NeuralBot(CoreBot):
         if prune and not self._weights.prune_hidden:
             raise InvalidBotOptionsError("prune=true needs weights with pruning nets (bgfast train prune)")
         self.prune = prune
-        self.zero_ply_weight = real_number(zero_ply_weight, "zero_ply_weight", low=0.0, high=1.0,
-                                           error=InvalidBotOptionsError)
+        self.zero_ply_weight = (DEFAULT_ZERO_PLY_WEIGHTS[self.ply] if zero_ply_weight is None else
+                                real_number(zero_ply_weight, "zero_ply_weight", low=0.0, high=1.0,
+                                            error=InvalidBotOptionsError))
         self._evaluator = CoreEvaluator(self._weights.model(), EvaluatorKind.EVAL_NEURAL, ply=self.ply,
                                         cube_ply=self.cube_ply, filters=self.filters, replies=self.replies,
                                         prune=prune, zero_ply_weight=self.zero_ply_weight)
@@ -214,7 +222,7 @@ class NeuralBot(CoreBot):
             extra["replies"] = self.replies
         if self.prune is not None:
             extra["prune"] = self.prune
-        if self.zero_ply_weight:
+        if self.zero_ply_weight != DEFAULT_ZERO_PLY_WEIGHTS[self.ply]:
             extra["zero_ply_weight"] = self.zero_ply_weight
         if self.weights is not None:
             extra["weights"] = self.weights
