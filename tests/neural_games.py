@@ -86,10 +86,11 @@ def versus(weights: Weights) -> dict[str, list[int]]:
 
 
 def records(weights: Weights) -> list[str]:
-    """7-point matches with the cube (``auto``) in the C game loop, 0 ply against 1 ply:
-    a digest of each match's record."""
+    """7-point matches with the cube (``auto``) in the C game loop, 0 ply against 1 ply
+    (gnubg's plain 1-ply choice, as recorded: ``zero_ply_weight`` 0): a digest of each
+    match's record."""
     zero = NeuralBot(weights=weights, ply=0)
-    one = NeuralBot(weights=weights, ply=1)
+    one = NeuralBot(weights=weights, ply=1, zero_ply_weight=0)
     out = []
     for i in range(RECORD_MATCHES):
         a, b = (zero, one) if i % 2 == 0 else (one, zero)

@@ -259,3 +259,66 @@ def test_the_fitting_samples_are_the_game_loops_positions_after_each_play(varian
         assert C[i] == cls and (X[i] == features).all()
     checkers = sum(VARIANTS[variant][1])
     assert all(sum(b[25:]) <= checkers for b in boards)
+
+
+# ---------------------------------------------------------------- the shot features against a reference
+
+def _shots_reference(hitter: bytes, owner: bytes) -> tuple[int, int]:
+    """Rolls of 36 with which ``hitter`` (25 counts in its own numbering, index i its point
+    i + 1, none on the bar) hits at least one of ``owner``'s blots, and the sum over those
+    rolls of the farthest blot hit (its point in the hitter's numbering): one checker plays
+    the roll, a non-double's dice in either order, a double's up to four steps, every point
+    it touches open (not made by ``owner``)."""
+    blots = {24 - i for i in range(24) if owner[i] == 1}      # the owner's point i + 1 is the hitter's 24 - i
+    made = {24 - i for i in range(24) if owner[i] >= 2}
+    checkers = [p for p in range(1, 25) if hitter[p - 1]]
+    count = lost = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            hit: set[int] = set()
+            for p in checkers:
+                if a == b:
+                    t = p
+                    for _ in range(4):
+                        t -= a
+                        if t < 1 or t in made:
+                            break
+                        if t in blots:
+                            hit.add(t)
+                else:
+                    for first, second in ((a, b), (b, a)):
+                        t = p - first
+                        if t >= 1 and t not in made:
+                            hit |= {t} & blots
+                            if t - second >= 1:
+                                hit |= {t - second} & blots
+            if hit:
+                count += 1
+                lost += max(hit)
+    return count, lost
+
+
+def _shot_boards() -> list[bytes]:
+    boards = []
+    for ids in (read_ids("contact.csv")[:400], read_ids("race.csv")[:50]):
+        for text in ids:
+            b = Position.from_id(text).to_bytes()
+            boards += [b, b[25:] + b[:25]]
+    return boards
+
+
+def test_the_shot_features_are_the_rolls_that_hit_as_one_checker_plays_them() -> None:
+    import numpy as np
+
+    side = _heuristic.DENSE_COLUMNS[_heuristic.DENSE]          # where side 0's block starts
+    checked = 0
+    for b in _shot_boards():
+        f = _heuristic.features(b)[1]
+        for block, hitter, owner in ((0, b[:25], b[25:]), (side, b[25:], b[:25])):
+            if hitter[24]:
+                continue                                    # entering from the bar first: another count
+            count, lost = _shots_reference(hitter, owner)
+            assert f[block + 7] == np.float32(count / 36.0), (Position.from_bytes(b).id(), block)
+            assert f[block + 8] == np.float32(lost / (36.0 * 25.0)), (Position.from_bytes(b).id(), block)
+            checked += count > 0
+    assert checked > 300

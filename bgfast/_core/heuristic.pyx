@@ -69,6 +69,9 @@ from bgfast._core.heuristic cimport (
     WeightTable, HeuristicSettings, SideInfo, DenseRoll,
 )
 
+cdef extern from "shots.h":
+    void shots_off_bar(uint32_t rest, uint32_t opn, uint32_t blots, int* cnt, int* lost) nogil
+
 cdef extern from *:
     int __builtin_clz(unsigned int x) nogil
     int __builtin_ctz(unsigned int x) nogil
@@ -174,14 +177,6 @@ cdef inline uint32_t _double_hits(uint32_t h, uint32_t c, int a, int steps, uint
     return h
 
 
-cdef inline void _tally(uint32_t h, int rolls, int* cnt, int* lost) noexcept nogil:
-    """Count ``rolls`` rolls (of 36) that hit the blots ``h`` (none: nothing), and the pips
-    the farthest of them loses; without a branch (whether a roll hits is unpredictable)."""
-    cdef int hits = rolls * (h != 0)
-    cnt[0] += hits
-    lost[0] += hits * (_top_bit(h | 1) + 1)
-
-
 cdef float _shots(uint32_t src, int ybar, uint32_t blots, uint32_t opn, float* loss) noexcept nogil:
     """Chance (of 36 rolls) that the side on roll hits a blot; ``loss`` = mean pips lost / 25.
 
@@ -193,19 +188,11 @@ cdef float _shots(uint32_t src, int ybar, uint32_t blots, uint32_t opn, float* l
     """
     cdef int a, b, nenter, cnt = 0, lost = 0
     cdef uint32_t h, ea, eb, rest = src & ~(<uint32_t> BARBIT)
-    cdef uint32_t S[7]
     if blots == 0 or src < ((blots & (~blots + 1)) << 1):
         loss[0] = 0          # no blot, or every checker of the side on roll is past every blot
         return 0
     if ybar == 0:
-        for a in range(1, 7):
-            S[a] = (rest >> a) & opn
-        for a in range(1, 7):
-            h = _double_hits(S[a] & blots, S[a], a, 3, opn, blots)   # the double a-a
-            _tally(h, 1, &cnt, &lost)
-            for b in range(a + 1, 7):
-                h = (S[a] | S[b] | (S[a] >> b) | (S[b] >> a)) & blots
-                _tally(h, 2, &cnt, &lost)
+        shots_off_bar(rest, opn, blots, &cnt, &lost)     # the 21 rolls side by side
     else:
         for a in range(1, 7):
             ea = (<uint32_t> BARBIT >> a) & opn
