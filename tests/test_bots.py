@@ -103,7 +103,7 @@ def test_an_unknown_bot_name_is_not_a_bad_option() -> None:
 
 @pytest.mark.parametrize(("name", "options"), [
     ("heuristic", "cube, cube_efficiency, seed, weights, filter, blend"),
-    ("neural", "ply, cube, weights, cube_efficiency, seed, cube_ply, filters, replies, prune"),
+    ("neural", "ply, cube, weights, cube_efficiency, seed, cube_ply, filters, replies, prune, zero_ply_weight"),
     ("random", "cube, cube_efficiency, seed"),
 ])
 def test_an_option_the_bot_does_not_take_lists_the_options_it_takes(name: str, options: str) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -177,10 +178,12 @@ class _Recorder:
         pass
 
 
-def test_the_progress_line_shows_the_leader_and_its_margin(tmp_path: Path) -> None:
+def test_the_progress_line_shows_the_leaders_and_the_runner_ups_shares_of_match_wins(tmp_path: Path) -> None:
+    # it read "leader a 99.6% (+99.3 over b)", the margin without its unit
     reporter = _Recorder()
     run_tournament(spec(per_pairing=40), tmp_path / "l.sqlite", workers=1, reporter=reporter)
-    assert reporter.lines and all(line.startswith("leader ") and " over " in line for line in reporter.lines)
+    pattern = re.compile(r"\S+ leads: \d+\.\d% wins \(\S+ \d+\.\d%\)\Z")
+    assert reporter.lines and all(pattern.match(line) for line in reporter.lines), reporter.lines
 
 
 def test_the_progress_line_of_an_sprt_run_shows_the_llr_and_its_bounds(tmp_path: Path) -> None:
