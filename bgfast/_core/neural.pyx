@@ -527,18 +527,25 @@ cdef inline void _joint(const float* o, int bits, float* q) noexcept nogil:
 # ---------------------------------------------------------------- the forward pass
 
 cdef inline int _encode_raw(const Board* a, int* idx, float* val) noexcept nogil:
-    """The non-zero point-code inputs of ``a``: side 0 (on roll) first, then side 1."""
-    cdef int m = 0, s, i, k, n, base
-    for s in range(2):
-        base = 0 if s == 0 else NN_RAW_SIDE
-        for i in range(25):
-            n = a.side[s][i]
-            if n:
-                for k in range(4):
-                    if CODE[n][k] != 0:
-                        idx[m] = base + 4 * i + k
-                        val[m] = CODE[n][k]
-                        m += 1
+    """The non-zero point-code inputs of ``a``: side 0 (on roll) first, then side 1, each
+    place's units in order (the change from an empty place: :data:`CHANGE`).  Writes up to 3
+    entries of ``idx`` and ``val`` beyond those it returns."""
+    cdef const uint8_t* pa = <const uint8_t*> a
+    cdef int m = 0, w, j, k, base
+    cdef uint64_t occupied = 0      # bit j: byte j of the board (places, then padding) is not 0
+    cdef const CodeChange* c
+    for w in range(7):
+        occupied |= (<uint64_t> nonzero_bytes(load8(pa + 8 * w))) << (8 * w)
+    occupied &= (1ULL << 50) - 1
+    while occupied:
+        j = __builtin_ctzll(occupied)
+        occupied &= occupied - 1
+        base = 4 * j if j < 25 else NN_RAW_SIDE + 4 * (j - 25)
+        c = &CHANGE[0][pa[j]]
+        for k in range(4):
+            idx[m + k] = base + c.unit[k]
+            val[m + k] = c.delta[k]
+        m += c.count
     return m
 
 
