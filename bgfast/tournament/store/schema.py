@@ -336,7 +336,7 @@ def find_damage(conn: sqlite3.Connection) -> str | None:
     played = dict(conn.execute("SELECT run, COUNT(*) FROM matches GROUP BY run"))
     saved = dict(conn.execute("SELECT run, SUM(matches) FROM chunks GROUP BY run"))
     names = dict(conn.execute("SELECT run, name FROM runs"))
-    if TOTALS_TABLES <= table_names(conn):  # else made from the match rows (see add_chunk_sums)
+    if TOTALS_TABLES <= tables:  # else made from the match rows (see add_chunk_sums)
         chunks = {(r, c): n for r, c, n in conn.execute("SELECT run, chunk, matches FROM chunks") if n}
         sums = [(table, {(r, c): n for r, c, n in conn.execute(query)}) for table, query in (
             ("chunk_seats", "SELECT run, chunk, SUM(matches) FROM chunk_seats GROUP BY run, chunk"),
@@ -358,7 +358,7 @@ def find_damage(conn: sqlite3.Connection) -> str | None:
             return (f"run {name!r} has {played.get(run, 0)} match rows where its finished chunks hold "
                     f"{saved.get(run, 0)} (rows of matches or chunks deleted?)")
     if judged_runs:
-        if not JUDGED_TABLES <= table_names(conn):
+        if not JUDGED_TABLES <= tables:
             return (f"run {names[judged_runs[0]]!r} is judged but the file has no {', '.join(sorted(JUDGED_TABLES))} "
                     "table (dropped?)")
         judged = dict(conn.execute("SELECT run, COUNT(*) FROM match_judged GROUP BY run"))
