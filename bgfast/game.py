@@ -357,6 +357,14 @@ def _core_met(uses_met: bool, length: int, met: MatchEquityTable | None) -> Met 
     return (met or MatchEquityTable.load()).core_table if uses_met and length > 0 else None
 
 
+def _python_cube_kind(bot: object) -> CubeKind:
+    """How the loop makes the cube actions of a bot written in Python: ``CUBE_NEVER`` for one
+    whose cube policy is ``"never"`` (``bot.cube``: it never doubles and always takes, as every
+    bgfast bot and cube policy of that name), so that the loop answers for it and a judge counts
+    no cube decision of its; ``CUBE_PYTHON`` (asked back) for any other."""
+    return CubeKind.CUBE_NEVER if getattr(bot, "cube", None) == "never" else CubeKind.CUBE_PYTHON
+
+
 def make_runner(bot0: object, bot1: object, *, length: int = 0, rules: Rules | None = None,
                 jacoby: bool | None = None, met: MatchEquityTable | None = None) -> _game.MatchRunner:
     """The C match runner for two bots under ``rules`` (built-in bots use their fast path).
@@ -372,7 +380,7 @@ def make_runner(bot0: object, bot1: object, *, length: int = 0, rules: Rules | N
     for bot in (bot0, bot1):
         config = _config(bot)
         if config is None:
-            players.append((PlayKind.PLAY_PYTHON, CubeKind.CUBE_PYTHON, 0.0, default_evaluator(), _PythonAdapter(bot)))
+            players.append((PlayKind.PLAY_PYTHON, _python_cube_kind(bot), 0.0, default_evaluator(), _PythonAdapter(bot)))
         else:
             players.append(_core_player(config))
             uses_met |= config.cube in _BY_TABLE

@@ -14,10 +14,12 @@ import math
 import numpy as np
 import pytest
 
-from bgfast.bots import get_bot
+from bgfast.bots import Bot, get_bot
+from bgfast.dice import Dice
 from bgfast.game import JUDGED_COLUMNS, MatchPlayer, play_matches
 from bgfast.met import MatchEquityTable
-from bgfast.position import Position
+from bgfast.match import MatchState
+from bgfast.position import Move, Position
 from bgfast.tournament.spec import JudgeSpec
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
@@ -202,6 +204,36 @@ def test_players_that_never_double_have_no_cube_decisions_judged() -> None:
     for seat in "01":
         assert (named[f"cube_decisions{seat}"] == 0).all() and (named[f"cube_error{seat}"] == 0).all()
         assert named[f"checker_decisions{seat}"].sum() > 0
+
+
+class _PythonPubeval(Bot):
+    """pubeval's plays through the loop's Python path (no core config); ``cube`` set when given."""
+
+    name = "python-pubeval"
+
+    def __init__(self, cube: str | None = None) -> None:
+        self._pubeval = get_bot("pubeval")
+        if cube is not None:
+            self.cube = cube
+
+    def choose_move(self, position: Position, dice: Dice, match: MatchState) -> Move | Position:
+        return self._pubeval.choose_move(position, dice, match)
+
+
+def test_a_python_bot_whose_cube_policy_is_never_has_no_cube_decisions_judged() -> None:
+    n = 30
+    figures = {}
+    for cube in ("never", None):          # without ``cube`` it is asked back, and judged
+        player = MatchPlayer(get_bot("neural", cube="never"), _PythonPubeval(cube), length=0)
+        player.set_judge(*_judge("neural"))
+        judged = np.zeros((n, len(JUDGED_COLUMNS)))
+        out = play_matches([player], 3, np.zeros(n, np.int32), np.arange(n), judged=judged)
+        figures[cube] = out, dict(zip(JUDGED_COLUMNS, judged.T))
+    (never_out, never), (asked_out, asked) = figures["never"], figures[None]
+    assert (never_out == asked_out).all()   # never doubles and always takes either way
+    assert never["cube_decisions1"].sum() == 0 and never["cube_error1"].sum() == 0
+    assert asked["cube_decisions1"].sum() > 0
+    assert never["cube_decisions0"].sum() == asked["cube_decisions0"].sum() == 0
 
 
 def test_players_that_double_have_their_cube_decisions_judged() -> None:
