@@ -81,6 +81,10 @@ def test_a_malformed_save_file_is_refused(tmp_path: Path) -> None:
     bad.write_bytes(b"not a zip")
     with pytest.raises(InvalidRolloutError, match=r"is not a bgfast rollout save file \(it is not a NumPy archive\)$"):
         extend_rollout(bad, 100)
+    empty = tmp_path / "empty.npz"
+    empty.write_bytes(b"")
+    with pytest.raises(InvalidRolloutError, match=r"is not a bgfast rollout save file \(it is empty\)$"):
+        extend_rollout(empty, 100)
     other = tmp_path / "other.npz"
     np.savez(other, trials=np.zeros((1, 3, 6)), request=np.array(json.dumps({"format": "x"})))
     with pytest.raises(InvalidRolloutError, match="of format 'bgfast-rollout-3'"):

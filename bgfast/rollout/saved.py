@@ -141,9 +141,10 @@ def read_saved(path: str | os.PathLike[str]) -> tuple[dict[str, Any], np.ndarray
             meta = json.loads(text)
             trials = np.array(npz["trials"], dtype=np.float64)
             recorded = str(npz["checksum"][()]) if "checksum" in npz.files else None
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
         reason = ("its request is not JSON" if isinstance(exc, json.JSONDecodeError)
-                  else "it lacks a save's arrays" if isinstance(exc, KeyError) else "it is not a NumPy archive")
+                  else "it lacks a save's arrays" if isinstance(exc, KeyError)
+                  else "it is empty" if not raw else "it is not a NumPy archive")
         raise InvalidRolloutError(f"{where} is not a bgfast rollout save file ({reason})") from None
     if isinstance(meta, dict) and meta.get("format") == FORMAT and recorded != checksum(text, trials):
         raise InvalidRolloutError(f"{where} was changed or damaged after it was saved (its checksum does not match "
