@@ -45,7 +45,7 @@ from bgfast.codecs.xgid import (
 from bgfast.dice import Dice
 from bgfast.errors import IllegalCubeActionError, InvalidDiceError, InvalidMatchIdError, InvalidSpecError
 from bgfast.met import DEFAULT_MET, MONEY_TAKE_POINT, MatchEquityTable, risk_gain_take_point
-from bgfast.position import VARIANTS as _POSITION_VARIANTS
+from bgfast.position import VARIANTS as _POSITION_VARIANTS, Position
 from bgfast.validation import flag, one_of, power_of_two, whole_number
 
 __all__ = [
@@ -375,8 +375,9 @@ class MatchState:
         """
         return cls._from_match_fields(xgid_to_match_fields(parse_xgid(xgid)))
 
-    def xgid(self, position_board: Sequence[Sequence[int]], rules: Rules | None = None) -> str:
-        """Write an XGID for this state and a board ``[side0, side1]`` (side 1 on roll).
+    def xgid(self, position_board: Position | Sequence[Sequence[int]], rules: Rules | None = None) -> str:
+        """Write an XGID for this state and a board: a :class:`~bgfast.position.Position` or
+        its :attr:`~bgfast.position.Position.board` ``[side0, side1]`` (side 1 on roll).
 
         Player 1 is drawn at the bottom, player 0 at the top.  The beaver bit
         and the maximum cube come from ``rules`` when given (otherwise no
@@ -390,12 +391,14 @@ class MatchState:
         >>> start = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
         >>> MatchState(length=7, score=(2, 4), player_on_roll=1, turn=1, dice=(3, 1)).xgid([start, start])
         'XGID=-b----E-C---eE---c-e----B-:0:0:1:31:4:2:0:7:10'
+        >>> MatchState(length=7, score=(2, 4), player_on_roll=1, turn=1, dice=(3, 1)).xgid(Position())[:31]
+        'XGID=-b----E-C---eE---c-e----B-'
 
         :raises InvalidPositionError: the board is not a valid position.
         """
         record = match_fields_to_xgid(
             self._match_fields(),
-            position_board,
+            position_board.board if isinstance(position_board, Position) else position_board,
             beaver=rules is not None and rules.beaver,
             max_cube_log2=DEFAULT_MAX_CUBE_LOG2 if rules is None else rules.max_cube.bit_length() - 1,
         )

@@ -174,6 +174,8 @@ def test_eval_of_a_pending_resignation_gives_the_chances_without_a_cube_action(c
     (["eval", START, "--pl", "1"], "unrecognized arguments"),
     (["hint", START, "71"], "dice"),
     (["hint", START], "give the dice"),
+    (["hint", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:7:10"],
+     "give the dice: 'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:7:10' does not say which were rolled"),
     (["hint", f"{START}:{MatchState(length=7, dice=(6, 4)).match_id()}", "31"], "6-4 were rolled"),
     (["hint", START, "31", "--top", "0"], "positive"),
     (["cube", f"{START}:{MatchState(length=7, dice=(3, 1)).match_id()}"], "before the roll"),

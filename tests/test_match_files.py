@@ -194,6 +194,25 @@ def test_an_sgf_game_whose_result_disagrees_with_its_play_is_refused() -> None:
         parse_sgf(text.replace(f"RE[{result}]", f"RE[{other}]", 1))
 
 
+def test_a_result_worth_other_points_than_the_play_wins_is_refused_in_words() -> None:
+    history = play_match_with_history(get_bot("pubeval", cube="never"), get_bot("heuristic", cube="never"),
+                                      length=1, seed=0)
+    text = mat_text(history, players=("a", "b"))
+    assert "Wins 2 points and the match" in text                # a gammon, cube never turned
+    with pytest.raises(InvalidMatchFileError, match="the file says game 1 was won for 1 point; its play wins 2 points"):
+        parse_mat(text.replace("Wins 2 points", "Wins 1 point"))
+
+
+def test_a_bear_off_in_an_illegal_sgf_play_is_written_off() -> None:
+    text = _sgf()
+    plays = re.findall(r";([WB])\[(\d\d)([a-y])z([a-y]?z?)\]", text)
+    assert plays                                                  # a play that bears a checker off
+    side, roll, _src, rest = plays[0]
+    bad = f";{side}[{roll}{_src}z{rest}]"
+    with pytest.raises(InvalidMatchFileError, match=r"'\S+/off"):
+        parse_sgf(text.replace(bad, f";{side}[{roll}azaz]", 1))
+
+
 def test_an_sgf_score_that_does_not_follow_from_the_games_before_is_refused() -> None:
     text = _sgf()
     assert "[game:1][ws:" in text

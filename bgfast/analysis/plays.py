@@ -35,7 +35,7 @@ from bgfast.analysis.judge import DEFAULT_JUDGE, Judge
 from bgfast.analysis.report import percent, probabilities_dict, probabilities_line, signed
 from bgfast.analysis.situation import Situation
 from bgfast.dice import Dice
-from bgfast.errors import InvalidAnalysisError
+from bgfast.errors import InvalidAnalysisError, shortened
 from bgfast.match import Rules
 from bgfast.met import MatchEquityTable
 from bgfast.position import Move, Position
@@ -130,7 +130,8 @@ def rank_plays(position: Position | str, dice: Dice | str | tuple[int, int] | No
     situation = Situation.read(position, rules=rules, met=met, cube_efficiency=judge.cube_efficiency)
     if dice is None:
         if situation.match.dice == (0, 0):
-            raise InvalidAnalysisError(f"give the dice: {situation.position.id()!r} does not say which were rolled")
+            shown = shortened(position) if isinstance(position, str) else situation.position.id()
+            raise InvalidAnalysisError(f"give the dice: {shown!r} does not say which were rolled")
         dice = situation.match.dice
     return rank_situation(situation, situation.match.check_roll(dice), judge)
 

@@ -56,6 +56,7 @@ from bgfast.errors import InvalidMatchFileError, shortened
 from bgfast.formats.match_file import (
     MAX_MATCH_LENGTH, MatchFile, MatchReplay, PathOrFile, decode_text, read_text, write_text,
 )
+from bgfast.formats.matchlog import points_text
 from bgfast.game import MatchHistory, MatchRecord, Turn
 from bgfast.match import Rules
 
@@ -68,7 +69,7 @@ _RIGHT = " " * 34    # ... and under the right column
 
 
 def _points(points: int) -> str:
-    return f"Wins {points} point{'s' if points != 1 else ''}"
+    return f"Wins {points_text(points)}"
 
 
 def _cell(turn: Turn) -> str:

@@ -53,6 +53,7 @@ from bgfast.errors import (
     InvalidMatchIdError,
     InvalidMoveError,
 )
+from bgfast.formats.matchlog import points_text
 from bgfast.game import CubeAction, GameRecord, MatchHistory, MatchRecord, Turn
 from bgfast.match import MatchState, Rules
 from bgfast.position import VARIANTS, Position, starting_position
@@ -441,8 +442,8 @@ class MatchReplay:
             raise self.fail(where, f"the file says player {winner} won game {game.number}; its play has player "
                                    f"{won} win")
         if points is not None and points != got:
-            raise self.fail(where, f"the file says game {game.number} was won for {points} points; its play "
-                                   f"wins {got}")
+            raise self.fail(where, f"the file says game {game.number} was won for {points_text(points)}; its play "
+                                   f"wins {points_text(got)}")
 
     def _close_game(self) -> None:
         game = self.game
@@ -483,4 +484,3 @@ class MatchReplay:
             winner = self.records[-1].winner if self.records else 0
         record = MatchRecord(self.length, 0, 0, score, winner, tuple(self.records))
         return MatchFile(MatchHistory(record, tuple(self.games)), players, self.rules, dict(info or {}), last)
-

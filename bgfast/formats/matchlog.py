@@ -23,7 +23,7 @@ from typing import Any
 
 from bgfast.game import GameRecord, MatchRecord
 
-__all__ = ["game_line", "match_dict", "match_json", "match_text"]
+__all__ = ["game_line", "match_dict", "match_json", "match_text", "points_text"]
 
 _KIND_WORDS = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}
 
@@ -87,7 +87,8 @@ def _labels(players: Sequence[str]) -> list[str]:
     return names
 
 
-def _points(n: int) -> str:
+def points_text(n: int) -> str:
+    """``1 point``, ``2 points``: a score or a game's worth in words."""
     return f"{n} point" if n == 1 else f"{n} points"
 
 
@@ -113,11 +114,11 @@ def game_line(game: GameRecord, players: Sequence[str]) -> str:
     if actions:
         parts.append("; ".join(actions) + ".")
     if game.kind == "pass":
-        parts.append(f"{who[game.winner]} wins {_points(game.points)}.")
+        parts.append(f"{who[game.winner]} wins {points_text(game.points)}.")
     elif game.kind == "resign":   # a game read from a file
-        parts.append(f"{who[1 - game.winner]} resigns, {who[game.winner]} wins {_points(game.points)}.")
+        parts.append(f"{who[1 - game.winner]} resigns, {who[game.winner]} wins {points_text(game.points)}.")
     else:
-        parts.append(f"{who[game.winner]} wins {_KIND_WORDS[game.kind]}, {_points(game.points)}.")
+        parts.append(f"{who[game.winner]} wins {_KIND_WORDS[game.kind]}, {points_text(game.points)}.")
     parts.append(f"Score {game.score_after[0]}-{game.score_after[1]}.")
     return " ".join(parts)
 
@@ -133,7 +134,7 @@ def match_text(record: MatchRecord, players: Sequence[str]) -> str:
     lines.extend(game_line(g, players) for g in record.games)
     a, b = record.score
     if record.length == 0:
-        lines.append(f"{who[record.winner]} wins {_points(record.score[record.winner])}.")
+        lines.append(f"{who[record.winner]} wins {points_text(record.score[record.winner])}.")
     else:
         won, lost = (a, b) if record.winner == 0 else (b, a)     # the winner's score first, as one says it
         lines.append(f"{who[record.winner]} wins the match {won}-{lost}.")

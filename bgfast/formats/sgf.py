@@ -361,7 +361,7 @@ def _game(replay: MatchReplay, number: int, nodes: list[dict[str, list[bytes]]],
                 src, dst = _point(player, value[k]), _point(player, value[k + 1])
                 if src in (-1, OFF) or dst in (-1, BAR):
                     raise fail(f"{'WB'[player]}[{value}]: {value[k:k + 2]!r} is not a step (from a..y to a..x or z)")
-                steps.append(f"{src}/{dst}")
+                steps.append(f"{'bar' if src == BAR else src}/{'off' if dst == OFF else dst}")   # gnubg's words
             replay.roll(where, player, (int(value[0]), int(value[1])), " ".join(steps))
     if beaver_taker is not None:
         raise fail_at(len(nodes))(f"the beaver waits for player {beaver_taker}'s take")
