@@ -117,6 +117,19 @@ def test_a_known_blunder_is_judged_as_hint_judges_it():
     assert alice.checker_marks[first.mark or "unmarked"] == 1
 
 
+def test_a_checker_decisions_position_says_its_dice_so_hint_reads_it_back_alone(capsys):
+    analysis = analyse_match(_blunder_match().finish("3", players=("alice", "bob")))
+    first = analysis.decisions[0]
+    assert first.position.startswith("4HPwATDgc/ABMA:")
+    assert MatchState.from_match_id(first.position.split(":")[1]).dice == (3, 1)
+    code, out, err = run(capsys, "hint", first.position, "--json")
+    assert code == 0, err
+    hint = json.loads(out)
+    assert hint["dice"] == "31" and hint["plays"][0]["move"] == first.best
+    equities = {str(p.move): p.equity for p in rank_plays(first.position).plays}
+    assert equities[first.best] - equities[first.chosen] == pytest.approx(first.error)
+
+
 def test_a_wrong_take_is_judged_from_the_doublers_cube_equities():
     replay = MatchReplay(length=0, rules=Rules(jacoby=False), source="hand-made")
     replay.start_game("1")

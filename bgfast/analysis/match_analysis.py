@@ -529,7 +529,7 @@ def _judge_game(match: MatchFile, number: int, judge: Judge, cube_judge: Judge, 
                 out.append(Decision(number, move, turn.player, CHECKER, str(turn.dice), str(turn.move),
                                     str(best.move), error, _cost(situation, error), luck,
                                     _cost(situation, luck), forced=len(ranking.plays) == 1,
-                                    position=situation.id()))
+                                    position=situation.id(turn.dice)))
         else:                                     # take, beaver, pass: the doubler's analysis
             if pending is not None:
                 out.append(_response(number, move, turn.player, pending, turn.action))

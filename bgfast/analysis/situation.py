@@ -21,10 +21,12 @@ side's cubeful value with the cube as it stands, by the cube math of :mod:`bgfas
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
 from bgfast import cube as cube_math
+from bgfast.dice import Dice
 from bgfast.errors import InvalidAnalysisError
 from bgfast.formats.text import format_position, read_position
 from bgfast.match import GameState, MatchState, Rules
@@ -128,9 +130,11 @@ class Situation:
         a, b = self.aways()
         return self.met.mwc_to_emg(value, a, b, self.match.cube_value)
 
-    def id(self) -> str:
-        """``PositionID:MatchID``: what ``bgfast eval``, ``hint`` and ``cube`` read back."""
-        return format_position(self.position, self.match)
+    def id(self, dice: Dice | None = None) -> str:
+        """``PositionID:MatchID``: what ``bgfast eval``, ``hint`` and ``cube`` read back; with
+        ``dice``, a Match ID that says they were rolled (``hint`` then needs no dice of its own)."""
+        match = self.match if dice is None else dataclasses.replace(self.match, dice=(dice.high, dice.low))
+        return format_position(self.position, match)
 
     def describe(self) -> str:
         """The score and the cube in one line, the side on roll first (:meth:`MatchState.describe`)."""
