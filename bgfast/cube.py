@@ -32,7 +32,7 @@ The cubeful money equity is Janowski's (R. Janowski, "Take-Points in Money Games
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 import numpy as np
 
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CubeDecision", "DEFAULT_CUBE_EFFICIENCY", "Probs", "as_probs", "cubeful_mwc", "cubeless_equities",
-    "cubeless_equity", "dead_cube_mwc", "decide", "decide_ahead", "flip", "money_equity", "mwc",
+    "cubeless_equity", "dead_cube_mwc", "decide", "decide_ahead", "flip", "money_equity", "mwc", "play_mwc",
 ]
 
 Probs: TypeAlias = tuple[float, float, float, float, float]
@@ -271,8 +271,8 @@ def cubeful_mwc(p: object, met: MatchEquityTable, away: int, opp_away: int, *, c
     through the MWC of a game lost at 0%, losing the cube value at the opponent's cash
     point, winning it at the player's own cash point and the MWC of a game won at 100%,
     the cash points from the table recursively as the cube goes up (a side that may not
-    double, or whose cube is dead, has none).  This is the value the ``auto``/``met``
-    policies' checker play maximizes after each play, and :func:`decide`'s "no double".
+    double, or whose cube is dead, has none).  This is :func:`decide`'s "no double", and the
+    value of a play (:func:`play_mwc`) where the opponent may not double next.
 
     >>> from bgfast.met import MatchEquityTable
     >>> met = MatchEquityTable.load("woolsey")     # the manual's example: 3-0 to 7, on roll
@@ -284,12 +284,41 @@ def cubeful_mwc(p: object, met: MatchEquityTable, away: int, opp_away: int, *, c
     :raises ValueError: not five numbers, an owner, player, cube or ``x`` out of range.
     :raises InvalidMetError: an away below 1 or beyond the table.
     """
+    return float(_cube.cubeful_mwc(*_mwc_args(p, met, away, opp_away, cube, owner, player, x, crawford, max_cube)))
+
+
+def play_mwc(p: object, met: MatchEquityTable, away: int, opp_away: int, *, cube: int = 1, owner: int = -1,
+             player: int = 0, x: float = DEFAULT_CUBE_EFFICIENCY, crawford: bool = False,
+             max_cube: int = 64) -> float:
+    """The value of a play of ``player`` in match play: its match winning chance after the
+    play, from its cubeless probabilities ``p`` then, its opponent on roll.  Where the
+    opponent may double (the cube centred or its own, not the Crawford game, still alive for
+    it) it takes its proper cube action first (:func:`decide`, from its view: it doubles when
+    both answers give it more than no double, and ``player`` answers its best), as GNU
+    Backgammon values a play; elsewhere :func:`cubeful_mwc`, the cube as it stands.  This is
+    what the ``auto``/``met`` policies' checker play, ``hint`` and ``analyse`` rank plays by.
+
+    Post-Crawford, the leader's play is worth its chance to win alone whenever the trailer
+    doubles at once (the trailer's gammons no longer count):
+
+    >>> from bgfast.met import MatchEquityTable
+    >>> met = MatchEquityTable.load()
+    >>> after = (0.6, 0.2, 0.01, 0.1, 0.005)             # the leader's chances after its play
+    >>> round(play_mwc(after, met, 1, 2), 4), round(cubeful_mwc(after, met, 1, 2), 4)
+    (0.6, 0.648)
+
+    Arguments and errors as :func:`cubeful_mwc`'s.
+    """
+    return float(_cube.play_mwc_of(*_mwc_args(p, met, away, opp_away, cube, owner, player, x, crawford, max_cube)))
+
+
+def _mwc_args(p: object, met: MatchEquityTable, away: int, opp_away: int, cube: int, owner: int, player: int,
+              x: float, crawford: bool, max_cube: int) -> tuple[Any, ...]:
+    """The core's arguments of :func:`cubeful_mwc` and :func:`play_mwc`, checked."""
     table, a, b = _aways(met, away, opp_away)
     owner, player = _owner(owner, player, "player")
-    cube = whole_number(cube, "cube", low=1)
-    x = real_number(x, "x", low=0.0, high=1.0)
-    return float(_cube.cubeful_mwc(as_probs(p), table, a, b, cube, owner, player, x, bool(crawford),
-                                   whole_number(max_cube, "max_cube", low=1)))
+    return (as_probs(p), table, a, b, whole_number(cube, "cube", low=1), owner, player,
+            real_number(x, "x", low=0.0, high=1.0), bool(crawford), whole_number(max_cube, "max_cube", low=1))
 
 
 def dead_cube_mwc(p: object, met: MatchEquityTable, away: int, opp_away: int, cube: int = 1) -> float:

@@ -88,7 +88,8 @@ def versus(weights: Weights) -> dict[str, list[int]]:
 def records(weights: Weights) -> list[str]:
     """7-point matches with the cube (``auto``) in the C game loop, 0 ply against 1 ply
     (gnubg's plain 1-ply choice, as recorded: ``zero_ply_weight`` 0): a digest of each
-    match's record."""
+    match's record (recorded again when a play's match value came to let the opponent, on
+    roll after it, take its cube action first: :func:`bgfast.cube.play_mwc`)."""
     zero = NeuralBot(weights=weights, ply=0)
     one = NeuralBot(weights=weights, ply=1, zero_ply_weight=0)
     out = []

@@ -151,12 +151,24 @@ def test_hint_plays_carry_the_position_after_them_in_the_movers_view():
     assert first.to_dict()["position_id"] == Position().parse_move("8/5 6/5", (3, 1)).position.id()
 
 
-def test_hint_in_match_play_ranks_by_cubeful_mwc(bot):
+@pytest.mark.parametrize("ply", [0, 1])
+def test_a_plays_mwc_lets_the_opponent_double_first_as_eval_of_the_position_after_it_does(ply):
+    # 6-5 to 7 after the Crawford game, the leader to play 31: the trailer doubles next, and
+    # the leader's play is worth what the trailer's eval leaves it, not the trailer's no double
+    best = rank_plays("4HPwATDgc/ABMA:MAHgAGAAKAAE", "31", ply=ply).plays[0]
+    after = "sGfwATDgc/ABMA:MAHgAFAAMAAE"                       # after 8/5 6/5, the trailer on roll
+    assert str(best.move) == "8/5 6/5" and Position(after.split(":")[0]) == best.move.position.swap_sides()
+    trailer = evaluate_position(after, ply=ply)
+    assert trailer.cube.action.doubles
+    assert best.mwc == pytest.approx(1.0 - trailer.mwc, abs=1e-6)
+
+
+def test_hint_in_match_play_ranks_by_the_play_mwc(bot):
     ranking = rank_plays(f"{START}:{MATCH7}", "64")
     met = MatchEquityTable.load()
     for play in ranking.plays[:3]:
         p = bot.evaluate(play.move.position.swap_sides(), plies=0).flipped()
-        assert play.mwc == pytest.approx(cube_math.cubeful_mwc(p, met, 7, 7), abs=1e-6)
+        assert play.mwc == pytest.approx(cube_math.play_mwc(p, met, 7, 7), abs=1e-6)
         assert play.equity == pytest.approx(met.mwc_to_emg(play.mwc, 7, 7), abs=1e-9)
 
 

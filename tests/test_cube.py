@@ -518,6 +518,24 @@ def test_a_match_decision_is_the_cubeful_mwc_of_each_cube_state(p: tuple, a: int
     assert d.double_pass == met.mwc(a - cube_value, b)
 
 
+@given(probabilities(), st.integers(1, 9), st.integers(1, 9), st.sampled_from([1, 2, 4]),
+       st.sampled_from([-1, 0, 1]), st.booleans(), st.floats(0.0, 1.0))
+def test_a_plays_mwc_is_what_the_opponents_proper_cube_action_leaves_the_mover(
+        p: tuple, a: int, b: int, cube_value: int, owner: int, crawford: bool, x: float) -> None:
+    met = MatchEquityTable.load()
+    value = cube.play_mwc(p, met, a, b, cube=cube_value, owner=owner, player=0, x=x, crawford=crawford)
+    standing = cube.cubeful_mwc(p, met, a, b, cube=cube_value, owner=owner, player=0, x=x, crawford=crawford)
+    opponent_may_double = owner != 0 and not crawford and b > cube_value
+    if not opponent_may_double:                   # the mover's cube, the Crawford game, a dead cube
+        assert value == standing
+        return
+    d = cube.decide(cube.flip(p), met=met, away=b, opp_away=a, cube=cube_value, owner=owner, doubler=1, x=x,
+                    post_crawford=a == 1 or b == 1)
+    proper = min(d.double_take, d.double_pass) if d.double else d.no_double
+    assert value == pytest.approx(1.0 - proper, abs=1e-6)   # the core plays in float32
+    assert value <= standing + 1e-6               # a double the opponent makes only costs the mover
+
+
 def test_owning_the_cube_is_worth_more_than_a_centred_one_which_beats_the_opponents() -> None:
     met = MatchEquityTable.load()
     p = (0.6, 0.15, 0.005, 0.08, 0.003)

@@ -1,8 +1,8 @@
 """Match-play checker play: the net's plays by cubeful match winning chance at the score.
 
 A ``neural`` bot of the MET cube policy (``cube="auto"``, the default, or ``"met"``) ranks
-its plays in match play by :func:`bgfast.cube.cubeful_mwc` of the mover's probabilities
-after each play (the cube as it stands), and in money play by cubeless money equity as
+its plays in match play by :func:`bgfast.cube.play_mwc` of the mover's probabilities
+after each play (the opponent on roll taking its proper cube action where it may double), and in money play by cubeless money equity as
 before.  The oracle here is the net's own probabilities of every play
 (:meth:`~bgfast._core.neural.Model.children`) valued in Python.
 """
@@ -39,7 +39,7 @@ def _values(model, pos: Position, dice: tuple[int, int], match: MatchState,  # t
     """Each play's cubeful MWC for the mover (``match.player_on_roll``), by the net."""
     me = match.player_on_roll
     kids, probs = model.children(pos.to_bytes(), *dice)
-    return {Position._from_valid_bytes(k): cube.cubeful_mwc(
+    return {Position._from_valid_bytes(k): cube.play_mwc(
         p, met, match.away(me), match.away(1 - me), cube=match.cube_value, owner=match.cube_owner,
         player=me, crawford=match.crawford) for k, p in zip(kids, probs)}
 
@@ -58,7 +58,7 @@ SCENES = [
 
 @pytest.mark.parametrize("match", SCENES, ids=lambda m: f"{m.score}-c{m.cube_value}o{m.cube_owner}"
                          + ("C" if m.crawford else ""))
-def test_the_nets_match_play_is_the_play_of_the_best_cubeful_mwc(model, positions, match: MatchState) -> None:  # type: ignore[no-untyped-def]
+def test_the_nets_match_play_is_the_play_of_the_best_play_mwc(model, positions, match: MatchState) -> None:  # type: ignore[no-untyped-def]
     met = MatchEquityTable.load()
     bot = NeuralBot()
     for pos in positions[:60]:

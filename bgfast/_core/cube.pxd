@@ -80,9 +80,14 @@ ctypedef struct PlayScene:
     int mine, theirs          # the mover / its opponent may double the cube later
     int max_cube
     double x                  # Janowski's cube efficiency
-# The mover's cubeful match winning chance from its probabilities ``p`` after a play; ``ctx``
-# is a PlayScene.  A PlayValue function (probs.pxd).
+# The mover's cubeful match winning chance from its probabilities ``p`` after a play, its
+# opponent on roll taking its proper cube action where it may double; ``ctx`` is a
+# PlayScene.  A PlayValue function (probs.pxd).
 cdef double play_mwc(const float* p, const void* ctx) noexcept nogil
+# The cubeful match winning chance of the side of a PlayScene from its probabilities ``p``, the
+# cube as it stands, no cube action pending (a side before its roll, or after a play where
+# the opponent may not double): what cubeful_mwc returns.
+cdef double standing_mwc(const float* p, const PlayScene* ps) noexcept nogil
 
 # A match equity table in C memory (the Python face of MetTable).
 cdef class Met:

@@ -53,7 +53,11 @@ stands, as in money play (``_cubeful``, the one home of that line: "no double" i
 the cube as it stands, "double/take" the taker owning twice the cube).  The same
 value ranks the plays of a match-play checker decision (:func:`cube_choose`,
 :func:`play_mwc`): after the play the cube is as it was, and in the Crawford game
-it is dead for both.  The manual's example (3-0 to 7, Woolsey's table, the
+it is dead for both; where the opponent, on roll after the play, may double, it first takes
+its proper cube action (its ND, DT and DP as :func:`cube_decide` finds them), as GNU
+Backgammon values a play (the position after it is not the top of its evaluation tree),
+and plays of equal value (the opponent's double passed after each) go by cubeless equity.
+The manual's example (3-0 to 7, Woolsey's table, the
 side on roll 45.4% with the gammon rates shown there) is reproduced to its digits:
 cubeless 29.10%, live 29.20%, cubeful 29.17% at ``x = 0.68``.  With a
 dead cube (``x = 0``) and no gammons the taker's take point is the MET take
@@ -288,22 +292,50 @@ cdef double _cubeful(const _Met* s, double win, int c, bint mine, bint theirs, d
             + x * _live(win, lo_p, lo_y, hi_p, hi_y, _L(s, c), _W(s, c)))
 
 
+cdef inline void _met_equities(const _Met* s, double win, int c, bint mine, bint theirs, double x,
+                               double* nd, double* dt, double* dp) noexcept nogil:
+    """The doubler's (``s``'s side, on roll) ND, DT and DP; ``mine``/``theirs``: who may
+    double the cube at ``c`` later if it does not double now."""
+    dp[0] = _won(s, c)
+    # double/take: the taker owns the cube at 2c
+    dt[0] = _cubeful(s, win, 2 * c, False, True, x)
+    # no double: the cube stays at c, centred or the doubler's
+    nd[0] = _cubeful(s, win, c, mine, theirs, x)
+
+
 cdef void _met(const float* p, const CubeArgs* a, double* nd, double* dt, double* dp) noexcept nogil:
     cdef _Met s
-    cdef int c = a.cube
     _met_setup(p, a.met, a.away_d, a.away_t, a.post_crawford, a.max_cube, &s)
-    dp[0] = _won(&s, c)
-    # double/take: the taker owns the cube at 2c
-    dt[0] = _cubeful(&s, p[0], 2 * c, False, True, a.x)
-    # no double: the cube stays at c, centred or the doubler's
-    nd[0] = _cubeful(&s, p[0], c, a.owner == -1 or a.owner == a.doubler, a.owner == -1, a.x)
+    _met_equities(&s, p[0], a.cube, a.owner == -1 or a.owner == a.doubler, a.owner == -1, a.x, nd, dt, dp)
 
 
-cdef double play_mwc(const float* p, const void* ctx) noexcept nogil:
-    cdef const PlayScene* ps = <const PlayScene*> ctx
+cdef double standing_mwc(const float* p, const PlayScene* ps) noexcept nogil:
+    """The mover's cubeful MWC from its probabilities ``p`` with the cube as it stands
+    (:func:`cubeful_mwc`), no cube action of either side pending."""
     cdef _Met s
     _met_setup(p, ps.met, ps.away, ps.opp_away, ps.post_crawford, ps.max_cube, &s)
     return _cubeful(&s, p[0], ps.cube, ps.mine, ps.theirs, ps.x)
+
+
+cdef double play_mwc(const float* p, const void* ctx) noexcept nogil:
+    """The value of a play in match play: the mover's MWC after it (``p`` its probabilities
+    then), its opponent on roll.  Where the opponent may double (the cube centred or its own,
+    not the Crawford game, alive for it), it takes its proper cube action first, as
+    :func:`cube_decide` finds it (double when both answers give it more than no double; the
+    mover then answers its best): gnubg values a play so, its evaluation of the position after
+    the play not being the top of its tree.  Elsewhere, the cube as it stands."""
+    cdef const PlayScene* ps = <const PlayScene*> ctx
+    cdef _Met o
+    cdef float q[NOUT]
+    cdef double nd, dt, dp
+    if not (ps.theirs and _alive(ps.opp_away, ps.cube, ps.max_cube)):
+        return standing_mwc(p, ps)
+    probs_flip(p, q)
+    _met_setup(q, ps.met, ps.opp_away, ps.away, ps.post_crawford, ps.max_cube, &o)
+    _met_equities(&o, q[0], ps.cube, True, ps.mine, ps.x, &nd, &dt, &dp)   # ps.mine: the cube is centred
+    if dp < dt:
+        dt = dp
+    return 1.0 - (dt if dt > nd else nd)
 
 
 # ---------------------------------------------------------------- decisions
@@ -523,20 +555,9 @@ def dead_cube_mwc(probs, Met met not None, int away, int opp_away, int cube=1):
     return met_dead_cube(p, &met.t, away, opp_away, cube)
 
 
-def cubeful_mwc(probs, Met met not None, int away, int opp_away, int cube=1, int owner=-1,
-                int player=0, double x=0.68, bint crawford=False, int max_cube=64):
-    """The cubeful match winning chance of ``player``, ``away`` points from winning against
-    one ``opp_away`` away, from its probabilities with the cube at ``cube`` (``owner`` -1
-    centred, else the player who owns it): Janowski's ``(1 - x) * dead + x * live`` on the
-    table (the value :func:`play_mwc` gives a play).  ``crawford``: this is the Crawford
-    game, so neither side may double.  A game with either side 1-away is the Crawford game
-    or comes after it, so the scores it leads to are read post-Crawford.
-
-    :raises ValueError: not five probabilities, an away below 1 or beyond the table.
-    """
+cdef int _scene_in(PlayScene* ps, float* p, probs, Met met, int away, int opp_away, int cube, int owner,
+                   int player, double x, bint crawford, int max_cube) except -1:
     cdef double pd[NOUT]
-    cdef float p[NOUT]
-    cdef PlayScene ps
     cdef int i
     if not (0 < away < met.size and 0 < opp_away < met.size):
         raise ValueError("%d-away, %d-away is not a score of the table (%d rows)" % (away, opp_away, met.size))
@@ -552,6 +573,38 @@ def cubeful_mwc(probs, Met met not None, int away, int opp_away, int cube=1, int
     ps.theirs = not crawford and owner != player
     ps.max_cube = max_cube
     ps.x = x
+    return 0
+
+
+def cubeful_mwc(probs, Met met not None, int away, int opp_away, int cube=1, int owner=-1,
+                int player=0, double x=0.68, bint crawford=False, int max_cube=64):
+    """The cubeful match winning chance of ``player``, ``away`` points from winning against
+    one ``opp_away`` away, from its probabilities with the cube at ``cube`` (``owner`` -1
+    centred, else the player who owns it) as it stands: Janowski's ``(1 - x) * dead + x *
+    live`` on the table.  ``crawford``: this is the Crawford game, so neither side may
+    double.  A game with either side 1-away is the Crawford game or comes after it, so the
+    scores it leads to are read post-Crawford.
+
+    :raises ValueError: not five probabilities, an away below 1 or beyond the table.
+    """
+    cdef float p[NOUT]
+    cdef PlayScene ps
+    _scene_in(&ps, p, probs, met, away, opp_away, cube, owner, player, x, crawford, max_cube)
+    return standing_mwc(p, &ps)
+
+
+def play_mwc_of(probs, Met met not None, int away, int opp_away, int cube=1, int owner=-1,
+                int player=0, double x=0.68, bint crawford=False, int max_cube=64):
+    """The value of a play of ``player`` in match play (:c:func:`play_mwc`, what the core ranks
+    plays by): its match winning chance after the play, from its probabilities then, its
+    opponent on roll taking its proper cube action where it may double; else
+    :func:`cubeful_mwc`.  Arguments as :func:`cubeful_mwc`'s.
+
+    :raises ValueError: not five probabilities, an away below 1 or beyond the table.
+    """
+    cdef float p[NOUT]
+    cdef PlayScene ps
+    _scene_in(&ps, p, probs, met, away, opp_away, cube, owner, player, x, crawford, max_cube)
     return play_mwc(p, &ps)
 
 

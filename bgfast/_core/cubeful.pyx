@@ -53,7 +53,7 @@ from bgfast._core.probs cimport NOUT, probs_flip
 from bgfast._core.neural cimport NeuralRolls, neural_eval_after, neural_rolls_init, neural_roll_best
 from bgfast._core.search cimport SEARCH_MAX_PLIES, REPLIES_0PLY, Search, search_preroll, search_choose
 from bgfast._core.cube cimport (
-    CubeArgs, MetTable, Met, PlayScene, play_mwc, met_mwc, money_cubeful_f, money_x, cube_offer, cube_respond,
+    CubeArgs, MetTable, Met, PlayScene, standing_mwc, met_mwc, money_cubeful_f, money_x, cube_offer, cube_respond,
     cube_screened, cube_uses_met, cube_answer,
 )
 from bgfast._core.evaluator cimport Evaluator, EVAL_NEURAL, CoreEvaluator
@@ -132,7 +132,7 @@ cdef inline double _leaf(const CubeRules* r, const CubeState* st, const float* p
     ps.theirs = not r.crawford and st.owner != CF_MINE
     ps.max_cube = r.max_cube
     ps.x = r.x
-    return play_mwc(p, &ps)
+    return standing_mwc(p, &ps)
 
 
 cdef inline double _optimal(const CubeRules* r, const CubeState* st, double nd, double dt) noexcept nogil:

@@ -103,7 +103,7 @@ from bgfast._core.movegen cimport MoveGen, MAX_CHILDREN, movegen_new, movegen_fr
 from bgfast._core.evaluators cimport is_race
 from bgfast._core.heuristic cimport heuristic_dense, heuristic_dense_roll, heuristic_dense_child, DenseRoll, H_NDENSE
 from bgfast._core.probs cimport probs_flip, probs_equity, PlayValue
-from bgfast._core.topk cimport topk_insert
+from bgfast._core.topk cimport topk_insert, topk_insert_tied
 from bgfast._core.bearoff cimport BO_ROLLS
 from bgfast._core.bearoff cimport (
     bearoff_build, bearoff_ready, bearoff_probs, bearoff_index, bearoff_gammon_index, bearoff_rolls, bearoff_first_off,
@@ -1027,6 +1027,7 @@ cdef int neural_roll_candidates(const Neural* nn, NeuralRolls* r, const MoveGen*
     cdef float small[SMALL_ROLL * NN_OUT]
     cdef float* vals = scratch
     cdef float tope[NN_MAX_CANDIDATES]
+    cdef float ties[NN_MAX_CANDIDATES]
     cdef float key
     cdef int i, j, k, n = g.n, kept = 0
     if most > NN_MAX_CANDIDATES:
@@ -1052,8 +1053,9 @@ cdef int neural_roll_candidates(const Neural* nn, NeuralRolls* r, const MoveGen*
         for i in range(n):
             if value == NULL:
                 kept = topk_insert(tope, top, kept, most, probs_equity(vals + NN_OUT * i), i)
-            else:
-                kept = topk_insert(tope, top, kept, most, <float> value.fn(vals + NN_OUT * i, value.ctx), i)
+            else:                       # equal values (a play the opponent doubles out) by cubeless equity
+                kept = topk_insert_tied(tope, ties, top, kept, most, <float> value.fn(vals + NN_OUT * i, value.ctx),
+                                        probs_equity(vals + NN_OUT * i), i)
     if best != NULL:
         for k in range(NN_OUT):
             best[k] = vals[NN_OUT * top[0] + k]

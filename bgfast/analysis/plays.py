@@ -12,9 +12,10 @@ best play of a hint is the play the bot makes (at 0 ply, and deeper among the pl
 move filters keep; at 1 ply the bot also weighs each play's 0-ply value, its
 ``zero_ply_weight``, where the hint ranks by the 1-ply value alone):
 
-* match play: the mover's cubeful match winning chance with the cube as it stands after
-  the play (:meth:`Situation.cubeful_value <bgfast.analysis.situation.Situation.cubeful_value>`),
-  printed as EMG;
+* match play: the mover's cubeful match winning chance after the play, its opponent on roll
+  taking its proper cube action first where it may double, as gnubg values a play
+  (:meth:`Situation.play_value <bgfast.analysis.situation.Situation.play_value>`), printed
+  as EMG;
 * money play: the cubeless equity, in points per game per unit of the current cube.  Not
   Janowski's cubeful equity (gnubg's choice): the cube stands the same after every play,
   and Janowski's formula on a bare evaluation would reorder the plays by their gammon rates
@@ -84,7 +85,7 @@ class PlayRanking:
     ply: int
     """The look-ahead (gnubg's numbering; see the module's docstring)."""
     plays: tuple[RankedPlay, ...]
-    """Every distinct play, best first (ties in notation order)."""
+    """Every distinct play, best first (equal equities by cubeless equity, then in notation order)."""
 
     def to_dict(self, top: int | None = None) -> dict[str, Any]:
         """The ranking for JSON: ``plays`` (the ``top`` best, or all: :meth:`RankedPlay.to_dict`),
@@ -147,11 +148,11 @@ def rank_situation(situation: Situation, roll: Dice, judge: Judge) -> PlayRankin
     for move in situation.position.legal_moves(roll.high, roll.low):
         p = judge.after_play(move.position)
         if situation.is_match:
-            value = situation.cubeful_value(p)
+            value = situation.play_value(p)
             judged.append((move, p, situation.equity(value), value))
         else:
             judged.append((move, p, p.equity(), None))
-    judged.sort(key=lambda j: (-j[2], str(j[0])))
+    judged.sort(key=lambda j: (-j[2], -j[1].equity(), str(j[0])))   # equal values by cubeless equity, as the bot
     best = judged[0][2]
     plays = tuple(RankedPlay(m, p, eq, mwc, eq - best) for m, p, eq, mwc in judged)
     return PlayRanking(situation, roll, judge.ply, plays)

@@ -13,6 +13,9 @@ side's cubeful value with the cube as it stands, by the cube math of :mod:`bgfas
   which :meth:`Situation.equity` turns into EMG (normalised money-game equity: +1 is
   winning the current cube for sure, -1 losing it; gnubg's ``mwc2eq``).
 
+A play's value in match play is :meth:`Situation.play_value`: after the play its opponent is
+on roll, and may double first.
+
 >>> s = Situation.read("4HPwATDgc/ABMA:MAHgAAAAAAAE")     # 0-0 in a 7-point match
 >>> s.is_match, s.aways(), s.describe()
 (True, (7, 7), '7-point match, score 0-0 (the side on roll first), cube 1 centred (player 0 on roll)')
@@ -104,8 +107,8 @@ class Situation:
 
     def cubeful_value(self, probabilities: object) -> float:
         """The side on roll's cubeful value with the cube as it stands, from its cubeless
-        probabilities ``probabilities`` (its view, before a roll; after its play the same
-        value ranks the play): money play, Janowski's equity in points per game per unit of
+        probabilities ``probabilities`` (its view, before a roll; a play is valued by
+        :meth:`play_value`): money play, Janowski's equity in points per game per unit of
         the current cube; match play, the cubeful match winning chance (0 to 1; in the
         Crawford game the cube is dead for both sides).
 
@@ -120,6 +123,23 @@ class Situation:
         return cube_math.cubeful_mwc(probabilities, self.met, a, b, cube=m.cube_value, owner=m.cube_owner,
                                      player=self.me, x=self.cube_efficiency, crawford=m.is_crawford_game,
                                      max_cube=self.rules.max_cube)
+
+    def play_value(self, probabilities: object) -> float:
+        """Match play: the value of a play of the side on roll, from its probabilities after the
+        play (its view): its match winning chance with its opponent, on roll next, taking its
+        proper cube action where it may double (:func:`bgfast.cube.play_mwc`: what the neural
+        bot's match checker play maximizes).
+
+        :raises ValueError: not five numbers.
+        :raises InvalidAnalysisError: money play (a play is ranked by its cubeless equity there).
+        """
+        if self.met is None:
+            raise InvalidAnalysisError("money play ranks plays by cubeless equity: there is no play value to take")
+        m = self.match
+        a, b = self.aways()
+        return cube_math.play_mwc(probabilities, self.met, a, b, cube=m.cube_value, owner=m.cube_owner,
+                                  player=self.me, x=self.cube_efficiency, crawford=m.is_crawford_game,
+                                  max_cube=self.rules.max_cube)
 
     def equity(self, value: float) -> float:
         """A value of :meth:`cubeful_value` as an equity: money play, the value itself

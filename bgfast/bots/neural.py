@@ -144,8 +144,8 @@ class NeuralBot(CoreBot):
         of the cubeful look-ahead at ``cube_ply`` plies (a 0-ply look screens out clear
         no-doubles first); see :mod:`bgfast._core.cube` and :mod:`bgfast._core.cubeful`.  With ``"auto"``/``"met"`` the
         checker play of match play is by the score too: the play whose cubeful match
-        winning chance (:func:`bgfast.cube.cubeful_mwc`, the cube as it stands) is the
-        highest, at ``ply`` plies among the candidates of the best such value (the replies
+        winning chance after it (:func:`bgfast.cube.play_mwc`: the opponent, on roll, takes
+        its proper cube action first where it may double) is the highest, at ``ply`` plies among the candidates of the best such value (the replies
         below by cubeless equity); money play, and the other policies, play by cubeless
         money equity.
     :param weights: None (the shipped net), a path to a weights file, or
