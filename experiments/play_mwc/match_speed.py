@@ -11,4 +11,4 @@ play_matches([player], 5, np.zeros(20, np.int32), np.arange(20))      # warm up
 t = time.perf_counter()
 out = play_matches([player], 5, np.zeros(n, np.int32), np.arange(n))
 dt = time.perf_counter() - t
-print(f"{bgfast.__file__.split('/')[2]}: {n} matches in {dt:.2f} s, {n / dt:.1f} a second; wins of seat 0: {(out[:, 0] > out[:, 1]).sum()}")
+print(f"{bgfast.__file__}: {n} matches in {dt:.2f} s, {n / dt:.1f} a second; wins of seat 0: {(out[:, 0] > out[:, 1]).sum()}")
