@@ -145,9 +145,9 @@ class NeuralBot(CoreBot):
         no-doubles first); see :mod:`bgfast._core.cube` and :mod:`bgfast._core.cubeful`.  With ``"auto"``/``"met"`` the
         checker play of match play is by the score too: the play whose cubeful match
         winning chance after it (:func:`bgfast.cube.play_mwc`: the opponent, on roll, takes
-        its proper cube action first where it may double) is the highest, at ``ply`` plies among the candidates of the best such value (the replies
-        below by cubeless equity); money play, and the other policies, play by cubeless
-        money equity.
+        its proper cube action first where it may double) is the highest, at ``ply`` plies
+        among the candidates of the best such value (the replies below by cubeless equity);
+        money play, and the other policies, play by cubeless money equity.
     :param weights: None (the shipped net), a path to a weights file, or
         :class:`~bgfast.bots.neural_weights.Weights`.
     :param cube_efficiency: Janowski's ``x`` (0.68).
