@@ -17,9 +17,11 @@ from tournament_helpers import check_db_consistent, csv_of, needs_heuristic, sta
 from gnubg_oracle import bgfast_actions, compare_actions, gnubg_actions, requires_gnubg, run_gnubg
 
 from bgfast.cli import main
-from bgfast.engines.record import decode_decisions
+from bgfast.engines.record import NO_CUBE_MARK, decode_decisions
 from bgfast.errors import InvalidSpecError, WorkerFailedError
+from bgfast.game import JUDGED_COLUMNS
 from bgfast.tournament import TournamentSpec, load_standings, run_tournament
+from bgfast.tournament.csv_export import CSV_COLUMNS
 from bgfast.tournament.export import ExportError, export_all, export_match, match_history
 from bgfast.tournament.store import Store
 
@@ -131,7 +133,9 @@ def test_a_bad_player_is_one_error_naming_its_key(table: dict[str, object], mess
 
 @pytest.fixture
 def plugin_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    """A plugin module on sys.path: ``make`` builds a Python bot (pubeval's plays), ``broken`` raises."""
+    """A plugin module on sys.path: ``make`` builds a Python bot (pubeval's plays), ``never`` one
+    that never doubles and always takes with the cube policy ``"never"``, ``asked`` the same
+    without a cube policy (the loop asks it back), ``broken`` raises."""
     (tmp_path / "bgfast_tournament_plugin.py").write_text(textwrap.dedent('''
         from bgfast.bots import get_bot
         from bgfast.bots.base import Bot
@@ -151,8 +155,27 @@ def plugin_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
             def accept_double(self, position, match):
                 return self.inner.accept_double(position, match)
 
+        class Never(Mirror):
+            name = "never"
+            cube = "never"
+
+            def should_double(self, position, match):
+                return False
+
+            def accept_double(self, position, match):
+                return 1
+
+        class Asked(Never):
+            cube = None
+
         def make():
             return Mirror()
+
+        def never():
+            return Never()
+
+        def asked():
+            return Asked()
 
         def broken():
             raise RuntimeError("no weights here")
@@ -413,6 +436,31 @@ def test_export_writes_matches_of_built_in_and_plugin_bots_and_refuses_what_a_ma
                                       rules='variant = "nackgammon"', per_pairing=2))
     with pytest.raises(ExportError, match="plays 'nackgammon': a .mat file holds standard backgammon only"):
         export_match(variant, 0, tmp_path / "n.mat")
+
+
+def test_a_python_bot_that_never_doubles_is_asked_no_cube_question_judged_or_recorded_and_replays(
+        tmp_path: Path, plugin_module: str) -> None:
+    judge = '\n[judge]\nbot = "neural"\nply = 0\n'
+    files, judged = {}, {}
+    for factory in ("never", "asked"):
+        text = spec_text(factory, player("python", bot=f"{plugin_module}:{factory}"),
+                         player("neural", bot="neural", cube="never"), per_pairing=6) + judge
+        files[factory] = run(tmp_path, text)
+        with sqlite3.connect(files[factory]) as conn:
+            judged[factory] = conn.execute(f"SELECT {', '.join(JUDGED_COLUMNS)} FROM match_judged").fetchall()
+    cube_decisions = [JUDGED_COLUMNS.index(f"cube_decisions{seat}") for seat in (0, 1)]
+    played = [rows.split(",")[:CSV_COLUMNS.index("run")] for rows in (*rows_of(files["never"]), *rows_of(files["asked"]))]
+    assert played[:7] == played[7:]          # never doubles, always takes either way: the same matches
+    assert sum(row[i] for row in judged["never"] for i in cube_decisions) == 0
+    assert sum(row[i] for row in judged["asked"] for i in cube_decisions) > 0
+    with sqlite3.connect(files["never"]) as conn:
+        records = [bytes(blob) for row in conn.execute("SELECT seat0, seat1 FROM match_records") for blob in row
+                   if blob is not None]
+    assert len(records) == 6 and all(decode_decisions(record)[0] == NO_CUBE_MARK for record in records)
+    for index in range(6):                 # each replays to the match the tournament played
+        export_match(files["never"], index, tmp_path / f"never-{index}.mat")
+        export_match(files["asked"], index, tmp_path / f"asked-{index}.mat")
+        assert (tmp_path / f"never-{index}.mat").read_text() == (tmp_path / f"asked-{index}.mat").read_text()
 
 
 def test_recorded_decisions_changed_by_hand_are_named_by_file_match_and_player(

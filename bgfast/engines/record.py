@@ -12,6 +12,11 @@ integer per decision it is asked for, in the order the game loop asks, as LEB128
 * a double: 1 (double) or 0; an answer to a double: 0 pass, 1 take, 2 beaver
   (:class:`~bgfast.bots.base.CubeResponse`).
 
+A player whose cube policy is ``"never"`` is asked no cube question: the game loop answers
+for it (never doubles, always takes), so that a judge counts no cube decision of its. Its
+record begins with :data:`NO_CUBE_MARK` and holds its plays alone; a record without the mark
+(any other player's, and every record written before 2026-12-07) holds its cube answers too.
+
 :class:`ReplayBot` plays those decisions back; seated in place of the recorded player with
 the same dice (seed, index) it plays the same match, so
 :func:`bgfast.game.play_match_with_history` rebuilds every move of it (for a ``.mat``
@@ -37,7 +42,12 @@ from bgfast.game import position_played
 from bgfast.match import MatchState
 from bgfast.position import Move, Position
 
-__all__ = ["RecordError", "RecordingBot", "ReplayBot", "decode_decisions", "encode_decisions", "plays_in_core"]
+__all__ = ["NO_CUBE_MARK", "RecordError", "RecordingBot", "ReplayBot", "decode_decisions", "encode_decisions",
+           "plays_in_core"]
+
+NO_CUBE_MARK = 1 << 28
+"""The first value of the record of a player asked no cube question (its cube policy is
+``"never"``): far above any play's index or cube answer, so it cannot be a decision."""
 
 
 def plays_in_core(bot: object) -> bool:
@@ -115,6 +125,8 @@ class RecordingBot(Bot):
     def __init__(self, inner: object) -> None:
         self.inner = inner
         self.decisions: list[int] = []
+        self.cube = "never" if getattr(inner, "cube", None) == "never" else None
+        """``"never"`` when ``inner``'s cube policy is: the loop answers its cube actions."""
 
     def __repr__(self) -> str:
         return f"<RecordingBot of {self.inner!r}>"
@@ -127,8 +139,9 @@ class RecordingBot(Bot):
             start()
 
     def record(self) -> bytes:
-        """The decisions so far, as LEB128 varints."""
-        return encode_decisions(self.decisions)
+        """The decisions so far, as LEB128 varints (after :data:`NO_CUBE_MARK` for a
+        player asked no cube question)."""
+        return encode_decisions(([NO_CUBE_MARK] if self.cube == "never" else []) + self.decisions)
 
     def choose_move(self, position: Position, dice: Dice, match: MatchState) -> Move:
         position, dice = parse_position(position)[0], Dice.of(dice)
@@ -166,6 +179,11 @@ class ReplayBot(Bot):
 
     def __init__(self, record: bytes | list[int]) -> None:
         self.decisions = decode_decisions(record) if isinstance(record, (bytes, bytearray)) else list(record)
+        self.cube = "never" if self.decisions[:1] == [NO_CUBE_MARK] else None
+        """``"never"`` for a record of a player asked no cube question: the loop answers for it
+        again, as it did when the record was made."""
+        if self.cube == "never":
+            del self.decisions[0]
         self.used = 0
         self.failed = False
         """True once the record did not fit a decision asked for (a :class:`RecordError` was raised)."""
