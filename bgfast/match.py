@@ -177,7 +177,8 @@ class MatchState:
     cube_value: int = 1
     """The cube value: 1, 2, 4, ...  While a double is offered, the value before the double."""
     cube_owner: int = -1
-    """-1 = centred, 0 or 1 = the player who owns the cube."""
+    """-1 = centred, 0 or 1 = the player who owns the cube (at any value, 1 included: a set-up
+    position may give a player the 1-cube, as gnubg's ``set cube owner`` and Match ID do)."""
     crawford: bool = False
     """True if this game is the Crawford game (no doubling)."""
     player_on_roll: int = 0

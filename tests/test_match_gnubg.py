@@ -66,3 +66,14 @@ def test_the_gnubg_program_refuses_the_issue_examples(score: tuple[int, int], cu
     state = MatchState(length=7, score=score, cube_value=cube, cube_owner=owner)
     (answer,) = run_gnubg("double", [[Position().id(), state.match_id()]])
     assert not MatchState.from_match_id(answer).double_offered and not state.can_double(0, Rules())
+
+
+@pytest.mark.parametrize("owner", [0, 1])
+@requires_gnubg
+def test_a_cube_at_1_owned_by_a_player_is_read_as_gnubg_reads_it(owner: int) -> None:
+    # gnubg keeps such a Match ID ("The cube is at 1, and is owned by ..."), and its owner
+    # alone may double it, as bgfast's MatchState and can_double have it
+    state = MatchState(length=7, score=(2, 3), cube_value=1, cube_owner=owner)
+    (answer,) = run_gnubg("double", [[Position().id(), state.match_id()]])
+    assert isinstance(answer, str), answer
+    assert MatchState.from_match_id(answer).double_offered == state.can_double(0, GNUBG_RULES) == (owner == 0)
