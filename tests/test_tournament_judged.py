@@ -298,6 +298,8 @@ def test_the_report_gives_the_judged_figures_in_text_and_html(judged_db: Path, t
     assert main(["report", str(judged_db), "--html", str(page)]) == 0
     text = capsys.readouterr().out
     assert "judged (points;" in text and "pubeval - random" in text
+    # the adjusted figure to 4 decimals beside the raw one's 3: its error is often under 0.001
+    assert re.search(r"pubeval - random +[+-]\d\.\d{3} ± +\d\.\d{3} +[+-]\d\.\d{4} ± \d\.\d{4} ", text), text
     html = page.read_text()
     section = html[html.index('<section id="judged">'):]
     section = section[:section.index("</section>")]

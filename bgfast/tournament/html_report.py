@@ -251,7 +251,7 @@ def judged_section(standings: Standings, charts: Mapping[str, str] | None = None
         for name, f in rows:
             los = NOT_AVAILABLE if math.isnan(f.elo.los) else f"{f.elo.los:.3f}"
             parts.append(f"<tr><td>{e(name)}</td>{_n(f'{f.raw:+.3f} ± {_se(f.raw_se)}')}"
-                         f"{_n(f'{f.adjusted:+.3f} ± {_se(f.adjusted_se)}')}{_n(format_elo(f.elo.elo))}"
+                         f"{_n(f'{f.adjusted:+.4f} ± {_se(f.adjusted_se, 4)}')}{_n(format_elo(f.elo.elo))}"
                          f"{_n(los)}{_n(format_rate(f.checker_error_rate))}{_n(format_rate(f.cube_error_rate))}"
                          f"{_n(f'{f.luck_per_game:+.4f}')}</tr>")
         parts.append("</table>")
@@ -416,8 +416,8 @@ def _n(text: str) -> str:
     return f"<td class=\"n\">{html.escape(text)}</td>"
 
 
-def _se(x: float) -> str:
-    return NOT_AVAILABLE if math.isnan(x) else f"{x:.3f}"
+def _se(x: float, digits: int = 3) -> str:
+    return NOT_AVAILABLE if math.isnan(x) else f"{x:.{digits}f}"
 
 
 def _interval(lo: float, hi: float) -> str:

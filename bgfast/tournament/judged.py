@@ -85,7 +85,8 @@ class JudgedFigures:
         """The figures as ``bgfast report --json`` gives them (NaN as null)."""
         kind = "ppg" if self.money else "score"
         return {f"{kind}_raw": _num(self.raw), f"{kind}_raw_se": _num(self.raw_se),
-                f"{kind}_luck_adjusted": _num(self.adjusted), f"{kind}_luck_adjusted_se": _num(self.adjusted_se),
+                f"{kind}_luck_adjusted": _num(self.adjusted, 5),
+                f"{kind}_luck_adjusted_se": _num(self.adjusted_se, 5),
                 "elo_luck_adjusted": _num(self.elo.elo, 1),
                 "elo_luck_adjusted_ci95": [_num(self.elo.lo, 1), _num(self.elo.hi, 1)],
                 "los_luck_adjusted": _num(self.elo.los), "checker_error_rate": _num(self.checker_error_rate, 2),

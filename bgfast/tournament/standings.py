@@ -285,11 +285,11 @@ class Standings:
         lines = ["", f"judged ({'points' if money else 'match winning chance'}; adjusted = result - own luck "
                  "+ opponent's luck; error rates in mEMG per decision):",
                  f"  {self.judged_text()}",
-                 f"  {'player':<20} {unit + ' raw':>16} {unit + ' adjusted':>16} {'Elo adj':>8} "
+                 f"  {'player':<20} {unit + ' raw':>16} {unit + ' adjusted':>17} {'Elo adj':>8} "
                  f"{'checker':>8} {'cube':>8} {'luck/game':>9}"]
 
         def row(name: str, f: JudgedFigures) -> str:
-            return (f"  {name:<20} {f.raw:+8.3f} ±{_se_text(f.raw_se):>6} {f.adjusted:+8.3f} ±{_se_text(f.adjusted_se):>6} "
+            return (f"  {name:<20} {f.raw:+8.3f} ±{_se_text(f.raw_se):>6} {f.adjusted:+8.4f} ±{_se_text(f.adjusted_se, 4):>7} "
                     f"{format_elo(f.elo.elo):>8} {format_rate(f.checker_error_rate):>8} "
                     f"{format_rate(f.cube_error_rate):>8} {f.luck_per_game:+9.4f}")
         lines.extend(row(name, f) for name, f in self.judged_players.items())
@@ -583,9 +583,9 @@ NOT_AVAILABLE = "n/a"
 """How the tables show a figure from too few samples (:data:`~bgfast.tournament.pairs.MIN_SAMPLES_FOR_ERROR`)."""
 
 
-def _se_text(x: float) -> str:
-    """A standard error in its table column (6 wide): three decimals, or ``n/a``."""
-    return f"{NOT_AVAILABLE:>6}" if math.isnan(x) else f"{x:>6.3f}"
+def _se_text(x: float, digits: int = 3) -> str:
+    """A standard error in its table column (6 wide): three decimals (``digits``), or ``n/a``."""
+    return f"{NOT_AVAILABLE:>6}" if math.isnan(x) else f"{x:>6.{digits}f}"
 
 
 def _interval_text(lo: float, hi: float) -> str:
