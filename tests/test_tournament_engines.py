@@ -478,6 +478,19 @@ def test_recorded_decisions_changed_by_hand_are_named_by_file_match_and_player(
     assert err.endswith("; the file was changed by hand, or the bots have changed since the match was played\n")
 
 
+@pytest.mark.parametrize("value, shown", [("'hello'", "str 'hello'"), ("42", "int 42")])
+def test_a_decision_record_that_is_not_a_blob_is_a_damaged_file(
+        tmp_path: Path, plugin_module: str, value: str, shown: str, capsys: pytest.CaptureFixture[str]) -> None:
+    db = run(tmp_path, spec_text("rec", player("mirror", bot=f"{plugin_module}:make"), player("random", bot="random"),
+                                 length=3, per_pairing=2))
+    with sqlite3.connect(db) as conn:     # SQLite keeps the type written, whatever the column's
+        conn.execute(f"UPDATE match_records SET seat0 = {value} WHERE idx = 0")
+    assert main(["export", str(db), "--match", "0", "--mat", str(tmp_path / "m.mat")]) == 2
+    assert capsys.readouterr().err == (f"bgfast: error: {str(db)!r} is a damaged results file: match 0 of run 'rec' "
+                                       f"has {shown} in the match_records table's seat0, where a decision record "
+                                       "(a BLOB) belongs\n")
+
+
 def test_the_export_of_a_random_bot_match_is_the_match_the_tournament_played(tmp_path: Path) -> None:
     # the random bot draws its plays from the match's own stream in the C loop, and the
     # history is the loop's own record of the match: the export replays it exactly

@@ -343,6 +343,8 @@ def test_judged_figures_from_fewer_than_five_dice_pairs_have_no_error_interval_o
     ("DROP TABLE match_judged", "run 'judged' is judged but the file has no match_judged table (dropped?)"),
     ("DELETE FROM match_judged WHERE idx < 20", "judged run 'judged' has 20 rows of judged figures for its 40 "
                                                 "matches (rows of match_judged deleted?)"),
+    ("UPDATE match_judged SET luck0 = 'abc' WHERE idx = 3", "the match_judged table holds a value that is not a "
+                                                            "number (could not convert string to float: 'abc')"),
 ])
 def test_a_judged_file_that_lost_its_judged_rows_is_a_damaged_file(
         judged_db: Path, tmp_path: Path, damage: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:

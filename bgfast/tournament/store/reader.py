@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bgfast.engines.counters import EngineCounters
+from bgfast.errors import ResultsFileError, shortened
 from bgfast.tournament.pairs import UnitGroup
 from bgfast.tournament.results import MatchDecisions, MatchSummary, SavedMatch, SeatTotals
 from bgfast.tournament.store import schema
@@ -104,7 +105,19 @@ class ResultsReader(ResultsFile):
         row = self._conn.execute(
             "SELECT d.idx, d.seat0, d.seat1, d.forfeit FROM match_records d JOIN runs r ON r.run = d.run "
             "WHERE r.name = ? AND d.idx = ?", (run, idx)).fetchone()
-        return MatchDecisions._make(row) if row is not None else None
+        if row is None:
+            return None
+        decisions = MatchDecisions._make(row)
+        for seat, record in enumerate((decisions.seat0, decisions.seat1)):
+            if record is not None and not isinstance(record, bytes):
+                raise ResultsFileError(f"{self._name} is a damaged results file: match {idx} of run {run!r} has "
+                                       f"{type(record).__name__} {shortened(repr(record))} in the match_records "
+                                       f"table's seat{seat}, where a decision record (a BLOB) belongs")
+        if decisions.forfeit not in (None, 0, 1):
+            raise ResultsFileError(f"{self._name} is a damaged results file: match {idx} of run {run!r} has "
+                                   f"{shortened(repr(decisions.forfeit))} in the match_records table's forfeit, "
+                                   "where the seat that forfeited (0 or 1) or NULL belongs")
+        return decisions
 
     @_reads
     def forfeits(self) -> list[tuple[str, int, str, str]]:
@@ -195,7 +208,11 @@ class ResultsReader(ResultsFile):
         where, args = ("WHERE j.run = ? ", (run,)) if run is not None else ("", ())
         rows = self._conn.execute(f"SELECT {columns} FROM match_judged j JOIN matches m "
                                   f"ON m.run = j.run AND m.idx = j.idx {where}ORDER BY j.run, j.idx", args).fetchall()
-        return np.array([tuple(r) for r in rows], dtype=JUDGED_MATCH_DTYPE)
+        try:
+            return np.array([tuple(r) for r in rows], dtype=JUDGED_MATCH_DTYPE)
+        except (TypeError, ValueError) as exc:
+            raise ResultsFileError(f"{self._name} is a damaged results file: the match_judged table holds a value "
+                                   f"that is not a number ({exc})") from None
 
     @_reads
     def iter_outcomes(self, run: int) -> Iterator[tuple[int, int, int, int, int]]:
