@@ -361,7 +361,8 @@ def _python_cube_kind(bot: object) -> CubeKind:
     """How the loop makes the cube actions of a bot written in Python: ``CUBE_NEVER`` for one
     whose cube policy is ``"never"`` (``bot.cube``: it never doubles and always takes, as every
     bgfast bot and cube policy of that name), so that the loop answers for it and a judge counts
-    no cube decision of its; ``CUBE_PYTHON`` (asked back) for any other."""
+    no double of its to make (its answers to doubles are judged as anyone's); ``CUBE_PYTHON``
+    (asked back) for any other."""
     return CubeKind.CUBE_NEVER if getattr(bot, "cube", None) == "never" else CubeKind.CUBE_PYTHON
 
 

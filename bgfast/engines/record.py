@@ -13,9 +13,10 @@ integer per decision it is asked for, in the order the game loop asks, as LEB128
   (:class:`~bgfast.bots.base.CubeResponse`).
 
 A player whose cube policy is ``"never"`` is asked no cube question: the game loop answers
-for it (never doubles, always takes), so that a judge counts no cube decision of its. Its
-record begins with :data:`NO_CUBE_MARK` and holds its plays alone; a record without the mark
-(any other player's, and every record written before 2026-12-07) holds its cube answers too.
+for it (never doubles, always takes), so that a judge counts no double of its to make (its
+answers to the opponent's doubles are judged as anyone's).  Its record begins with
+:data:`NO_CUBE_MARK` and holds its plays alone; a record without the mark (any other
+player's, and every record written before 2026-12-07) holds its cube answers too.
 
 :class:`ReplayBot` plays those decisions back; seated in place of the recorded player with
 the same dice (seed, index) it plays the same match, so
