@@ -491,6 +491,18 @@ def test_a_decision_record_that_is_not_a_blob_is_a_damaged_file(
                                        "(a BLOB) belongs\n")
 
 
+def test_a_deleted_decision_record_is_named_as_a_cause_when_its_match_cannot_be_rebuilt(
+        tmp_path: Path, plugin_module: str, capsys: pytest.CaptureFixture[str]) -> None:
+    db = run(tmp_path, spec_text("rec", player("mirror", bot=f"{plugin_module}:make"), player("random", bot="random"),
+                                 length=3, per_pairing=2))
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM match_records WHERE idx = 1")
+    assert main(["export", str(db), "--match", "1", "--mat", str(tmp_path / "m.mat")]) == 2
+    err = capsys.readouterr().err
+    assert "plays in Python and its decisions are not in the results file (its match_records row deleted, or a " \
+           "file written by an earlier version?)" in err and err.count("\n") == 1, err
+
+
 def test_the_export_of_a_random_bot_match_is_the_match_the_tournament_played(tmp_path: Path) -> None:
     # the random bot draws its plays from the match's own stream in the C loop, and the
     # history is the loop's own record of the match: the export replays it exactly
