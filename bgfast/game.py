@@ -52,7 +52,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ACTIONS", "MAX_MATCH_LENGTH", "CoreConfig", "CubeAction", "GameRecord", "MatchHistory", "MatchPlayer",
-    "JUDGED_COLUMNS", "MatchRecord", "MatchSummary", "Turn", "decisions", "failed_bot", "make_runner", "play_match",
+    "JUDGED_COLUMNS", "MatchRecord", "MatchSummary", "Turn", "decisions", "failed_bot", "make_runner", "never_doubles",
+    "play_match",
     "play_match_with_history", "play_matches", "position_played",
 ]
 
@@ -357,13 +358,23 @@ def _core_met(uses_met: bool, length: int, met: MatchEquityTable | None) -> Met 
     return (met or MatchEquityTable.load()).core_table if uses_met and length > 0 else None
 
 
+def never_doubles(bot: object) -> bool:
+    """True for a bot whose cube policy is ``"never"`` (``bot.cube``): it never doubles and
+    always takes, as every bgfast bot and cube policy of that name.
+
+    >>> from bgfast.bots import get_bot
+    >>> never_doubles(get_bot("pubeval", cube="never")), never_doubles(object())
+    (True, False)
+    """
+    return getattr(bot, "cube", None) == "never"
+
+
 def _python_cube_kind(bot: object) -> CubeKind:
     """How the loop makes the cube actions of a bot written in Python: ``CUBE_NEVER`` for one
-    whose cube policy is ``"never"`` (``bot.cube``: it never doubles and always takes, as every
-    bgfast bot and cube policy of that name), so that the loop answers for it and a judge counts
+    that :func:`never_doubles`, so that the loop answers for it and a judge counts
     no double of its to make (its answers to doubles are judged as anyone's); ``CUBE_PYTHON``
     (asked back) for any other."""
-    return CubeKind.CUBE_NEVER if getattr(bot, "cube", None) == "never" else CubeKind.CUBE_PYTHON
+    return CubeKind.CUBE_NEVER if never_doubles(bot) else CubeKind.CUBE_PYTHON
 
 
 def make_runner(bot0: object, bot1: object, *, length: int = 0, rules: Rules | None = None,

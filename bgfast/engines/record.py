@@ -39,7 +39,7 @@ from bgfast.bots.base import Bot, CubeResponse
 from bgfast.dice import Dice
 from bgfast.errors import BgfastError
 from bgfast.formats.text import parse_position
-from bgfast.game import position_played
+from bgfast.game import never_doubles, position_played
 from bgfast.match import MatchState
 from bgfast.position import Move, Position
 
@@ -126,11 +126,15 @@ class RecordingBot(Bot):
     def __init__(self, inner: object) -> None:
         self.inner = inner
         self.decisions: list[int] = []
-        self.cube = "never" if getattr(inner, "cube", None) == "never" else None
-        """``"never"`` when ``inner``'s cube policy is: the loop answers its cube actions."""
 
     def __repr__(self) -> str:
         return f"<RecordingBot of {self.inner!r}>"
+
+    @property
+    def cube(self) -> str | None:
+        """``"never"`` when ``inner`` :func:`~bgfast.game.never_doubles`: the loop answers its
+        cube actions; else None."""
+        return "never" if never_doubles(self.inner) else None
 
     def new_match(self) -> None:
         """Start a new record."""

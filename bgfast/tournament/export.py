@@ -128,18 +128,20 @@ def _opening(run: _Run, index: int) -> Position:
     return Position(spec.openings[opening or 0])
 
 
+_NOT_RECORDED = ("not in the results file (its match_records row deleted, or a file written by an earlier "
+                 "version?), so its match cannot be rebuilt")
+
+
 def _seat_bot(run: _Run, player: str, record: bytes | None) -> object:
     if record is not None:
         return ReplayBot(record)
     table = run.players.get(player)
     if table is None or "bot" not in table:
-        raise ExportError(f"player {player!r}'s decisions are not in the results file (its match_records row "
-                          "deleted, or a file written by an earlier version?), so its match cannot be rebuilt")
+        raise ExportError(f"player {player!r}'s decisions are {_NOT_RECORDED}")
     bot = PlayerSpec(player, table["bot"], table.get("cube"), dict(table.get("options", {}))).build()
     if not plays_in_core(bot):
-        raise ExportError(f"player {player!r} ({table['bot']}) plays in Python and its decisions are not in the "
-                          "results file (its match_records row deleted, or a file written by an earlier version?), "
-                          "so its match cannot be rebuilt")
+        raise ExportError(f"player {player!r} ({table['bot']}) plays in Python and its decisions are "
+                          f"{_NOT_RECORDED}")
     return bot
 
 

@@ -113,6 +113,10 @@ class ResultsFile:
             raise self._unreadable(exc) from None
         return conn
 
+    def _damaged(self, problem: str) -> ResultsFileError:
+        """The error for a results file whose tables or rows are damaged: ``problem`` says how."""
+        return ResultsFileError(f"{self._name} is a damaged results file: {problem}")
+
     def _unreadable(self, exc: sqlite3.DatabaseError) -> ResultsFileError:
         """The error for a file SQLite cannot read: damaged when it starts as an SQLite
         database does (a truncated or overwritten results file), else not a results file."""
@@ -171,7 +175,7 @@ class ResultsFile:
         with self._sqlite_errors(), self._snapshot():
             problem = schema.find_damage(self._conn)
         if problem is not None:
-            raise ResultsFileError(f"{self._name} is a damaged results file: {problem}")
+            raise self._damaged(problem)
 
     def _add_chunk_sums(self, *, temporary: bool) -> None:
         """Make the chunks' sums of a file written before they were kept
@@ -215,7 +219,7 @@ class ResultsFile:
         except sqlite3.DatabaseError as exc:
             text = str(exc)
             if not isinstance(exc, sqlite3.OperationalError) or _DAMAGE.search(text):
-                raise ResultsFileError(f"{self._name} is a damaged results file: {text}") from None
+                raise self._damaged(text) from None
             hint = " (is the disk full?)" if _DISK.search(text) else ""
             raise ResultsWriteError(f"cannot {'write' if writing else 'read'} the results file {self._name}: "
                                     f"{text}{hint}") from None

@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bgfast.engines.counters import EngineCounters
-from bgfast.errors import ResultsFileError, shortened
+from bgfast.errors import shortened
 from bgfast.tournament.pairs import UnitGroup
 from bgfast.tournament.results import MatchDecisions, MatchSummary, SavedMatch, SeatTotals
 from bgfast.tournament.store import schema
@@ -110,13 +110,13 @@ class ResultsReader(ResultsFile):
         decisions = MatchDecisions._make(row)
         for seat, record in enumerate((decisions.seat0, decisions.seat1)):
             if record is not None and not isinstance(record, bytes):
-                raise ResultsFileError(f"{self._name} is a damaged results file: match {idx} of run {run!r} has "
-                                       f"{type(record).__name__} {shortened(repr(record))} in the match_records "
-                                       f"table's seat{seat}, where a decision record (a BLOB) belongs")
+                raise self._damaged(f"match {idx} of run {run!r} has {type(record).__name__} "
+                                    f"{shortened(repr(record))} in the match_records table's seat{seat}, where a "
+                                    "decision record (a BLOB) belongs")
         if decisions.forfeit not in (None, 0, 1):
-            raise ResultsFileError(f"{self._name} is a damaged results file: match {idx} of run {run!r} has "
-                                   f"{shortened(repr(decisions.forfeit))} in the match_records table's forfeit, "
-                                   "where the seat that forfeited (0 or 1) or NULL belongs")
+            raise self._damaged(f"match {idx} of run {run!r} has {shortened(repr(decisions.forfeit))} in the "
+                                "match_records table's forfeit, where the seat that forfeited (0 or 1) or NULL "
+                                "belongs")
         return decisions
 
     @_reads
@@ -211,8 +211,7 @@ class ResultsReader(ResultsFile):
         try:
             return np.array([tuple(r) for r in rows], dtype=JUDGED_MATCH_DTYPE)
         except (TypeError, ValueError) as exc:
-            raise ResultsFileError(f"{self._name} is a damaged results file: the match_judged table holds a value "
-                                   f"that is not a number ({exc})") from None
+            raise self._damaged(f"the match_judged table holds a value that is not a number ({exc})") from None
 
     @_reads
     def iter_outcomes(self, run: int) -> Iterator[tuple[int, int, int, int, int]]:
